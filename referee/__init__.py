@@ -1,0 +1,1 @@
+"""B99 Arena referee: game engines, the match runner, bot launching and replays."""
