@@ -166,6 +166,10 @@ class Game(ABC):
     max_players: ClassVar[int]
     default_players: ClassVar[int]
     flags: ClassVar[tuple[Flag, ...]] = ()
+    #: False for games where no seat ever holds a secret (only undealt components are unknown).
+    hidden_information: ClassVar[bool] = True
+    #: Variant settings the conformance suite cycles through besides the defaults.
+    test_variants: ClassVar[tuple[Mapping[str, JsonValue], ...]] = ({},)
 
     def make_config(self, players: int | None = None, variants: Mapping[str, JsonValue] | None = None) -> GameConfig:
         """Validate a player count and flag values (unknown flags are errors) and fill in defaults."""
