@@ -1,0 +1,37 @@
+"""Where a ladder keeps its things: the database URL and the home directory (replays, uploaded bots)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from ladder.db import sqlite_url
+
+DEFAULT_HOME = "b99-ladder"
+
+
+@dataclass(frozen=True)
+class LadderSettings:
+    """A ladder's locations. The database defaults to SQLite inside the home directory."""
+
+    home: Path
+    db_url: str
+    max_attempts: int = 3  # claims of one match before an infrastructure failure voids it
+
+    @staticmethod
+    def create(home: str | os.PathLike[str] | None = None, db_url: str | None = None) -> LadderSettings:
+        """Settings from arguments, then B99_LADDER_HOME / B99_LADDER_DB, then the defaults."""
+        home_path = Path(home or os.environ.get("B99_LADDER_HOME") or DEFAULT_HOME).resolve()
+        url = db_url or os.environ.get("B99_LADDER_DB") or sqlite_url(home_path / "ladder.db")
+        return LadderSettings(home=home_path, db_url=url)
+
+    @property
+    def replays_dir(self) -> Path:
+        """Replay files, one per match attempt that finished."""
+        return self.home / "replays"
+
+    @property
+    def store_dir(self) -> Path:
+        """Uploaded bots, one directory per bot."""
+        return self.home / "bots"
