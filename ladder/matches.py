@@ -208,7 +208,7 @@ def record_result(settings: LadderSettings, job: MatchJob, report: Any) -> bool:
             seat.rank = int(report.ranks[seat.seat])
             seat.score = float(report.scores[seat.seat])
             seat.faults = [
-                {"kind": fault.kind, "detail": fault.detail, "decision_index": fault.decision_index}
+                {"kind": str(fault.kind), "detail": str(fault.detail), "decision_index": fault.decision_index}
                 for fault in seat_report.faults
             ]
             seat.replaced = bool(seat_report.replaced)

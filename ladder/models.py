@@ -10,8 +10,8 @@ from sqlmodel import Field, SQLModel
 
 
 def utcnow() -> datetime:
-    """The current time in UTC (stored without time zone: every time in the ladder is UTC)."""
-    return datetime.now(timezone.utc).replace(tzinfo=None)
+    """The current time, in UTC."""
+    return datetime.now(timezone.utc)
 
 
 class BotKind:
