@@ -208,3 +208,11 @@ def status_counts(settings: LadderSettings) -> dict[str, int]:
 
     with read_session(settings.db_url) as session:
         return dict(session.exec(select(Match.status, func.count()).group_by(Match.status)).all())
+
+
+def last_rating_seq(settings: LadderSettings, game: str) -> int:
+    """The rating sequence number of the game's latest rated match (0 if none)."""
+    from sqlalchemy import func
+
+    with read_session(settings.db_url) as session:
+        return int(session.exec(select(func.max(Match.rating_seq)).where(Match.game == game)).one() or 0)

@@ -47,7 +47,7 @@ class LadderServer:
         if self.grpc_address:
             from ladder.api import serve_grpc
 
-            self.grpc_server, self.grpc_port = serve_grpc(self.settings, self.grpc_address)
+            self.grpc_server, self.grpc_port = serve_grpc(self.settings, self.grpc_address, self.settings.admin_token())
         if self.http_address:
             from ladder.web import serve_http
 

@@ -31,6 +31,21 @@ class LadderSettings:
         """Replay files, one per match attempt that finished."""
         return self.home / "replays"
 
+    def admin_token(self) -> str:
+        """The secret for the API's admin calls: $B99_LADDER_ADMIN_TOKEN, else the home's admin-token
+        file (created with a random token, readable by its owner only)."""
+        if os.environ.get("B99_LADDER_ADMIN_TOKEN"):
+            return os.environ["B99_LADDER_ADMIN_TOKEN"]
+        path = self.home / "admin-token"
+        if not path.exists():
+            import secrets
+
+            self.home.mkdir(parents=True, exist_ok=True)
+            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(descriptor, "w") as file:
+                file.write(secrets.token_urlsafe(32))
+        return path.read_text().strip()
+
     @property
     def store_dir(self) -> Path:
         """Uploaded bots, one directory per bot."""
