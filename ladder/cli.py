@@ -323,6 +323,7 @@ def serve(settings: LadderSettings, executor: str, broker: str | None, workers: 
     from ladder.service import SchedulerOptions
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("alembic").setLevel(logging.WARNING)
     migrate(settings.db_url)
     if executor == "celery" and not broker:
         _fail("--executor celery needs --broker redis://...")

@@ -1,4 +1,4 @@
-"""A random bot that thinks for B99_SLOW_SECONDS (default 0.15) per decision: matches that last
+"""A random bot that thinks for B99_SLOW_SECONDS (default 0.08) per decision: matches that last
 long enough to kill something in the middle of one."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ class SlowBot(RandomBot):
     name = "slow"
 
     def choose(self, request):  # type: ignore[no-untyped-def]
-        time.sleep(float(os.environ.get("B99_SLOW_SECONDS", "0.15")))
+        time.sleep(float(os.environ.get("B99_SLOW_SECONDS", "0.08")))
         return super().choose(request)
 
 

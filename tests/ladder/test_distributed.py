@@ -96,7 +96,7 @@ def test_celery_worker_killed_mid_match(ladder_home: LadderSettings, redis_url: 
                         "--concurrency", "2", "--seed", "5", settings=settings), logs / "serve.log")
     try:
         wait_for(lambda: statuses(settings).get(MatchStatus.RUNNING, 0) >= 1, 60, "a running match")
-        time.sleep(0.5)
+        time.sleep(0.3)
         kill_group(first)  # the worker and its pool die mid-match; nothing is acknowledged
         killed_running = statuses(settings).get(MatchStatus.RUNNING, 0)
         assert killed_running >= 1
