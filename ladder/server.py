@@ -27,7 +27,9 @@ class LadderServer:
     ) -> None:
         self.settings = settings
         self.executor: Executor = CeleryExecutor(broker or "") if executor == "celery" else LocalExecutor(workers)
-        self.online: set[int] = set()
+        from ladder.remote import Presence
+
+        self.online = Presence()
         self.ladder = Ladder(settings, self.executor, options, online=self.online)
         self.grpc_address, self.http_address, self.arena_address = grpc_address, http_address, arena_address
         self.grpc_server: Any = None

@@ -7,6 +7,7 @@ import random
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 from datetime import timedelta
 
 from sqlalchemy import func
@@ -49,7 +50,7 @@ class Ladder:
         settings: LadderSettings,
         executor: Executor,
         options: SchedulerOptions | None = None,
-        online: set[int] | None = None,
+        online: Any = None,
     ) -> None:
         self.settings = settings
         self.executor = executor
@@ -57,7 +58,8 @@ class Ladder:
         self.rng = random.Random(self.options.seed)
         self.scheduled = 0
         self.stopping = threading.Event()
-        self.online = online  # connected remote bots (shared with the Arena gateway), None: none are
+        self.remote_ids: set[int | None] = set()
+        self.online = online  # a ladder.remote.Presence shared with the Arena gateway; None: no remote bots
 
     def recover(self) -> None:
         """After a restart: dispatch again what was queued but never sent to an executor. A local
@@ -110,6 +112,7 @@ class Ladder:
                 ).all()
             )
         result = []
+        self.remote_ids = {bot.id for bot, _ in bots if bot.kind == BotKind.REMOTE}
         for bot, rating in bots:
             if bot.kind == BotKind.REMOTE and (self.online is None or bot.id not in self.online):
                 continue
@@ -124,6 +127,10 @@ class Ladder:
         if table is None:
             return None
         match_id = schedule_match(self.settings, game, table, seed=self.rng.getrandbits(63))
+        if self.online is not None:
+            for bot_id in table:
+                if bot_id in self.remote_ids:
+                    self.online.reserve(bot_id)
         self.scheduled += 1
         return match_id
 

@@ -3,6 +3,7 @@
 import grpc
 import warnings
 
+from b99 import arena_pb2 as b99_dot_arena__pb2
 from b99 import ladder_pb2 as b99_dot_ladder__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
@@ -348,6 +349,88 @@ class LadderService:
             '/b99.ladder.LadderService/WatchResults',
             b99_dot_ladder__pb2.WatchResultsRequest.SerializeToString,
             b99_dot_ladder__pb2.Match.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+
+class ArenaRelayStub:
+    """Internal to a ladder: joins the referee-side relay of a remote bot's seat to the connection that
+    bot holds open on the ladder's Arena endpoint. Metadata: b99-bot (bot id), b99-match (match uid),
+    b99-seat, b99-ticket (the ladder's signature of those three).
+    """
+
+    def __init__(self, channel):
+        """Constructor.
+
+        Args:
+            channel: A grpc.Channel.
+        """
+        self.Attach = channel.stream_stream(
+                '/b99.ladder.ArenaRelay/Attach',
+                request_serializer=b99_dot_arena__pb2.RefereeMessage.SerializeToString,
+                response_deserializer=b99_dot_arena__pb2.BotMessage.FromString,
+                _registered_method=True)
+
+
+class ArenaRelayServicer:
+    """Internal to a ladder: joins the referee-side relay of a remote bot's seat to the connection that
+    bot holds open on the ladder's Arena endpoint. Metadata: b99-bot (bot id), b99-match (match uid),
+    b99-seat, b99-ticket (the ladder's signature of those three).
+    """
+
+    def Attach(self, request_iterator, context):
+        """Up: what the referee sends the seat. Down: the remote bot's decisions.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+
+def add_ArenaRelayServicer_to_server(servicer, server):
+    rpc_method_handlers = {
+            'Attach': grpc.stream_stream_rpc_method_handler(
+                    servicer.Attach,
+                    request_deserializer=b99_dot_arena__pb2.RefereeMessage.FromString,
+                    response_serializer=b99_dot_arena__pb2.BotMessage.SerializeToString,
+            ),
+    }
+    generic_handler = grpc.method_handlers_generic_handler(
+            'b99.ladder.ArenaRelay', rpc_method_handlers)
+    server.add_generic_rpc_handlers((generic_handler,))
+    server.add_registered_method_handlers('b99.ladder.ArenaRelay', rpc_method_handlers)
+
+
+ # This class is part of an EXPERIMENTAL API.
+class ArenaRelay:
+    """Internal to a ladder: joins the referee-side relay of a remote bot's seat to the connection that
+    bot holds open on the ladder's Arena endpoint. Metadata: b99-bot (bot id), b99-match (match uid),
+    b99-seat, b99-ticket (the ladder's signature of those three).
+    """
+
+    @staticmethod
+    def Attach(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/b99.ladder.ArenaRelay/Attach',
+            b99_dot_arena__pb2.RefereeMessage.SerializeToString,
+            b99_dot_arena__pb2.BotMessage.FromString,
             options,
             channel_credentials,
             insecure,
