@@ -6,23 +6,8 @@ from collections import Counter
 
 from bots.heuristic.underground_dice import HeuristicBot, best_k, kelly_fraction, sum_distribution
 from bots.random_bot import RandomBot
-from referee.local import play_local
-from referee import messages
-from referee.clock import SeatClock, TimeControl
-from referee.wire import get_wire
-from sdk import Request
-from sdk.decode import game_start_info, request_info
+from referee.local import play_local, request_for
 from tests.games.underground_dice.helpers import GAME, decide, new_state
-
-
-def request_for(state, seat: int) -> Request:
-    """The Request a bot receives at this point, built and decoded exactly as in a match."""
-    control = TimeControl()
-    start = game_start_info(messages.game_start("test", state.config, seat, control).game_start)
-    wire = get_wire("underground_dice")
-    options = state.legal_options(seat)
-    message = messages.decision_request(wire, 1, state, seat, options, [], SeatClock.start(control))
-    return request_info(start, message)
 
 
 def test_sum_model_counts_every_choice_of_the_parent() -> None:
