@@ -9,7 +9,7 @@ from google.protobuf import any_pb2, descriptor_pool, json_format, message_facto
 from google.protobuf.message import Message
 
 import b99.arena_pb2 as arena_pb2
-from sdk.types import ClockInfo, EventInfo, GameOverInfo, GameStartInfo, OptionInfo, Request
+from sdk.types import ClockInfo, EventInfo, GameOverInfo, GameStartInfo, OptionInfo, Packed, Request
 
 
 def load_game_messages(game: str) -> None:
@@ -40,9 +40,7 @@ def message_dict(message: Message | None) -> dict[str, Any]:
 
 
 def event_info(event: arena_pb2.Event) -> EventInfo:
-    message = unpack(event.data)
-    data = message_dict(message).get(event.kind, {})
-    return EventInfo(event.sequence, event.kind, data, message)
+    return EventInfo(event.sequence, event.kind, Packed(event.data, unpack, message_dict))
 
 
 def game_start_info(start: arena_pb2.GameStart) -> GameStartInfo:
@@ -58,11 +56,10 @@ def game_start_info(start: arena_pb2.GameStart) -> GameStartInfo:
 
 
 def request_info(start: GameStartInfo, request: arena_pb2.DecisionRequest) -> Request:
-    view_message = unpack(request.view)
-    options = []
-    for index, option in enumerate(request.options):
-        payload_message = unpack(option.payload)
-        options.append(OptionInfo(index, option.id, option.label, message_dict(payload_message), payload_message))
+    options = [
+        OptionInfo(index, option.id, option.label, Packed(option.payload, unpack, message_dict))
+        for index, option in enumerate(request.options)
+    ]
     clock = request.clock
     return Request(
         request_id=request.request_id,
@@ -71,13 +68,12 @@ def request_info(start: GameStartInfo, request: arena_pb2.DecisionRequest) -> Re
         players=start.players,
         variants=start.variants,
         decision=request.decision,
-        view=message_dict(view_message),
         options=options,
         events=[event_info(event) for event in request.events],
         clock=ClockInfo(
             clock.per_decision_seconds, clock.bank_remaining_seconds, clock.strikes, clock.strikes_allowed
         ),
-        view_message=view_message,
+        packed_view=Packed(request.view, unpack, message_dict),
     )
 
 

@@ -8,10 +8,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
-import queue
 import sys
-from collections.abc import Iterator
 
 import grpc
 
@@ -31,36 +30,30 @@ class ConnectionSettingsError(RuntimeError):
     """The referee's address or the seat token is missing."""
 
 
-def _outgoing(messages: queue.Queue[arena_pb2.BotMessage | None]) -> Iterator[arena_pb2.BotMessage]:
-    while True:
-        message = messages.get()
-        if message is None:
-            return
-        yield message
-
-
 def run(bot: Bot, address: str | None = None, token: str | None = None, name: str | None = None) -> GameOverInfo | None:
     """Play one game for the seat named by the token; returns the game over (None if the stream ended early)."""
     address = address or os.environ.get(ADDRESS_VARIABLE)
     token = token or os.environ.get(TOKEN_VARIABLE)
     if not address or not token:
         raise ConnectionSettingsError(f"set {ADDRESS_VARIABLE} and {TOKEN_VARIABLE} (the referee sets both)")
-    channel = grpc.insecure_channel(address)
-    stub = arena_pb2_grpc.ArenaStub(channel)
-    messages: queue.Queue[arena_pb2.BotMessage | None] = queue.Queue()
-    messages.put(
-        arena_pb2.BotMessage(
-            hello=arena_pb2.Hello(
-                seat_token=token,
-                bot_name=name or getattr(bot, "name", type(bot).__name__),
-                protocol_version=PROTOCOL_VERSION,
-            )
-        )
+    hello = arena_pb2.Hello(
+        seat_token=token,
+        bot_name=name or getattr(bot, "name", type(bot).__name__),
+        protocol_version=PROTOCOL_VERSION,
     )
-    start: GameStartInfo | None = None
-    over: GameOverInfo | None = None
-    try:
-        for message in stub.Play(_outgoing(messages)):
+    return asyncio.run(_play(bot, address, hello))
+
+
+async def _play(bot: Bot, address: str, hello: arena_pb2.Hello) -> GameOverInfo | None:
+    # The asyncio API is used for its lower per-message latency; `choose` runs synchronously in the loop.
+    async with grpc.aio.insecure_channel(address, options=[("grpc.max_receive_message_length", 64 * 1024 * 1024)]) as channel:
+        call = arena_pb2_grpc.ArenaStub(channel).Play()
+        await call.write(arena_pb2.BotMessage(hello=hello))
+        start: GameStartInfo | None = None
+        while True:
+            message = await call.read()
+            if message is grpc.aio.EOF:
+                return None
             body = message.WhichOneof("body")
             if body == "game_start":
                 start = game_start_info(message.game_start)
@@ -77,14 +70,12 @@ def run(bot: Bot, address: str | None = None, token: str | None = None, name: st
                 except BadAnswer as error:
                     print(f"b99 sdk: {error}", file=sys.stderr)
                     decision.option_id = str(answer)
-                messages.put(arena_pb2.BotMessage(decision=decision))
+                await call.write(arena_pb2.BotMessage(decision=decision))
             elif body == "game_over":
                 over = game_over_info(message.game_over)
                 bot.on_game_over(over)
-                break
+                await call.done_writing()
+                return over
             elif body == "error":
-                print(f"b99 referee: {arena_pb2.ErrorCode.Name(message.error.code)}: {message.error.message}", file=sys.stderr)
-    finally:
-        messages.put(None)
-        channel.close()
-    return over
+                code = arena_pb2.ErrorCode.Name(message.error.code)
+                print(f"b99 referee: {code}: {message.error.message}", file=sys.stderr)
