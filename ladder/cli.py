@@ -20,7 +20,7 @@ from rich.table import Table
 
 from ladder.settings import LadderSettings
 
-console = Console()
+console = Console(soft_wrap=True)
 
 
 def _fail(message: str) -> None:
