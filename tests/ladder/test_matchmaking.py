@@ -81,3 +81,11 @@ def test_round_robin_duplicate_rotates_each_seed() -> None:
 def test_round_robin_needs_enough_bots() -> None:
     with pytest.raises(ValueError, match="at least 3 bots"):
         round_robin(2, 3, 1, seed=0)
+
+
+def test_scheduler_spreads_games_evenly() -> None:
+    from benchmarks.ladder_bench import fairness
+
+    spread = fairness(bots=8, players=2, matches=400, seed=3)
+    assert spread["mean"] == 100
+    assert spread["max"] - spread["min"] <= 8
