@@ -131,8 +131,8 @@ def main() -> int:
     if not args.quick:
         doc = ROOT / "docs" / "ladder.md"
         content = doc.read_text()
-        marker = re.compile(r"(<!-- benchmarks:start -->\n).*?(\n<!-- benchmarks:end -->)", re.S)
-        doc.write_text(marker.sub(lambda m: m.group(1) + text + m.group(2), content))
+        marker = re.compile(r"(<!-- benchmarks:start -->\n).*?(<!-- benchmarks:end -->)", re.S)
+        doc.write_text(marker.sub(lambda m: m.group(1) + text + "\n" + m.group(2), content))
     return 0
 
 

@@ -229,6 +229,31 @@ def token(settings: LadderSettings, name: str) -> None:
 
 
 @ladder.command()
+@click.argument("name")
+@click.option("--reason", required=True, help="Why (the owner gets a notice saying so).")
+@pass_settings
+@_guard
+def pause(settings: LadderSettings, name: str, reason: str) -> None:
+    """Stop scheduling a bot."""
+    from ladder.registry import set_status
+
+    set_status(settings, name, "paused", reason)
+    console.print(f"{name} paused: {reason}")
+
+
+@ladder.command()
+@click.argument("name")
+@pass_settings
+@_guard
+def resume(settings: LadderSettings, name: str) -> None:
+    """Schedule a paused bot again."""
+    from ladder.registry import set_status
+
+    set_status(settings, name, "active")
+    console.print(f"{name} is active again")
+
+
+@ladder.command()
 @click.argument("game", required=False)
 @click.option("--samples", type=int, default=60, show_default=True, help="Bootstrap samples for the interval.")
 @pass_settings
@@ -242,7 +267,7 @@ def leaderboard(settings: LadderSettings, game: str | None, samples: int) -> Non
         for column, justify in [("#", "right"), ("bot", "left"), ("owner", "left"), ("Elo", "right"),
                                 ("90% interval", "right"), ("games", "right"), ("status", "left")]:
             table.add_column(column, justify=justify)  # type: ignore[arg-type]
-        for row in queries.leaderboard(settings, game_id):
+        for row in queries.leaderboard(settings, game_id, samples=samples):
             interval = f"{row.interval[0]:.0f}–{row.interval[1]:.0f}" if row.interval else "-"
             table.add_row(str(row.position), row.name, row.owner or "-", f"{row.rating:.1f}", interval, str(row.games), row.status)
         console.print(table)

@@ -95,8 +95,7 @@ def execute_match(
             report = run_match(build_spec(settings, job))
         except ArenaError as error:
             # A spec the referee refuses (a game or variant that changed since scheduling) never works.
-            settings_once = LadderSettings(settings.home, settings.db_url, max_attempts=0)
-            return fail_attempt(settings_once, match_id, job.attempt, f"refused by the referee: {error}")
+            return fail_attempt(settings, match_id, job.attempt, f"refused by the referee: {error}", final=True)
         except Exception as error:  # noqa: BLE001 - any other exception means the platform broke: void, never rate
             return fail_attempt(settings, match_id, job.attempt, f"platform error: {type(error).__name__}: {error}")
     return "done" if record_result(settings, job, report) else "stale"

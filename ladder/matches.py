@@ -99,7 +99,8 @@ def claim_match(settings: LadderSettings, match_id: int, worker: str, lease_seco
         jobs = []
         for seat in seats:
             bot = session.get(Bot, seat.bot_id)
-            assert bot is not None
+            if bot is None:
+                raise ValueError(f"match {match_id}: seat {seat.seat} names no bot")
             jobs.append(
                 SeatJob(seat.seat, bot.id or 0, bot.name, bot.kind, tuple(bot.command), bot.store_path, bot.sandbox)
             )
@@ -137,9 +138,12 @@ def heartbeat(settings: LadderSettings, match_id: int, attempt: int) -> bool:
         return True
 
 
-def fail_attempt(settings: LadderSettings, match_id: int, attempt: int | None, reason: str) -> str:
+def fail_attempt(
+    settings: LadderSettings, match_id: int, attempt: int | None, reason: str, final: bool = False
+) -> str:
     """The platform failed an attempt (worker lost, referee error): requeue the match, or void it
-    after max_attempts. `attempt` None fails whatever attempt is current. Never touches ratings."""
+    after max_attempts (or at once if `final`). `attempt` None fails whatever attempt is current.
+    Never touches ratings."""
     now = utcnow()
     with write_session(settings.db_url) as session:
         match = _locked_match(session, match_id)
@@ -147,7 +151,7 @@ def fail_attempt(settings: LadderSettings, match_id: int, attempt: int | None, r
             return "closed"
         if attempt is not None and (match.status != MatchStatus.RUNNING or match.attempts != attempt):
             return "stale"
-        if match.attempts >= settings.max_attempts:
+        if final or match.attempts >= settings.max_attempts:
             _void(match, now, reason)
             outcome = "void"
         else:

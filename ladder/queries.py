@@ -73,13 +73,15 @@ def games(settings: LadderSettings) -> list[str]:
         return sorted(set(session.exec(select(Bot.game)).all()))
 
 
-def leaderboard(settings: LadderSettings, game: str, with_intervals: bool = True) -> list[LeaderboardRow]:
+def leaderboard(
+    settings: LadderSettings, game: str, with_intervals: bool = True, samples: int = 60
+) -> list[LeaderboardRow]:
     """Bots of `game` by rating, best first, with games played and a 90% bootstrap interval."""
     with read_session(settings.db_url) as session:
         rows = session.exec(
             select(Bot, Rating).join(Rating, col(Rating.bot_id) == col(Bot.id)).where(Bot.game == game)
         ).all()
-    intervals = rating_intervals(settings, game) if with_intervals else {}
+    intervals = rating_intervals(settings, game, samples) if with_intervals else {}
     ordered = sorted(rows, key=lambda row: (-row[1].rating, row[0].name))
     return [
         LeaderboardRow(

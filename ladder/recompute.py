@@ -76,7 +76,18 @@ def recompute(settings: LadderSettings, game: str, write: bool = False) -> list[
     return differences
 
 
+_interval_cache: dict[tuple[str, str, int, int, int], dict[int, tuple[float, float]]] = {}
+
+
 def rating_intervals(settings: LadderSettings, game: str, samples: int = 60) -> dict[int, tuple[float, float]]:
-    """A 90% bootstrap interval of each bot's rating in `game`."""
-    history = [(bots, ranks) for _, bots, ranks in rated_history(settings, game)]
-    return {int(bot): interval for bot, interval in bootstrap_intervals(history, samples=samples).items()}  # type: ignore[arg-type]
+    """A 90% bootstrap interval of each bot's rating in `game` (computed once per rated history)."""
+    history = rated_history(settings, game)
+    key = (settings.db_url, game, history[-1][0] if history else 0, len(history), samples)
+    if key not in _interval_cache:
+        matches = [(bots, ranks) for _, bots, ranks in history]
+        if len(_interval_cache) > 64:
+            _interval_cache.clear()
+        _interval_cache[key] = {
+            int(bot): interval for bot, interval in bootstrap_intervals(matches, samples=samples).items()  # type: ignore[call-overload]
+        }
+    return _interval_cache[key]

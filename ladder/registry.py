@@ -127,7 +127,8 @@ def set_status(settings: LadderSettings, bot_name: str, status: str, reason: str
         raise LadderError(f"unknown status {status!r}")
     with write_session(settings.db_url) as session:
         bot = session.get(Bot, get_bot(settings, bot_name).id)
-        assert bot is not None
+        if bot is None:
+            raise LadderError(f"no bot {bot_name!r}")
         bot.status = status
         bot.paused_reason = reason if status == BotStatus.PAUSED else None
         if status == BotStatus.PAUSED and reason:

@@ -63,3 +63,18 @@ def test_scheduler_is_fair_and_survives_a_restart(sqlite_settings: LadderSetting
     for row in queries.matches(settings, limit=100):
         assert len({seat.bot_id for seat in row.seats}) == 2  # never against itself
     assert recompute(settings, GAME) == []
+
+
+def test_pause_and_resume_from_the_cli(tmp_path: Path) -> None:
+    runner = CliRunner()
+    home = ["--home", str(tmp_path / "home")]
+    assert runner.invoke(ladder, [*home, "init"]).exit_code == 0
+    assert runner.invoke(ladder, [*home, "add-bot", "zed", "--game", GAME, "--command", "random"]).exit_code == 0
+    paused = runner.invoke(ladder, [*home, "pause", "zed", "--reason", "maintenance"])
+    assert paused.exit_code == 0 and "zed paused: maintenance" in paused.output
+    board = runner.invoke(ladder, [*home, "leaderboard", GAME]).output
+    assert "paused" in board
+    assert runner.invoke(ladder, [*home, "resume", "zed"]).exit_code == 0
+    assert "active" in runner.invoke(ladder, [*home, "leaderboard", GAME]).output
+    missing = runner.invoke(ladder, [*home, "resume", "nobody"])
+    assert missing.exit_code != 0 and "no bot 'nobody'" in missing.output
