@@ -75,11 +75,24 @@ def assert_consistent(settings: LadderSettings, expected_matches: int) -> None:
     assert recompute(settings, GAME) == []
 
 
+def add_slow_bots(settings: LadderSettings) -> LadderSettings:
+    for name in ("s1", "s2", "s3"):
+        add_bot(settings, name, GAME, command=SLOW)
+    return settings
+
+
 @pytest.fixture
 def ladder_home(sqlite_settings: LadderSettings) -> LadderSettings:
-    for name in ("s1", "s2", "s3"):
-        add_bot(sqlite_settings, name, GAME, command=SLOW)
-    return sqlite_settings
+    return add_slow_bots(sqlite_settings)
+
+
+@pytest.fixture
+def postgres_ladder(postgres, tmp_path: Path) -> LadderSettings:  # type: ignore[no-untyped-def]
+    from ladder.db import migrate
+
+    settings = LadderSettings(home=tmp_path / "pg-ladder", db_url=postgres.new_database())
+    migrate(settings.db_url)
+    return add_slow_bots(settings)
 
 
 @pytest.fixture
@@ -116,8 +129,9 @@ def test_celery_worker_killed_mid_match(ladder_home: LadderSettings, redis_url: 
     assert retried and all(match.worker is None or match.worker for match in retried)
 
 
-def test_service_killed_mid_run_then_restarted(ladder_home: LadderSettings, redis_url: str, logs: Path) -> None:
-    settings = ladder_home
+def test_service_killed_mid_run_then_restarted(postgres_ladder: LadderSettings, redis_url: str, logs: Path) -> None:
+    """On PostgreSQL: the service dies with matches queued in Redis and running on a worker."""
+    settings = postgres_ladder
     worker = spawn(b99("worker", "--broker", redis_url, "--concurrency", "2", settings=settings), logs / "w.log")
     try:
         service = spawn(b99("serve", "--executor", "celery", "--broker", redis_url, "--max-matches", "4",

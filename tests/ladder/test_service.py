@@ -45,14 +45,14 @@ def test_ladder_cli_end_to_end(tmp_path: Path) -> None:
     assert bad.exit_code != 0 and "unknown game 'chess'" in bad.output
 
 
-def test_scheduler_is_fair_and_survives_a_restart(sqlite_settings: LadderSettings) -> None:
-    settings = sqlite_settings
+def test_scheduler_is_fair_and_survives_a_restart(settings: LadderSettings) -> None:
+    """Many matches at once (4 in flight on 2 worker processes) on SQLite and on PostgreSQL."""
     ids = [add_bot(settings, f"b{i}", GAME, command=RANDOM).id for i in range(4)]
     executor = LocalExecutor(2)
     try:
-        first = Ladder(settings, executor, SchedulerOptions(concurrency=2, seed=1, max_matches=4))
+        first = Ladder(settings, executor, SchedulerOptions(concurrency=4, seed=1, max_matches=4))
         first.run(until_idle=True)
-        second = Ladder(settings, executor, SchedulerOptions(concurrency=2, seed=2, max_matches=4))
+        second = Ladder(settings, executor, SchedulerOptions(concurrency=4, seed=2, max_matches=4))
         second.run(until_idle=True)
     finally:
         executor.shutdown()

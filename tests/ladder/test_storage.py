@@ -192,3 +192,20 @@ def test_a_bot_that_keeps_faulting_is_paused_with_a_notice(sqlite_settings: Ladd
     row = queries.matches(settings, bot_id=crasher.id, limit=1)[0]
     crash_seat = next(seat for seat in row.seats if seat.bot == "crasher")
     assert crash_seat.faults and crash_seat.rank == 2
+
+
+def test_an_uploaded_bot_plays_from_its_copy_in_the_store(sqlite_settings: LadderSettings, tmp_path: Path) -> None:
+    from ladder.execute import execute_match
+
+    source = tmp_path / "upload"
+    source.mkdir()
+    (source / "mybot.py").write_text(
+        "from bots.random_bot import RandomBot\nfrom sdk.run import run\nrun(RandomBot(), name='uploaded')\n"
+    )
+    uploaded = add_bot(sqlite_settings, "up", GAME, command=[sys.executable, "mybot.py"], upload=source, sandbox="none")
+    (source / "mybot.py").unlink()  # the ladder plays its own copy
+    other = add_bot(sqlite_settings, "other", GAME, command=RANDOM)
+    match_id = schedule_match(sqlite_settings, GAME, [uploaded.id, other.id], seed=8)  # type: ignore[list-item]
+    assert execute_match(sqlite_settings, match_id) == "done"
+    row = queries.match(sqlite_settings, match_id)
+    assert row is not None and all(not seat.faults for seat in row.seats)
