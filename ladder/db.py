@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -12,12 +11,9 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, create_engine
 
+from ladder.settings import sqlite_url
+
 MIGRATIONS = Path(__file__).with_name("migrations")
-
-
-def sqlite_url(path: str | os.PathLike[str]) -> str:
-    """The SQLAlchemy URL of an SQLite file."""
-    return f"sqlite:///{Path(path).resolve()}"
 
 
 def normalize_url(url: str) -> str:

@@ -6,9 +6,13 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ladder.db import sqlite_url
 
 DEFAULT_HOME = "b99-ladder"
+
+
+def sqlite_url(path: str | os.PathLike[str]) -> str:
+    """The SQLAlchemy URL of an SQLite file."""
+    return f"sqlite:///{Path(path).resolve()}"
 
 
 @dataclass(frozen=True)

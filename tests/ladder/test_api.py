@@ -105,3 +105,26 @@ def test_watch_results_streams_backlog_then_new_results(api) -> None:  # type: i
     third = next(stream)
     assert third.rating_seq == 4 and third.seed == 99
     stream.cancel()
+
+
+def test_register_an_uploaded_bot_over_grpc(api, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    import io
+    import tarfile
+
+    settings, _, channel = api
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+        data = b"print('hello')\n"
+        info = tarfile.TarInfo("main.py")
+        info.size = len(data)
+        tar.addfile(info, io.BytesIO(data))
+    stub = pb_grpc.LadderServiceStub(channel)
+    bot = stub.RegisterBot(
+        pb.RegisterBotRequest(name="boxed", game=GAME, command=["python3", "main.py"], archive=buffer.getvalue()),
+        metadata=[("authorization", f"Bearer {ADMIN}")],
+    )
+    assert bot.kind == "uploaded"
+    from ladder.registry import get_bot
+
+    stored = Path(get_bot(settings, "boxed").store_path or "")
+    assert (stored / "main.py").read_bytes() == b"print('hello')\n"
