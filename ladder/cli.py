@@ -300,7 +300,8 @@ def matches(settings: LadderSettings, game: str | None, bot_name: str | None, st
                 text += " [" + ", ".join(fault["kind"] for fault in seat.faults) + "]"
             seats.append(text)
         status_text = row.status + (f": {row.void_reason}" if row.status == "void" and row.void_reason else "")
-        table.add_row(str(row.id), row.game, status_text, "\n".join(seats), str(row.finished_at or "-"))
+        finished = row.finished_at.strftime("%Y-%m-%d %H:%M:%S") if row.finished_at else "-"
+        table.add_row(str(row.id), row.game, status_text, "\n".join(seats), finished)
     console.print(table)
 
 

@@ -129,23 +129,28 @@ def test_celery_worker_killed_mid_match(ladder_home: LadderSettings, redis_url: 
     assert retried and all(match.worker is None or match.worker for match in retried)
 
 
-def test_service_killed_mid_run_then_restarted(postgres_ladder: LadderSettings, redis_url: str, logs: Path) -> None:
-    """On PostgreSQL: the service dies with matches queued in Redis and running on a worker."""
+def test_service_and_worker_killed_mid_run_then_restarted(postgres_ladder: LadderSettings, redis_url: str, logs: Path) -> None:
+    """On PostgreSQL: the service and the worker die together, with matches queued in Redis and
+    running on the worker; both are started again."""
     settings = postgres_ladder
-    worker = spawn(b99("worker", "--broker", redis_url, "--concurrency", "2", settings=settings), logs / "w.log")
+    worker = spawn(b99("worker", "--broker", redis_url, "--concurrency", "2", settings=settings), logs / "w1.log")
+    service = spawn(b99("serve", "--executor", "celery", "--broker", redis_url, "--max-matches", "4",
+                        "--concurrency", "3", "--seed", "6", settings=settings), logs / "serve1.log")
     try:
-        service = spawn(b99("serve", "--executor", "celery", "--broker", redis_url, "--max-matches", "4",
-                            "--concurrency", "3", "--seed", "6", settings=settings), logs / "serve1.log")
         wait_for(lambda: statuses(settings).get(MatchStatus.RUNNING, 0) >= 1, 60, "a running match")
         kill_group(service)
+        kill_group(worker)
         scheduled = sum(statuses(settings).values())
-        assert scheduled >= 1
-        restarted = spawn(b99("serve", "--executor", "celery", "--broker", redis_url, "--max-matches", "0",
-                              settings=settings), logs / "serve2.log")
-        assert restarted.wait(120) == 0, (logs / "serve2.log").read_text()[-3000:]
+        assert statuses(settings).get(MatchStatus.RUNNING, 0) >= 1
+        worker = spawn(b99("worker", "--broker", redis_url, "--concurrency", "2", settings=settings), logs / "w2.log")
+        service = spawn(b99("serve", "--executor", "celery", "--broker", redis_url, "--max-matches", "0",
+                            settings=settings), logs / "serve2.log")
+        assert service.wait(120) == 0, (logs / "serve2.log").read_text()[-3000:]
     finally:
+        kill_group(service)
         kill_group(worker)
     assert_consistent(settings, scheduled)
+    assert statuses(settings).get(MatchStatus.DONE) == scheduled
 
 
 def test_local_service_killed_mid_run_then_restarted(ladder_home: LadderSettings, logs: Path) -> None:
