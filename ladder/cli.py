@@ -149,14 +149,17 @@ def tournament(
             replay_dir=replay_dir, on_result=lambda *_: progress.advance(task),
         )
     table = Table(title=f"{game} · {total} games · {count} players per game" + (" · duplicate" if duplicate else ""))
-    for column, justify in [("#", "right"), ("bot", "left"), ("Elo", "right"), ("90% interval", "right"),
-                            ("games", "right"), ("wins", "right"), ("win rate", "right"), ("score share", "right"), ("faults", "right")]:
-        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    multiplayer = count > 2  # with two players the share of pairwise points is the win rate
+    columns = [("#", "right"), ("bot", "left"), ("Elo", "right"), ("90% CI", "right"), ("games", "right"),
+               ("wins", "right"), ("win %", "right")] + ([("points %", "right")] if multiplayer else []) + [("faults", "right")]
+    for column, justify in columns:
+        table.add_column(column, justify=justify, no_wrap=column == "bot")  # type: ignore[arg-type]
     for position, line in enumerate(result.standings, 1):
         interval = f"{line.interval[0]:.0f}–{line.interval[1]:.0f}" if line.interval else "-"
         win_rate = line.wins / line.games if line.games else 0.0
-        table.add_row(str(position), line.name, f"{line.rating:.1f}", interval, str(line.games), f"{line.wins:g}",
-                      f"{win_rate:.1%}", f"{line.score_share:.1%}", str(line.faults))
+        cells = [str(position), line.name, f"{line.rating:.1f}", interval, str(line.games), f"{line.wins:g}", f"{win_rate:.1%}"]
+        cells += [f"{line.score_share:.1%}"] if multiplayer else []
+        table.add_row(*cells, str(line.faults))
     console.print(table)
     if json_path:
         json_path.write_text(json.dumps(result.to_json(), indent=2))

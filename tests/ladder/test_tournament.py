@@ -22,7 +22,7 @@ def test_tournament_cli_in_process(tmp_path: Path) -> None:
          "--in-process", "--json", str(out), "--seed", "4"],
     )
     assert result.exit_code == 0, result.output
-    assert "Elo" in result.output and "win rate" in result.output and "random#3" in result.output
+    assert "Elo" in result.output and "win %" in result.output and "random#3" in result.output
     data = json.loads(out.read_text())
     assert len(data["matches"]) == 3 * 2  # three tables of two, two games each
     assert sorted(line["games"] for line in data["standings"]) == [4, 4, 4]
