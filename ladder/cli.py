@@ -356,6 +356,8 @@ def serve(settings: LadderSettings, executor: str, broker: str | None, workers: 
     migrate(settings.db_url)
     if executor == "celery" and not broker:
         _fail("--executor celery needs --broker redis://...")
+    if executor == "celery" and arena_address:
+        _fail("remote bots (--arena) need the local executor: their relays dial the gateway on this machine")
     options = SchedulerOptions(games=games, concurrency=concurrency or workers, allow_self_play=self_play,
                                seed=seed, max_matches=max_matches)
     server = LadderServer(settings, options, executor=executor, broker=broker, workers=workers,
