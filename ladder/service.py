@@ -20,6 +20,7 @@ from ladder.matches import reap_stale, schedule_match
 from ladder.matchmaking import Candidate, pick_table
 from ladder.models import Bot, BotKind, BotStatus, Match, MatchStatus, Rating, Seat, utcnow
 from ladder.settings import LadderSettings
+from referee.errors import ArenaError
 from referee.registry import get_game
 
 log = logging.getLogger(__name__)
@@ -92,7 +93,12 @@ class Ladder:
                 return
             attempts += 1
             game = games[(self.scheduled + attempts) % len(games)]
-            if self.schedule_one(game) is not None:
+            try:
+                scheduled = self.schedule_one(game)
+            except ArenaError as error:  # a game whose engine is gone: its bots wait
+                log.warning("cannot schedule %s: %s", game, error)
+                continue
+            if scheduled is not None:
                 missing -= 1
 
     def games_with_bots(self) -> list[str]:
@@ -154,7 +160,12 @@ class Ladder:
         """Loop until stopped (or, with `until_idle`, until max_matches are scheduled and all closed)."""
         self.recover()
         while not self.stopping.is_set():
-            self.step()
+            try:
+                self.step()
+            except Exception:  # noqa: BLE001 - a database or broker hiccup must not stop the ladder
+                log.exception("ladder step failed; retrying")
+                self.stopping.wait(max(1.0, self.options.tick_seconds))
+                continue
             if until_idle and self.options.max_matches is not None and self.scheduled >= self.options.max_matches:
                 if self.open_matches() == 0:
                     return
