@@ -11,7 +11,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, create_engine
 
-from ladder.settings import sqlite_url
+from ladder.settings import sqlite_url  # noqa: F401 - re-exported: db URLs are made here too
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 

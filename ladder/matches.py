@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from ladder.db import write_session
+from ladder.db import read_session, write_session
 from ladder.models import Bot, BotStatus, GameCounter, Match, MatchStatus, Notice, Rating, Seat, utcnow
 from ladder.ratings import INITIAL_RATING, RatingTable
 from ladder.settings import LadderSettings
@@ -167,8 +167,6 @@ def fail_attempt(
 def reap_stale(settings: LadderSettings, lease_seconds: float) -> list[int]:
     """Fail every running attempt whose worker stopped sending heartbeats; returns the match ids."""
     cutoff = utcnow() - timedelta(seconds=lease_seconds)
-    from ladder.db import read_session
-
     with read_session(settings.db_url) as session:
         stale = session.exec(
             select(Match.id).where(Match.status == MatchStatus.RUNNING, col(Match.heartbeat_at) < cutoff)
