@@ -9,6 +9,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Protocol
 
 from ladder.execute import execute_match
+from ladder.matches import undispatch
 from ladder.settings import LadderSettings
 
 log = logging.getLogger(__name__)
@@ -34,8 +35,11 @@ class LocalExecutor:
         self.pool = self._new_pool()
 
     def _new_pool(self) -> ProcessPoolExecutor:
-        # spawn, not fork: the service runs gRPC and web threads, which fork would copy half-alive.
-        return ProcessPoolExecutor(max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"))
+        # Not fork: the service runs gRPC and web threads, which fork would copy half-alive. A fork
+        # server starts clean, imports the match code once, and forks each worker from that.
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["ladder.execute", "referee.match", "ladder.matches"])
+        return ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
 
     def submit(self, settings: LadderSettings, match_id: int) -> None:
         try:
@@ -45,19 +49,24 @@ class LocalExecutor:
             self.pool.shutdown(wait=False, cancel_futures=True)
             self.pool = self._new_pool()
             future = self.pool.submit(execute_match, settings, match_id)
-        future.add_done_callback(lambda done: _log_outcome(match_id, done))
+        future.add_done_callback(lambda done: _after(settings, match_id, done))
 
     def shutdown(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _log_outcome(match_id: int, future: Future[str]) -> None:
+def _after(settings: LadderSettings, match_id: int, future: Future[str]) -> None:
     error = future.exception()
-    if error is not None:
-        # The attempt's heartbeat stops; the service's reaper requeues or voids the match.
-        log.warning("match %s: worker failed: %s", match_id, error)
-    else:
+    if error is None:
         log.info("match %s: %s", match_id, future.result())
+        return
+    # The pool broke (a worker died). An attempt it had claimed stops sending heartbeats and is
+    # reaped; a match it never claimed is handed back for dispatching.
+    log.warning("match %s: worker failed: %s", match_id, error)
+    try:
+        undispatch(settings, match_id)
+    except Exception:  # noqa: BLE001 - the service's next restart dispatches it anyway
+        log.exception("match %s: could not hand it back", match_id)
 
 
 class CeleryExecutor:

@@ -264,3 +264,14 @@ def _pause_if_failing(session: Session, bot_id: int) -> None:
     bot.paused_reason = reason
     session.add(bot)
     session.add(Notice(bot_id=bot_id, message=f"{bot.name} was paused: {reason}"))
+
+
+def undispatch(settings: LadderSettings, match_id: int) -> bool:
+    """Hand a queued match back for dispatching (its executor lost it before any attempt began)."""
+    with write_session(settings.db_url) as session:
+        match = _locked_match(session, match_id)
+        if match is None or match.status != MatchStatus.QUEUED or match.dispatched_at is None:
+            return False
+        match.dispatched_at = None
+        session.add(match)
+        return True

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import os
 import queue
 import sys
 import threading
@@ -28,7 +27,6 @@ from ladder.models import BotKind, BotStatus
 from ladder.registry import bot_for_token
 from ladder.settings import LadderSettings
 
-GATEWAY_VARIABLE = "B99_LADDER_GATEWAY"
 ATTACH_WAIT_SECONDS = 5.0
 
 
@@ -39,7 +37,7 @@ def ticket(secret: str, bot_id: int, match_uid: str, seat: int) -> str:
 
 def relay_command(settings: LadderSettings, job: Any, seat: Any) -> list[str]:
     """The process the referee launches for a remote bot's seat: a relay to the ladder's gateway."""
-    gateway = os.environ.get(GATEWAY_VARIABLE, "")
+    gateway = settings.gateway or ""
     return [
         sys.executable, "-m", "ladder.relay", "--gateway", gateway, "--bot", str(seat.bot_id),
         "--match", job.uid, "--seat", str(seat.seat),
@@ -104,10 +102,12 @@ class ArenaGateway(arena_grpc.ArenaServicer, ladder_grpc.ArenaRelayServicer):
         ladder_grpc.add_ArenaRelayServicer_to_server(self, self.server)
         self.port = self.server.add_insecure_port(self.address)
         self.server.start()
+
+    @property
+    def relay_address(self) -> str:
+        """Where the relays (started by the referee on this machine) dial the gateway."""
         host = self.address.rsplit(":", 1)[0] if ":" in self.address else "127.0.0.1"
-        if host in ("0.0.0.0", "[::]", ""):
-            host = "127.0.0.1"
-        os.environ[GATEWAY_VARIABLE] = f"{host}:{self.port}"  # the relays (children of workers) dial here
+        return f"{'127.0.0.1' if host in ('0.0.0.0', '[::]', '') else host}:{self.port}"
 
     def stop(self) -> None:
         if self.server is not None:

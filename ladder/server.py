@@ -4,6 +4,7 @@ Arena gateway for remote bots, all in one process."""
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from typing import Any
 
 from ladder.executors import CeleryExecutor, Executor, LocalExecutor
@@ -46,6 +47,8 @@ class LadderServer:
 
             self.arena = ArenaGateway(self.settings, self.arena_address, self.online)
             self.arena.start()
+            self.settings = replace(self.settings, gateway=self.arena.relay_address)
+            self.ladder.settings = self.settings
         if self.grpc_address:
             from ladder.api import serve_grpc
 

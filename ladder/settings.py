@@ -22,6 +22,7 @@ class LadderSettings:
     home: Path
     db_url: str
     max_attempts: int = 3  # claims of one match before an infrastructure failure voids it
+    gateway: str | None = None  # host:port of the Arena gateway for remote bots, when it runs
 
     @staticmethod
     def create(home: str | os.PathLike[str] | None = None, db_url: str | None = None) -> LadderSettings:

@@ -168,3 +168,32 @@ def test_local_service_killed_mid_run_then_restarted(ladder_home: LadderSettings
     finally:
         kill_group(restarted)
     assert_consistent(settings, scheduled)
+
+
+def test_local_pool_worker_killed_mid_match(ladder_home: LadderSettings, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker process of the local pool dies mid-match: the pool is replaced, the match replayed."""
+    import threading
+
+    from ladder.executors import LocalExecutor
+    from ladder.service import Ladder, SchedulerOptions
+
+    for name, value in FAST_ENV.items():
+        monkeypatch.setenv(name, value)  # read by the pool's processes when they start
+    settings = ladder_home
+    executor = LocalExecutor(2)
+    ladder = Ladder(settings, executor, SchedulerOptions(concurrency=3, seed=8, max_matches=4, lease_seconds=2.5, tick_seconds=0.1))
+    loop = threading.Thread(target=ladder.run, kwargs={"until_idle": True}, daemon=True)
+    try:
+        loop.start()
+        wait_for(lambda: statuses(settings).get(MatchStatus.RUNNING, 0) >= 1, 60, "a running match")
+        running = queries.matches(settings, status=MatchStatus.RUNNING, limit=1)[0]
+        pid = int(str(running.worker).rsplit(":", 1)[1])
+        os.kill(pid, signal.SIGKILL)
+        loop.join(120)
+        assert not loop.is_alive()
+    finally:
+        ladder.stop()
+        executor.shutdown()
+    assert_consistent(settings, 4)
+    assert statuses(settings) == {MatchStatus.DONE: 4}
+    assert queries.match(settings, running.id).attempts >= 2  # type: ignore[union-attr]
