@@ -584,23 +584,17 @@ class HandDrawn(_message.Message):
 
     SEAT_FIELD_NUMBER: _builtins.int
     COUNT_FIELD_NUMBER: _builtins.int
-    TILES_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     count: _builtins.int
-    @_builtins.property
-    def tiles(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
-        """only for the drawing seat"""
-
     def __init__(
         self,
         *,
         seat: _builtins.int = ...,
         count: _builtins.int = ...,
-        tiles: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["count", b"count", "seat", b"seat", "tiles", b"tiles"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["count", b"count", "seat", b"seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -613,29 +607,53 @@ class HandPassed(_message.Message):
     FROM_SEAT_FIELD_NUMBER: _builtins.int
     TO_SEAT_FIELD_NUMBER: _builtins.int
     COUNT_FIELD_NUMBER: _builtins.int
-    TILES_FIELD_NUMBER: _builtins.int
     from_seat: _builtins.int
     to_seat: _builtins.int
     count: _builtins.int
-    @_builtins.property
-    def tiles(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
-        """only for the giver and the receiver"""
-
     def __init__(
         self,
         *,
         from_seat: _builtins.int = ...,
         to_seat: _builtins.int = ...,
         count: _builtins.int = ...,
-        tiles: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["count", b"count", "from_seat", b"from_seat", "tiles", b"tiles", "to_seat", b"to_seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["count", b"count", "from_seat", b"from_seat", "to_seat", b"to_seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___HandPassed: _TypeAlias = HandPassed  # noqa: Y015
+
+@_typing.final
+class HandTiles(_message.Message):
+    """Private to `seat`: the tiles it drew, or received from `from_seat`."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    TILES_FIELD_NUMBER: _builtins.int
+    FROM_SEAT_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    from_seat: _builtins.int
+    @_builtins.property
+    def tiles(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        tiles: _abc.Iterable[_builtins.str] | None = ...,
+        from_seat: _builtins.int | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_from_seat", b"_from_seat", "from_seat", b"from_seat"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_from_seat", b"_from_seat", "from_seat", b"from_seat", "seat", b"seat", "tiles", b"tiles"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__from_seat: _TypeAlias = _typing.Literal["from_seat"]  # noqa: Y015
+    _WhichOneofArgType__from_seat: _TypeAlias = _typing.Literal["_from_seat", b"_from_seat"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__from_seat) -> _WhichOneofReturnType__from_seat | None: ...
+
+Global___HandTiles: _TypeAlias = HandTiles  # noqa: Y015
 
 @_typing.final
 class SoloRemoved(_message.Message):
@@ -663,52 +681,89 @@ class ReputationDrawn(_message.Message):
 
     SEAT_FIELD_NUMBER: _builtins.int
     COUNT_FIELD_NUMBER: _builtins.int
-    CARDS_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     count: _builtins.int
-    @_builtins.property
-    def cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
-        """only for the drawing seat"""
-
     def __init__(
         self,
         *,
         seat: _builtins.int = ...,
         count: _builtins.int = ...,
-        cards: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["cards", b"cards", "count", b"count", "seat", b"seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["count", b"count", "seat", b"seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ReputationDrawn: _TypeAlias = ReputationDrawn  # noqa: Y015
 
 @_typing.final
+class ReputationCards(_message.Message):
+    """Private to `seat`: the reputation cards it drew."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    CARDS_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    @_builtins.property
+    def cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        cards: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cards", b"cards", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ReputationCards: _TypeAlias = ReputationCards  # noqa: Y015
+
+@_typing.final
 class ReputationReturned(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ReputationReturned: _TypeAlias = ReputationReturned  # noqa: Y015
+
+@_typing.final
+class ReturnedCard(_message.Message):
+    """Private to `seat`: the card it returned (nobody else ever learns it)."""
+
     DESCRIPTOR: _descriptor.Descriptor
 
     SEAT_FIELD_NUMBER: _builtins.int
     CARD_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     card: _builtins.str
-    """only for the returning seat"""
     def __init__(
         self,
         *,
         seat: _builtins.int = ...,
-        card: _builtins.str | None = ...,
+        card: _builtins.str = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_card", b"_card", "card", b"card"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_card", b"_card", "card", b"card", "seat", b"seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "seat", b"seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType__card: _TypeAlias = _typing.Literal["card"]  # noqa: Y015
-    _WhichOneofArgType__card: _TypeAlias = _typing.Literal["_card", b"_card"]  # noqa: Y015
-    def WhichOneof(self, oneof_group: _WhichOneofArgType__card) -> _WhichOneofReturnType__card | None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
 
-Global___ReputationReturned: _TypeAlias = ReputationReturned  # noqa: Y015
+Global___ReturnedCard: _TypeAlias = ReturnedCard  # noqa: Y015
 
 @_typing.final
 class RoundStarted(_message.Message):
@@ -965,6 +1020,9 @@ class Event(_message.Message):
     CHIPS_REVEALED_FIELD_NUMBER: _builtins.int
     ROUND_SCORED_FIELD_NUMBER: _builtins.int
     FINAL_SCORING_FIELD_NUMBER: _builtins.int
+    HAND_TILES_FIELD_NUMBER: _builtins.int
+    REPUTATION_CARDS_FIELD_NUMBER: _builtins.int
+    RETURNED_CARD_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def setup_layout(self) -> Global___SetupLayout: ...
     @_builtins.property
@@ -991,6 +1049,12 @@ class Event(_message.Message):
     def round_scored(self) -> Global___RoundScored: ...
     @_builtins.property
     def final_scoring(self) -> Global___FinalScoring: ...
+    @_builtins.property
+    def hand_tiles(self) -> Global___HandTiles: ...
+    @_builtins.property
+    def reputation_cards(self) -> Global___ReputationCards: ...
+    @_builtins.property
+    def returned_card(self) -> Global___ReturnedCard: ...
     def __init__(
         self,
         *,
@@ -1007,12 +1071,15 @@ class Event(_message.Message):
         chips_revealed: Global___ChipsRevealed | None = ...,
         round_scored: Global___RoundScored | None = ...,
         final_scoring: Global___FinalScoring | None = ...,
+        hand_tiles: Global___HandTiles | None = ...,
+        reputation_cards: Global___ReputationCards | None = ...,
+        returned_card: Global___ReturnedCard | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["chips_revealed", b"chips_revealed", "final_scoring", b"final_scoring", "hand_drawn", b"hand_drawn", "hand_passed", b"hand_passed", "initial_tile", b"initial_tile", "kind", b"kind", "placed", b"placed", "reputation_drawn", b"reputation_drawn", "reputation_returned", b"reputation_returned", "round_scored", b"round_scored", "round_started", b"round_started", "setup_layout", b"setup_layout", "solo_removed", b"solo_removed", "trends_revealed", b"trends_revealed"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["chips_revealed", b"chips_revealed", "final_scoring", b"final_scoring", "hand_drawn", b"hand_drawn", "hand_passed", b"hand_passed", "hand_tiles", b"hand_tiles", "initial_tile", b"initial_tile", "kind", b"kind", "placed", b"placed", "reputation_cards", b"reputation_cards", "reputation_drawn", b"reputation_drawn", "reputation_returned", b"reputation_returned", "returned_card", b"returned_card", "round_scored", b"round_scored", "round_started", b"round_started", "setup_layout", b"setup_layout", "solo_removed", b"solo_removed", "trends_revealed", b"trends_revealed"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["chips_revealed", b"chips_revealed", "final_scoring", b"final_scoring", "hand_drawn", b"hand_drawn", "hand_passed", b"hand_passed", "initial_tile", b"initial_tile", "kind", b"kind", "placed", b"placed", "reputation_drawn", b"reputation_drawn", "reputation_returned", b"reputation_returned", "round_scored", b"round_scored", "round_started", b"round_started", "setup_layout", b"setup_layout", "solo_removed", b"solo_removed", "trends_revealed", b"trends_revealed"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["chips_revealed", b"chips_revealed", "final_scoring", b"final_scoring", "hand_drawn", b"hand_drawn", "hand_passed", b"hand_passed", "hand_tiles", b"hand_tiles", "initial_tile", b"initial_tile", "kind", b"kind", "placed", b"placed", "reputation_cards", b"reputation_cards", "reputation_drawn", b"reputation_drawn", "reputation_returned", b"reputation_returned", "returned_card", b"returned_card", "round_scored", b"round_scored", "round_started", b"round_started", "setup_layout", b"setup_layout", "solo_removed", b"solo_removed", "trends_revealed", b"trends_revealed"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["setup_layout", "initial_tile", "placed", "hand_drawn", "hand_passed", "solo_removed", "reputation_drawn", "reputation_returned", "round_started", "trends_revealed", "chips_revealed", "round_scored", "final_scoring"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["setup_layout", "initial_tile", "placed", "hand_drawn", "hand_passed", "solo_removed", "reputation_drawn", "reputation_returned", "round_started", "trends_revealed", "chips_revealed", "round_scored", "final_scoring", "hand_tiles", "reputation_cards", "returned_card"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 

@@ -64,6 +64,11 @@ def star_rank_points(stars: Sequence[int], best_hearts: Sequence[int], data: Mer
     return [table[rank - 1] for rank in ranks]
 
 
+def final_ranks(totals: Sequence[int], stars: Sequence[int]) -> tuple[int, ...]:
+    """Final ranking (spec 6.5): total descending, then raw ★; still tied seats share the rank (♥ not used)."""
+    return competition_ranks(list(zip(totals, stars)))
+
+
 def solo_star_points(stars: int, data: MerchantsData) -> int:
     """Solo ★ points from the solo table."""
     for minimum, points in data.solo_star_points:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from referee.errors import ComponentDataError
 from referee.games.merchants.data import ATTRIBUTES, COLOURS, KINDS, WEAPONS, MerchantsData, Tile
 
 Cell = tuple[int, int]
@@ -132,4 +133,4 @@ def condition_met(condition: Mapping[str, Any], tiles: Mapping[Cell, Tile], disc
             return False
         centre = [(top + 1, left + 1), (top + 1, left + 2), (top + 2, left + 1), (top + 2, left + 2)]
         return len({tiles[cell].colour for cell in centre}) == 1
-    raise ValueError(f"unknown reputation condition {kind!r}")
+    raise ComponentDataError(f"merchants: unknown reputation condition {kind!r}")

@@ -13,13 +13,13 @@ from referee.errors import GameOverError, RuleError
 from referee.games.merchants.data import DUNGEONS, MerchantsData
 from referee.games.merchants.scoring import (
     final_parts,
+    final_ranks,
     score_cards,
     solo_star_points,
     solo_title,
     star_rank_points,
 )
 from referee.games.merchants.shop import PLACE, REPLACE, Cell, Placed, legal_targets, tiles_at
-from referee.ranking import competition_ranks
 
 ROUNDS = 3
 PICKS = 5
@@ -189,6 +189,10 @@ class MerchantsState(GameState):
             self._outcomes = [_draw(item, total) for item in items]
         return self._outcomes
 
+    def chance_step(self) -> tuple[str, Any] | None:
+        """What the pending chance node draws, e.g. ('hand_tile', seat) or ('c_card', 'dragon'); None if none."""
+        return (self.queue[0][0], self.queue[0][1]) if self.queue else None
+
     def _chance_items(self, step: Step) -> list[str]:
         what, subject, _ = step
         if what in ("initial_tile", "hand_tile"):
@@ -229,10 +233,8 @@ class MerchantsState(GameState):
             player.drawn.append(item)
             if last:
                 player.reputation.extend(player.drawn)
-                others = [seat for seat in range(self.players) if seat != subject]
-                if others:
-                    self.emit("reputation_drawn", to=others, seat=subject, count=len(player.drawn))
-                self.emit("reputation_drawn", to=subject, seat=subject, count=len(player.drawn), cards=list(player.drawn))
+                self.emit("reputation_drawn", seat=subject, count=len(player.drawn))
+                self.emit("reputation_cards", to=subject, seat=subject, cards=list(player.drawn))
                 player.drawn = []
         elif what == "floor99_dungeon":
             self.floor99 = item
@@ -258,10 +260,8 @@ class MerchantsState(GameState):
             player.bundle = Bundle(list(tiles), {seat})
         else:
             player.bundle.tiles.extend(tiles)
-        others = [other for other in range(self.players) if other != seat]
-        if others:
-            self.emit("hand_drawn", to=others, seat=seat, count=len(tiles))
-        self.emit("hand_drawn", to=seat, seat=seat, count=len(tiles), tiles=list(tiles))
+        self.emit("hand_drawn", seat=seat, count=len(tiles))
+        self.emit("hand_tiles", to=seat, seat=seat, tiles=sorted(tiles))
 
     # ----- flow -------------------------------------------------------------------------
     def _resume(self) -> None:
@@ -371,10 +371,8 @@ class MerchantsState(GameState):
                 player = self.players_state[seat]
                 player.reputation.remove(card)
                 player.returned.append(card)
-                others = [other for other in range(self.players) if other != seat]
-                if others:
-                    self.emit("reputation_returned", to=others, seat=seat)
-                self.emit("reputation_returned", to=seat, seat=seat, card=card)
+                self.emit("reputation_returned", seat=seat)
+                self.emit("returned_card", to=seat, seat=seat, card=card)
             self._start_draft()
         elif phase == CHOOSE_TILE:
             for seat in range(self.players):
@@ -447,13 +445,8 @@ class MerchantsState(GameState):
             receiver = self.pass_target(seat)
             bundle.holders.add(receiver)
             self.players_state[receiver].bundle = bundle
-            others = [other for other in range(self.players) if other not in (seat, receiver)]
-            if others:
-                self.emit("hand_passed", to=others, from_seat=seat, to_seat=receiver, count=len(bundle.tiles))
-            self.emit(
-                "hand_passed", to=sorted({seat, receiver}), from_seat=seat, to_seat=receiver,
-                count=len(bundle.tiles), tiles=sorted(bundle.tiles),
-            )
+            self.emit("hand_passed", from_seat=seat, to_seat=receiver, count=len(bundle.tiles))
+            self.emit("hand_tiles", to=receiver, seat=receiver, from_seat=seat, tiles=sorted(bundle.tiles))
 
     def round_cards(self, dungeon: str, number: int | None = None) -> list[tuple[str, str, str | None]]:
         """The (card, face, K) scored for `dungeon` in round `number` (spec 4.6 step 2)."""
@@ -510,16 +503,17 @@ class MerchantsState(GameState):
             player.score + part.attribute_points + part.circle_points + points
             for player, part, points in zip(self.players_state, parts, rank_points)
         ]
-        ranks = competition_ranks([(total, part.stars) for total, part in zip(totals, parts)])
+        ranks = final_ranks(totals, [part.stars for part in parts])
         self.final_ranks = ranks
         seats = []
         for seat, (player, part, points) in enumerate(zip(self.players_state, parts, rank_points)):
+            thumb_points = (
+                sum(self.data.thumb_points_back[chip.round] for chip in player.chips if chip.thumb) if self.back_side else 0
+            )
             final: dict[str, Any] = {
                 "seat": seat,
-                "trend_points": sum(chip.points for chip in player.chips) - (
-                    sum(self.data.thumb_points_back[c.round] for c in player.chips if c.thumb) if self.back_side else 0
-                ),
-                "thumb_points": sum(self.data.thumb_points_back[c.round] for c in player.chips if c.thumb) if self.back_side else 0,
+                "trend_points": player.score - thumb_points,
+                "thumb_points": thumb_points,
                 "attribute_sets": part.sets,
                 "attribute_points": part.attribute_points,
                 "circles": part.circles,
