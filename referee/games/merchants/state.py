@@ -128,11 +128,9 @@ class MerchantsState(GameState):
 
     data: MerchantsData
 
-    def __init__(self, game: Game, config: GameConfig, data: MerchantsData, initialise: bool = True) -> None:
+    def __init__(self, game: Game, config: GameConfig, data: MerchantsData) -> None:
         super().__init__(game, config)
         self.data = data
-        if not initialise:
-            return
         variants = config.variants
         self.solo = config.players == 1
         self.back_side = self.solo or bool(variants["personal_board_back"])
@@ -719,6 +717,3 @@ class MerchantsState(GameState):
         player.drawn = pool[:size]
         source[:] = sorted(pool[size:])
 
-
-def new_state(game: Game, config: GameConfig, data: MerchantsData) -> MerchantsState:
-    return MerchantsState(game, config, data)
