@@ -63,6 +63,12 @@ def _target_option(row: int, col: int, mode: str) -> Option:
     return Option(f"{mode}:{row},{col}", f"{verb} ({row}, {col})", {"row": row, "col": col, "mode": mode})
 
 
+@lru_cache(maxsize=4096)
+def _target_options(cells: frozenset[Cell]) -> tuple[Option, ...]:
+    """DP4 options of a shop occupying `cells` (shops repeat a lot in playouts and searches)."""
+    return tuple(_target_option(*target) for target in legal_targets(cells))
+
+
 @lru_cache(maxsize=None)
 def _return_option(card: str) -> Option:
     return Option(f"return:{card}", f"return reputation card {card}", {"card": card})
@@ -346,7 +352,7 @@ class MerchantsState(GameState):
                 raise RuleError(f"merchants: seat {seat} has no draft hand")
             return [_tile_option(tile) for tile in sorted(bundle.tiles)]
         if phase == CHOOSE_TARGET:
-            return [_target_option(*target) for target in legal_targets(player.shop)]
+            return _target_options(frozenset(player.shop))
         if phase == RETURN_REPUTATION:
             return [_return_option(card) for card in sorted(player.reputation)]
         return [_dungeon_option(dungeon) for dungeon in player.unused_chips]
