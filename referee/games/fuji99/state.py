@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Self
 
 from referee.chance import draw_outcomes, uniform_outcomes
@@ -179,8 +180,7 @@ class Fuji99State(GameState):
 
     def chance_outcomes(self) -> Sequence[ChanceOutcome]:
         if self.phase == CUBES:
-            bag = self.bags[self.active]
-            return draw_outcomes({COLOURS[i]: bag[i] for i in range(3)})
+            return _cube_outcomes(*self.bags[self.active])
         if self.phase == CARDS and self.drawing is not None:
             return uniform_outcomes(sorted(self.deck))
         return []
@@ -197,9 +197,7 @@ class Fuji99State(GameState):
         if seat not in self.deciding_seats():
             return []
         if self.phase == DRAW_COUNT:
-            size = sum(self.bags[seat])
-            counts = [size] if size < self.data.min_draw else range(self.data.min_draw, size + 1)
-            return [Option(f"draw:{n}", f"draw {n} cubes", {"action": "draw", "count": n}) for n in counts]
+            return _draw_options(sum(self.bags[seat]), self.data.min_draw)
         if self.phase == USE_CARDS:
             options = [
                 Option(
@@ -522,6 +520,19 @@ class Fuji99State(GameState):
 
     def public_view(self) -> dict[str, JsonValue]:
         return build_view(self, None)
+
+
+@cache
+def _cube_outcomes(clear: int, yellow: int, red: int) -> tuple[ChanceOutcome, ...]:
+    """One cube from a bag of these counts (shared between states: outcomes are immutable)."""
+    return tuple(draw_outcomes({"clear": clear, "yellow": yellow, "red": red}))
+
+
+@cache
+def _draw_options(size: int, minimum: int) -> tuple[Option, ...]:
+    """D1: draw N for N from the minimum to the bag size, or the whole bag if it is smaller."""
+    counts = [size] if size < minimum else range(minimum, size + 1)
+    return tuple(Option(f"draw:{n}", f"draw {n} cubes", {"action": "draw", "count": n}) for n in counts)
 
 
 def _cubes(counts: Sequence[int]) -> dict[str, int]:
