@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Self
 
 from referee.chance import draw_outcomes, uniform_outcomes
-from referee.engine import ChanceOutcome, GameConfig, GameResult, GameState, JsonValue, Option, Seat
+from referee.engine import ChanceOutcome, Game, GameConfig, GameResult, GameState, JsonValue, Option, Seat
 from referee.errors import RuleError
 from referee.games.fuji99.data import COLOURS, CardType, FujiData
 from referee.games.fuji99.effects import EFFECTS
@@ -35,8 +35,8 @@ class Fuji99State(GameState):
     # Component data and config are shared between clones; everything below `pos` is copied.
     data: FujiData
 
-    def __init__(self, game: object, config: GameConfig, data: FujiData) -> None:
-        super().__init__(game, config)  # type: ignore[arg-type]
+    def __init__(self, game: Game, config: GameConfig, data: FujiData) -> None:
+        super().__init__(game, config)
         n = config.players
         supply = data.supply[n]
         self.data = data
@@ -46,7 +46,7 @@ class Fuji99State(GameState):
         self.got: list[list[bool]] = [[False] * len(data.yellow_spaces) for _ in range(n)]
         self.yellow_left: list[int] = [supply.yellow_on_20, supply.yellow_on_50]
         self.pagoda: int = supply.pagoda
-        self.deck: list[str] = list(data.deck)  # unordered: each draw is a chance node over it
+        self.deck: list[str] = sorted(data.deck)  # a set kept sorted: each draw is a chance node over it
         self.discard: list[str] = []
         self.hands: list[list[str]] = [[] for _ in range(n)]
         self.cubes: dict[str, int] = {}  # clear cubes on each card in a hand
@@ -182,7 +182,7 @@ class Fuji99State(GameState):
         if self.phase == CUBES:
             return _cube_outcomes(*self.bags[self.active])
         if self.phase == CARDS and self.drawing is not None:
-            return uniform_outcomes(sorted(self.deck))
+            return _card_outcomes(tuple(self.deck))
         return []
 
     def deciding_seats(self) -> tuple[Seat, ...]:
@@ -385,7 +385,7 @@ class Fuji99State(GameState):
                     if not self.discard:
                         self.emit("nothing_drawn", seat=seat)
                         continue
-                    self.deck = self.discard
+                    self.deck = sorted(self.discard)
                     self.discard = []
                     self.emit("reshuffle", deck_size=len(self.deck))
                 self.drawing = seat
@@ -526,6 +526,12 @@ class Fuji99State(GameState):
 def _cube_outcomes(clear: int, yellow: int, red: int) -> tuple[ChanceOutcome, ...]:
     """One cube from a bag of these counts (shared between states: outcomes are immutable)."""
     return tuple(draw_outcomes({"clear": clear, "yellow": yellow, "red": red}))
+
+
+@lru_cache(maxsize=4096)
+def _card_outcomes(deck: tuple[str, ...]) -> tuple[ChanceOutcome, ...]:
+    """One Fuji card from the remaining deck (sorted ids), each equally likely."""
+    return tuple(uniform_outcomes(deck))
 
 
 @cache
