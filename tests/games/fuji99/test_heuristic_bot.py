@@ -6,9 +6,7 @@ from math import comb
 
 import pytest
 
-from bots.heuristic.fuji99 import HeuristicBot, red_bust_probability
-from bots.random_bot import RandomBot
-from referee.local import play_local
+from bots.heuristic.fuji99 import evaluate, red_bust_probability
 
 GAMES = 30
 
@@ -20,15 +18,10 @@ def binomial_tail(successes: int, trials: int, probability: float) -> float:
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_heuristic_wins_far_more_than_its_share(players: int) -> None:
-    firsts = 0
-    for game in range(GAMES):
-        seat = game % players
-        bots = [RandomBot(seed=1000 * game + other) for other in range(players)]
-        bots[seat] = HeuristicBot()
-        report = play_local("fuji99", bots, seed=game)
-        firsts += report.ranks[seat] == 1
-    # a bot no better than random wins about 1/players of the games
-    assert binomial_tail(firsts, GAMES, 1 / players) < 0.001, f"{firsts} wins in {GAMES} games"
+    won, mean_rank, _ = evaluate(GAMES, players)
+    # a bot no better than random wins about 1/players of the games and ranks (players + 1) / 2 on average
+    assert binomial_tail(won, GAMES, 1 / players) < 0.001, f"{won} wins in {GAMES} games"
+    assert mean_rank < (players + 1) / 2
 
 
 def test_red_bust_probability_is_hypergeometric() -> None:
