@@ -12,21 +12,20 @@ from referee.engine import ChanceOutcome, Game, GameConfig, GameResult, GameStat
 from referee.errors import RuleError
 from referee.games.fuji99.data import COLOURS, CardType, FujiData
 from referee.games.fuji99.effects import EFFECTS
+from referee.games.fuji99.phases import (
+    CARDS,
+    CONTINUE_OR_STOP,
+    CUBES,
+    DECISIONS,
+    DRAW_COUNT,
+    OVER,
+    PLACE_CUBE,
+    USE_CARDS,
+)
 from referee.games.fuji99.scoring import final_result
 from referee.games.fuji99.views import build_view
 
 CLEAR, YELLOW, RED = 0, 1, 2
-
-# Phases: which node the state is at.
-DRAW_COUNT = "draw_count"  # D1: how many cubes
-CUBES = "cubes"  # chance: one cube from the bag
-USE_CARDS = "use_cards"  # D2: use a card or end
-CARDS = "cards"  # chance: one Fuji card (S5 and echo draws)
-CONTINUE_OR_STOP = "continue_or_stop"  # D3
-PLACE_CUBE = "place_cube"  # D4
-OVER = "over"
-
-DECISIONS = (DRAW_COUNT, USE_CARDS, CONTINUE_OR_STOP, PLACE_CUBE)
 
 
 class Fuji99State(GameState):

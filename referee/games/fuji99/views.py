@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from referee.engine import JsonValue
+from referee.games.fuji99.phases import CUBES
 
 if TYPE_CHECKING:
     from referee.games.fuji99.state import Fuji99State
@@ -24,7 +25,7 @@ def build_view(state: Fuji99State, seat: int | None) -> dict[str, JsonValue]:
     view["seats"] = [_player(state, player) for player in range(state.players)]
     clear, yellow, red = state.draw
     view["current_draw"] = {"clear": clear, "yellow": yellow, "red": red}
-    view["cubes_to_draw"] = state.to_draw if state.phase == "cubes" else 0
+    view["cubes_to_draw"] = state.to_draw if state.phase == CUBES else 0
     view["red_area"] = state.red_area
     view["spent_yellow"] = state.spent
     view["available_yellow"] = state.available

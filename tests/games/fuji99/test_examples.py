@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from referee.games.fuji99.scoring import final_result
-from referee.games.fuji99.state import CARDS, CONTINUE_OR_STOP, DRAW_COUNT
+from referee.games.fuji99.phases import CARDS, CONTINUE_OR_STOP, DRAW_COUNT
 from tests.games.fuji99.helpers import (
     begin_turn,
     draw,

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-import pytest
+import json
+from pathlib import Path
 
+import pytest
+from click.testing import CliRunner
+
+from referee.cli import main
 from referee.errors import ConfigError, IllegalOptionError
 from referee.games.fuji99 import GAME
-from referee.games.fuji99.state import CARDS, CONTINUE_OR_STOP, PLACE_CUBE
+from referee.games.fuji99.phases import CARDS, CONTINUE_OR_STOP, PLACE_CUBE
 from tests.games.fuji99.helpers import (
     begin_turn,
     draw,
@@ -413,3 +418,15 @@ def test_bad_max_rounds(value: object) -> None:
 def test_unknown_flag() -> None:
     with pytest.raises(ConfigError):
         GAME.make_config(3, {"solo": True})
+
+
+@pytest.mark.parametrize("bots", [2, 3, 4])
+def test_b99_match_plays_fuji99(bots: int, tmp_path: Path) -> None:
+    args = ["match", "fuji99", "--in-process", "--seed", "11", "--json", "--replay", str(tmp_path / "replay.jsonl")]
+    for seat in range(bots):
+        args += ["--bot", "heuristic" if seat == 0 else "random"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["game"] == "fuji99" and len(report["ranks"]) == bots
+    assert CliRunner().invoke(main, ["replay", "verify", str(tmp_path / "replay.jsonl")]).exit_code == 0
