@@ -210,28 +210,3 @@ class HeuristicBot(Bot):
 
         return min(options, key=key).id
 
-
-def evaluate(games: int, players: int) -> tuple[int, float, float]:
-    """Heuristic vs random bots, seats rotated: (games won, mean rank, mean score) of the heuristic."""
-    from bots.random_bot import RandomBot
-    from referee.local import play_local
-
-    firsts, ranks, scores = 0, 0, 0.0
-    for game in range(games):
-        seat = game % players
-        bots: list[Bot] = [RandomBot(seed=1000 * game + other) for other in range(players)]
-        bots[seat] = HeuristicBot()
-        report = play_local("fuji99", bots, seed=game)
-        firsts += report.ranks[seat] == 1
-        ranks += report.ranks[seat]
-        scores += report.scores[seat]
-    return firsts, ranks / games, scores / games
-
-
-if __name__ == "__main__":
-    import sys
-
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 200
-    for table in (2, 3, 4):
-        won, mean_rank, mean_score = evaluate(count, table)
-        print(f"{table} players, {count} games: first in {won} ({won / count:.1%}), mean rank {mean_rank:.2f}, mean score {mean_score:.1f}")
