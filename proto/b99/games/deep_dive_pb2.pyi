@@ -535,20 +535,20 @@ class Flipped(_message.Message):
     player: _builtins.int
     ai: _builtins.bool
     depth: _builtins.int
+    tile: _builtins.str
+    """the revealed tile's id (the view carries its details)"""
     face_down: _builtins.int
     """left in that depth's stack"""
-    @_builtins.property
-    def tile(self) -> Global___Tile: ...
     def __init__(
         self,
         *,
         player: _builtins.int | None = ...,
         ai: _builtins.bool = ...,
         depth: _builtins.int = ...,
-        tile: Global___Tile | None = ...,
+        tile: _builtins.str = ...,
         face_down: _builtins.int = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_player", b"_player", "player", b"player", "tile", b"tile"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_player", b"_player", "player", b"player"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
     _ClearFieldArgType: _TypeAlias = _typing.Literal["_player", b"_player", "ai", b"ai", "depth", b"depth", "face_down", b"face_down", "player", b"player", "tile", b"tile"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
@@ -609,19 +609,18 @@ class Took(_message.Message):
     HOW_FIELD_NUMBER: _builtins.int
     player: _builtins.int
     ai: _builtins.bool
+    tile: _builtins.str
     how: _builtins.str
     """take, keep, retreat, ai"""
-    @_builtins.property
-    def tile(self) -> Global___Tile: ...
     def __init__(
         self,
         *,
         player: _builtins.int | None = ...,
         ai: _builtins.bool = ...,
-        tile: Global___Tile | None = ...,
+        tile: _builtins.str = ...,
         how: _builtins.str = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_player", b"_player", "player", b"player", "tile", b"tile"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_player", b"_player", "player", b"player"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
     _ClearFieldArgType: _TypeAlias = _typing.Literal["_player", b"_player", "ai", b"ai", "how", b"how", "player", b"player", "tile", b"tile"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...

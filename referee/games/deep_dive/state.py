@@ -156,8 +156,7 @@ class DeepDiveState(GameState):
             else:
                 self._enter(FLIP)
         elif phase == AFTER_FLIP:
-            tile = self.flipped
-            assert tile is not None  # AFTER_FLIP is only entered with a flipped tile (not a rule check)
+            tile = self._flipped_tile()
             if action == "keep":
                 self._give(seat, tile, "keep")
                 self._end_turn()
@@ -224,8 +223,7 @@ class DeepDiveState(GameState):
         self.depth = depth
         self.flipped = None
         index = depth - 1
-        player = self.active
-        assert player is not None and player != AI
+        player = self._diver()
         take = self.tile_options.take
         options = [take[t] for t in self.available[index]]
         exhausted = self.face_down[index] == 0
@@ -239,6 +237,22 @@ class DeepDiveState(GameState):
             return
         self._enter(AT_DEPTH, tuple(options))
 
+    def _diver(self) -> Seat:
+        """The seat diving now (only called during a player's turn)."""
+        if self.active is None or self.active == AI:
+            raise RuleError(f"deep_dive: no player is diving (phase {self.phase!r})")
+        return self.active
+
+    def _flipped_tile(self) -> int:
+        if self.flipped is None:
+            raise RuleError("deep_dive: no tile was just flipped")
+        return self.flipped
+
+    def _start_seat(self) -> Seat:
+        if self.start_player is None:
+            raise RuleError("deep_dive: no start player yet")
+        return self.start_player
+
     def _captured_at(self, player: Seat, depth: int) -> bool:
         tiles = self.data.tiles
         return any(tiles[t].depth == depth for t in self.captured[player])
@@ -248,7 +262,7 @@ class DeepDiveState(GameState):
         index = self.depth - 1
         self.unseen[index].remove(tile)
         self.face_down[index] -= 1
-        data: dict[str, Any] = {"depth": self.depth, "tile": self.data.tiles[tile].to_wire(), "face_down": self.face_down[index]}
+        data: dict[str, Any] = {"depth": self.depth, "tile": self.data.tiles[tile].id, "face_down": self.face_down[index]}
         if self.active == AI:
             self.emit("flipped", ai=True, **data)
         else:
@@ -258,8 +272,7 @@ class DeepDiveState(GameState):
             self.emit("end_triggered", depth=self.depth)
 
     def _resolve_player_flip(self, tile: int) -> None:
-        player = self.active
-        assert player is not None and player != AI
+        player = self._diver()
         kind = self.data.tiles[tile].type
         index = self.depth - 1
         if kind == OPEN_WATER:
@@ -308,14 +321,13 @@ class DeepDiveState(GameState):
             self.rocks[player].append(tile)
         else:
             raise RuleError(f"deep_dive: {info.id} ({info.type}) cannot be taken")
-        self.emit("took", player=player, tile=info.to_wire(), how=how)
+        self.emit("took", player=player, tile=info.id, how=how)
 
     def _end_turn(self) -> None:
         """T5: the game ends after the last seat's turn of the final round; otherwise the next turn starts."""
         self.flipped = None
         self.depth = 0
-        assert self.start_player is not None
-        last = AI if self.solo else (self.start_player - 1) % self.players
+        last = AI if self.solo else (self._start_seat() - 1) % self.players
         if self.final_round and self.active == last:
             self._finish()
             return
@@ -374,7 +386,7 @@ class DeepDiveState(GameState):
             self.ai_rocks.append(tile)
         else:
             self.ai_open_water.append(tile)
-        self.emit("took", ai=True, tile=info.to_wire(), how="ai")
+        self.emit("took", ai=True, tile=info.id, how="ai")
 
     def _ai_move_on(self) -> None:
         self.ai_position = self.depth % 5 + 1
