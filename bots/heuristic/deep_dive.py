@@ -141,7 +141,8 @@ class HeuristicBot(Bot):
             elif action == "dive_on":
                 scores[option.id] = position.arrive(depth + 1)
             elif action == "ai_give":
-                scores[option.id] = -self._ai_gain(view, payload["tile"])
+                # tied colours land in the same AI row, so the AI gains alike; keep what we want most
+                scores[option.id] = -self._ai_gain(view, payload["tile"]) - position.gain(payload["tile"])
             else:
                 scores[option.id] = 0.0
         return max(request.options, key=lambda o: scores[o.id]).id

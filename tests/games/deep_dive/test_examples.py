@@ -192,11 +192,15 @@ def test_e6_third_capture_and_retreat() -> None:
     for tile_id in ("D2-22", "D3-17", "D4-12"):
         index = state.data.by_id[tile_id].index
         assert index in state.inert[state.data.tiles[index].depth - 1] and index not in state.penguin_on
-    # a later turn of P3: no skip at depth 2 any more
+    # a later turn of P3: no skip at depths 2, 3, 4 any more
     begin_turn(state, 3)
     decide(state, "flip")
     state.apply_chance("D1-30")
-    assert "skip" not in option_ids(state, 3)
+    for depth, open_water in ((2, "D2-17"), (3, "D3-14"), (4, None)):
+        assert state.depth == depth and "skip" not in option_ids(state, 3)
+        if open_water:
+            decide(state, "flip")
+            state.apply_chance(open_water)
 
 
 def test_e7_end_triggered_by_a_non_start_player() -> None:
@@ -263,6 +267,8 @@ def test_e9_exhausted_depths_after_the_trigger() -> None:
     decide(state, "flip")
     state.apply_chance("D1-30")
     assert option_ids(state, 1) == ["take:D2-12", "skip"]
+    with pytest.raises(IllegalOptionError):
+        state.apply_decision(1, "flip")
     alternative = state.clone()
     decide(state, "skip")
     assert state.depth == 3 and option_ids(state, 1) == ["skip"]
