@@ -15,7 +15,7 @@ from typing import Any, Self
 from referee.engine import ChanceOutcome, Game, GameConfig, GameResult, GameState, Option, Seat
 from referee.errors import GameOverError, RuleError
 from referee.games.deep_dive import options as opt
-from referee.games.deep_dive.data import COLOURS, FOOD, OPEN_WATER, PENGUINS_PER_PLAYER, PREDATOR, ROCK, DeepDiveData
+from referee.games.deep_dive.data import FOOD, OPEN_WATER, PENGUINS_PER_PLAYER, PREDATOR, ROCK, DeepDiveData
 from referee.games.deep_dive.scoring import ai_score, complete_rows, row_score
 from referee.ranking import competition_ranks
 

@@ -7,7 +7,6 @@ against the solo AI:                python -m tests.games.deep_dive.test_bot <ga
 from __future__ import annotations
 
 import sys
-import time
 
 from bots.evaluate import evaluate
 from bots.heuristic.deep_dive import HeuristicBot

@@ -29,7 +29,6 @@ from tests.games.deep_dive.helpers import (
     option_ids,
     place_available,
     place_inert,
-    set_stack,
 )
 
 # ----- chance: flips draw from every unrevealed tile of the depth -------------------------------
