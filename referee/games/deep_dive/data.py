@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 from referee.components import load_component_json, require
+from referee.engine import ChanceOutcome
 
 PACKAGE = "referee.games.deep_dive"
 DATA_FILE = "deep_dive.json"
@@ -71,6 +72,14 @@ class DeepDiveData:
     tiles: tuple[Tile, ...]
     by_id: Mapping[str, Tile]
     setups: Mapping[int, Setup]
+    _draws: dict[int, tuple[ChanceOutcome, ...]] = field(default_factory=dict, compare=False, repr=False)
+
+    def draw_outcomes(self, pool: int) -> tuple[ChanceOutcome, ...]:
+        """Indexed by tile index: the outcome of drawing that tile from `pool` equally likely tiles."""
+        outcomes = self._draws.get(pool)
+        if outcomes is None:
+            outcomes = self._draws[pool] = tuple(ChanceOutcome(t.id, 1.0 / pool, t.id) for t in self.tiles)
+        return outcomes
 
     def tiles_in_play(self, players: int, depth: int) -> tuple[int, ...]:
         """Indices of the tiles of `depth` in the sets used at this player count (before removals)."""

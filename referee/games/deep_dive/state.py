@@ -36,11 +36,6 @@ DIVING_PHASES = frozenset((AT_DEPTH, FLIP, AFTER_FLIP))
 
 
 @cache
-def _draw_outcome(tile_id: str, pool: int) -> ChanceOutcome:
-    return ChanceOutcome(tile_id, 1.0 / pool, tile_id)
-
-
-@cache
 def _start_outcomes(players: int) -> tuple[ChanceOutcome, ...]:
     return tuple(ChanceOutcome(f"start:{seat}", 1.0 / players, f"seat {seat} starts") for seat in range(players))
 
@@ -97,8 +92,8 @@ class DeepDiveState(GameState):
                 self._outcomes = _start_outcomes(self.players)
             elif self.phase in (FLIP, AI_FLIP):
                 pool = self.unseen[self.depth - 1]
-                tiles = self.data.tiles
-                self._outcomes = tuple(_draw_outcome(tiles[t].id, len(pool)) for t in pool)
+                by_tile = self.data.draw_outcomes(len(pool))
+                self._outcomes = tuple(map(by_tile.__getitem__, pool))
             else:
                 self._outcomes = ()
         return self._outcomes
