@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import b99.arena_pb2 as arena_pb2
 from referee.arena_server import SeatLine
 from referee.faults import Fault, FaultKind
-from referee.launcher import BotProcess, describe_exit
+from referee.launcher import BotProcess
 from sdk.answer import BadAnswer, option_id_of
 from sdk.bot import Bot
 from sdk.decode import game_over_info, game_start_info, request_info
@@ -129,10 +129,9 @@ class RemoteSeat(SeatAgent):
             if self.line.connected.wait(0.02):
                 return None
             if self.process is not None and self.process.exit_code() is not None:
-                return Fault(
-                    FaultKind.STARTUP,
-                    f"exited before saying hello ({describe_exit(self.process.exit_code())})",
-                )
+                ended = self.process.end_fault("before saying hello")
+                kind = ended.kind if ended.kind in (FaultKind.MEMORY, FaultKind.CPU, FaultKind.OUTPUT_FLOOD) else FaultKind.STARTUP
+                return Fault(kind, f"exited before saying hello ({ended.detail.removesuffix(' (before saying hello)')})")
         return Fault(FaultKind.STARTUP, f"no hello within {timeout:.1f}s")
 
     def send(self, message: arena_pb2.RefereeMessage) -> None:
@@ -195,9 +194,7 @@ class RemoteSeat(SeatAgent):
     def _ended(self, reason: str) -> Fault:
         self.closed_reason = reason
         if self.process is not None:
-            code = self.process.wait(1.0)
-            if code is not None:
-                return Fault(FaultKind.CRASH, f"{describe_exit(code)} ({reason})")
+            return self.process.end_fault(reason)
         return Fault(FaultKind.DISCONNECT, reason)
 
     def drain(self) -> list[arena_pb2.BotMessage]:
