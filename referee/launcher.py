@@ -66,9 +66,21 @@ class BotProcess:
         if code == -signal.SIGXFSZ or flooded:
             return Fault(FaultKind.OUTPUT_FLOOD, f"wrote past its {self._cap_text()} output cap on {' and '.join(flooded) or 'a file'} ({status})")
         detail = f"{status} ({reason})" if code is not None else reason
+        notes = self.cap_notes()
+        return Fault(FaultKind.CRASH if code is not None else FaultKind.DISCONNECT, f"{detail}; {notes}" if notes else detail)
+
+    def cap_notes(self) -> str:
+        """Which caps the bot ran into so far ('' if none): refused forks, processes killed for memory."""
+        if self.confinement is None:
+            return ""
+        oom_kills, cap_hits = self.confinement.counters()
+        limits = self.confinement.limits
+        notes = []
         if cap_hits:
-            detail += f"; it hit its process cap of {limits.processes if limits else '?'} {cap_hits} time(s)"
-        return Fault(FaultKind.CRASH if code is not None else FaultKind.DISCONNECT, detail)
+            notes.append(f"it hit its process cap of {limits.processes} ({cap_hits} forks refused)")
+        if oom_kills:
+            notes.append(f"its memory cap of {limits.memory_mb} MiB stopped it {oom_kills} time(s)")
+        return "; ".join(notes)
 
     def _at_cap(self, path: Path) -> bool:
         if self.confinement is None:

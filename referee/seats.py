@@ -147,7 +147,7 @@ class RemoteSeat(SeatAgent):
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 self.timed_out.add(request_id)
-                return Fault(FaultKind.TIMEOUT, f"no answer within {timeout:.3f}s")
+                return self._timeout(f"no answer within {timeout:.3f}s")
             try:
                 inbound = self.line.inbox.get(timeout=min(remaining, 0.25))
             except queue.Empty:
@@ -160,6 +160,8 @@ class RemoteSeat(SeatAgent):
             if body != "decision":
                 return Fault(FaultKind.PROTOCOL_ERROR, f"sent {body or 'an empty message'} while a decision was pending")
             decision = inbound.message.decision
+            if decision.request_id == request_id and inbound.received_at < sent_at:
+                return Fault(FaultKind.PROTOCOL_ERROR, f"answered request {request_id} before it was sent")
             if decision.request_id != request_id:
                 if decision.request_id in self.timed_out:
                     self.line.send(
@@ -180,7 +182,7 @@ class RemoteSeat(SeatAgent):
             elapsed = inbound.received_at - sent_at
             if elapsed > timeout:
                 self.timed_out.add(request_id)
-                return Fault(FaultKind.TIMEOUT, f"answered after {elapsed:.3f}s, limit {timeout:.3f}s")
+                return self._timeout(f"answered after {elapsed:.3f}s, limit {timeout:.3f}s")
             self.answered.add(request_id)
             choice = decision.WhichOneof("choice")
             if choice == "option_index":
@@ -191,8 +193,14 @@ class RemoteSeat(SeatAgent):
                 return Fault(FaultKind.PROTOCOL_ERROR, "decision names no option")
             return Answer(decision.option_id, elapsed)
 
+    def _timeout(self, detail: str) -> Fault:
+        notes = self.process.cap_notes() if self.process is not None else ""
+        return Fault(FaultKind.TIMEOUT, f"{detail}; {notes}" if notes else detail)
+
     def _ended(self, reason: str) -> Fault:
         self.closed_reason = reason
+        if reason.startswith("protocol violation: "):
+            return Fault(FaultKind.PROTOCOL_ERROR, reason.removeprefix("protocol violation: "))
         if self.process is not None:
             return self.process.end_fault(reason)
         return Fault(FaultKind.DISCONNECT, reason)

@@ -113,15 +113,18 @@ def _site_imports(site: Path) -> list[str]:
 
 
 def bot_paths(command: Sequence[str], cwd: str | None) -> list[str]:
-    """The bot's own files: its working directory if it has one, and the directory of every file named on its command line."""
-    paths = [cwd] if cwd else []
+    """The bot's own files: its working directory when it has one, else the directory of its script (the first
+    argument naming a file). Other arguments are never bound: a command line must not open up the host."""
+    if cwd:
+        return [cwd]
     for argument in command[1:]:
         if argument.startswith("-"):
             continue
-        candidate = Path(cwd or os.getcwd(), argument)
+        candidate = Path(argument)
         if candidate.is_file():
-            paths.append(str(candidate.resolve().parent))
-    return paths
+            return [str(candidate.resolve().parent)]
+        return []
+    return []
 
 
 def _dedupe(paths: Iterable[str]) -> list[str]:

@@ -27,6 +27,7 @@ from referee.sandbox.limits import MIB, Limits, apply_rlimits
 from referee.sandbox.probe import machine_support
 
 GATE_SECONDS = 10.0
+NPROC_SLACK = 8
 #: The only variables a sandboxed bot inherits, besides the ones the referee sets for it.
 BASE_ENVIRONMENT = {"LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"}
 
@@ -125,7 +126,9 @@ def spawn(
     try:
         for pid in held.pids:
             confinement.groups.attach(pid)
-        apply_rlimits(held.pids[-1], limits.rlimits(cap_processes=True))
+        # With a pids cgroup (which counts refusals) in force, RLIMIT_NPROC is a backstop just above it.
+        backstop = NPROC_SLACK if "pids" in confinement.groups.groups else 0
+        apply_rlimits(held.pids[-1], limits.rlimits(processes=limits.processes + backstop))
         held.release()
     except (OSError, BotLaunchError) as error:
         _kill(process)

@@ -35,8 +35,8 @@ class Limits:
                 f"not {self.address_space_mb}"
             )
 
-    def rlimits(self, cap_processes: bool) -> dict[int, tuple[int, int]]:
-        """The resource limits to set on the bot's first process (RLIMIT_NPROC only when it has a uid of its own)."""
+    def rlimits(self, processes: int | None) -> dict[int, tuple[int, int]]:
+        """The resource limits to set on the bot's first process; RLIMIT_NPROC = `processes` unless None."""
         limits = {
             resource.RLIMIT_AS: (self.address_space_mb * MIB, self.address_space_mb * MIB),
             resource.RLIMIT_CPU: (self.cpu_seconds, self.cpu_seconds + 1),
@@ -44,8 +44,8 @@ class Limits:
             resource.RLIMIT_FSIZE: (self.file_mb * MIB, self.file_mb * MIB),
             resource.RLIMIT_CORE: (0, 0),
         }
-        if cap_processes:
-            limits[resource.RLIMIT_NPROC] = (self.processes, self.processes)
+        if processes is not None:
+            limits[resource.RLIMIT_NPROC] = (processes, processes)
         return limits
 
 

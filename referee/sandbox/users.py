@@ -35,15 +35,19 @@ def _uids_in_use() -> set[int]:
 
 
 def processes_of(uid: int) -> list[int]:
-    """Pids of the processes running as `uid` (as seen from the referee)."""
+    """Pids of the live processes of `uid` (zombies, already dead and waiting to be reaped, are left out)."""
     pids = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
-                if os.stat(f"/proc/{entry}").st_uid == uid:
-                    pids.append(int(entry))
-            except OSError:
+                if os.stat(f"/proc/{entry}").st_uid != uid:
+                    continue
+                with open(f"/proc/{entry}/stat", "rb") as handle:
+                    state = handle.read().rpartition(b")")[2].split()[0]
+            except (OSError, IndexError):
                 continue
+            if state not in (b"Z", b"X"):
+                pids.append(int(entry))
     return pids
 
 
