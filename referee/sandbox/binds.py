@@ -23,7 +23,7 @@ ETC_ALLOWLIST = (
     "/etc/ld.so.conf.d",
     "/etc/alternatives",
     "/etc/localtime",
-    "/etc/ssl/certs",
+    "/etc/ssl",
     "/etc/ca-certificates",
 )
 _COVERED = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/etc/")

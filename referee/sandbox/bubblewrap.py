@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 from referee.sandbox.binds import ETC_ALLOWLIST, SYSTEM_DIRS
 
-#: Where the bot finds its scratch directory and the referee's socket inside the sandbox.
-SCRATCH = "/scratch"
+#: Where the bot finds its scratch directory (a size-capped tmpfs) and the referee's socket inside the sandbox.
+SCRATCH = "/tmp"
 SOCKET = "/run/b99/arena.sock"
 
 
@@ -20,6 +20,8 @@ def system_arguments() -> list[str]:
             arguments += ["--symlink", os.readlink(directory), directory]
         elif os.path.isdir(directory):
             arguments += ["--ro-bind", directory, directory]
+    # bubblewrap would make /etc 0700 (unreachable for the bot's uid) when it creates it for the binds below.
+    arguments += ["--perms", "0755", "--dir", "/etc"]
     for path in ETC_ALLOWLIST:
         arguments += ["--ro-bind-try", path, path]
     return arguments + ["--proc", "/proc", "--dev", "/dev"]
@@ -69,9 +71,6 @@ def strict_command(
         str(scratch_bytes),
         "--tmpfs",
         SCRATCH,
-        "--symlink",
-        SCRATCH,
-        "/tmp",
     ]
     targets = [*read_only, *([SOCKET] if socket_path is not None else [])]
     for directory in _ancestors(targets):

@@ -120,9 +120,10 @@ def spawn(
         else:
             env["HOME"] = env["TMPDIR"] = _basic_scratch(stdout, uid)
             process, held = _start_basic(support.setpriv, executable, command, env, stdout, stderr, cwd, request, uid)
-    except BotLaunchError:
+    except BotLaunchError as error:
         confinement.cleanup()
-        raise
+        said = _last_line(stderr)
+        raise BotLaunchError(f"seat {seat}: {error}" + (f": {said}" if said else "")) from None
     try:
         for pid in held.pids:
             confinement.groups.attach(pid)
@@ -133,7 +134,8 @@ def spawn(
     except (OSError, BotLaunchError) as error:
         _kill(process)
         confinement.cleanup()
-        raise BotLaunchError(f"seat {seat}: could not confine the bot: {error}") from None
+        said = _last_line(stderr)
+        raise BotLaunchError(f"seat {seat}: could not confine the bot: {said or error}") from None
     return process, confinement
 
 
@@ -155,7 +157,7 @@ def _in_force(level: str, limits: Limits, groups: cgroups.BotGroups, bwrap_versi
         "open_files": f"{limits.open_files} (RLIMIT_NOFILE)",
         "file_size": f"{limits.file_mb} MiB (RLIMIT_FSIZE; also caps stdout and stderr logs)",
         "scratch": (
-            f"{bubblewrap.SCRATCH}, {limits.scratch_mb} MiB tmpfs" if level == "strict" else "a private directory, files capped by RLIMIT_FSIZE"
+            f"{bubblewrap.SCRATCH}, a {limits.scratch_mb} MiB tmpfs of its own" if level == "strict" else "a private directory, files capped by RLIMIT_FSIZE"
         ),
         "environment": "scrubbed (PATH, HOME, TMPDIR, LANG and the referee's variables only)",
     }
@@ -288,6 +290,15 @@ def _start_basic(
     finally:
         os.close(gate_read)
     return process, _Held([process.pid], gate_write)
+
+
+def _last_line(stream: IO[bytes]) -> str:
+    """The last line the sandbox wrote to the bot's stderr (bubblewrap explains its failures there)."""
+    try:
+        lines = Path(stream.name).read_text(errors="replace").strip().splitlines()
+    except (OSError, TypeError):
+        return ""
+    return lines[-1] if lines else ""
 
 
 def _kill(process: subprocess.Popen[bytes]) -> None:
