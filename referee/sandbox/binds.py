@@ -112,19 +112,31 @@ def _site_imports(site: Path) -> list[str]:
     return found
 
 
-def bot_paths(command: Sequence[str], cwd: str | None) -> list[str]:
-    """The bot's own files: its working directory when it has one, else the directory of its script (the first
-    argument naming a file). Other arguments are never bound: a command line must not open up the host."""
-    if cwd:
-        return [cwd]
-    for argument in command[1:]:
+def script_argument(command: Sequence[str]) -> int | None:
+    """Index of the bot's script on its command line: the first argument naming a file (options skipped)."""
+    for index, argument in enumerate(command[1:], start=1):
         if argument.startswith("-"):
             continue
-        candidate = Path(argument)
-        if candidate.is_file():
-            return [str(candidate.resolve().parent)]
-        return []
-    return []
+        return index if Path(argument).is_file() else None
+    return None
+
+
+def bot_paths(command: Sequence[str], cwd: str | None) -> list[str]:
+    """The bot's own files: its working directory when it has one, else the directory of its script.
+    Other arguments are never bound: a command line must not open up the host."""
+    if cwd:
+        return [cwd]
+    index = script_argument(command)
+    return [str(Path(command[index]).resolve().parent)] if index is not None else []
+
+
+def absolute_script(command: Sequence[str], cwd: str | None) -> list[str]:
+    """The command with its script as an absolute path (a bot without a directory of its own starts elsewhere)."""
+    arguments = list(command)
+    index = None if cwd else script_argument(command)
+    if index is not None:
+        arguments[index] = str(Path(arguments[index]).resolve())
+    return arguments
 
 
 def _dedupe(paths: Iterable[str]) -> list[str]:

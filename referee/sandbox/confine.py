@@ -22,7 +22,7 @@ from typing import IO, Any
 
 from referee.errors import BotLaunchError
 from referee.sandbox import bubblewrap, cgroups, users
-from referee.sandbox.binds import SANDBOX_PATH, read_only_paths, resolve_executable
+from referee.sandbox.binds import SANDBOX_PATH, absolute_script, read_only_paths, resolve_executable
 from referee.sandbox.limits import MIB, Limits, apply_rlimits
 from referee.sandbox.probe import machine_support
 
@@ -199,7 +199,7 @@ def _start_strict(
     argv = bubblewrap.strict_command(
         bwrap,
         setpriv,
-        [executable, *command[1:]],
+        [executable, *absolute_script(command, cwd)[1:]],
         uid,
         read_only,
         cwd or bubblewrap.SCRATCH,
