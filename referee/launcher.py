@@ -163,7 +163,7 @@ def launch(
     stderr_path = workdir / "stderr.log"
     if sandbox is not None and sandbox.level != "none":
         with stdout_path.open("wb") as stdout, stderr_path.open("wb") as stderr:
-            process, confinement = spawn(seat, command, environment, stdout, stderr, cwd, sandbox)
+            process, confinement = spawn(seat, command, environment, stdout, stderr, cwd, sandbox, workdir)
         return BotProcess(seat, process, workdir, stdout_path, stderr_path, confinement=confinement)
     env = dict(os.environ)
     env.update(environment)

@@ -97,8 +97,12 @@ def spawn(
     stderr: IO[bytes],
     cwd: str | None,
     request: SandboxRequest,
+    workdir: Path,
 ) -> tuple[subprocess.Popen[bytes], Confinement]:
-    """Start `command` confined at `request.level` (basic or strict); BotLaunchError when that level cannot run here."""
+    """Start `command` confined at `request.level` (basic or strict); BotLaunchError when that level cannot run here.
+
+    `workdir` is the referee's directory for this seat (its logs); a basic sandbox's scratch goes beside it.
+    """
     why = unavailable(request.level)
     if why:
         raise BotLaunchError(f"seat {seat}: sandbox {request.level} is not available on this machine: {why}")
@@ -118,7 +122,7 @@ def spawn(
         if request.level == "strict":
             process, held = _start_strict(support.bwrap or "bwrap", support.setpriv, executable, command, env, stdout, stderr, cwd, request, uid)
         else:
-            env["HOME"] = env["TMPDIR"] = _basic_scratch(stdout, uid)
+            env["HOME"] = env["TMPDIR"] = _basic_scratch(workdir, uid)
             process, held = _start_basic(support.setpriv, executable, command, env, stdout, stderr, cwd, request, uid)
     except BotLaunchError as error:
         confinement.cleanup()
@@ -249,9 +253,8 @@ def _read_info(fd: int, process: subprocess.Popen[bytes]) -> dict[str, Any]:
         data += chunk
 
 
-def _basic_scratch(stdout: IO[bytes], uid: int) -> str:
+def _basic_scratch(seat_dir: Path, uid: int) -> str:
     """A private directory owned by the bot's uid beside its logs (which it cannot read)."""
-    seat_dir = Path(stdout.name).parent
     scratch = seat_dir.parent / f"{seat_dir.name}-scratch"
     scratch.mkdir(mode=0o700, exist_ok=True)
     os.chown(scratch, uid, uid)
