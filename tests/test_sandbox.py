@@ -74,11 +74,15 @@ def test_compiled_binary_runs_strict_from_its_own_directory(tmp_path: Path) -> N
         pytest.skip("no C compiler")
     bot = tmp_path / "bot"
     bot.mkdir()
-    (bot / "bot.c").write_text('#include <stdio.h>\n#include <unistd.h>\nint main(void) { printf("binary ok %d\\n", (int)getuid()); return 0; }\n')
+    (bot / "bot.c").write_text(
+        "#include <stdio.h>\n#include <unistd.h>\n"
+        'int main(void) { FILE *f = fopen("/tmp/scratch-works", "w"); printf("binary ok %d %d\\n", (int)getuid(), f != NULL); return 0; }\n'
+    )
     subprocess.run([compiler, "-O1", "-o", str(bot / "bot"), str(bot / "bot.c")], check=True)
     code, output, _ = run_confined(tmp_path, ("./bot",), cwd=str(bot))
     assert code == 0, output
     assert "binary ok" in output
+    assert output.split("binary ok")[1].split()[1] == "1", "the scratch /tmp must stay writable when the bot lives under /tmp"
 
 
 @needs_strict

@@ -107,4 +107,6 @@ def _ancestors(paths: Sequence[str]) -> list[str]:
             found.add(parent)
             parent = os.path.dirname(parent)
     system = set(SYSTEM_DIRS) | {"/etc", "/proc", "/dev"}
-    return sorted((path for path in found if path not in system and not path.startswith(tuple(d + "/" for d in system))), key=lambda p: (p.count("/"), p))
+    # The scratch tmpfs itself keeps its own mode (1777); directories made inside it are searchable.
+    kept = (path for path in found if path not in system | {SCRATCH} and not path.startswith(tuple(d + "/" for d in system)))
+    return sorted(kept, key=lambda path: (path.count("/"), path))

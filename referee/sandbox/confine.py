@@ -216,7 +216,7 @@ def _start_strict(
         process = subprocess.Popen(
             argv, stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr, env=env, pass_fds=(info_write, block_read), start_new_session=True
         )
-    except OSError as error:
+    except (OSError, ValueError) as error:
         for fd in (info_read, info_write, block_read, block_write):
             os.close(fd)
         raise BotLaunchError(f"bubblewrap does not start: {error}") from None
@@ -287,7 +287,7 @@ def _start_basic(
     ]
     try:
         process = subprocess.Popen(argv, stdin=gate_read, stdout=stdout, stderr=stderr, env=env, cwd=cwd, start_new_session=True)
-    except OSError as error:
+    except (OSError, ValueError) as error:
         os.close(gate_write)
         raise BotLaunchError(f"the bot does not start: {error}") from None
     finally:

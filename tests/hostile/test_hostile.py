@@ -16,7 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
+from referee.cli import main
 from referee.clock import TimeControl
 from referee.match import BotSpec, MatchReport, MatchSpec, SeatReport, run_match
 from referee.replay import read_replay, verify_replay
@@ -105,6 +107,9 @@ def test_spinner_times_out_and_the_timeout_is_in_the_replay(tmp_path: Path) -> N
     assert [records[index]["kind"] for index in faults] == ["timeout"]
     after = next(record for record in records[faults[0] :] if record["type"] == "decision")
     assert after["how"]["1"] == "fallback"
+    shown = CliRunner().invoke(main, ["replay", "show", str(tmp_path / "r.jsonl"), "--seat", "1"], terminal_width=200)
+    assert shown.exit_code == 0, shown.output
+    assert "fault seat 1" in shown.output and "timeout: no answer within" in shown.output
 
 
 def test_spinner_is_killed_at_its_cpu_cap(tmp_path: Path) -> None:
