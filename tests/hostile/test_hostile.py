@@ -33,6 +33,8 @@ pytestmark = pytest.mark.skipif(
 GAME = "underground_dice"
 BOTS = Path(__file__).parent / "bots"
 FAST = TimeControl(per_decision_seconds=1.0, bank_seconds=0.0, startup_seconds=20.0, tolerance_seconds=0.05)
+#: For bots that die of a cap mid-decision: time enough to reach the cap even on a loaded machine.
+ROOMY = TimeControl(per_decision_seconds=10.0, bank_seconds=0.0, startup_seconds=20.0, tolerance_seconds=0.05)
 
 
 def good_bot(level: str = "strict") -> BotSpec:
@@ -94,7 +96,7 @@ def test_fork_bomb_hits_the_process_cap(tmp_path: Path) -> None:
 
 
 def test_memory_hog_is_killed_at_its_memory_cap(tmp_path: Path) -> None:
-    good, bad, _ = play(tmp_path, hostile_bot("memory_hog", limits=Limits(memory_mb=200)))
+    good, bad, _ = play(tmp_path, hostile_bot("memory_hog", limits=Limits(memory_mb=200)), time_control=ROOMY)
     assert_fault(good, bad, "memory")
     assert "memory hog: allocating" in bad.stderr_tail
 
@@ -114,12 +116,12 @@ def test_spinner_times_out_and_the_timeout_is_in_the_replay(tmp_path: Path) -> N
 
 def test_spinner_is_killed_at_its_cpu_cap(tmp_path: Path) -> None:
     patient = TimeControl(per_decision_seconds=20.0, bank_seconds=0.0, startup_seconds=20.0)
-    good, bad, _ = play(tmp_path, hostile_bot("spinner", limits=Limits(cpu_seconds=2)), time_control=patient)
-    assert_fault(good, bad, "cpu", "CPU-time cap of 2 s")
+    good, bad, _ = play(tmp_path, hostile_bot("spinner", limits=Limits(cpu_seconds=1)), time_control=patient)
+    assert_fault(good, bad, "cpu", "CPU-time cap of 1 s")
 
 
 def test_flood_of_stdout_and_stderr_is_cut_at_the_log_cap(tmp_path: Path) -> None:
-    good, bad, _ = play(tmp_path, hostile_bot("flood", limits=Limits(file_mb=2)))
+    good, bad, _ = play(tmp_path, hostile_bot("flood", limits=Limits(file_mb=2)), time_control=ROOMY)
     assert_fault(good, bad, "output_flood", "2 MiB")
     assert len(bad.stderr_tail) <= 2000
 
@@ -240,6 +242,7 @@ def test_other_seats_and_referee_files_cannot_be_read(tmp_path: Path) -> None:
     ],
 )
 def test_basic_level_caps_hold_too(tmp_path: Path, name: str, limits: Limits, kinds: tuple[str, ...], detail: str) -> None:
-    good, bad, _ = play(tmp_path, hostile_bot(name, level="basic", limits=limits), good_level="basic")
+    control = FAST if name == "fork_bomb" else ROOMY
+    good, bad, _ = play(tmp_path, hostile_bot(name, level="basic", limits=limits), time_control=control, good_level="basic")
     assert bad.faults and bad.faults[0].kind in kinds, bad.faults
     assert_fault(good, bad, bad.faults[0].kind, detail)
