@@ -69,6 +69,13 @@ class BotProcess:
         notes = self.cap_notes()
         return Fault(FaultKind.CRASH if code is not None else FaultKind.DISCONNECT, f"{detail}; {notes}" if notes else detail)
 
+    def output_flood(self) -> Fault | None:
+        """An output_flood fault if the bot filled a log to its cap (and lived on, writes failing)."""
+        flooded = [name for name, path in (("stdout", self.stdout_path), ("stderr", self.stderr_path)) if self._at_cap(path)]
+        if not flooded:
+            return None
+        return Fault(FaultKind.OUTPUT_FLOOD, f"wrote past its {self._cap_text()} output cap on {' and '.join(flooded)}; the rest was dropped")
+
     def cap_notes(self) -> str:
         """Which caps the bot ran into so far ('' if none): refused forks, processes killed for memory."""
         if self.confinement is None:

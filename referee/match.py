@@ -380,6 +380,9 @@ class _Match:
                 stray = seat.agent.drain()
                 if stray:
                     seat.fault(Fault(FaultKind.PROTOCOL_ERROR, f"{len(stray)} unrequested message(s) at game end"), None)
+                flood = seat.agent.process.output_flood() if seat.agent.process is not None else None
+                if flood is not None:
+                    seat.fault(flood, None)
         replaced = [seat.replaced for seat in self.seats]
         ranks = final_ranks(result.ranks, replaced)
         summary = ", ".join(f"seat {i}: rank {rank}" for i, rank in enumerate(ranks))

@@ -152,3 +152,18 @@ def _dedupe(paths: Iterable[str]) -> list[str]:
 def read_only_paths(executable: str, command: Sequence[str], cwd: str | None) -> list[str]:
     """Every host path to bind read-only for this bot, outside the system directories."""
     return _dedupe([*interpreter_paths(executable), *bot_paths(command, cwd)])
+
+
+def unreachable_for_others(paths: Iterable[str]) -> list[str]:
+    """Directories on the way to `paths` that a user other than their owner cannot search (mode lacks o+x)."""
+    blocked: set[str] = set()
+    for path in paths:
+        current = os.path.realpath(path)
+        while current not in ("", "/"):
+            try:
+                if os.path.isdir(current) and not os.stat(current).st_mode & 0o001:
+                    blocked.add(current)
+            except OSError:
+                pass
+            current = os.path.dirname(current)
+    return sorted(blocked)

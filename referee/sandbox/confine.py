@@ -22,7 +22,14 @@ from typing import IO, Any
 
 from referee.errors import BotLaunchError
 from referee.sandbox import bubblewrap, cgroups, users
-from referee.sandbox.binds import SANDBOX_PATH, absolute_script, read_only_paths, resolve_executable
+from referee.sandbox.binds import (
+    SANDBOX_PATH,
+    absolute_script,
+    interpreter_paths,
+    read_only_paths,
+    resolve_executable,
+    unreachable_for_others,
+)
 from referee.sandbox.limits import MIB, Limits, apply_rlimits
 from referee.sandbox.probe import machine_support
 
@@ -123,6 +130,10 @@ def spawn(
             process, held = _start_strict(support.bwrap or "bwrap", support.setpriv, executable, command, env, stdout, stderr, cwd, request, uid)
         else:
             env["HOME"] = env["TMPDIR"] = _basic_scratch(workdir, uid)
+            blocked = unreachable_for_others([*interpreter_paths(executable), *([cwd] if cwd else [])])
+            if blocked:
+                # basic cannot bind: the bot runs, but its own uid cannot read what lies below these.
+                confinement.in_force["warning"] = f"not searchable by the bot's uid: {', '.join(blocked)} (strict binds what the bot needs)"
             process, held = _start_basic(support.setpriv, executable, command, env, stdout, stderr, cwd, request, uid)
     except BotLaunchError as error:
         confinement.cleanup()

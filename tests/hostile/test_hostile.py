@@ -126,6 +126,12 @@ def test_flood_of_stdout_and_stderr_is_cut_at_the_log_cap(tmp_path: Path) -> Non
     assert len(bad.stderr_tail) <= 2000
 
 
+def test_flood_that_survives_its_cap_is_reported_at_the_end(tmp_path: Path) -> None:
+    good, bad, _ = play(tmp_path, hostile_bot("chatty", limits=Limits(file_mb=2)))
+    assert [fault.kind for fault in bad.faults] == ["output_flood"], bad.faults
+    assert "stdout" in bad.faults[0].detail and not bad.replaced
+
+
 def test_exit_mid_decision_is_a_crash(tmp_path: Path) -> None:
     good, bad, _ = play(tmp_path, hostile_bot("exit_mid_decision"))
     assert_fault(good, bad, "crash", "exit code 0")
