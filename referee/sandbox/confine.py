@@ -140,11 +140,11 @@ def spawn(
         said = _last_line(stderr)
         raise BotLaunchError(f"seat {seat}: {error}" + (f": {said}" if said else "")) from None
     try:
-        for pid in held.pids:
-            confinement.groups.attach(pid)
+        # Only the process that becomes the bot moves (each cgroup move waits for an RCU grace period).
+        confinement.groups.attach(held.pid)
         # With a pids cgroup (which counts refusals) in force, RLIMIT_NPROC is a backstop just above it.
         backstop = NPROC_SLACK if "pids" in confinement.groups.groups else 0
-        apply_rlimits(held.pids[-1], limits.rlimits(processes=limits.processes + backstop))
+        apply_rlimits(held.pid, limits.rlimits(processes=limits.processes + backstop))
         held.release()
     except (OSError, BotLaunchError) as error:
         _kill(process)
@@ -186,9 +186,9 @@ def _path_for(executable: str) -> str:
 
 @dataclass
 class _Held:
-    """A started process waiting at its gate: the pids to confine (the bot's future ancestor last)."""
+    """A started process waiting at its gate: the pid that will become the bot (or start it) and the gate's pipe."""
 
-    pids: list[int]
+    pid: int
     gate: int
 
     def release(self) -> None:
@@ -241,7 +241,7 @@ def _start_strict(
         raise
     finally:
         os.close(info_read)
-    return process, _Held([process.pid, int(info["child-pid"])], block_write)
+    return process, _Held(int(info["child-pid"]), block_write)
 
 
 def _read_info(fd: int, process: subprocess.Popen[bytes]) -> dict[str, Any]:
@@ -303,7 +303,7 @@ def _start_basic(
         raise BotLaunchError(f"the bot does not start: {error}") from None
     finally:
         os.close(gate_read)
-    return process, _Held([process.pid], gate_write)
+    return process, _Held(process.pid, gate_write)
 
 
 def _last_line(stream: IO[bytes]) -> str:
