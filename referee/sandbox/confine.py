@@ -114,7 +114,8 @@ def spawn(
     if why:
         raise BotLaunchError(f"seat {seat}: sandbox {request.level} is not available on this machine: {why}")
     support = machine_support()
-    assert support.setpriv is not None  # guaranteed by the probe
+    if support.setpriv is None:
+        raise BotLaunchError(f"seat {seat}: setpriv (util-linux) is missing")
     executable = resolve_executable(command[0], cwd)
     if executable is None:
         raise BotLaunchError(f"seat {seat}: bot command {' '.join(command)!r} does not start: {command[0]!r} not found")
@@ -140,7 +141,7 @@ def spawn(
         said = _last_line(stderr)
         raise BotLaunchError(f"seat {seat}: {error}" + (f": {said}" if said else "")) from None
     try:
-        # Only the process that becomes the bot moves (each cgroup move waits for an RCU grace period).
+        # Only the process that becomes the bot moves in (bubblewrap's monitor outside the sandbox is not the bot's).
         confinement.groups.attach(held.pid)
         # With a pids cgroup (which counts refusals) in force, RLIMIT_NPROC is a backstop just above it.
         backstop = NPROC_SLACK if "pids" in confinement.groups.groups else 0
