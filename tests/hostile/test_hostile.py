@@ -114,6 +114,16 @@ def test_spinner_times_out_and_the_timeout_is_in_the_replay(tmp_path: Path) -> N
     assert "fault seat 1" in shown.output and "timeout: no answer within" in shown.output
 
 
+def test_strikes_let_a_seat_time_out_before_it_is_replaced(tmp_path: Path) -> None:
+    lenient = TimeControl(per_decision_seconds=0.5, bank_seconds=0.0, startup_seconds=20.0, strikes_allowed=1)
+    good, bad, _ = play(tmp_path, hostile_bot("spinner"), time_control=lenient)
+    assert [fault.kind for fault in bad.faults] == ["timeout", "timeout"], bad.faults
+    assert bad.replaced and bad.rank == 2 and good.rank == 1
+    records = read_replay(tmp_path / "r.jsonl")
+    recorded = [(record["kind"], record["decision_index"]) for record in records if record["type"] == "fault"]
+    assert recorded == [(fault.kind, fault.decision_index) for fault in bad.faults]
+
+
 def test_spinner_is_killed_at_its_cpu_cap(tmp_path: Path) -> None:
     patient = TimeControl(per_decision_seconds=20.0, bank_seconds=0.0, startup_seconds=20.0)
     good, bad, _ = play(tmp_path, hostile_bot("spinner", limits=Limits(cpu_seconds=1)), time_control=patient)
