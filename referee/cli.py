@@ -107,10 +107,15 @@ def print_report(report: Any) -> None:
 
 
 def default_sandbox_level() -> str:
-    """The strongest sandbox level this machine provides (the match report says which one ran)."""
+    """strict where this machine provides it; otherwise none, said on stderr (basic must be asked for:
+    it cannot bind what a bot needs, so a bot installed in a private directory would not start)."""
     from referee.sandbox import machine_support
 
-    return machine_support().best_level()
+    support = machine_support()
+    if support.available("strict"):
+        return "strict"
+    click.echo(f"note: bots run unsandboxed (--sandbox none): no strict sandbox here ({support.missing['strict']})", err=True)
+    return "none"
 
 
 @main.command()
@@ -137,7 +142,7 @@ def default_sandbox_level() -> str:
     "--sandbox",
     type=click.Choice(["none", "basic", "strict"]),
     default=lambda: default_sandbox_level(),
-    show_default="the strongest level this machine provides",
+    show_default="strict where the machine provides it, else none",
     help="Confine bot processes: strict (namespaces, no network, own uid, caps), basic (own uid and caps), "
     "none (trusted local code). The match report says which level and caps were in force.",
 )

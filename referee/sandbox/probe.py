@@ -26,13 +26,6 @@ class MachineSupport:
     def available(self, level: str) -> bool:
         return not self.missing.get(level)
 
-    def best_level(self) -> str:
-        """The strongest level this machine provides."""
-        for level in reversed(LEVELS):
-            if self.available(level):
-                return level
-        return "none"
-
 
 @cache
 def machine_support() -> MachineSupport:
