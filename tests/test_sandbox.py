@@ -172,3 +172,16 @@ def test_machine_description_names_every_level() -> None:
     lines = probe.describe_machine()
     assert set(probe.LEVELS) <= set(lines)
     assert "cgroup memory" in lines and "cgroup pids" in lines
+
+
+def test_cli_defaults_to_strict_or_says_why_not(monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from referee.cli import default_sandbox_level, main
+
+    assert default_sandbox_level() == ("strict" if STRICT else "none")
+    support = probe.MachineSupport(None, "", None, {"none": "", "basic": "", "strict": "bubblewrap is not installed"})
+    monkeypatch.setattr("referee.sandbox.machine_support", lambda: support)
+    result = CliRunner().invoke(main, ["match", "underground_dice", "--bot", "random", "--bot", "random", "--in-process", "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    assert "note: bots run unsandboxed (--sandbox none): no strict sandbox here (bubblewrap is not installed)" in result.output
