@@ -128,7 +128,9 @@ def spawn(
     env.update(environment)
     try:
         if request.level == "strict":
-            process, held = _start_strict(support.bwrap or "bwrap", support.setpriv, executable, command, env, stdout, stderr, cwd, request, uid)
+            process, held = _start_strict(
+                support.bwrap or "bwrap", support.setpriv, executable, command, env, stdout, stderr, cwd, request, uid, confinement.groups
+            )
         else:
             env["HOME"] = env["TMPDIR"] = _basic_scratch(workdir, uid)
             blocked = unreachable_for_others([*interpreter_paths(executable), *([cwd] if cwd else [])])
@@ -208,6 +210,7 @@ def _start_strict(
     cwd: str | None,
     request: SandboxRequest,
     uid: int,
+    groups: cgroups.BotGroups,
 ) -> tuple[subprocess.Popen[bytes], _Held]:
     info_read, info_write = os.pipe()
     block_read, block_write = os.pipe()
@@ -234,6 +237,12 @@ def _start_strict(
         raise BotLaunchError(f"bubblewrap does not start: {error}") from None
     os.close(info_write)
     os.close(block_read)
+    try:
+        # Moving a process between cgroups waits for an RCU grace period (milliseconds); moving bubblewrap's
+        # monitor now overlaps that wait with the sandbox's set-up, and the bot's own move later is quick.
+        groups.attach(process.pid)
+    except OSError:
+        pass
     try:
         info = _read_info(info_read, process)
     except BotLaunchError:
