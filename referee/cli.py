@@ -113,6 +113,10 @@ def default_sandbox_level() -> str:
     it cannot bind what a bot needs, so a bot installed in a private directory would not start)."""
     from referee.sandbox import machine_support
 
+    context = click.get_current_context(silent=True)
+    if context is not None and context.params.get("tcp"):
+        click.echo("note: bots run unsandboxed (--sandbox none): a strict sandbox has no network, so not with --tcp", err=True)
+        return "none"
     support = machine_support()
     if support.available("strict"):
         return "strict"
@@ -144,7 +148,7 @@ def default_sandbox_level() -> str:
     "--sandbox",
     type=click.Choice(["none", "basic", "strict"]),
     default=lambda: default_sandbox_level(),
-    show_default="strict where the machine provides it, else none",
+    show_default="strict where the machine provides it and without --tcp, else none",
     help="Confine bot processes: strict (namespaces, no network, own uid, caps), basic (own uid and caps), "
     "none (trusted local code). The match report says which level and caps were in force.",
 )

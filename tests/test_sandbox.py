@@ -185,3 +185,13 @@ def test_cli_defaults_to_strict_or_says_why_not(monkeypatch: pytest.MonkeyPatch)
     result = CliRunner().invoke(main, ["match", "underground_dice", "--bot", "random", "--bot", "random", "--in-process", "--seed", "1"])
     assert result.exit_code == 0, result.output
     assert "note: bots run unsandboxed (--sandbox none): no strict sandbox here (bubblewrap is not installed)" in result.output
+
+
+def test_cli_default_over_tcp_is_none_with_a_note() -> None:
+    from click.testing import CliRunner
+
+    from referee.cli import main
+
+    result = CliRunner().invoke(main, ["match", "underground_dice", "--bot", "random", "--bot", "random", "--tcp", "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    assert "a strict sandbox has no network, so not with --tcp" in result.output
