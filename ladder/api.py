@@ -73,10 +73,10 @@ class LadderServicer(pb_grpc.LadderServiceServicer):
                     archive = Path(scratch) / "bot.archive"
                     archive.write_bytes(request.archive)
                     bot = add_bot(self.settings, request.name, request.game, command=list(request.command),
-                                  upload=archive, owner=request.owner, version=request.version or "1", sandbox="basic")
+                                  upload=archive, owner=request.owner, version=request.version or "1")
             else:
                 bot = add_bot(self.settings, request.name, request.game, command=list(request.command) or None,
-                              remote=request.remote, owner=request.owner, version=request.version or "1", sandbox="none")
+                              remote=request.remote, owner=request.owner, version=request.version or "1")
         except (LadderError, ArenaError) as error:
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
         return bot_message(bot)

@@ -204,7 +204,7 @@ def init(settings: LadderSettings) -> None:
 @click.option("--owner", default="", help="Who to tell about the bot (shown with notices).")
 @click.option("--version", "version", default="1", show_default=True)
 @click.option("--sandbox", type=click.Choice(["none", "basic", "strict"]), default=None,
-              help="Sandbox level (default: basic for uploads, none for local commands).")
+              help="Sandbox level (default: strict for uploads, none for local commands).")
 @pass_settings
 @_guard
 def add_bot(settings: LadderSettings, name: str, game: str, command_text: str | None, upload: Path | None,
@@ -216,8 +216,15 @@ def add_bot(settings: LadderSettings, name: str, game: str, command_text: str | 
     if command_text is not None and upload is None:
         command = reference_command(command_text) or command_text
     bot = register(settings, name, game, command=command, upload=upload, remote=remote, owner=owner,
-                   version=version, sandbox=sandbox or ("basic" if upload else "none"))
-    console.print(f"bot {bot.name} (#{bot.id}) added to {game} as a {bot.kind} bot")
+                   version=version, sandbox=sandbox)
+    console.print(f"bot {bot.name} (#{bot.id}) added to {game} as a {bot.kind} bot (sandbox {bot.sandbox})")
+    if bot.sandbox != "none":
+        from referee.sandbox import machine_support
+
+        support = machine_support()
+        if not support.available(bot.sandbox):
+            console.print(f"warning: this machine cannot run the {bot.sandbox} sandbox ({support.missing[bot.sandbox]}); "
+                          "the bot's matches will end in startup faults here")
 
 
 @ladder.command()

@@ -30,10 +30,10 @@ def build_spec(settings: LadderSettings, job: MatchJob, time_control: Any = None
         if seat.kind == BotKind.REMOTE:
             from ladder.remote import relay_command
 
-            command = relay_command(settings, job, seat)
-        else:
-            command = seat.command
-        bots.append(BotSpec(name=seat.name, command=tuple(command), cwd=seat.cwd, sandbox=seat.sandbox))
+            # The relay is the ladder's own code and dials the gateway: it runs unsandboxed.
+            bots.append(BotSpec(name=seat.name, command=tuple(relay_command(settings, job, seat))))
+            continue
+        bots.append(BotSpec(name=seat.name, command=tuple(seat.command), cwd=seat.cwd, sandbox=seat.sandbox))
     settings.replays_dir.mkdir(parents=True, exist_ok=True)
     return MatchSpec(
         game=job.game,

@@ -54,7 +54,7 @@ class Bot(SQLModel, table=True):
     kind: str = Field(default=BotKind.COMMAND, max_length=16)
     command: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     store_path: str | None = Field(default=None, max_length=1000)  # uploaded copy, the process's cwd
-    sandbox: str = Field(default="basic", max_length=16)
+    sandbox: str = Field(default="none", max_length=16)
     status: str = Field(default=BotStatus.ACTIVE, index=True, max_length=16)
     paused_reason: str | None = Field(default=None, max_length=2000)
     created_at: datetime = Field(default_factory=utcnow)

@@ -39,10 +39,14 @@ def add_bot(
     remote: bool = False,
     owner: str = "",
     version: str = "1",
-    sandbox: str = "basic",
+    sandbox: str | None = None,
 ) -> Bot:
     """Register a bot for `game`: a command run as is, an upload (directory or archive) copied into
-    the ladder's store and started with `command` inside it, or a remote bot (no command)."""
+    the ladder's store and started with `command` inside it, or a remote bot (no command).
+
+    Uploads run in the strict sandbox unless told otherwise (a strict sandbox the machine cannot
+    provide is a startup fault, never a silent downgrade); local commands and remote bots in none
+    (a remote bot's seat is played by the ladder's own relay)."""
     get_game(game)  # UnknownGameError for a bad id
     if not name or len(name) > 100 or not all(c.isalnum() or c in "-_.+" for c in name):
         raise LadderError(f"bad bot name {name!r}: use letters, digits and - _ . + (at most 100)")
@@ -52,6 +56,10 @@ def add_bot(
     if not remote and not argv:
         raise LadderError(f"bot {name!r} needs a command (or --remote)")
     kind = BotKind.REMOTE if remote else BotKind.UPLOADED if upload else BotKind.COMMAND
+    if sandbox is None:
+        sandbox = "strict" if kind == BotKind.UPLOADED else "none"
+    if sandbox not in ("none", "basic", "strict"):
+        raise LadderError(f"sandbox must be none, basic or strict, not {sandbox!r}")
     with write_session(settings.db_url) as session:
         if session.exec(select(Bot).where(Bot.name == name)).first() is not None:
             raise LadderError(f"a bot named {name!r} already exists")

@@ -67,7 +67,7 @@ def test_uploaded_bot_is_copied_into_the_store(sqlite_settings: LadderSettings, 
     source.mkdir()
     (source / "main.py").write_text("print('hi')\n")
     bot = add_bot(sqlite_settings, "dir-bot", GAME, command=["python3", "main.py"], upload=source)
-    assert bot.kind == "uploaded"
+    assert bot.kind == "uploaded" and bot.sandbox == "strict"
     assert (Path(bot.store_path) / "main.py").read_text() == "print('hi')\n"  # type: ignore[arg-type]
     archive = tmp_path / "bot.tar.gz"
     with tarfile.open(archive, "w:gz") as tar:
@@ -194,18 +194,23 @@ def test_a_bot_that_keeps_faulting_is_paused_with_a_notice(sqlite_settings: Ladd
     assert crash_seat.faults and crash_seat.rank == 2
 
 
-def test_an_uploaded_bot_plays_from_its_copy_in_the_store(sqlite_settings: LadderSettings, tmp_path: Path) -> None:
+@pytest.mark.parametrize("sandbox", ["none", "strict"])
+def test_an_uploaded_bot_plays_from_its_copy_in_the_store(sqlite_settings: LadderSettings, tmp_path: Path, sandbox: str) -> None:
     from ladder.execute import execute_match
+    from referee.sandbox import machine_support
+
+    if not machine_support().available(sandbox):
+        pytest.skip(f"no {sandbox} sandbox here: {machine_support().missing[sandbox]}")
 
     source = tmp_path / "upload"
     source.mkdir()
     (source / "mybot.py").write_text(
         "from bots.random_bot import RandomBot\nfrom sdk.run import run\nrun(RandomBot(), name='uploaded')\n"
     )
-    uploaded = add_bot(sqlite_settings, "up", GAME, command=[sys.executable, "mybot.py"], upload=source, sandbox="none")
+    uploaded = add_bot(sqlite_settings, "up", GAME, command=[sys.executable, "mybot.py"], upload=source, sandbox=sandbox)
     (source / "mybot.py").unlink()  # the ladder plays its own copy
     other = add_bot(sqlite_settings, "other", GAME, command=RANDOM)
     match_id = schedule_match(sqlite_settings, GAME, [uploaded.id, other.id], seed=8)  # type: ignore[list-item]
     assert execute_match(sqlite_settings, match_id) == "done"
     row = queries.match(sqlite_settings, match_id)
-    assert row is not None and all(not seat.faults for seat in row.seats)
+    assert row is not None and all(not seat.faults for seat in row.seats), row.seats
