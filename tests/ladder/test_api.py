@@ -128,3 +128,13 @@ def test_register_an_uploaded_bot_over_grpc(api, tmp_path: Path) -> None:  # typ
 
     stored = Path(get_bot(settings, "boxed").store_path or "")
     assert (stored / "main.py").read_bytes() == b"print('hello')\n"
+
+
+def test_watch_every_game_streams_only_new_results(api) -> None:  # type: ignore[no-untyped-def]
+    settings, ids, channel = api
+    stub = pb_grpc.LadderServiceStub(channel)
+    stream = stub.WatchResults(pb.WatchResultsRequest(), timeout=20)
+    threading.Timer(0.5, play_one, args=(settings, ids, 77)).start()
+    first = next(stream)
+    assert first.seed == 77 and first.game == GAME  # the three earlier results are not replayed
+    stream.cancel()
