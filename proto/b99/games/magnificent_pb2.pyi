@@ -896,26 +896,27 @@ class CoinHanded(_message.Message):
 Global___CoinHanded: _TypeAlias = CoinHanded  # noqa: Y015
 
 @_typing.final
-class DieRolled(_message.Message):
+class DiceRolled(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     COLOUR_FIELD_NUMBER: _builtins.int
-    VALUE_FIELD_NUMBER: _builtins.int
+    VALUES_FIELD_NUMBER: _builtins.int
     colour: _builtins.str
-    value: _builtins.int
+    @_builtins.property
+    def values(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
     def __init__(
         self,
         *,
         colour: _builtins.str = ...,
-        value: _builtins.int = ...,
+        values: _abc.Iterable[_builtins.int] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["colour", b"colour", "value", b"value"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["colour", b"colour", "values", b"values"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
-Global___DieRolled: _TypeAlias = DieRolled  # noqa: Y015
+Global___DiceRolled: _TypeAlias = DiceRolled  # noqa: Y015
 
 @_typing.final
 class SeatTile(_message.Message):
@@ -960,31 +961,6 @@ class RoundStart(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___RoundStart: _TypeAlias = RoundStart  # noqa: Y015
-
-@_typing.final
-class TurnStart(_message.Message):
-    DESCRIPTOR: _descriptor.Descriptor
-
-    SEAT_FIELD_NUMBER: _builtins.int
-    ROUND_FIELD_NUMBER: _builtins.int
-    TURN_FIELD_NUMBER: _builtins.int
-    seat: _builtins.int
-    round: _builtins.int
-    turn: _builtins.int
-    def __init__(
-        self,
-        *,
-        seat: _builtins.int = ...,
-        round: _builtins.int = ...,
-        turn: _builtins.int = ...,
-    ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
-    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["round", b"round", "seat", b"seat", "turn", b"turn"]  # noqa: Y015
-    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
-
-Global___TurnStart: _TypeAlias = TurnStart  # noqa: Y015
 
 @_typing.final
 class DieTaken(_message.Message):
@@ -1076,28 +1052,6 @@ class ActionChosen(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ActionChosen: _TypeAlias = ActionChosen  # noqa: Y015
-
-@_typing.final
-class Resolve(_message.Message):
-    DESCRIPTOR: _descriptor.Descriptor
-
-    SEAT_FIELD_NUMBER: _builtins.int
-    POWER_FIELD_NUMBER: _builtins.int
-    seat: _builtins.int
-    power: _builtins.int
-    def __init__(
-        self,
-        *,
-        seat: _builtins.int = ...,
-        power: _builtins.int = ...,
-    ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
-    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["power", b"power", "seat", b"seat"]  # noqa: Y015
-    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
-
-Global___Resolve: _TypeAlias = Resolve  # noqa: Y015
 
 @_typing.final
 class GemPower(_message.Message):
@@ -1783,23 +1737,20 @@ class Event(_message.Message):
     TENT_SET_FIELD_NUMBER: _builtins.int
     START_POSTER_FIELD_NUMBER: _builtins.int
     COIN_HANDED_FIELD_NUMBER: _builtins.int
-    DIE_ROLLED_FIELD_NUMBER: _builtins.int
+    DICE_ROLLED_FIELD_NUMBER: _builtins.int
     TRAINER_DRAFTED_FIELD_NUMBER: _builtins.int
     DRAFT_LEFTOVERS_FIELD_NUMBER: _builtins.int
     ROUND_START_FIELD_NUMBER: _builtins.int
-    TURN_START_FIELD_NUMBER: _builtins.int
     DIE_TAKEN_FIELD_NUMBER: _builtins.int
     DIE_PLACED_FIELD_NUMBER: _builtins.int
     CLEAR_COLOUR_FIELD_NUMBER: _builtins.int
     ACTION_CHOSEN_FIELD_NUMBER: _builtins.int
-    RESOLVE_FIELD_NUMBER: _builtins.int
     GEM_POWER_FIELD_NUMBER: _builtins.int
     MASTER_BONUS_FIELD_NUMBER: _builtins.int
     TRAINER_USED_FIELD_NUMBER: _builtins.int
     GEM_GAINED_FIELD_NUMBER: _builtins.int
     MARKER_GAINED_FIELD_NUMBER: _builtins.int
     GAINED_FIELD_NUMBER: _builtins.int
-    TURN_END_FIELD_NUMBER: _builtins.int
     NOTHING_BUILT_FIELD_NUMBER: _builtins.int
     TILES_TAKEN_FIELD_NUMBER: _builtins.int
     TILES_RETURNED_FIELD_NUMBER: _builtins.int
@@ -1844,15 +1795,13 @@ class Event(_message.Message):
     @_builtins.property
     def coin_handed(self) -> Global___CoinHanded: ...
     @_builtins.property
-    def die_rolled(self) -> Global___DieRolled: ...
+    def dice_rolled(self) -> Global___DiceRolled: ...
     @_builtins.property
     def trainer_drafted(self) -> Global___SeatTile: ...
     @_builtins.property
     def draft_leftovers(self) -> Global___TilesEvent: ...
     @_builtins.property
     def round_start(self) -> Global___RoundStart: ...
-    @_builtins.property
-    def turn_start(self) -> Global___TurnStart: ...
     @_builtins.property
     def die_taken(self) -> Global___DieTaken: ...
     @_builtins.property
@@ -1861,8 +1810,6 @@ class Event(_message.Message):
     def clear_colour(self) -> Global___SeatColour: ...
     @_builtins.property
     def action_chosen(self) -> Global___ActionChosen: ...
-    @_builtins.property
-    def resolve(self) -> Global___Resolve: ...
     @_builtins.property
     def gem_power(self) -> Global___GemPower: ...
     @_builtins.property
@@ -1875,8 +1822,6 @@ class Event(_message.Message):
     def marker_gained(self) -> Global___MarkerGained: ...
     @_builtins.property
     def gained(self) -> Global___Gained: ...
-    @_builtins.property
-    def turn_end(self) -> Global___SeatEvent: ...
     @_builtins.property
     def nothing_built(self) -> Global___SeatEvent: ...
     @_builtins.property
@@ -1942,23 +1887,20 @@ class Event(_message.Message):
         tent_set: Global___TentSet | None = ...,
         start_poster: Global___SeatPoster | None = ...,
         coin_handed: Global___CoinHanded | None = ...,
-        die_rolled: Global___DieRolled | None = ...,
+        dice_rolled: Global___DiceRolled | None = ...,
         trainer_drafted: Global___SeatTile | None = ...,
         draft_leftovers: Global___TilesEvent | None = ...,
         round_start: Global___RoundStart | None = ...,
-        turn_start: Global___TurnStart | None = ...,
         die_taken: Global___DieTaken | None = ...,
         die_placed: Global___DiePlaced | None = ...,
         clear_colour: Global___SeatColour | None = ...,
         action_chosen: Global___ActionChosen | None = ...,
-        resolve: Global___Resolve | None = ...,
         gem_power: Global___GemPower | None = ...,
         master_bonus: Global___MasterBonus | None = ...,
         trainer_used: Global___TrainerUsed | None = ...,
         gem_gained: Global___GemGained | None = ...,
         marker_gained: Global___MarkerGained | None = ...,
         gained: Global___Gained | None = ...,
-        turn_end: Global___SeatEvent | None = ...,
         nothing_built: Global___SeatEvent | None = ...,
         tiles_taken: Global___TilesTaken | None = ...,
         tiles_returned: Global___SeatTiles | None = ...,
@@ -1987,11 +1929,11 @@ class Event(_message.Message):
         hats_reset: Global___HatsReset | None = ...,
         game_end: Global___GameEnd | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["action_chosen", b"action_chosen", "board_dealt", b"board_dealt", "clear_colour", b"clear_colour", "coin_handed", b"coin_handed", "die_placed", b"die_placed", "die_rolled", b"die_rolled", "die_taken", b"die_taken", "display_card", b"display_card", "display_cleared", b"display_cleared", "display_poster", b"display_poster", "display_trainer", b"display_trainer", "draft_leftovers", b"draft_leftovers", "draft_pool_tile", b"draft_pool_tile", "extra_gem_paid", b"extra_gem_paid", "gained", b"gained", "game_end", b"game_end", "gem_gained", b"gem_gained", "gem_power", b"gem_power", "hat_moved", b"hat_moved", "hat_returned", b"hat_returned", "hats_reset", b"hats_reset", "kind", b"kind", "marker_gained", b"marker_gained", "master_bonus", b"master_bonus", "master_scored", b"master_scored", "no_show", b"no_show", "nothing_built", b"nothing_built", "pair_taken", b"pair_taken", "payment", b"payment", "poster_declined", b"poster_declined", "poster_discarded", b"poster_discarded", "poster_drawn", b"poster_drawn", "poster_lost", b"poster_lost", "poster_placed", b"poster_placed", "poster_taken", b"poster_taken", "posters_arranged", b"posters_arranged", "posters_chosen", b"posters_chosen", "posters_completed", b"posters_completed", "posters_reshuffled", b"posters_reshuffled", "resolve", b"resolve", "round_start", b"round_start", "start_player", b"start_player", "start_poster", b"start_poster", "tent_set", b"tent_set", "tent_taken", b"tent_taken", "tile_placed", b"tile_placed", "tiles_returned", b"tiles_returned", "tiles_taken", b"tiles_taken", "trainer_drafted", b"trainer_drafted", "trainer_used", b"trainer_used", "turn_end", b"turn_end", "turn_start", b"turn_start", "wagon_moved", b"wagon_moved"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["action_chosen", b"action_chosen", "board_dealt", b"board_dealt", "clear_colour", b"clear_colour", "coin_handed", b"coin_handed", "dice_rolled", b"dice_rolled", "die_placed", b"die_placed", "die_taken", b"die_taken", "display_card", b"display_card", "display_cleared", b"display_cleared", "display_poster", b"display_poster", "display_trainer", b"display_trainer", "draft_leftovers", b"draft_leftovers", "draft_pool_tile", b"draft_pool_tile", "extra_gem_paid", b"extra_gem_paid", "gained", b"gained", "game_end", b"game_end", "gem_gained", b"gem_gained", "gem_power", b"gem_power", "hat_moved", b"hat_moved", "hat_returned", b"hat_returned", "hats_reset", b"hats_reset", "kind", b"kind", "marker_gained", b"marker_gained", "master_bonus", b"master_bonus", "master_scored", b"master_scored", "no_show", b"no_show", "nothing_built", b"nothing_built", "pair_taken", b"pair_taken", "payment", b"payment", "poster_declined", b"poster_declined", "poster_discarded", b"poster_discarded", "poster_drawn", b"poster_drawn", "poster_lost", b"poster_lost", "poster_placed", b"poster_placed", "poster_taken", b"poster_taken", "posters_arranged", b"posters_arranged", "posters_chosen", b"posters_chosen", "posters_completed", b"posters_completed", "posters_reshuffled", b"posters_reshuffled", "round_start", b"round_start", "start_player", b"start_player", "start_poster", b"start_poster", "tent_set", b"tent_set", "tent_taken", b"tent_taken", "tile_placed", b"tile_placed", "tiles_returned", b"tiles_returned", "tiles_taken", b"tiles_taken", "trainer_drafted", b"trainer_drafted", "trainer_used", b"trainer_used", "wagon_moved", b"wagon_moved"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["action_chosen", b"action_chosen", "board_dealt", b"board_dealt", "clear_colour", b"clear_colour", "coin_handed", b"coin_handed", "die_placed", b"die_placed", "die_rolled", b"die_rolled", "die_taken", b"die_taken", "display_card", b"display_card", "display_cleared", b"display_cleared", "display_poster", b"display_poster", "display_trainer", b"display_trainer", "draft_leftovers", b"draft_leftovers", "draft_pool_tile", b"draft_pool_tile", "extra_gem_paid", b"extra_gem_paid", "gained", b"gained", "game_end", b"game_end", "gem_gained", b"gem_gained", "gem_power", b"gem_power", "hat_moved", b"hat_moved", "hat_returned", b"hat_returned", "hats_reset", b"hats_reset", "kind", b"kind", "marker_gained", b"marker_gained", "master_bonus", b"master_bonus", "master_scored", b"master_scored", "no_show", b"no_show", "nothing_built", b"nothing_built", "pair_taken", b"pair_taken", "payment", b"payment", "poster_declined", b"poster_declined", "poster_discarded", b"poster_discarded", "poster_drawn", b"poster_drawn", "poster_lost", b"poster_lost", "poster_placed", b"poster_placed", "poster_taken", b"poster_taken", "posters_arranged", b"posters_arranged", "posters_chosen", b"posters_chosen", "posters_completed", b"posters_completed", "posters_reshuffled", b"posters_reshuffled", "resolve", b"resolve", "round_start", b"round_start", "start_player", b"start_player", "start_poster", b"start_poster", "tent_set", b"tent_set", "tent_taken", b"tent_taken", "tile_placed", b"tile_placed", "tiles_returned", b"tiles_returned", "tiles_taken", b"tiles_taken", "trainer_drafted", b"trainer_drafted", "trainer_used", b"trainer_used", "turn_end", b"turn_end", "turn_start", b"turn_start", "wagon_moved", b"wagon_moved"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action_chosen", b"action_chosen", "board_dealt", b"board_dealt", "clear_colour", b"clear_colour", "coin_handed", b"coin_handed", "dice_rolled", b"dice_rolled", "die_placed", b"die_placed", "die_taken", b"die_taken", "display_card", b"display_card", "display_cleared", b"display_cleared", "display_poster", b"display_poster", "display_trainer", b"display_trainer", "draft_leftovers", b"draft_leftovers", "draft_pool_tile", b"draft_pool_tile", "extra_gem_paid", b"extra_gem_paid", "gained", b"gained", "game_end", b"game_end", "gem_gained", b"gem_gained", "gem_power", b"gem_power", "hat_moved", b"hat_moved", "hat_returned", b"hat_returned", "hats_reset", b"hats_reset", "kind", b"kind", "marker_gained", b"marker_gained", "master_bonus", b"master_bonus", "master_scored", b"master_scored", "no_show", b"no_show", "nothing_built", b"nothing_built", "pair_taken", b"pair_taken", "payment", b"payment", "poster_declined", b"poster_declined", "poster_discarded", b"poster_discarded", "poster_drawn", b"poster_drawn", "poster_lost", b"poster_lost", "poster_placed", b"poster_placed", "poster_taken", b"poster_taken", "posters_arranged", b"posters_arranged", "posters_chosen", b"posters_chosen", "posters_completed", b"posters_completed", "posters_reshuffled", b"posters_reshuffled", "round_start", b"round_start", "start_player", b"start_player", "start_poster", b"start_poster", "tent_set", b"tent_set", "tent_taken", b"tent_taken", "tile_placed", b"tile_placed", "tiles_returned", b"tiles_returned", "tiles_taken", b"tiles_taken", "trainer_drafted", b"trainer_drafted", "trainer_used", b"trainer_used", "wagon_moved", b"wagon_moved"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["start_player", "board_dealt", "display_card", "display_trainer", "draft_pool_tile", "tent_set", "start_poster", "coin_handed", "die_rolled", "trainer_drafted", "draft_leftovers", "round_start", "turn_start", "die_taken", "die_placed", "clear_colour", "action_chosen", "resolve", "gem_power", "master_bonus", "trainer_used", "gem_gained", "marker_gained", "gained", "turn_end", "nothing_built", "tiles_taken", "tiles_returned", "tile_placed", "wagon_moved", "tent_taken", "no_show", "hat_moved", "posters_chosen", "extra_gem_paid", "posters_completed", "posters_arranged", "poster_lost", "poster_declined", "posters_reshuffled", "poster_taken", "poster_drawn", "display_poster", "poster_discarded", "poster_placed", "payment", "hat_returned", "pair_taken", "master_scored", "display_cleared", "hats_reset", "game_end"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["start_player", "board_dealt", "display_card", "display_trainer", "draft_pool_tile", "tent_set", "start_poster", "coin_handed", "dice_rolled", "trainer_drafted", "draft_leftovers", "round_start", "die_taken", "die_placed", "clear_colour", "action_chosen", "gem_power", "master_bonus", "trainer_used", "gem_gained", "marker_gained", "gained", "nothing_built", "tiles_taken", "tiles_returned", "tile_placed", "wagon_moved", "tent_taken", "no_show", "hat_moved", "posters_chosen", "extra_gem_paid", "posters_completed", "posters_arranged", "poster_lost", "poster_declined", "posters_reshuffled", "poster_taken", "poster_drawn", "display_poster", "poster_discarded", "poster_placed", "payment", "hat_returned", "pair_taken", "master_scored", "display_cleared", "hats_reset", "game_end"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 

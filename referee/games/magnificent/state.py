@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 from itertools import combinations, permutations
 from typing import Any, Self
 
 from referee.chance import draw_outcomes, uniform_outcomes
+from referee.games.magnificent.dice import roll_outcomes
 from referee.engine import ChanceOutcome, Game, GameConfig, GameResult, GameState, Option, Seat
 from referee.errors import RuleError
 from referee.games.magnificent.data import COLOUR_INDEX, COLOURS, DIE_COLOURS, TILE_TYPES, Bonus, Components
@@ -48,6 +50,16 @@ WINDOW_B_MASTER = ("COINS", "POINTS", "GEM_ANY", "GEM_ACTING", "POSTER")
 SIMPLE_MASTER = ("POWER", "DIE_FLIP", "COINS", "POINTS", "GEM_ACTING", "POSTER")
 
 Step = tuple[Any, ...]
+
+
+@cache
+def _arrangements(count: int) -> tuple[Option, ...]:
+    """PD4 options for `count` remaining posters (taken in slot order): every assignment of distinct slots."""
+    options = []
+    for slots in permutations(range(1, 6), count):
+        text = ",".join(map(str, slots))
+        options.append(Option(f"arrange:{text}", f"posters to slots {text}", {"kind": "arrange", "slots": list(slots)}))
+    return tuple(options)
 
 
 class MagnificentState(GameState):
@@ -86,6 +98,7 @@ class MagnificentState(GameState):
         self.over = False
         self.final: list[dict[str, int]] = []
         self._options: dict[int, list[Option]] = {}
+        self._outcomes: list[ChanceOutcome] | None = None
         self._run()
 
     # ----- engine contract -------------------------------------------------------------
@@ -104,9 +117,12 @@ class MagnificentState(GameState):
         kind = self.chance[0]
         if kind == "start":
             return uniform_outcomes([f"seat:{s}" for s in range(self.players)])
-        if kind == "die":
-            return uniform_outcomes([f"{self.chance[1]}:{v}" for v in range(1, 7)])
-        return draw_outcomes(dict.fromkeys(self._chance_source(kind), 1))
+        if self._outcomes is None:
+            if kind == "dice":
+                self._outcomes = roll_outcomes(self.chance[1], self.chance[2])
+            else:
+                self._outcomes = draw_outcomes(dict.fromkeys(self._chance_source(kind), 1))
+        return self._outcomes
 
     def _chance_source(self, kind: str) -> list[str]:
         if kind == "board":
@@ -158,6 +174,7 @@ class MagnificentState(GameState):
         assert self.chance is not None
         chance, self.chance = self.chance, None
         self._options = {}
+        self._outcomes = None
         self._CHANCE[chance[0]](self, outcome.id, *chance[1:])
         self._run()
 
@@ -166,6 +183,7 @@ class MagnificentState(GameState):
         code = self.pending[0]
         self.pending = None
         self._options = {}
+        self._outcomes = None
         if code == "RD2":
             self._apply_rd2(chosen)
         else:
@@ -294,7 +312,7 @@ class MagnificentState(GameState):
 
     # ----- setup ----------------------------------------------------------------------------
     def _step_chance(self, kind: str, *args: Any) -> None:
-        if kind not in ("start", "die") and not self._chance_source(kind):
+        if kind not in ("start", "dice") and not self._chance_source(kind):
             return
         self.chance = (kind, *args)
 
@@ -321,7 +339,7 @@ class MagnificentState(GameState):
 
     def _roll_steps(self) -> list[Step]:
         counts = self.c.dice[self.players]
-        return [("chance", "die", colour) for colour, count in zip(COLOURS, counts) for _ in range(count)]
+        return [("chance", "dice", colour, count) for colour, count in zip(COLOURS, counts) if count]
 
     def _chance_board(self, outcome: str, seat: int) -> None:
         self.boards_left.remove(outcome)
@@ -379,9 +397,12 @@ class MagnificentState(GameState):
             self.players_state[receiver].coins += self.c.coin_transfer
             self.emit("coin_handed", giver=giver, receiver=receiver, coins=self.c.coin_transfer)
 
-    def _chance_die(self, outcome: str, colour: str) -> None:
-        self.main_tent[outcome] = self.main_tent.get(outcome, 0) + 1
-        self.emit("die_rolled", colour=colour, value=int(outcome[2]))
+    def _chance_dice(self, outcome: str, colour: str, count: int) -> None:
+        values = [int(v) for v in outcome[2:].split(",")]
+        for value in values:
+            key = f"{colour}:{value}"
+            self.main_tent[key] = self.main_tent.get(key, 0) + 1
+        self.emit("dice_rolled", colour=colour, values=values)
 
     def _step_draft(self, seat: int) -> None:
         if self.draft_pool:
@@ -423,7 +444,6 @@ class MagnificentState(GameState):
             return
         seat = (self.start_player + self.turn_count) % self.players
         self.turn = Turn(seat)
-        self.emit("turn_start", seat=seat, round=self.round, turn=self.turn_count // self.players + 1)
         self._ask("TD1", seat)
 
     def _options_td1(self, seat: int) -> list[Option]:
@@ -579,7 +599,6 @@ class MagnificentState(GameState):
         kind = option.payload["kind"]
         if kind == "resolve":
             turn.resolved = True
-            self.emit("resolve", seat=seat, power=self._power())
             self._schedule((turn.action.lower(),), ("window", "B"))
             return
         self._schedule(("window", "A"))
@@ -653,7 +672,6 @@ class MagnificentState(GameState):
 
     def _step_end_turn(self) -> None:
         assert self.turn is not None
-        self.emit("turn_end", seat=self.turn.seat)
         self.turn = None
         self.turn_count += 1
         self._schedule(("turn",))
@@ -1020,15 +1038,8 @@ class MagnificentState(GameState):
             self._ask("PD4", turn.seat)
 
     def _options_pd4(self, seat: int) -> list[Option]:
-        posters = [p for p in self.players_state[seat].posters if p is not None]
-        return [
-            Option(
-                "arrange:" + ",".join(str(s) for s in slots),
-                ", ".join(f"{p} to slot {s}" for p, s in zip(posters, slots)),
-                {"kind": "arrange", "slots": list(slots)},
-            )
-            for slots in permutations(range(1, 6), len(posters))
-        ]
+        count = sum(1 for p in self.players_state[seat].posters if p is not None)
+        return list(_arrangements(count))
 
     def _apply_pd4(self, seat: int, option: Option) -> None:
         player = self.players_state[seat]
@@ -1269,7 +1280,7 @@ class MagnificentState(GameState):
         "trainer_pool": _chance_trainer_pool,
         "tent": _chance_tent,
         "start_poster": _chance_start_poster,
-        "die": _chance_die,
+        "dice": _chance_dice,
         "poster_draw": _chance_poster_draw,
         "poster_display": _chance_poster_display,
     }
