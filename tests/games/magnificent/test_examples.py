@@ -392,7 +392,7 @@ def test_e13_illegal_options() -> None:
     # (c) a poster above an empty tent slot is never offered
     state = setup_game(4, start=A)
     player = _build_turn(state, D, "P:6", {"MI-4": ("P", 6)})
-    for tile in ("Os", "Gs", "Ps", "Ol", "Gl", "Pl"):
+    for tile in ("Os", "Os", "Gs", "Ps", "Ol", "Gl", "Pl"):
         player.tiles.append((tile, 0, 0, 0))
     player.posters = ["SP1", "P19", "P10", None, None]
     player.tents = ["T00", "T01", None, None, None]
