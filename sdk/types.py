@@ -7,32 +7,75 @@ there too (`view_message`, `payload_message`, `data_message`) for bots that pref
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from google.protobuf.message import Message
 
+Unpacker = Callable[[Any], Message | None]
+Decoder = Callable[[Message | None], dict[str, Any]]
 
-@dataclass(frozen=True, slots=True)
+
+def _no_unpacker(packed: Any) -> Message | None:
+    return None
+
+
+def _no_decoder(message: Message | None) -> dict[str, Any]:
+    return {}
+
+
+@dataclass(eq=False)
+class Packed:
+    """A typed message still in its wire form, unpacked and decoded only when first asked for."""
+
+    packed: Any = None
+    unpacker: Unpacker = field(default=_no_unpacker, repr=False)
+    decoder: Decoder = field(default=_no_decoder, repr=False)
+
+    @cached_property
+    def message(self) -> Message | None:
+        return self.unpacker(self.packed)
+
+    @cached_property
+    def as_dict(self) -> dict[str, Any]:
+        return self.decoder(self.message)
+
+
+@dataclass(eq=False)
 class OptionInfo:
-    """One legal option of a request: answer with its `id` (or its `index`)."""
+    """One legal option of a request: answer with its `id` (or its `index`). `payload` is decoded on first use."""
 
     index: int
     id: str
     label: str
-    payload: Mapping[str, Any]
-    payload_message: Message | None = None
+    packed_payload: Packed = field(default_factory=Packed, repr=False)
+
+    @property
+    def payload(self) -> Mapping[str, Any]:
+        return self.packed_payload.as_dict
+
+    @property
+    def payload_message(self) -> Message | None:
+        return self.packed_payload.message
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(eq=False)
 class EventInfo:
-    """One event this seat may see."""
+    """One event this seat may see. `data` (the event's own fields) is decoded on first use."""
 
     sequence: int
     kind: str
-    data: Mapping[str, Any]
-    data_message: Message | None = None
+    packed_data: Packed = field(default_factory=Packed, repr=False)
+
+    @property
+    def data(self) -> Mapping[str, Any]:
+        return self.packed_data.as_dict.get(self.kind, {})
+
+    @property
+    def data_message(self) -> Message | None:
+        return self.packed_data.message
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,9 +98,13 @@ class GameStartInfo:
     events: Sequence[EventInfo] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(eq=False)
 class Request:
-    """One decision to make: the seat's private view, its legal options and what happened since last time."""
+    """One decision to make: the seat's private view, its legal options and what happened since last time.
+
+    `view` is the typed `view_message` as a dict, decoded on first use (bots that only read the
+    options pay nothing for it).
+    """
 
     request_id: int
     game: str
@@ -65,11 +112,18 @@ class Request:
     players: int
     variants: Mapping[str, Any]
     decision: str
-    view: Mapping[str, Any]
     options: Sequence[OptionInfo]
     events: Sequence[EventInfo]
     clock: ClockInfo
-    view_message: Message | None = None
+    packed_view: Packed = field(default_factory=Packed, repr=False)
+
+    @property
+    def view(self) -> Mapping[str, Any]:
+        return self.packed_view.as_dict
+
+    @property
+    def view_message(self) -> Message | None:
+        return self.packed_view.message
 
     def option(self, option_id: str) -> OptionInfo:
         """The option with this id (KeyError if there is none)."""

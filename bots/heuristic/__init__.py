@@ -1,0 +1,1 @@
+"""Per-game heuristic reference bots: bots/heuristic/<game id>.py defines HeuristicBot."""

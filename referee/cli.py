@@ -1,0 +1,303 @@
+"""The `b99` command line: games, matches, replays (and commands other packages plug in)."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import shutil
+import sys
+import uuid
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from referee.clock import TimeControl
+from referee.errors import ArenaError
+from referee.registry import all_games, get_game
+
+console = Console()
+
+
+class VariantParam(click.ParamType):
+    """A `key=value` variant flag; the value is checked by the game later."""
+
+    name = "key=value"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> tuple[str, str]:
+        if isinstance(value, tuple):
+            return value
+        key, sep, raw = str(value).partition("=")
+        if not sep or not key:
+            self.fail(f"{value!r} is not key=value", param, ctx)
+        return key.strip(), raw.strip()
+
+
+def fail(message: str) -> None:
+    """Print a one-line error and exit non-zero (never a traceback for bad input)."""
+    click.echo(f"error: {message}", err=True)
+    sys.exit(2)
+
+
+@click.group()
+@click.version_option(package_name="b99-arena")
+def main() -> None:
+    """B99 Arena: run bots against each other on five board games."""
+
+
+@main.command()
+def games() -> None:
+    """List the games and their config flags."""
+    table = Table(title="Games")
+    table.add_column("id", style="bold")
+    table.add_column("name")
+    table.add_column("players")
+    table.add_column("flags (default)")
+    for game in all_games():
+        players = f"{game.min_players}" if game.min_players == game.max_players else f"{game.min_players}-{game.max_players}"
+        flags = "\n".join(f"{flag.name}={json.dumps(flag.default)}" for flag in game.flags) or "-"
+        table.add_row(game.id, game.name, players, flags)
+    console.print(table)
+
+
+def resolve_bot(text: str, game: str, in_process: bool, sandbox: str) -> Any:
+    """A reference bot name (random, heuristic, mcts) or a command line, as a BotSpec."""
+    from bots.registry import bot_names, make_bot, supports
+    from referee.match import BotSpec
+
+    if text in bot_names():
+        if not supports(text, game):
+            fail(f"reference bot {text!r} cannot play {game}")
+        if in_process:
+            return BotSpec(name=text, factory=lambda: make_bot(text), sandbox=sandbox)
+        return BotSpec(name=text, command=(sys.executable, "-m", "bots", text), sandbox=sandbox)
+    try:
+        argv = shlex.split(text)
+    except ValueError as error:
+        fail(f"bot command {text!r} cannot be parsed: {error}")
+        raise
+    if not argv:
+        fail("empty bot command")
+    executable = argv[0]
+    if shutil.which(executable) is None and not Path(executable).is_file():
+        fail(f"bot {text!r} is neither a reference bot ({', '.join(bot_names())}) nor a command that exists")
+    return BotSpec(name=Path(executable).name if len(argv) == 1 else text, command=tuple(argv), sandbox=sandbox)
+
+
+def print_report(report: Any) -> None:
+    table = Table(title=f"{report.game} · seed {report.seed} · match {report.match_id}")
+    table.add_column("seat", justify="right")
+    table.add_column("bot")
+    table.add_column("rank", justify="right", style="bold")
+    table.add_column("score", justify="right")
+    table.add_column("faults")
+    for seat in report.seats:
+        faults = "; ".join(f"{fault.kind}: {fault.detail}" for fault in seat.faults)
+        if seat.replaced:
+            faults = (faults + " (fallback played on, ranked last)").strip()
+        score = f"{seat.score:g}"
+        table.add_row(str(seat.seat), seat.name, str(seat.rank), score, faults or "-")
+    console.print(table)
+    console.print(f"{report.decisions} decisions in {report.duration_seconds:.2f}s")
+    if report.replay_path:
+        console.print(f"replay written to {report.replay_path}")
+
+
+@main.command()
+@click.argument("game")
+@click.option("--bot", "bot_texts", multiple=True, required=True, help="A reference bot name or a command; once per seat.")
+@click.option("--seed", type=int, default=None, help="Seed of the referee's RNG (random when omitted).")
+@click.option("--variant", "variants", type=VariantParam(), multiple=True, help="A config flag, key=value.")
+@click.option(
+    "--replay",
+    "replay_path",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Write the replay here (default: runs/<game>-<match id>.jsonl).",
+)
+@click.option("--time-per-decision", type=float, default=5.0, show_default=True, help="Seconds per decision.")
+@click.option("--time-bank", type=float, default=30.0, show_default=True, help="Time bank in seconds.")
+@click.option("--increment", type=float, default=0.0, show_default=True, help="Seconds added to the bank per decision.")
+@click.option("--startup-time", type=float, default=15.0, show_default=True, help="Seconds a bot has to connect.")
+@click.option("--strikes", type=int, default=0, show_default=True, help="Timeouts tolerated before the fallback takes over.")
+@click.option("--tcp", is_flag=True, help="Serve bots on 127.0.0.1 instead of a Unix socket.")
+@click.option("--in-process", is_flag=True, help="Run reference bots inside the referee (no processes, no gRPC).")
+@click.option("--ask-forced", is_flag=True, help="Ask bots even for decisions with a single legal option.")
+@click.option("--sandbox", type=click.Choice(["none", "basic", "strict"]), default="none", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the match report as JSON.")
+def match(
+    game: str,
+    bot_texts: tuple[str, ...],
+    seed: int | None,
+    variants: tuple[tuple[str, str], ...],
+    replay_path: str | None,
+    time_per_decision: float,
+    time_bank: float,
+    increment: float,
+    startup_time: float,
+    strikes: int,
+    tcp: bool,
+    in_process: bool,
+    ask_forced: bool,
+    sandbox: str,
+    as_json: bool,
+) -> None:
+    """Play one match of GAME between the given bots and print ranks and scores."""
+    import random
+
+    from referee.match import MatchSpec, run_match
+
+    try:
+        game_object = get_game(game)
+        game_object.make_config(len(bot_texts), dict(variants))
+        control = TimeControl(
+            per_decision_seconds=time_per_decision,
+            bank_seconds=time_bank,
+            increment_seconds=increment,
+            startup_seconds=startup_time,
+            strikes_allowed=strikes,
+        )
+        specs = [resolve_bot(text, game, in_process, sandbox) for text in bot_texts]
+        match_id = uuid.uuid4().hex[:12]
+        if replay_path is None:
+            Path("runs").mkdir(exist_ok=True)
+            replay_path = str(Path("runs") / f"{game}-{match_id}.jsonl")
+        spec = MatchSpec(
+            match_id=match_id,
+            game=game,
+            bots=specs,
+            seed=seed if seed is not None else random.SystemRandom().randrange(2**31),
+            variants=dict(variants),
+            time_control=control,
+            replay_path=replay_path,
+            ask_forced=ask_forced,
+            transport="tcp" if tcp else "unix",
+        )
+        with console.status(f"playing {game}…"):
+            report = run_match(spec)
+    except ArenaError as error:
+        fail(str(error))
+        return
+    if as_json:
+        click.echo(json.dumps(report.to_json(), indent=2))
+    else:
+        print_report(report)
+    startup_faults = [seat for seat in report.seats if any(f.kind == "startup" for f in seat.faults)]
+    if startup_faults:
+        for seat in startup_faults:
+            click.echo(f"error: seat {seat.seat} ({seat.name}) did not start: {seat.faults[0].detail}", err=True)
+        sys.exit(1)
+
+
+@main.group()
+def replay() -> None:
+    """Show or verify a replay file."""
+
+
+@replay.command("verify")
+@click.argument("path", type=click.Path(dir_okay=False))
+def replay_verify(path: str) -> None:
+    """Re-simulate PATH and check every event and the result."""
+    from referee.replay import verify_replay
+
+    try:
+        verified = verify_replay(path)
+    except ArenaError as error:
+        fail(str(error))
+        return
+    result = verified.state.result()
+    console.print(
+        f"[green]ok[/green]: {path} re-simulates exactly ({verified.steps} steps, {verified.events} events; "
+        f"ranks {list(result.ranks)}, scores {[f'{s:g}' for s in result.scores]})"
+    )
+
+
+@replay.command("show")
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option("--seat", type=int, default=None, help="Show only what this seat saw (default: everything).")
+@click.option("--limit", type=int, default=0, help="Show at most this many timeline rows (0 = all).")
+def replay_show(path: str, seat: int | None, limit: int) -> None:
+    """Print a replay's timeline: chance outcomes, decisions (forced, fallback) and events."""
+    from referee.replay import read_replay
+
+    try:
+        records = read_replay(path)
+    except ArenaError as error:
+        fail(str(error))
+        return
+    header = records[0]
+    console.print(
+        f"[bold]{header['config']['game']}[/bold] · match {header.get('match_id')} · seed {header.get('seed')} · "
+        f"seats {', '.join(f'{i}: {name}' for i, name in enumerate(header.get('seats', [])))}"
+    )
+    table = Table(show_lines=False)
+    table.add_column("#", justify="right")
+    table.add_column("what")
+    table.add_column("detail")
+    rows = 0
+    for record in records[1:]:
+        kind = record.get("type")
+        if kind == "chance":
+            if seat is not None:
+                continue
+            table.add_row(str(rows), "chance", str(record.get("outcome")))
+        elif kind == "decision":
+            parts = []
+            for who, option in record.get("choices", {}).items():
+                if seat is not None and int(who) != seat:
+                    continue
+                how = record.get("how", {}).get(who, "")
+                marker = "" if how == "bot" else f" [{how}]"
+                parts.append(f"seat {who}: {option}{marker}")
+            if not parts:
+                continue
+            table.add_row(str(rows), "decision", "; ".join(parts))
+        elif kind == "event":
+            audience = record.get("audience")
+            if seat is not None and audience is not None and seat not in audience:
+                continue
+            who = "all" if audience is None else "seat " + ",".join(str(a) for a in audience)
+            table.add_row(str(rows), f"event → {who}", f"{record.get('kind')} {json.dumps(record.get('data'), sort_keys=True)}")
+        elif kind == "faults":
+            for index, faults in enumerate(record.get("seats", [])):
+                for fault in faults:
+                    table.add_row(str(rows), f"fault seat {index}", f"{fault['kind']}: {fault['detail']}")
+        elif kind == "result":
+            table.add_row(str(rows), "result", f"ranks {record.get('ranks')} scores {record.get('scores')}")
+        else:
+            continue
+        rows += 1
+        if limit and rows >= limit:
+            break
+    console.print(table)
+
+
+@main.command("bots")
+def list_bots() -> None:
+    """List the reference bots."""
+    from bots.registry import bot_names, heuristic_games
+
+    table = Table(title="Reference bots")
+    table.add_column("name", style="bold")
+    table.add_column("plays")
+    for name in bot_names():
+        plays = ", ".join(heuristic_games()) if name == "heuristic" else "every game"
+        table.add_row(name, plays)
+    console.print(table)
+
+
+def _load_plugins() -> None:
+    """Attach commands other packages register under the entry-point group `b99.commands`."""
+    for entry in entry_points(group="b99.commands"):
+        try:
+            command = entry.load()
+        except Exception as error:  # noqa: BLE001 - a broken plug-in must not break the core commands
+            click.echo(f"warning: command {entry.name!r} could not be loaded: {error}", err=True)
+            continue
+        main.add_command(command, entry.name)
+
+
+_load_plugins()

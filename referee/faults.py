@@ -1,0 +1,33 @@
+"""The one failure taxonomy of the platform, and what a seat's report records of it."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from enum import StrEnum
+from typing import Any
+
+
+class FaultKind(StrEnum):
+    """What went wrong with a bot."""
+
+    STARTUP = "startup"                 #: did not start, or never said hello in time
+    PROTOCOL_ERROR = "protocol_error"   #: message out of order, for an unknown request, malformed
+    ILLEGAL_OPTION = "illegal_option"   #: named an option that is not offered
+    TIMEOUT = "timeout"                 #: answered too late (or never)
+    CRASH = "crash"                     #: the process exited or the in-process bot raised
+    DISCONNECT = "disconnect"           #: the stream ended while the process lived on
+    MEMORY = "memory"                   #: killed at its memory cap
+    CPU = "cpu"                         #: killed at its CPU-time cap
+    OUTPUT_FLOOD = "output_flood"       #: wrote more output than its log cap
+
+
+@dataclass(slots=True)
+class Fault:
+    """One fault of one seat; `decision_index` counts the match's decisions from 0."""
+
+    kind: str
+    detail: str
+    decision_index: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)

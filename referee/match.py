@@ -1,0 +1,437 @@
+"""Running one match: launch or wrap each seat's bot, drive the engine, enforce clocks, survive faults.
+
+`run_match(spec)` is the one function the ladder and the CLI call. A bot that crashes, hangs,
+disconnects, breaks the protocol or names an option that is not offered is replaced by the
+fallback policy (a random legal option) for the rest of the game and ranked last.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import shutil
+import tempfile
+import time
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import b99.arena_pb2 as arena_pb2
+from referee import messages
+from referee.arena_server import ArenaServer, SeatLine
+from referee.chance import sample_outcome
+from referee.clock import SeatClock, TimeControl
+from referee.engine import GameState, Seat
+from referee.errors import BotLaunchError, ConfigError
+from referee.faults import Fault, FaultKind
+from referee.launcher import launch
+from referee.ranking import competition_ranks
+from referee.registry import get_game
+from referee.replay import ReplayRecorder
+from referee.seats import Answer, InProcessSeat, RemoteSeat, SeatAgent
+from referee.wire import get_wire
+from sdk.bot import Bot
+
+ADDRESS_VARIABLE = "B99_ARENA_ADDRESS"
+TOKEN_VARIABLE = "B99_SEAT_TOKEN"
+SANDBOX_LEVELS = ("none", "basic", "strict")
+
+__all__ = ["BotSpec", "Fault", "MatchReport", "MatchSpec", "SeatReport", "TimeControl", "run_match"]
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """One seat's bot: a process to launch (`command`) or an in-process Bot (`factory`)."""
+
+    name: str
+    command: tuple[str, ...] | None = None
+    factory: Callable[[], Bot] | None = None
+    cwd: str | None = None
+    env: Mapping[str, str] = field(default_factory=dict)
+    sandbox: str = "none"
+
+    def __post_init__(self) -> None:
+        if (self.command is None) == (self.factory is None):
+            raise ConfigError(f"bot {self.name!r}: give exactly one of a command or an in-process factory")
+        if self.command is not None and not self.command:
+            raise ConfigError(f"bot {self.name!r}: empty command")
+        if self.sandbox not in SANDBOX_LEVELS:
+            raise ConfigError(f"bot {self.name!r}: sandbox must be one of {', '.join(SANDBOX_LEVELS)}, not {self.sandbox!r}")
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """Everything that defines a match; the same spec and seed replay the same chance outcomes."""
+
+    game: str
+    bots: Sequence[BotSpec]
+    seed: int
+    variants: Mapping[str, Any] = field(default_factory=dict)
+    time_control: TimeControl = field(default_factory=TimeControl)
+    replay_path: str | None = None
+    match_id: str | None = None
+    ask_forced: bool = False
+    transport: str = "unix"
+
+
+@dataclass
+class SeatReport:
+    """How one seat fared."""
+
+    seat: int
+    name: str
+    rank: int
+    score: float
+    faults: list[Fault] = field(default_factory=list)
+    replaced: bool = False
+    exit_code: int | None = None
+    stderr_tail: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "name": self.name,
+            "rank": self.rank,
+            "score": self.score,
+            "faults": [fault.to_json() for fault in self.faults],
+            "replaced": self.replaced,
+            "exit_code": self.exit_code,
+            "stderr_tail": self.stderr_tail,
+        }
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> SeatReport:
+        return SeatReport(
+            seat=int(data["seat"]),
+            name=str(data["name"]),
+            rank=int(data["rank"]),
+            score=float(data["score"]),
+            faults=[Fault(**fault) for fault in data.get("faults", [])],
+            replaced=bool(data.get("replaced", False)),
+            exit_code=data.get("exit_code"),
+            stderr_tail=str(data.get("stderr_tail", "")),
+        )
+
+
+@dataclass
+class MatchReport:
+    """The outcome of a match: ranks after fault penalties, scores, and what went wrong per seat."""
+
+    match_id: str
+    game: str
+    config: dict[str, Any]
+    seed: int
+    ranks: list[int]
+    scores: list[float]
+    seats: list[SeatReport]
+    decisions: int
+    duration_seconds: float
+    replay_path: str | None
+    engine_ranks: list[int] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "match_id": self.match_id,
+            "game": self.game,
+            "config": self.config,
+            "seed": self.seed,
+            "ranks": self.ranks,
+            "scores": self.scores,
+            "engine_ranks": self.engine_ranks,
+            "seats": [seat.to_json() for seat in self.seats],
+            "decisions": self.decisions,
+            "duration_seconds": self.duration_seconds,
+            "replay_path": self.replay_path,
+        }
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> MatchReport:
+        return MatchReport(
+            match_id=str(data["match_id"]),
+            game=str(data["game"]),
+            config=dict(data["config"]),
+            seed=int(data["seed"]),
+            ranks=[int(rank) for rank in data["ranks"]],
+            scores=[float(score) for score in data["scores"]],
+            seats=[SeatReport.from_json(seat) for seat in data["seats"]],
+            decisions=int(data["decisions"]),
+            duration_seconds=float(data["duration_seconds"]),
+            replay_path=data.get("replay_path"),
+            engine_ranks=[int(rank) for rank in data.get("engine_ranks", [])],
+        )
+
+
+def final_ranks(engine_ranks: Sequence[int], replaced: Sequence[bool]) -> list[int]:
+    """Ranks after penalties: every replaced seat ranks below every other seat; order otherwise kept."""
+    keys = [(0 if out else 1, -rank) for rank, out in zip(engine_ranks, replaced)]
+    return list(competition_ranks(keys))
+
+
+@dataclass
+class _Seat:
+    """The runner's bookkeeping for one seat."""
+
+    index: int
+    spec: BotSpec
+    agent: SeatAgent | None
+    clock: SeatClock
+    fallback_rng: random.Random
+    faults: list[Fault] = field(default_factory=list)
+    replaced: bool = False
+    event_cursor: int = 0
+
+    def fault(self, fault: Fault, decision_index: int | None) -> None:
+        fault.decision_index = decision_index
+        self.faults.append(fault)
+
+
+class _Match:
+    """One match in progress (internal: use run_match)."""
+
+    def __init__(self, spec: MatchSpec) -> None:
+        self.spec = spec
+        self.game = get_game(spec.game)
+        self.config = self.game.make_config(len(spec.bots), spec.variants)
+        self.wire = get_wire(spec.game)
+        self.match_id = spec.match_id or uuid.uuid4().hex[:12]
+        self.rng = random.Random(spec.seed)
+        self.recorder = ReplayRecorder()
+        self.next_request_id = 1
+        self.decisions = 0
+        self.server: ArenaServer | None = None
+        self.scratch: Path | None = None
+        self.seats: list[_Seat] = [
+            _Seat(i, bot, None, SeatClock.start(spec.time_control), random.Random(f"{spec.seed}:fallback:{i}"))
+            for i, bot in enumerate(spec.bots)
+        ]
+
+    # ----- set-up -------------------------------------------------------------------
+    def start_bots(self) -> None:
+        control = self.spec.time_control
+        if any(seat.spec.command is not None for seat in self.seats):
+            self.scratch = Path(tempfile.mkdtemp(prefix=f"b99-{self.match_id}-"))
+            address = f"unix:{self.scratch / 'arena.sock'}" if self.spec.transport == "unix" else "127.0.0.1:0"
+            self.server = ArenaServer(address).start()
+        for seat in self.seats:
+            if seat.spec.factory is not None:
+                try:
+                    seat.agent = InProcessSeat(seat.spec.name, seat.spec.factory())
+                except Exception as error:  # noqa: BLE001 - a bot that cannot be built is a start-up fault
+                    seat.fault(Fault(FaultKind.STARTUP, f"bot could not be created: {error}"), None)
+                    seat.replaced = True
+                continue
+            assert_server = self.server
+            if assert_server is None:
+                raise RuntimeError("arena server missing")
+            token = secrets.token_urlsafe(24)
+            line = SeatLine(seat.index, token)
+            assert_server.directory.add(line)
+            environment = dict(seat.spec.env)
+            environment[ADDRESS_VARIABLE] = assert_server.address
+            environment[TOKEN_VARIABLE] = token
+            try:
+                process = self.launch(seat, environment)
+            except BotLaunchError as error:
+                seat.fault(Fault(FaultKind.STARTUP, str(error)), None)
+                seat.replaced = True
+                continue
+            seat.agent = RemoteSeat(seat.spec.name, line, process)
+        deadline = time.monotonic() + control.startup_seconds
+        for seat in self.seats:
+            if seat.agent is None or seat.replaced:
+                continue
+            fault = seat.agent.connect(max(0.0, deadline - time.monotonic()))
+            if fault is not None:
+                self.replace(seat, fault, None)
+
+    def launch(self, seat: _Seat, environment: dict[str, str]):  # type: ignore[no-untyped-def]
+        """Start a seat's process (the sandbox wraps this for sandboxed levels)."""
+        if self.scratch is None:
+            raise RuntimeError("no scratch directory")
+        command = seat.spec.command or ()
+        return launch(seat.index, command, environment, self.scratch / f"seat{seat.index}", seat.spec.cwd)
+
+    # ----- faults -------------------------------------------------------------------
+    def replace(self, seat: _Seat, fault: Fault, decision_index: int | None) -> None:
+        """Record the fault, tell the bot, and hand the seat to the fallback policy for good."""
+        seat.fault(fault, decision_index)
+        if seat.replaced:
+            return
+        seat.replaced = True
+        if seat.agent is not None:
+            seat.agent.send(messages.error(arena_pb2.REPLACED, f"{fault.kind}: {fault.detail}; the fallback policy plays this seat"))
+            seat.agent.close()
+
+    # ----- the game loop ------------------------------------------------------------
+    def play(self) -> MatchReport:
+        began = time.monotonic()
+        state = self.game.new_initial_state(self.config)
+        self.recorder.header(
+            match_id=self.match_id,
+            config=self.config.to_json(),
+            seed=self.spec.seed,
+            seats=[seat.spec.name for seat in self.seats],
+            time_control=vars_of(self.spec.time_control),
+            ask_forced=self.spec.ask_forced,
+        )
+        self.recorder.initial_events(state)
+        try:
+            self.start_bots()
+            for seat in self.seats:
+                if seat.agent is not None and not seat.replaced:
+                    seat.agent.send(messages.game_start(self.match_id, self.config, seat.index, self.spec.time_control))
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcome = sample_outcome(state.chance_outcomes(), self.rng)
+                    state.apply_chance(outcome.id)
+                    self.recorder.chance(state, outcome.id)
+                else:
+                    self.decide(state)
+            return self.finish(state, time.monotonic() - began)
+        finally:
+            self.shutdown()
+
+    def decide(self, state: GameState) -> None:
+        deciding = state.deciding_seats()
+        options = {seat: list(state.legal_options(seat)) for seat in deciding}
+        choices: dict[Seat, str] = {}
+        how: dict[Seat, str] = {}
+        elapsed: dict[Seat, float] = {}
+        pending: dict[Seat, arena_pb2.DecisionRequest] = {}
+        decision_index = self.decisions
+        for seat_index in deciding:
+            seat = self.seats[seat_index]
+            seat_options = options[seat_index]
+            if len(seat_options) == 1 and not self.spec.ask_forced:
+                choices[seat_index] = seat_options[0].id
+                how[seat_index] = "forced"
+                continue
+            if seat.replaced or seat.agent is None:
+                continue
+            events = messages.seat_events(state, seat_index, seat.event_cursor)
+            seat.event_cursor = len(state.events)
+            request = messages.decision_request(
+                self.wire, self.next_request_id, state, seat_index, seat_options, events, seat.clock
+            )
+            self.next_request_id += 1
+            seat.agent.send(arena_pb2.RefereeMessage(decision_request=request))
+            pending[seat_index] = request
+        for seat_index, request in pending.items():
+            seat = self.seats[seat_index]
+            if seat.agent is None:
+                continue
+            outcome = seat.agent.await_answer(request, seat.clock.deadline_seconds())
+            if isinstance(outcome, Answer):
+                legal = {option.id for option in options[seat_index]}
+                if outcome.option_id in legal:
+                    seat.clock.charge(outcome.elapsed)
+                    choices[seat_index] = outcome.option_id
+                    how[seat_index] = "bot"
+                    elapsed[seat_index] = outcome.elapsed
+                    continue
+                self.replace(seat, Fault(FaultKind.ILLEGAL_OPTION, f"{outcome.option_id!r} is not offered"), decision_index)
+            elif outcome.kind == FaultKind.TIMEOUT:
+                if seat.clock.strike():
+                    self.replace(seat, outcome, decision_index)
+                else:
+                    seat.fault(outcome, decision_index)
+                    seat.agent.send(messages.error(arena_pb2.TIMEOUT, outcome.detail, request.request_id))
+            else:
+                self.replace(seat, outcome, decision_index)
+        for seat_index in deciding:
+            if seat_index not in choices:
+                seat = self.seats[seat_index]
+                seat_options = options[seat_index]
+                choices[seat_index] = seat_options[seat.fallback_rng.randrange(len(seat_options))].id
+                how[seat_index] = "fallback"
+        state.apply_decisions(choices)
+        self.decisions += 1
+        self.recorder.decision(state, choices, how, elapsed)
+
+    def finish(self, state: GameState, duration: float) -> MatchReport:
+        result = state.result()
+        for seat in self.seats:
+            if isinstance(seat.agent, RemoteSeat) and not seat.replaced:
+                stray = seat.agent.drain()
+                if stray:
+                    seat.fault(Fault(FaultKind.PROTOCOL_ERROR, f"{len(stray)} unrequested message(s) at game end"), None)
+        replaced = [seat.replaced for seat in self.seats]
+        ranks = final_ranks(result.ranks, replaced)
+        summary = ", ".join(f"seat {i}: rank {rank}" for i, rank in enumerate(ranks))
+        for seat in self.seats:
+            if seat.agent is not None and not seat.replaced:
+                events = messages.seat_events(state, seat.index, seat.event_cursor)
+                seat.event_cursor = len(state.events)
+                seat.agent.send(messages.game_over(self.wire, result, ranks, events, summary))
+        seat_reports = []
+        for seat in self.seats:
+            if seat.agent is not None:
+                seat.agent.close()
+            seat_reports.append(
+                SeatReport(
+                    seat=seat.index,
+                    name=seat.spec.name,
+                    rank=ranks[seat.index],
+                    score=float(result.scores[seat.index]),
+                    faults=seat.faults,
+                    replaced=seat.replaced,
+                    exit_code=seat.agent.exit_code() if seat.agent is not None else None,
+                    stderr_tail=seat.agent.stderr_tail()[-2000:] if seat.agent is not None else "",
+                )
+            )
+        self.recorder.add({"type": "faults", "seats": [[f.to_json() for f in seat.faults] for seat in self.seats]})
+        self.recorder.add(
+            {
+                "type": "result",
+                "engine_ranks": list(result.ranks),
+                "ranks": ranks,
+                "scores": [float(score) for score in result.scores],
+                "replaced": replaced,
+            }
+        )
+        if self.spec.replay_path:
+            self.recorder.write(self.spec.replay_path)
+        return MatchReport(
+            match_id=self.match_id,
+            game=self.game.id,
+            config=self.config.to_json(),
+            seed=self.spec.seed,
+            ranks=ranks,
+            scores=[float(score) for score in result.scores],
+            seats=seat_reports,
+            decisions=self.decisions,
+            duration_seconds=duration,
+            replay_path=self.spec.replay_path,
+            engine_ranks=list(result.ranks),
+        )
+
+    def shutdown(self) -> None:
+        for seat in self.seats:
+            if seat.agent is not None:
+                try:
+                    seat.agent.close()
+                except Exception:  # noqa: BLE001 - shutting down must not hide the match's own outcome
+                    pass
+        if self.server is not None:
+            self.server.stop()
+        if self.scratch is not None:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+def vars_of(control: TimeControl) -> dict[str, Any]:
+    return {name: getattr(control, name) for name in control.__dataclass_fields__}
+
+
+def run_match(spec: MatchSpec) -> MatchReport:
+    """Play one match to the end and report it (see the module docstring for the fault policy).
+
+    A bad spec (unknown game, bad config, bad bot spec) raises ConfigError/UnknownGameError before
+    any bot starts. Any other exception means the platform itself broke.
+    """
+    if not spec.bots:
+        raise ConfigError("a match needs at least one bot")
+    if spec.transport not in ("unix", "tcp"):
+        raise ConfigError(f"transport must be unix or tcp, not {spec.transport!r}")
+    return _Match(spec).play()

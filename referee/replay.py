@@ -1,0 +1,179 @@
+"""Replays: one JSON object per line, enough to re-simulate a match exactly and to show it to a person.
+
+Line kinds, in order: `header` (format, match id, game config, seed, seat names, time control),
+then for each step a `chance` (outcome id) or a `decision` (per deciding seat: option id, and how it
+was made: bot / forced / fallback), each followed by the `event`s it produced (kind, data,
+audience: null for everyone or the list of seats), then `faults` and a final `result`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from referee.engine import Event, GameState
+from referee.errors import ArenaError, ReplayError
+from referee.registry import get_game
+
+FORMAT = "b99-replay/1"
+
+
+def event_record(index: int, event: Event) -> dict[str, Any]:
+    return {
+        "type": "event",
+        "seq": index,
+        "kind": event.kind,
+        "data": event.data,
+        "audience": None if event.audience is None else sorted(event.audience),
+    }
+
+
+@dataclass
+class ReplayRecorder:
+    """Collects the lines of a replay while a match runs."""
+
+    lines: list[dict[str, Any]] = field(default_factory=list)
+    events_written: int = 0
+
+    def header(self, **fields: Any) -> None:
+        self.lines.append({"type": "header", "format": FORMAT, **fields})
+
+    def chance(self, state: GameState, outcome_id: str) -> None:
+        self.lines.append({"type": "chance", "outcome": outcome_id})
+        self._events(state)
+
+    def decision(self, state: GameState, choices: Mapping[int, str], how: Mapping[int, str], elapsed: Mapping[int, float]) -> None:
+        self.lines.append(
+            {
+                "type": "decision",
+                "choices": {str(seat): option for seat, option in sorted(choices.items())},
+                "how": {str(seat): kind for seat, kind in sorted(how.items())},
+                "seconds": {str(seat): round(value, 6) for seat, value in sorted(elapsed.items())},
+            }
+        )
+        self._events(state)
+
+    def initial_events(self, state: GameState) -> None:
+        self._events(state)
+
+    def _events(self, state: GameState) -> None:
+        for index in range(self.events_written, len(state.events)):
+            self.lines.append(event_record(index, state.events[index]))
+        self.events_written = len(state.events)
+
+    def add(self, record: dict[str, Any]) -> None:
+        self.lines.append(record)
+
+    def write(self, path: str | Path) -> None:
+        target = Path(path)
+        temporary = target.with_name(target.name + ".partial")
+        with temporary.open("w", encoding="utf-8") as handle:
+            for line in self.lines:
+                handle.write(json.dumps(line, separators=(",", ":"), sort_keys=True) + "\n")
+        temporary.replace(target)
+
+
+def read_replay(path: str | Path) -> list[dict[str, Any]]:
+    """Parse a replay file; ReplayError names the line that is broken."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ReplayError(f"replay {path} does not exist") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise ReplayError(f"replay {path} cannot be read: {error}") from None
+    records: list[dict[str, Any]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise ReplayError(f"replay {path} line {number}: not JSON ({error.msg})") from None
+        if not isinstance(record, dict) or "type" not in record:
+            raise ReplayError(f"replay {path} line {number}: not a replay record")
+        records.append(record)
+    if not records or records[0].get("type") != "header" or records[0].get("format") != FORMAT:
+        raise ReplayError(f"replay {path}: no {FORMAT} header on the first line")
+    return records
+
+
+@dataclass(frozen=True)
+class VerifiedReplay:
+    state: GameState
+    steps: int
+    events: int
+
+
+def _steps(records: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    for record in records:
+        if record["type"] in ("chance", "decision", "event", "result"):
+            yield record
+
+
+def simulate(records: list[dict[str, Any]], path: str | Path = "replay") -> VerifiedReplay:
+    """Re-run the recorded steps on a fresh engine, checking every event and the result; ReplayError on any difference."""
+    header = records[0]
+    try:
+        game = get_game(str(header["config"]["game"]))
+        config = game.config_from_json(header["config"])
+    except (KeyError, TypeError) as error:
+        raise ReplayError(f"replay {path}: header lacks {error}") from None
+    except ArenaError as error:
+        raise ReplayError(f"replay {path}: {error}") from None
+    state = game.new_initial_state(config)
+    checked = 0
+    steps = 0
+    result_seen = False
+
+    for number, record in enumerate(_steps(records), start=2):
+        kind = record["type"]
+        try:
+            if kind == "chance":
+                state.apply_chance(str(record["outcome"]))
+                steps += 1
+            elif kind == "decision":
+                state.apply_decisions({int(seat): str(option) for seat, option in record["choices"].items()})
+                steps += 1
+            elif kind == "event":
+                index = int(record["seq"])
+                if index >= len(state.events) or index != checked:
+                    raise ReplayError(f"replay {path}: event {index} is not produced by the recorded steps")
+                event = state.events[index]
+                expected = event_record(index, event)
+                recorded = {key: record.get(key) for key in expected}
+                if json.loads(json.dumps(expected, sort_keys=True)) != recorded:
+                    raise ReplayError(
+                        f"replay {path}: event {index} differs: recorded {record.get('kind')!r}, re-simulated {event.kind!r}"
+                    )
+                checked += 1
+            elif kind == "result":
+                result_seen = True
+                if not state.is_terminal():
+                    raise ReplayError(f"replay {path}: the recorded steps do not finish the game")
+                result = state.result()
+                if list(result.ranks) != list(record["engine_ranks"]) or [float(s) for s in result.scores] != [
+                    float(s) for s in record["scores"]
+                ]:
+                    raise ReplayError(
+                        f"replay {path}: result differs: recorded ranks {record['engine_ranks']} scores {record['scores']}, "
+                        f"re-simulated ranks {list(result.ranks)} scores {list(result.scores)}"
+                    )
+        except ReplayError:
+            raise
+        except ArenaError as error:
+            raise ReplayError(f"replay {path}: step {steps + 1} does not apply: {error}") from None
+        except (KeyError, TypeError, ValueError) as error:
+            raise ReplayError(f"replay {path}: malformed {kind} record ({error})") from None
+    if checked != len(state.events):
+        raise ReplayError(f"replay {path}: {len(state.events) - checked} events produced but not recorded")
+    if not result_seen:
+        raise ReplayError(f"replay {path}: no result record (the match did not finish)")
+    return VerifiedReplay(state, steps, checked)
+
+
+def verify_replay(path: str | Path) -> VerifiedReplay:
+    """Read and re-simulate a replay file."""
+    return simulate(read_replay(path), path)

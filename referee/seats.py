@@ -1,0 +1,225 @@
+"""How the runner talks to each seat: an in-process Bot object, or a bot process over its gRPC stream.
+
+Both take the same protobuf messages, so an in-process bot sees exactly what a remote one sees.
+`await_answer` returns the option id a bot chose, or the Fault that ends its turn.
+"""
+
+from __future__ import annotations
+
+import queue
+import time
+import traceback
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+
+import b99.arena_pb2 as arena_pb2
+from referee.arena_server import SeatLine
+from referee.faults import Fault, FaultKind
+from referee.launcher import BotProcess, describe_exit
+from sdk.answer import BadAnswer, option_id_of
+from sdk.bot import Bot
+from sdk.decode import game_over_info, game_start_info, request_info
+from sdk.types import GameStartInfo
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A bot's answer: the option id it named (not yet checked against the options) and its thinking time."""
+
+    option_id: str
+    elapsed: float
+
+
+class SeatAgent(ABC):
+    """One seat's bot as the runner sees it."""
+
+    name: str
+
+    @abstractmethod
+    def connect(self, timeout: float) -> Fault | None:
+        """Wait until the bot is ready to play; a Fault if it never is."""
+
+    @abstractmethod
+    def send(self, message: arena_pb2.RefereeMessage) -> None:
+        """Deliver game start, a request, an error or game over."""
+
+    @abstractmethod
+    def await_answer(self, request: arena_pb2.DecisionRequest, timeout: float) -> Answer | Fault:
+        """The answer to `request` within `timeout` seconds (from when it was sent), or the fault."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release the bot (stop its process)."""
+
+    def exit_code(self) -> int | None:
+        return None
+
+    def stderr_tail(self) -> str:
+        return ""
+
+
+class InProcessSeat(SeatAgent):
+    """A Bot object called directly: no gRPC, same messages. Its time is measured, not preempted."""
+
+    def __init__(self, name: str, bot: Bot) -> None:
+        self.name = name
+        self.bot = bot
+        self.start: GameStartInfo | None = None
+        self.sent_at = 0.0
+        self.last_error = ""
+
+    def connect(self, timeout: float) -> Fault | None:
+        return None
+
+    def send(self, message: arena_pb2.RefereeMessage) -> None:
+        body = message.WhichOneof("body")
+        try:
+            if body == "game_start":
+                self.start = game_start_info(message.game_start)
+                self.bot.on_game_start(self.start)
+            elif body == "game_over":
+                self.bot.on_game_over(game_over_info(message.game_over))
+            elif body == "decision_request":
+                self.sent_at = time.monotonic()
+        except Exception:  # noqa: BLE001 - a bot's exception is its fault, reported, never the referee's crash
+            self.last_error = traceback.format_exc(limit=5)
+
+    def await_answer(self, request: arena_pb2.DecisionRequest, timeout: float) -> Answer | Fault:
+        if self.last_error:
+            return Fault(FaultKind.CRASH, "bot raised: " + self.last_error.strip().splitlines()[-1])
+        if self.start is None:
+            return Fault(FaultKind.PROTOCOL_ERROR, "decision requested before game start")
+        began = time.monotonic()
+        try:
+            info = request_info(self.start, request)
+            answer = self.bot.choose(info)
+            option_id = option_id_of(info, answer)
+        except BadAnswer as error:
+            return Fault(FaultKind.ILLEGAL_OPTION, str(error))
+        except Exception:  # noqa: BLE001
+            self.last_error = traceback.format_exc(limit=5)
+            return Fault(FaultKind.CRASH, "bot raised: " + self.last_error.strip().splitlines()[-1])
+        elapsed = time.monotonic() - began
+        if elapsed > timeout:
+            return Fault(FaultKind.TIMEOUT, f"answered after {elapsed:.3f}s, limit {timeout:.3f}s")
+        return Answer(option_id, elapsed)
+
+    def close(self) -> None:
+        pass
+
+    def stderr_tail(self) -> str:
+        return self.last_error
+
+
+class RemoteSeat(SeatAgent):
+    """A bot process (or a remote bot) on a gRPC stream, reached through its SeatLine."""
+
+    def __init__(self, name: str, line: SeatLine, process: BotProcess | None) -> None:
+        self.name = name
+        self.line = line
+        self.process = process
+        self.timed_out: set[int] = set()
+        self.answered: set[int] = set()
+        self.sent_at: dict[int, float] = {}
+        self.closed_reason = ""
+
+    def connect(self, timeout: float) -> Fault | None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.line.connected.wait(0.02):
+                return None
+            if self.process is not None and self.process.exit_code() is not None:
+                return Fault(
+                    FaultKind.STARTUP,
+                    f"exited before saying hello ({describe_exit(self.process.exit_code())})",
+                )
+        return Fault(FaultKind.STARTUP, f"no hello within {timeout:.1f}s")
+
+    def send(self, message: arena_pb2.RefereeMessage) -> None:
+        if message.WhichOneof("body") == "decision_request":
+            self.sent_at[message.decision_request.request_id] = time.monotonic()
+        self.line.send(message)
+
+    def await_answer(self, request: arena_pb2.DecisionRequest, timeout: float) -> Answer | Fault:
+        request_id = request.request_id
+        sent_at = self.sent_at.get(request_id, time.monotonic())
+        deadline = sent_at + timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                self.timed_out.add(request_id)
+                return Fault(FaultKind.TIMEOUT, f"no answer within {timeout:.3f}s")
+            try:
+                inbound = self.line.inbox.get(timeout=min(remaining, 0.25))
+            except queue.Empty:
+                if self.process is not None and self.process.exit_code() is not None and self.line.inbox.empty():
+                    return self._ended("the process exited")
+                continue
+            if inbound.message is None:
+                return self._ended(inbound.reason)
+            body = inbound.message.WhichOneof("body")
+            if body != "decision":
+                return Fault(FaultKind.PROTOCOL_ERROR, f"sent {body or 'an empty message'} while a decision was pending")
+            decision = inbound.message.decision
+            if decision.request_id != request_id:
+                if decision.request_id in self.timed_out:
+                    self.line.send(
+                        arena_pb2.RefereeMessage(
+                            error=arena_pb2.Error(
+                                code=arena_pb2.STALE_REQUEST,
+                                message=f"request {decision.request_id} already timed out; answer dropped",
+                                request_id=decision.request_id,
+                            )
+                        )
+                    )
+                    continue
+                what = "already answered" if decision.request_id in self.answered else "unknown"
+                return Fault(
+                    FaultKind.PROTOCOL_ERROR,
+                    f"answered request {decision.request_id} ({what}) while request {request_id} was pending",
+                )
+            elapsed = inbound.received_at - sent_at
+            if elapsed > timeout:
+                self.timed_out.add(request_id)
+                return Fault(FaultKind.TIMEOUT, f"answered after {elapsed:.3f}s, limit {timeout:.3f}s")
+            self.answered.add(request_id)
+            choice = decision.WhichOneof("choice")
+            if choice == "option_index":
+                if decision.option_index >= len(request.options):
+                    return Fault(FaultKind.ILLEGAL_OPTION, f"option index {decision.option_index} out of range")
+                return Answer(request.options[decision.option_index].id, elapsed)
+            if choice != "option_id":
+                return Fault(FaultKind.PROTOCOL_ERROR, "decision names no option")
+            return Answer(decision.option_id, elapsed)
+
+    def _ended(self, reason: str) -> Fault:
+        self.closed_reason = reason
+        if self.process is not None:
+            code = self.process.wait(1.0)
+            if code is not None:
+                return Fault(FaultKind.CRASH, f"{describe_exit(code)} ({reason})")
+        return Fault(FaultKind.DISCONNECT, reason)
+
+    def drain(self) -> list[arena_pb2.BotMessage]:
+        """Messages that arrived while no decision was pending (each one is a protocol violation)."""
+        stray = []
+        while True:
+            try:
+                inbound = self.line.inbox.get_nowait()
+            except queue.Empty:
+                return stray
+            if inbound.message is None:
+                self.closed_reason = inbound.reason
+            else:
+                stray.append(inbound.message)
+
+    def close(self) -> None:
+        self.line.hang_up()
+        if self.process is not None:
+            self.process.stop()
+
+    def exit_code(self) -> int | None:
+        return self.process.exit_code() if self.process is not None else None
+
+    def stderr_tail(self) -> str:
+        return self.process.stderr_tail() if self.process is not None else ""

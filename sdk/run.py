@@ -1,0 +1,81 @@
+"""The bot side of the Arena protocol: dial the referee, say hello, answer every request.
+
+    from sdk import Bot
+    from sdk.run import run
+
+    run(MyBot())  # reads B99_ARENA_ADDRESS and B99_SEAT_TOKEN from the environment
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+
+import grpc
+
+import b99.arena_pb2 as arena_pb2
+import b99.arena_pb2_grpc as arena_pb2_grpc
+from sdk.answer import BadAnswer, option_id_of
+from sdk.bot import Bot
+from sdk.decode import game_over_info, game_start_info, request_info
+from sdk.types import GameOverInfo, GameStartInfo
+
+PROTOCOL_VERSION = 1
+ADDRESS_VARIABLE = "B99_ARENA_ADDRESS"
+TOKEN_VARIABLE = "B99_SEAT_TOKEN"
+
+
+class ConnectionSettingsError(RuntimeError):
+    """The referee's address or the seat token is missing."""
+
+
+def run(bot: Bot, address: str | None = None, token: str | None = None, name: str | None = None) -> GameOverInfo | None:
+    """Play one game for the seat named by the token; returns the game over (None if the stream ended early)."""
+    address = address or os.environ.get(ADDRESS_VARIABLE)
+    token = token or os.environ.get(TOKEN_VARIABLE)
+    if not address or not token:
+        raise ConnectionSettingsError(f"set {ADDRESS_VARIABLE} and {TOKEN_VARIABLE} (the referee sets both)")
+    hello = arena_pb2.Hello(
+        seat_token=token,
+        bot_name=name or getattr(bot, "name", type(bot).__name__),
+        protocol_version=PROTOCOL_VERSION,
+    )
+    return asyncio.run(_play(bot, address, hello))
+
+
+async def _play(bot: Bot, address: str, hello: arena_pb2.Hello) -> GameOverInfo | None:
+    # The asyncio API is used for its lower per-message latency; `choose` runs synchronously in the loop.
+    async with grpc.aio.insecure_channel(address, options=[("grpc.max_receive_message_length", 64 * 1024 * 1024)]) as channel:
+        call = arena_pb2_grpc.ArenaStub(channel).Play()
+        await call.write(arena_pb2.BotMessage(hello=hello))
+        start: GameStartInfo | None = None
+        while True:
+            message = await call.read()
+            if message is grpc.aio.EOF:
+                return None
+            body = message.WhichOneof("body")
+            if body == "game_start":
+                start = game_start_info(message.game_start)
+                bot.on_game_start(start)
+            elif body == "decision_request":
+                if start is None:
+                    print("b99 sdk: decision request before game start", file=sys.stderr)
+                    continue
+                request = request_info(start, message.decision_request)
+                answer = bot.choose(request)
+                decision = arena_pb2.Decision(request_id=request.request_id)
+                try:
+                    decision.option_id = option_id_of(request, answer)
+                except BadAnswer as error:
+                    print(f"b99 sdk: {error}", file=sys.stderr)
+                    decision.option_id = str(answer)
+                await call.write(arena_pb2.BotMessage(decision=decision))
+            elif body == "game_over":
+                over = game_over_info(message.game_over)
+                bot.on_game_over(over)
+                await call.done_writing()
+                return over
+            elif body == "error":
+                code = arena_pb2.ErrorCode.Name(message.error.code)
+                print(f"b99 referee: {code}: {message.error.message}", file=sys.stderr)

@@ -1,0 +1,1 @@
+"""Misbehaving bots used by the tests (each is run as its own process)."""

@@ -1,0 +1,73 @@
+"""A bot process that misbehaves on purpose after a few good answers: `python -m tests.bots.misbehaving MODE`.
+
+Modes: crash (exit 3 mid-game), hang (stop answering), illegal (name an option that does not exist),
+stale (answer the current request with an old request id), early (answer before being asked),
+garbage (send a decision with no option), good (play random legal options).
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import random
+import sys
+import time
+
+import grpc
+
+import b99.arena_pb2 as arena_pb2
+import b99.arena_pb2_grpc as arena_pb2_grpc
+
+GOOD_ANSWERS = 2
+
+
+def main(mode: str) -> None:
+    channel = grpc.insecure_channel(os.environ["B99_ARENA_ADDRESS"])
+    stub = arena_pb2_grpc.ArenaStub(channel)
+    outgoing: queue.Queue[arena_pb2.BotMessage | None] = queue.Queue()
+    outgoing.put(arena_pb2.BotMessage(hello=arena_pb2.Hello(seat_token=os.environ["B99_SEAT_TOKEN"], bot_name=mode)))
+
+    def messages():  # type: ignore[no-untyped-def]
+        while True:
+            item = outgoing.get()
+            if item is None:
+                return
+            yield item
+
+    rng = random.Random(0)
+    answered = 0
+    previous_id = 0
+    for message in stub.Play(messages()):
+        body = message.WhichOneof("body")
+        if body == "game_start" and mode == "early":
+            outgoing.put(arena_pb2.BotMessage(decision=arena_pb2.Decision(request_id=999, option_id="x")))
+        if body == "game_over":
+            break
+        if body != "decision_request":
+            continue
+        request = message.decision_request
+        if answered >= GOOD_ANSWERS:
+            if mode == "crash":
+                sys.stderr.write("misbehaving bot: crashing on purpose\n")
+                sys.stderr.flush()
+                os._exit(3)
+            if mode == "hang":
+                time.sleep(3600)
+            if mode == "illegal":
+                outgoing.put(arena_pb2.BotMessage(decision=arena_pb2.Decision(request_id=request.request_id, option_id="no-such-option")))
+                continue
+            if mode == "stale":
+                outgoing.put(arena_pb2.BotMessage(decision=arena_pb2.Decision(request_id=previous_id, option_id=request.options[0].id)))
+                continue
+            if mode == "garbage":
+                outgoing.put(arena_pb2.BotMessage(decision=arena_pb2.Decision(request_id=request.request_id)))
+                continue
+        option = request.options[rng.randrange(len(request.options))]
+        outgoing.put(arena_pb2.BotMessage(decision=arena_pb2.Decision(request_id=request.request_id, option_id=option.id)))
+        previous_id = request.request_id
+        answered += 1
+    outgoing.put(None)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

@@ -1,0 +1,108 @@
+"""The b99 command line: happy paths and one-line errors for bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from referee.cli import main
+
+
+@pytest.fixture(autouse=True)
+def in_scratch_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Default replays go to ./runs; keep them out of the checkout."""
+    monkeypatch.chdir(tmp_path)
+
+
+def invoke(*args: str):  # type: ignore[no-untyped-def]
+    return CliRunner().invoke(main, list(args))
+
+
+def test_games_lists_underground_dice() -> None:
+    result = invoke("games")
+    assert result.exit_code == 0
+    assert "underground_dice" in result.output
+
+
+def test_match_in_process_and_replay_verify(tmp_path: Path) -> None:
+    replay = tmp_path / "r.jsonl"
+    result = invoke("match", "underground_dice", "--bot", "random", "--bot", "random", "--in-process", "--seed", "7", "--replay", str(replay))
+    assert result.exit_code == 0, result.output
+    assert "rank" in result.output
+    verified = invoke("replay", "verify", str(replay))
+    assert verified.exit_code == 0, verified.output
+    assert "re-simulates exactly" in verified.output
+    shown = invoke("replay", "show", str(replay), "--seat", "1")
+    assert shown.exit_code == 0
+    assert "chance" not in shown.output
+
+
+def test_match_json_report_and_default_replay(tmp_path: Path) -> None:
+    result = invoke("match", "underground_dice", "--bot", "random", "--bot", "random", "--in-process", "--seed", "3", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert sorted(report["ranks"]) in ([1, 1], [1, 2])
+    assert Path(report["replay_path"]).parent == Path("runs")
+    assert invoke("replay", "verify", report["replay_path"]).exit_code == 0
+
+
+def test_unknown_game_is_one_line_error() -> None:
+    result = invoke("match", "chess", "--bot", "random", "--bot", "random")
+    assert result.exit_code == 2
+    assert "unknown game 'chess'" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_bad_variant_value_is_one_line_error() -> None:
+    result = invoke("match", "underground_dice", "--bot", "random", "--bot", "random", "--variant", "stake_cap=lots")
+    assert result.exit_code == 2
+    assert "stake_cap" in result.output and "Traceback" not in result.output
+    result = invoke("match", "underground_dice", "--bot", "random", "--bot", "random", "--variant", "nonsense")
+    assert result.exit_code == 2
+    result = invoke("match", "underground_dice", "--bot", "random", "--bot", "random", "--variant", "no_flag=1")
+    assert result.exit_code == 2 and "no flag 'no_flag'" in result.output
+
+
+def test_wrong_player_count_is_one_line_error() -> None:
+    result = invoke("match", "underground_dice", "--bot", "random")
+    assert result.exit_code == 2 and "players" in result.output
+
+
+def test_bot_command_that_does_not_exist() -> None:
+    result = invoke("match", "underground_dice", "--bot", "random", "--bot", "/no/such/bot --fast")
+    assert result.exit_code == 2
+    assert "/no/such/bot" in result.output and "Traceback" not in result.output
+
+
+def test_bot_that_starts_then_dies_exits_nonzero() -> None:
+    result = invoke("match", "underground_dice", "--bot", "random", "--bot", "false", "--startup-time", "5")
+    assert result.exit_code == 1
+    assert "did not start" in result.output
+
+
+def test_corrupt_replays_are_one_line_errors(tmp_path: Path) -> None:
+    missing = invoke("replay", "verify", str(tmp_path / "missing.jsonl"))
+    assert missing.exit_code == 2 and "does not exist" in missing.output
+    garbage = tmp_path / "garbage.jsonl"
+    garbage.write_text("this is not json\n")
+    result = invoke("replay", "verify", str(garbage))
+    assert result.exit_code == 2 and "line 1" in result.output
+    replay = tmp_path / "r.jsonl"
+    invoke("match", "underground_dice", "--bot", "random", "--bot", "random", "--in-process", "--seed", "9", "--replay", str(replay))
+    lines = replay.read_text().splitlines()
+    tampered = tmp_path / "tampered.jsonl"
+    decision_index = next(i for i, line in enumerate(lines) if '"type":"decision"' in line and "stake:" in line)
+    record = json.loads(lines[decision_index])
+    seat = next(iter(record["choices"]))
+    record["choices"][seat] = "stake:999"
+    lines[decision_index] = json.dumps(record)
+    tampered.write_text("\n".join(lines) + "\n")
+    result = invoke("replay", "verify", str(tampered))
+    assert result.exit_code == 2 and "stake:999" in result.output
+    truncated = tmp_path / "truncated.jsonl"
+    truncated.write_text("\n".join(lines[: len(lines) // 2]) + "\n")
+    result = invoke("replay", "verify", str(truncated))
+    assert result.exit_code == 2 and "Traceback" not in result.output

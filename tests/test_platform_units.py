@@ -1,0 +1,98 @@
+"""Small pure pieces of the platform: flags, event logs, ranks, chance helpers, clocks, fault ranking."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from referee.chance import draw_outcomes, sample_outcome, uniform_outcomes
+from referee.clock import SeatClock, TimeControl
+from referee.engine import Event, EventLog, Flag
+from referee.errors import ConfigError
+from referee.match import final_ranks
+from referee.ranking import competition_ranks
+
+
+def test_boolean_flag_parses_words_and_rejects_others() -> None:
+    flag = Flag.boolean("counterfeit", False, "")
+    assert flag.check("true") is True and flag.check("off") is False and flag.check(True) is True
+    with pytest.raises(ConfigError, match="counterfeit"):
+        flag.check("maybe")
+
+
+def test_integer_flag_bounds_and_null() -> None:
+    flag = Flag.integer("stake_cap", None, "", minimum=1, nullable=True)
+    assert flag.check("5") == 5 and flag.check(None) is None and flag.check("null") is None
+    with pytest.raises(ConfigError, match="at least 1"):
+        flag.check(0)
+    with pytest.raises(ConfigError, match="integer"):
+        flag.check("lots")
+    with pytest.raises(ConfigError):
+        flag.check(True)
+
+
+def test_choice_flag() -> None:
+    flag = Flag.choice("first_parent", "random", "", ["random", 0, 1])
+    assert flag.check("1") == 1 and flag.check("random") == "random"
+    with pytest.raises(ConfigError, match="one of"):
+        flag.check("2")
+
+
+def test_event_log_copies_share_until_written() -> None:
+    log = EventLog()
+    log.append(Event("a", {}))
+    twin = log.copy()
+    twin.append(Event("b", {}))
+    log.append(Event("c", {"x": 1}, frozenset({1})))
+    assert [e.kind for e in log] == ["a", "c"]
+    assert [e.kind for e in twin] == ["a", "b"]
+    assert not log[1].visible_to(0) and log[1].visible_to(1) and not log[1].visible_to(None)
+
+
+@given(st.lists(st.integers(-5, 5), min_size=1, max_size=6))
+def test_competition_ranks(keys: list[int]) -> None:
+    ranks = competition_ranks(keys)
+    for key, rank in zip(keys, ranks):
+        assert rank == 1 + sum(1 for other in keys if other > key)
+    assert min(ranks) == 1
+
+
+def test_final_ranks_put_replaced_seats_last() -> None:
+    assert final_ranks([1, 2, 3], [True, False, False]) == [3, 1, 2]
+    assert final_ranks([1, 1], [False, False]) == [1, 1]
+    assert final_ranks([2, 1, 3], [True, False, True]) == [2, 1, 3]
+
+
+def test_draw_outcomes_are_proportional_and_sorted() -> None:
+    outcomes = draw_outcomes({"red": 1, "blue": 3, "none": 0})
+    assert [o.id for o in outcomes] == ["blue", "red"]
+    assert [o.probability for o in outcomes] == [0.75, 0.25]
+    assert sum(o.probability for o in uniform_outcomes(["a", "b", "c"])) == pytest.approx(1.0)
+
+
+def test_sample_outcome_is_deterministic_and_follows_probabilities() -> None:
+    outcomes = draw_outcomes({"a": 1, "b": 3})
+    first = [sample_outcome(outcomes, random.Random(4)).id for _ in range(3)]
+    assert first == [sample_outcome(outcomes, random.Random(4)).id for _ in range(3)]
+    rng = random.Random(0)
+    share = sum(sample_outcome(outcomes, rng).id == "b" for _ in range(4000)) / 4000
+    assert 0.72 < share < 0.78
+
+
+def test_fischer_clock() -> None:
+    clock = SeatClock.start(TimeControl(per_decision_seconds=1.0, bank_seconds=2.0, increment_seconds=0.5, strikes_allowed=1))
+    assert clock.deadline_seconds() == pytest.approx(3.05)
+    clock.charge(0.4)
+    assert clock.bank_remaining == pytest.approx(2.5)
+    clock.charge(2.0)
+    assert clock.bank_remaining == pytest.approx(2.0)
+    assert clock.strike() is False and clock.bank_remaining == 0.0
+    assert clock.strike() is True
+
+
+def test_time_control_rejects_negative_values() -> None:
+    with pytest.raises(ConfigError):
+        TimeControl(per_decision_seconds=-1)
