@@ -1054,53 +1054,26 @@ class ActionChosen(_message.Message):
 Global___ActionChosen: _TypeAlias = ActionChosen  # noqa: Y015
 
 @_typing.final
-class GemPower(_message.Message):
-    DESCRIPTOR: _descriptor.Descriptor
-
-    SEAT_FIELD_NUMBER: _builtins.int
-    COLOUR_FIELD_NUMBER: _builtins.int
-    POWER_FIELD_NUMBER: _builtins.int
-    seat: _builtins.int
-    colour: _builtins.str
-    power: _builtins.int
-    def __init__(
-        self,
-        *,
-        seat: _builtins.int = ...,
-        colour: _builtins.str = ...,
-        power: _builtins.int = ...,
-    ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
-    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["colour", b"colour", "power", b"power", "seat", b"seat"]  # noqa: Y015
-    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
-
-Global___GemPower: _TypeAlias = GemPower  # noqa: Y015
-
-@_typing.final
 class MasterBonus(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     SEAT_FIELD_NUMBER: _builtins.int
     CARD_FIELD_NUMBER: _builtins.int
-    BONUS_FIELD_NUMBER: _builtins.int
     CHOICE_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     card: _builtins.str
-    bonus: _builtins.str
     choice: _builtins.str
+    """the option id (master, master:+1, master:G, ...)"""
     def __init__(
         self,
         *,
         seat: _builtins.int = ...,
         card: _builtins.str = ...,
-        bonus: _builtins.str = ...,
         choice: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bonus", b"bonus", "card", b"card", "choice", b"choice", "seat", b"seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "choice", b"choice", "seat", b"seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1112,23 +1085,21 @@ class TrainerUsed(_message.Message):
 
     SEAT_FIELD_NUMBER: _builtins.int
     TILE_FIELD_NUMBER: _builtins.int
-    COST_FIELD_NUMBER: _builtins.int
     CHOICE_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     tile: _builtins.str
-    cost: _builtins.int
     choice: _builtins.str
+    """the option id"""
     def __init__(
         self,
         *,
         seat: _builtins.int = ...,
         tile: _builtins.str = ...,
-        cost: _builtins.int = ...,
         choice: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["choice", b"choice", "cost", b"cost", "seat", b"seat", "tile", b"tile"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["choice", b"choice", "seat", b"seat", "tile", b"tile"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1141,23 +1112,20 @@ class GemGained(_message.Message):
     SEAT_FIELD_NUMBER: _builtins.int
     COLOUR_FIELD_NUMBER: _builtins.int
     CONVERTED_FIELD_NUMBER: _builtins.int
-    REASON_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     colour: _builtins.str
     converted: _builtins.bool
     """storage full: 1 coin instead"""
-    reason: _builtins.str
     def __init__(
         self,
         *,
         seat: _builtins.int = ...,
         colour: _builtins.str = ...,
         converted: _builtins.bool = ...,
-        reason: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["colour", b"colour", "converted", b"converted", "reason", b"reason", "seat", b"seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["colour", b"colour", "converted", b"converted", "seat", b"seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1811,7 +1779,7 @@ class Event(_message.Message):
     @_builtins.property
     def action_chosen(self) -> Global___ActionChosen: ...
     @_builtins.property
-    def gem_power(self) -> Global___GemPower: ...
+    def gem_power(self) -> Global___SeatColour: ...
     @_builtins.property
     def master_bonus(self) -> Global___MasterBonus: ...
     @_builtins.property
@@ -1895,7 +1863,7 @@ class Event(_message.Message):
         die_placed: Global___DiePlaced | None = ...,
         clear_colour: Global___SeatColour | None = ...,
         action_chosen: Global___ActionChosen | None = ...,
-        gem_power: Global___GemPower | None = ...,
+        gem_power: Global___SeatColour | None = ...,
         master_bonus: Global___MasterBonus | None = ...,
         trainer_used: Global___TrainerUsed | None = ...,
         gem_gained: Global___GemGained | None = ...,

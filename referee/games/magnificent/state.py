@@ -20,9 +20,11 @@ from referee.engine import ChanceOutcome, Game, GameConfig, GameResult, GameStat
 from referee.errors import RuleError
 from referee.games.magnificent.data import COLOUR_INDEX, COLOURS, DIE_COLOURS, TILE_TYPES, Bonus, Components
 from referee.games.magnificent.model import FIRST_SHOW, IN_HAND, Player, Turn, show_position
+from referee.games.magnificent import options as opt
 from referee.games.magnificent import scoring
 
 ACTIONS = ("BUILD", "TRAVEL", "PERFORM")
+DIE_KEYS = tuple(f"{c}:{v}" for c in COLOURS for v in range(1, 7))
 DECISION_NAMES = {
     "SD1": "trainer_draft",
     "TD1": "take_die",
@@ -278,15 +280,15 @@ class MagnificentState(GameState):
         turn.die_value = value
         self.players_state[turn.seat].dice[turn.card] = (turn.die_colour, value)
 
-    def _gain_gem(self, seat: int, colour: str, reason: str) -> None:
+    def _gain_gem(self, seat: int, colour: str) -> None:
         player = self.players_state[seat]
         index = COLOUR_INDEX[colour]
         if player.gems[index] >= 3:
             player.coins += 1
-            self.emit("gem_gained", seat=seat, colour=colour, converted=True, reason=reason)
+            self.emit("gem_gained", seat=seat, colour=colour, converted=True)
         else:
             player.gems[index] += 1
-            self.emit("gem_gained", seat=seat, colour=colour, converted=False, reason=reason)
+            self.emit("gem_gained", seat=seat, colour=colour, converted=False)
 
     def _gain_marker(self, seat: int, reason: str) -> None:
         player = self.players_state[seat]
@@ -305,7 +307,7 @@ class MagnificentState(GameState):
         """Points, coins, gem, marker at once; posters scheduled (each is a GP1/GP2 procedure)."""
         self._gain(seat, reason, bonus.points, bonus.coins)
         if bonus.gem:
-            self._gain_gem(seat, bonus.gem, reason)
+            self._gain_gem(seat, bonus.gem)
         for _ in range(bonus.marker):
             self._gain_marker(seat, reason)
         self._schedule(*[("gain_poster", seat)] * bonus.poster)
@@ -447,13 +449,8 @@ class MagnificentState(GameState):
         self._ask("TD1", seat)
 
     def _options_td1(self, seat: int) -> list[Option]:
-        options = []
-        for colour in COLOURS:
-            for value in range(1, 7):
-                key = f"{colour}:{value}"
-                if self.main_tent.get(key):
-                    options.append(Option(f"die:{key}", f"take die {key}", {"kind": "die", "colour": colour, "value": value}))
-        return options
+        tent = self.main_tent
+        return [opt.die(key[0], int(key[2])) for key in DIE_KEYS if key in tent]
 
     def _apply_td1(self, seat: int, option: Option) -> None:
         colour, value = option.payload["colour"], option.payload["value"]
@@ -469,11 +466,7 @@ class MagnificentState(GameState):
 
     def _options_td2(self, seat: int) -> list[Option]:
         player = self.players_state[seat]
-        return [
-            Option(f"card:{card}", f"place the die on {card}", {"kind": "card", "card": card})
-            for card in player.masters
-            if card not in player.dice
-        ]
+        return [opt.card(card) for card in player.masters if card not in player.dice]
 
     def _apply_td2(self, seat: int, option: Option) -> None:
         turn = self.turn
@@ -488,7 +481,7 @@ class MagnificentState(GameState):
             self._ask("TD4", seat)
 
     def _options_td3(self, seat: int) -> list[Option]:
-        return [Option(f"colour:{c}", f"use the clear die as {c}", {"kind": "colour", "colour": c}) for c in DIE_COLOURS]
+        return [opt.colour(c) for c in DIE_COLOURS]
 
     def _apply_td3(self, seat: int, option: Option) -> None:
         turn = self.turn
@@ -498,7 +491,7 @@ class MagnificentState(GameState):
         self._ask("TD4", seat)
 
     def _options_td4(self, seat: int) -> list[Option]:
-        return [Option(f"action:{a}", a.lower(), {"kind": "action", "action": a}) for a in ACTIONS]
+        return [opt.action(a) for a in ACTIONS]
 
     def _apply_td4(self, seat: int, option: Option) -> None:
         turn = self.turn
@@ -538,17 +531,16 @@ class MagnificentState(GameState):
         kind = card.bonus
         if window == "B" and kind not in WINDOW_B_MASTER:
             return []
-        base = {"kind": "master", "card": card.id}
         if kind == "DIE_SHIFT":
             options = []
             if turn.die_value > 1:
-                options.append(Option("master:-1", f"{card.id}: die -1", {**base, "delta": -1}))
+                options.append(opt.master(card.id, kind, "-1"))
             if turn.die_value < 6:
-                options.append(Option("master:+1", f"{card.id}: die +1", {**base, "delta": 1}))
+                options.append(opt.master(card.id, kind, "+1"))
             return options
         if kind == "GEM_ANY":
-            return [Option(f"master:{c}", f"{card.id}: gain a {c} gem", {**base, "colour": c}) for c in COLOURS]
-        return [Option("master", f"{card.id}: {kind.lower()}", base)]
+            return [opt.master(card.id, kind, c) for c in COLOURS]
+        return [opt.master(card.id, kind)]
 
     def _trainer_options(self, seat: int, window: str) -> list[Option]:
         turn = self.turn
@@ -556,41 +548,29 @@ class MagnificentState(GameState):
         options = []
         for tile_id in self._usable_trainers(seat, window):
             tile = self.c.trainers[tile_id]
-            base = {"kind": "trainer", "trainer": tile_id}
-            label = f"{tile.name} ({tile_id})"
             if tile.effect in ("BUILD_COLOUR", "WAGON_COLOUR"):
                 used = any(self.c.trainers[t].effect == tile.effect for t in turn.trainers_used)
                 if not used:
-                    options += [
-                        Option(f"trainer:{tile_id}:{c}", f"{label}: {c}", {**base, "colour": c}) for c in DIE_COLOURS
-                    ]
+                    options += [opt.trainer(tile_id, tile.name, c) for c in DIE_COLOURS]
             elif tile.effect == "DIE_SET":
-                options += [
-                    Option(f"trainer:{tile_id}:{v}", f"{label}: die to {v}", {**base, "value": v})
-                    for v in range(1, 7)
-                    if v != turn.die_value
-                ]
+                options += [opt.trainer(tile_id, tile.name, str(v)) for v in range(1, 7) if v != turn.die_value]
             else:
-                options.append(Option(f"trainer:{tile_id}", label, base))
+                options.append(opt.trainer(tile_id, tile.name))
         return options
 
     def _options_td5(self, seat: int) -> list[Option]:
         turn = self.turn
         assert turn is not None
         player = self.players_state[seat]
-        options = [
-            Option(f"gem_power:{c}", f"spend a {c} gem for +2 power", {"kind": "gem_power", "colour": c})
-            for c in (turn.acting, "C")
-            if player.gems[COLOUR_INDEX[c]] > 0
-        ]
+        options = [opt.gem_power(c) for c in (turn.acting, "C") if player.gems[COLOUR_INDEX[c]] > 0]
         options += self._master_options(seat, "A")
         options += self._trainer_options(seat, "A")
-        options.append(Option("resolve", f"resolve {turn.action.lower()} with power {self._power()}", {"kind": "resolve"}))
+        options.append(opt.simple("resolve", "resolve the action"))
         return options
 
     def _options_td6(self, seat: int) -> list[Option]:
         options = self._master_options(seat, "B") + self._trainer_options(seat, "B")
-        options.append(Option("end", "end the turn", {"kind": "end"}))
+        options.append(opt.simple("end", "end the turn"))
         return options
 
     def _apply_td5(self, seat: int, option: Option) -> None:
@@ -607,7 +587,7 @@ class MagnificentState(GameState):
             self.players_state[seat].gems[COLOUR_INDEX[colour]] -= 1
             turn.power_bonus += 2
             turn.gems_spent += 1
-            self.emit("gem_power", seat=seat, colour=colour, power=self._power())
+            self.emit("gem_power", seat=seat, colour=colour)
         else:
             self._use_effect(seat, option)
 
@@ -629,7 +609,7 @@ class MagnificentState(GameState):
             card = self.c.masters[turn.card]
             kind, n = card.bonus, card.bonus_value
             reason = f"master:{card.id}"
-            self.emit("master_bonus", seat=seat, card=card.id, bonus=f"{kind}:{n}" if n else kind, choice=option.id)
+            self.emit("master_bonus", seat=seat, card=card.id, choice=option.id)
         else:
             tile = self.c.trainers[payload["trainer"]]
             turn.trainers_used.append(tile.id)
@@ -637,7 +617,7 @@ class MagnificentState(GameState):
             player.spent += tile.cost
             kind, n = tile.effect, tile.value
             reason = f"trainer:{tile.id}"
-            self.emit("trainer_used", seat=seat, tile=tile.id, cost=tile.cost, choice=option.id)
+            self.emit("trainer_used", seat=seat, tile=tile.id, choice=option.id)
         if kind == "POWER":
             turn.power_bonus += n
         elif kind == "DIE_SHIFT":
@@ -651,10 +631,10 @@ class MagnificentState(GameState):
         elif kind == "POINTS":
             self._gain(seat, reason, points=n)
         elif kind == "GEM_ANY":
-            self._gain_gem(seat, payload["colour"], reason)
+            self._gain_gem(seat, payload["colour"])
         elif kind == "GEM_ACTING":
             for _ in range(max(n, 1)):
-                self._gain_gem(seat, turn.acting, reason)
+                self._gain_gem(seat, turn.acting)
         elif kind == "POSTER":
             self._schedule(("gain_poster", seat))
         elif kind == "EXTRA_SMALL_TILE":
@@ -701,10 +681,7 @@ class MagnificentState(GameState):
 
     def _options_bd1(self, seat: int) -> list[Option]:
         tiles = dict(self.c.build_levels)
-        return [
-            Option(f"level:{level}", f"build level {level}: {' + '.join(tiles[level])}", {"kind": "level", "level": level})
-            for level in self._build_levels()
-        ]
+        return [opt.level(level, " + ".join(tiles[level])) for level in self._build_levels()]
 
     def _apply_bd1(self, seat: int, option: Option) -> None:
         turn = self.turn
@@ -756,7 +733,7 @@ class MagnificentState(GameState):
         turn.pending_tiles = []
 
     def _options_bd2(self, seat: int) -> list[Option]:
-        return [Option(f"tile:{t}", f"place a {t} tile", {"kind": "tile", "tile_type": t}) for t in self._placeable_types(seat)]
+        return [opt.tile(t) for t in self._placeable_types(seat)]
 
     def _apply_bd2(self, seat: int, option: Option) -> None:
         assert self.turn is not None
@@ -769,7 +746,7 @@ class MagnificentState(GameState):
         for p in self._legal_placements(seat, self.turn.tile):
             if not anchors or anchors[-1] != (p.x, p.y):
                 anchors.append((p.x, p.y))
-        return [Option(f"cell:{x},{y}", f"anchor at ({x},{y})", {"kind": "cell", "x": x, "y": y}) for x, y in anchors]
+        return [opt.cell(x, y) for x, y in anchors]
 
     def _apply_bd3(self, seat: int, option: Option) -> None:
         assert self.turn is not None
@@ -784,14 +761,7 @@ class MagnificentState(GameState):
         return [p for p in found if not p.mask & camp and (camp == 0 or p.neighbours & camp)]
 
     def _options_bd4(self, seat: int) -> list[Option]:
-        return [
-            Option(
-                f"orient:{p.k}",
-                "covering " + " ".join(f"({x},{y})" for x, y in p.cells),
-                {"kind": "orient", "orientation": p.k},
-            )
-            for p in self._placements_at_anchor(seat)
-        ]
+        return [opt.orient(p.k, p.cells) for p in self._placements_at_anchor(seat)]
 
     def _apply_bd4(self, seat: int, option: Option) -> None:
         turn = self.turn
@@ -828,10 +798,7 @@ class MagnificentState(GameState):
         self._ask("VD1", self.turn.seat)
 
     def _options_vd1(self, seat: int) -> list[Option]:
-        return [
-            Option(f"steps:{k}", f"move the wagon {k} space{'s' if k > 1 else ''}", {"kind": "steps", "steps": k})
-            for k in range(1, min(self._power(), 12) + 1)
-        ]
+        return [opt.steps(k) for k in range(1, min(self._power(), 12) + 1)]
 
     def _apply_vd1(self, seat: int, option: Option) -> None:
         turn = self.turn
@@ -847,7 +814,7 @@ class MagnificentState(GameState):
     def _step_space(self, seat: int, colour: str, index: int, landing: bool) -> None:
         gem = self.c.track_spaces[colour][index]
         if gem is not None:
-            self._gain_gem(seat, gem, f"track:{colour}:{index}")
+            self._gain_gem(seat, gem)
             return
         tent = self.track_tents[colour][index]
         if tent is None:
@@ -859,13 +826,8 @@ class MagnificentState(GameState):
 
     def _options_vd2(self, seat: int) -> list[Option]:
         assert self.turn is not None
-        tent = self.track_tents[self.turn.tent_space[0]][self.turn.tent_space[1]]
-        options = [
-            Option(f"tent_slot:{s + 1}", f"put {tent} in tent slot {s + 1}", {"kind": "tent_slot", "slot": s + 1})
-            for s, held in enumerate(self.players_state[seat].tents)
-            if held is None and s > 0
-        ]
-        options.append(Option("decline", f"leave {tent} on the track", {"kind": "decline"}))
+        options = [opt.slot("tent_slot", s + 1) for s, held in enumerate(self.players_state[seat].tents) if held is None and s > 0]
+        options.append(opt.simple("decline", "leave the tent on the track"))
         return options
 
     def _apply_vd2(self, seat: int, option: Option) -> None:
@@ -909,11 +871,7 @@ class MagnificentState(GameState):
             self.emit("no_show", seat=turn.seat)
 
     def _options_pd1(self, seat: int) -> list[Option]:
-        shows = {s.space: s.shows for s in self.c.show_spaces}
-        return [
-            Option(f"space:{m}", f"perform on show space {m} ({shows[m]} show{'s' if shows[m] > 1 else ''})", {"kind": "space", "space": m})
-            for m in self._show_spaces()
-        ]
+        return [opt.space(m, self.c.show_spaces[m - 1].shows) for m in self._show_spaces()]
 
     def _apply_pd1(self, seat: int, option: Option) -> None:
         turn = self.turn
@@ -1000,7 +958,7 @@ class MagnificentState(GameState):
 
     def _options_pd3(self, seat: int) -> list[Option]:
         gems = self.players_state[seat].gems
-        return [Option(f"pay:{c}", f"pay a {c} gem", {"kind": "pay", "colour": c}) for c in COLOURS if gems[COLOUR_INDEX[c]]]
+        return [opt.pay(c) for c in COLOURS if gems[COLOUR_INDEX[c]]]
 
     def _apply_pd3(self, seat: int, option: Option) -> None:
         turn = self.turn
