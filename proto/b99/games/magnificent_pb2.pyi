@@ -470,6 +470,11 @@ class View(_message.Message):
     SIDE_B_FIELD_NUMBER: _builtins.int
     GAME_OVER_FIELD_NUMBER: _builtins.int
     FINAL_SCORES_FIELD_NUMBER: _builtins.int
+    DRAFT_MASTER_CARDS_FIELD_NUMBER: _builtins.int
+    DRAFT_ROUND_FIELD_NUMBER: _builtins.int
+    DRAFT_HAND_FIELD_NUMBER: _builtins.int
+    DRAFT_PICKS_FIELD_NUMBER: _builtins.int
+    DRAFT_REMOVED_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     round: _builtins.int
     start_player: _builtins.int
@@ -484,6 +489,12 @@ class View(_message.Message):
     """a poster being placed (GP2)"""
     side_b: _builtins.bool
     game_over: _builtins.bool
+    draft_master_cards: _builtins.bool
+    """the draft variant is on"""
+    draft_round: _builtins.int
+    """picks made by every seat so far (4 = revealed)"""
+    draft_removed: _builtins.str
+    """the last card this seat held, removed (its own view only)"""
     @_builtins.property
     def deciding(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
     @_builtins.property
@@ -508,6 +519,14 @@ class View(_message.Message):
     def turn(self) -> Global___TurnInfo: ...
     @_builtins.property
     def final_scores(self) -> _containers.RepeatedCompositeFieldContainer[Global___FinalScore]: ...
+    @_builtins.property
+    def draft_hand(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """the hand this seat holds now (its own view only)"""
+
+    @_builtins.property
+    def draft_picks(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """this seat's picks (its own view only until revealed)"""
+
     def __init__(
         self,
         *,
@@ -534,15 +553,24 @@ class View(_message.Message):
         side_b: _builtins.bool = ...,
         game_over: _builtins.bool = ...,
         final_scores: _abc.Iterable[Global___FinalScore] | None = ...,
+        draft_master_cards: _builtins.bool = ...,
+        draft_round: _builtins.int = ...,
+        draft_hand: _abc.Iterable[_builtins.str] | None = ...,
+        draft_picks: _abc.Iterable[_builtins.str] | None = ...,
+        draft_removed: _builtins.str | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "_turn", b"_turn", "seat", b"seat", "turn", b"turn"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_draft_removed", b"_draft_removed", "_seat", b"_seat", "_turn", b"_turn", "draft_removed", b"draft_removed", "seat", b"seat", "turn", b"turn"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seat", b"_seat", "_turn", b"_turn", "deciding", b"deciding", "decision", b"decision", "display", b"display", "draft_pool", b"draft_pool", "final_scores", b"final_scores", "game_over", b"game_over", "main_tent", b"main_tent", "master_deck_size", b"master_deck_size", "players", b"players", "poster_deck_size", b"poster_deck_size", "poster_discard", b"poster_discard", "poster_display", b"poster_display", "poster_in_hand", b"poster_in_hand", "removed_trainers", b"removed_trainers", "round", b"round", "seat", b"seat", "side_b", b"side_b", "start_player", b"start_player", "supply", b"supply", "tracks", b"tracks", "trainer_deck_size", b"trainer_deck_size", "turn", b"turn", "turn_count", b"turn_count"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_draft_removed", b"_draft_removed", "_seat", b"_seat", "_turn", b"_turn", "deciding", b"deciding", "decision", b"decision", "display", b"display", "draft_hand", b"draft_hand", "draft_master_cards", b"draft_master_cards", "draft_picks", b"draft_picks", "draft_pool", b"draft_pool", "draft_removed", b"draft_removed", "draft_round", b"draft_round", "final_scores", b"final_scores", "game_over", b"game_over", "main_tent", b"main_tent", "master_deck_size", b"master_deck_size", "players", b"players", "poster_deck_size", b"poster_deck_size", "poster_discard", b"poster_discard", "poster_display", b"poster_display", "poster_in_hand", b"poster_in_hand", "removed_trainers", b"removed_trainers", "round", b"round", "seat", b"seat", "side_b", b"side_b", "start_player", b"start_player", "supply", b"supply", "tracks", b"tracks", "trainer_deck_size", b"trainer_deck_size", "turn", b"turn", "turn_count", b"turn_count"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__draft_removed: _TypeAlias = _typing.Literal["draft_removed"]  # noqa: Y015
+    _WhichOneofArgType__draft_removed: _TypeAlias = _typing.Literal["_draft_removed", b"_draft_removed"]  # noqa: Y015
     _WhichOneofReturnType__seat: _TypeAlias = _typing.Literal["seat"]  # noqa: Y015
     _WhichOneofArgType__seat: _TypeAlias = _typing.Literal["_seat", b"_seat"]  # noqa: Y015
     _WhichOneofReturnType__turn: _TypeAlias = _typing.Literal["turn"]  # noqa: Y015
     _WhichOneofArgType__turn: _TypeAlias = _typing.Literal["_turn", b"_turn"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__draft_removed) -> _WhichOneofReturnType__draft_removed | None: ...
     @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__seat) -> _WhichOneofReturnType__seat | None: ...
     @_typing.overload
@@ -1668,6 +1696,90 @@ class HatsReset(_message.Message):
 Global___HatsReset: _TypeAlias = HatsReset  # noqa: Y015
 
 @_typing.final
+class DraftHand(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CARDS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    def __init__(
+        self,
+        *,
+        cards: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cards", b"cards"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DraftHand: _TypeAlias = DraftHand  # noqa: Y015
+
+@_typing.final
+class DraftPick(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    CARD_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    card: _builtins.str
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        card: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DraftPick: _TypeAlias = DraftPick  # noqa: Y015
+
+@_typing.final
+class DraftCard(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CARD_FIELD_NUMBER: _builtins.int
+    card: _builtins.str
+    def __init__(
+        self,
+        *,
+        card: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DraftCard: _TypeAlias = DraftCard  # noqa: Y015
+
+@_typing.final
+class DraftRevealed(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    CARDS_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    @_builtins.property
+    def cards(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        cards: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cards", b"cards", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DraftRevealed: _TypeAlias = DraftRevealed  # noqa: Y015
+
+@_typing.final
 class GameEnd(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -1746,6 +1858,11 @@ class Event(_message.Message):
     DISPLAY_CLEARED_FIELD_NUMBER: _builtins.int
     HATS_RESET_FIELD_NUMBER: _builtins.int
     GAME_END_FIELD_NUMBER: _builtins.int
+    DRAFT_HAND_FIELD_NUMBER: _builtins.int
+    DRAFT_PICK_FIELD_NUMBER: _builtins.int
+    DRAFT_PICKED_FIELD_NUMBER: _builtins.int
+    DRAFT_REMOVED_FIELD_NUMBER: _builtins.int
+    DRAFT_REVEALED_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def start_player(self) -> Global___SeatEvent: ...
     @_builtins.property
@@ -1844,6 +1961,26 @@ class Event(_message.Message):
     def hats_reset(self) -> Global___HatsReset: ...
     @_builtins.property
     def game_end(self) -> Global___GameEnd: ...
+    @_builtins.property
+    def draft_hand(self) -> Global___DraftHand:
+        """to the holder only"""
+
+    @_builtins.property
+    def draft_pick(self) -> Global___DraftPick:
+        """to the picker only"""
+
+    @_builtins.property
+    def draft_picked(self) -> Global___SeatEvent:
+        """to everyone"""
+
+    @_builtins.property
+    def draft_removed(self) -> Global___DraftCard:
+        """to its last holder only"""
+
+    @_builtins.property
+    def draft_revealed(self) -> Global___DraftRevealed:
+        """to everyone"""
+
     def __init__(
         self,
         *,
@@ -1896,12 +2033,17 @@ class Event(_message.Message):
         display_cleared: Global___DisplayCleared | None = ...,
         hats_reset: Global___HatsReset | None = ...,
         game_end: Global___GameEnd | None = ...,
+        draft_hand: Global___DraftHand | None = ...,
+        draft_pick: Global___DraftPick | None = ...,
+        draft_picked: Global___SeatEvent | None = ...,
+        draft_removed: Global___DraftCard | None = ...,
+        draft_revealed: Global___DraftRevealed | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["action_chosen", b"action_chosen", "board_dealt", b"board_dealt", "clear_colour", b"clear_colour", "coin_handed", b"coin_handed", "dice_rolled", b"dice_rolled", "die_placed", b"die_placed", "die_taken", b"die_taken", "display_card", b"display_card", "display_cleared", b"display_cleared", "display_poster", b"display_poster", "display_trainer", b"display_trainer", "draft_leftovers", b"draft_leftovers", "draft_pool_tile", b"draft_pool_tile", "extra_gem_paid", b"extra_gem_paid", "gained", b"gained", "game_end", b"game_end", "gem_gained", b"gem_gained", "gem_power", b"gem_power", "hat_moved", b"hat_moved", "hat_returned", b"hat_returned", "hats_reset", b"hats_reset", "kind", b"kind", "marker_gained", b"marker_gained", "master_bonus", b"master_bonus", "master_scored", b"master_scored", "no_show", b"no_show", "nothing_built", b"nothing_built", "pair_taken", b"pair_taken", "payment", b"payment", "poster_declined", b"poster_declined", "poster_discarded", b"poster_discarded", "poster_drawn", b"poster_drawn", "poster_lost", b"poster_lost", "poster_placed", b"poster_placed", "poster_taken", b"poster_taken", "posters_arranged", b"posters_arranged", "posters_chosen", b"posters_chosen", "posters_completed", b"posters_completed", "posters_reshuffled", b"posters_reshuffled", "round_start", b"round_start", "start_player", b"start_player", "start_poster", b"start_poster", "tent_set", b"tent_set", "tent_taken", b"tent_taken", "tile_placed", b"tile_placed", "tiles_returned", b"tiles_returned", "tiles_taken", b"tiles_taken", "trainer_drafted", b"trainer_drafted", "trainer_used", b"trainer_used", "wagon_moved", b"wagon_moved"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["action_chosen", b"action_chosen", "board_dealt", b"board_dealt", "clear_colour", b"clear_colour", "coin_handed", b"coin_handed", "dice_rolled", b"dice_rolled", "die_placed", b"die_placed", "die_taken", b"die_taken", "display_card", b"display_card", "display_cleared", b"display_cleared", "display_poster", b"display_poster", "display_trainer", b"display_trainer", "draft_hand", b"draft_hand", "draft_leftovers", b"draft_leftovers", "draft_pick", b"draft_pick", "draft_picked", b"draft_picked", "draft_pool_tile", b"draft_pool_tile", "draft_removed", b"draft_removed", "draft_revealed", b"draft_revealed", "extra_gem_paid", b"extra_gem_paid", "gained", b"gained", "game_end", b"game_end", "gem_gained", b"gem_gained", "gem_power", b"gem_power", "hat_moved", b"hat_moved", "hat_returned", b"hat_returned", "hats_reset", b"hats_reset", "kind", b"kind", "marker_gained", b"marker_gained", "master_bonus", b"master_bonus", "master_scored", b"master_scored", "no_show", b"no_show", "nothing_built", b"nothing_built", "pair_taken", b"pair_taken", "payment", b"payment", "poster_declined", b"poster_declined", "poster_discarded", b"poster_discarded", "poster_drawn", b"poster_drawn", "poster_lost", b"poster_lost", "poster_placed", b"poster_placed", "poster_taken", b"poster_taken", "posters_arranged", b"posters_arranged", "posters_chosen", b"posters_chosen", "posters_completed", b"posters_completed", "posters_reshuffled", b"posters_reshuffled", "round_start", b"round_start", "start_player", b"start_player", "start_poster", b"start_poster", "tent_set", b"tent_set", "tent_taken", b"tent_taken", "tile_placed", b"tile_placed", "tiles_returned", b"tiles_returned", "tiles_taken", b"tiles_taken", "trainer_drafted", b"trainer_drafted", "trainer_used", b"trainer_used", "wagon_moved", b"wagon_moved"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["action_chosen", b"action_chosen", "board_dealt", b"board_dealt", "clear_colour", b"clear_colour", "coin_handed", b"coin_handed", "dice_rolled", b"dice_rolled", "die_placed", b"die_placed", "die_taken", b"die_taken", "display_card", b"display_card", "display_cleared", b"display_cleared", "display_poster", b"display_poster", "display_trainer", b"display_trainer", "draft_leftovers", b"draft_leftovers", "draft_pool_tile", b"draft_pool_tile", "extra_gem_paid", b"extra_gem_paid", "gained", b"gained", "game_end", b"game_end", "gem_gained", b"gem_gained", "gem_power", b"gem_power", "hat_moved", b"hat_moved", "hat_returned", b"hat_returned", "hats_reset", b"hats_reset", "kind", b"kind", "marker_gained", b"marker_gained", "master_bonus", b"master_bonus", "master_scored", b"master_scored", "no_show", b"no_show", "nothing_built", b"nothing_built", "pair_taken", b"pair_taken", "payment", b"payment", "poster_declined", b"poster_declined", "poster_discarded", b"poster_discarded", "poster_drawn", b"poster_drawn", "poster_lost", b"poster_lost", "poster_placed", b"poster_placed", "poster_taken", b"poster_taken", "posters_arranged", b"posters_arranged", "posters_chosen", b"posters_chosen", "posters_completed", b"posters_completed", "posters_reshuffled", b"posters_reshuffled", "round_start", b"round_start", "start_player", b"start_player", "start_poster", b"start_poster", "tent_set", b"tent_set", "tent_taken", b"tent_taken", "tile_placed", b"tile_placed", "tiles_returned", b"tiles_returned", "tiles_taken", b"tiles_taken", "trainer_drafted", b"trainer_drafted", "trainer_used", b"trainer_used", "wagon_moved", b"wagon_moved"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action_chosen", b"action_chosen", "board_dealt", b"board_dealt", "clear_colour", b"clear_colour", "coin_handed", b"coin_handed", "dice_rolled", b"dice_rolled", "die_placed", b"die_placed", "die_taken", b"die_taken", "display_card", b"display_card", "display_cleared", b"display_cleared", "display_poster", b"display_poster", "display_trainer", b"display_trainer", "draft_hand", b"draft_hand", "draft_leftovers", b"draft_leftovers", "draft_pick", b"draft_pick", "draft_picked", b"draft_picked", "draft_pool_tile", b"draft_pool_tile", "draft_removed", b"draft_removed", "draft_revealed", b"draft_revealed", "extra_gem_paid", b"extra_gem_paid", "gained", b"gained", "game_end", b"game_end", "gem_gained", b"gem_gained", "gem_power", b"gem_power", "hat_moved", b"hat_moved", "hat_returned", b"hat_returned", "hats_reset", b"hats_reset", "kind", b"kind", "marker_gained", b"marker_gained", "master_bonus", b"master_bonus", "master_scored", b"master_scored", "no_show", b"no_show", "nothing_built", b"nothing_built", "pair_taken", b"pair_taken", "payment", b"payment", "poster_declined", b"poster_declined", "poster_discarded", b"poster_discarded", "poster_drawn", b"poster_drawn", "poster_lost", b"poster_lost", "poster_placed", b"poster_placed", "poster_taken", b"poster_taken", "posters_arranged", b"posters_arranged", "posters_chosen", b"posters_chosen", "posters_completed", b"posters_completed", "posters_reshuffled", b"posters_reshuffled", "round_start", b"round_start", "start_player", b"start_player", "start_poster", b"start_poster", "tent_set", b"tent_set", "tent_taken", b"tent_taken", "tile_placed", b"tile_placed", "tiles_returned", b"tiles_returned", "tiles_taken", b"tiles_taken", "trainer_drafted", b"trainer_drafted", "trainer_used", b"trainer_used", "wagon_moved", b"wagon_moved"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["start_player", "board_dealt", "display_card", "display_trainer", "draft_pool_tile", "tent_set", "start_poster", "coin_handed", "dice_rolled", "trainer_drafted", "draft_leftovers", "round_start", "die_taken", "die_placed", "clear_colour", "action_chosen", "gem_power", "master_bonus", "trainer_used", "gem_gained", "marker_gained", "gained", "nothing_built", "tiles_taken", "tiles_returned", "tile_placed", "wagon_moved", "tent_taken", "no_show", "hat_moved", "posters_chosen", "extra_gem_paid", "posters_completed", "posters_arranged", "poster_lost", "poster_declined", "posters_reshuffled", "poster_taken", "poster_drawn", "display_poster", "poster_discarded", "poster_placed", "payment", "hat_returned", "pair_taken", "master_scored", "display_cleared", "hats_reset", "game_end"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["start_player", "board_dealt", "display_card", "display_trainer", "draft_pool_tile", "tent_set", "start_poster", "coin_handed", "dice_rolled", "trainer_drafted", "draft_leftovers", "round_start", "die_taken", "die_placed", "clear_colour", "action_chosen", "gem_power", "master_bonus", "trainer_used", "gem_gained", "marker_gained", "gained", "nothing_built", "tiles_taken", "tiles_returned", "tile_placed", "wagon_moved", "tent_taken", "no_show", "hat_moved", "posters_chosen", "extra_gem_paid", "posters_completed", "posters_arranged", "poster_lost", "poster_declined", "posters_reshuffled", "poster_taken", "poster_drawn", "display_poster", "poster_discarded", "poster_placed", "payment", "hat_returned", "pair_taken", "master_scored", "display_cleared", "hats_reset", "game_end", "draft_hand", "draft_pick", "draft_picked", "draft_removed", "draft_revealed"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 

@@ -20,10 +20,13 @@ class MagnificentGame(Game):
     default_players: ClassVar[int] = 4
     flags: ClassVar[tuple[Flag, ...]] = (
         Flag.boolean("side_b", False, "Play every player board on side B (different start resources)."),
+        Flag.boolean(
+            "draft_master_cards", False, "Draft the master cards: 5 dealt to each player, keep 4 passing left."
+        ),
     )
-    #: Nothing is ever held secretly: decks are dealt lazily and simultaneous choices are revealed together.
-    hidden_information: ClassVar[bool] = False
-    test_variants: ClassVar[tuple[Mapping[str, Any], ...]] = ({}, {"side_b": True})
+    #: Only the master card draft (a variant) gives seats secrets; decks are dealt lazily.
+    hidden_information: ClassVar[bool] = True
+    test_variants: ClassVar[tuple[Mapping[str, Any], ...]] = ({}, {"side_b": True}, {"draft_master_cards": True})
 
     def __init__(self) -> None:
         self.components = components()

@@ -106,3 +106,8 @@ def pay(colour_id: str) -> Option:
 def slot(kind: str, number: int) -> Option:
     """`tent_slot:s`, `slot:s`, `replace:s`."""
     return Option(f"{kind}:{number}", f"{kind.replace('_', ' ')} {number}", {"kind": kind, "slot": number})
+
+
+@cache
+def draft(card_id: str) -> Option:
+    return Option(f"draft:{card_id}", f"keep {card_id}", {"kind": "draft", "card": card_id})

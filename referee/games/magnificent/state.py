@@ -21,12 +21,14 @@ from referee.errors import RuleError
 from referee.games.magnificent.data import COLOUR_INDEX, COLOURS, DIE_COLOURS, TILE_TYPES, Bonus, Components
 from referee.games.magnificent.model import FIRST_SHOW, IN_HAND, Player, Turn, show_position
 from referee.games.magnificent import options as opt
+from referee.games.magnificent.draft import DraftMixin
 from referee.games.magnificent import scoring
 
 ACTIONS = ("BUILD", "TRAVEL", "PERFORM")
 DIE_KEYS = tuple(f"{c}:{v}" for c in COLOURS for v in range(1, 7))
 DECISION_NAMES = {
     "SD1": "trainer_draft",
+    "SD2": "draft_master_card",
     "TD1": "take_die",
     "TD2": "place_die",
     "TD3": "clear_die_colour",
@@ -64,7 +66,7 @@ def _arrangements(count: int) -> tuple[Option, ...]:
     return tuple(options)
 
 
-class MagnificentState(GameState):
+class MagnificentState(DraftMixin, GameState):
     """One game of The Magnificent in progress."""
 
     def __init__(self, game: Game, config: GameConfig, components: Components) -> None:
@@ -72,6 +74,12 @@ class MagnificentState(GameState):
         self.c = components
         n = config.players
         self.side_b: bool = bool(config.variants.get("side_b", False))
+        self.draft: bool = bool(config.variants.get("draft_master_cards", False))
+        self.draft_hands: list[list[str]] = [[] for _ in range(n)]  # by hand (the seat it was dealt to)
+        self.draft_history: list[list[tuple[str, ...]]] = [[] for _ in range(n)]  # each hand at each pick round
+        self.draft_picks: list[list[str]] = [[] for _ in range(n)]  # by seat, in pick order
+        self.draft_removed: list[str] = [""] * n
+        self.draft_round = 0
         self.pairs: int = components.display_pairs[n]
         self.round = 0
         self.start_player = 0
@@ -129,7 +137,7 @@ class MagnificentState(GameState):
     def _chance_source(self, kind: str) -> list[str]:
         if kind == "board":
             return self.boards_left
-        if kind == "master_display":
+        if kind in ("master_display", "master_deal"):
             return self.master_deck
         if kind in ("trainer_display", "trainer_pool"):
             return self.trainer_deck
@@ -145,7 +153,7 @@ class MagnificentState(GameState):
         """The active or drafting seat; every seat at once for round-end master scoring (RD2)."""
         if self.pending is None:
             return ()
-        if self.pending[0] == "RD2":
+        if self.pending[0] in ("RD2", "SD2"):
             return tuple(range(self.players))
         return (self.pending[1],)
 
@@ -188,6 +196,8 @@ class MagnificentState(GameState):
         self._outcomes = None
         if code == "RD2":
             self._apply_rd2(chosen)
+        elif code == "SD2":
+            self._apply_sd2(chosen)
         else:
             ((seat, option),) = chosen.items()
             self._APPLY[code](self, seat, option)
@@ -224,12 +234,19 @@ class MagnificentState(GameState):
         twin.supply = self.supply.copy()
         twin.stack = self.stack.copy()
         twin.final = [dict(e) for e in self.final]
+        twin.draft_hands = [hand.copy() for hand in self.draft_hands]
+        twin.draft_history = [history.copy() for history in self.draft_history]
+        twin.draft_picks = [picks.copy() for picks in self.draft_picks]
+        twin.draft_removed = self.draft_removed.copy()
         twin._options = dict(self._options)
         return twin
 
     def determinize(self, seat: Seat, rng: random.Random) -> Self:
-        """No seat holds a secret (only undealt components are unknown and stay chance nodes): a clone."""
-        return self.clone()
+        """A clone with the draft cards `seat` has not seen redrawn (the only secrets; decks stay chance nodes)."""
+        twin = self.clone()
+        if self.draft:
+            twin._determinize_draft(seat, rng)
+        return twin
 
     def private_view(self, seat: Seat) -> dict[str, Any]:
         """Everything is public in this game (§5); the seat's view is the public view plus its seat."""
@@ -349,6 +366,9 @@ class MagnificentState(GameState):
         self.emit("board_dealt", seat=seat, board=outcome)
 
     def _step_setup_masters(self) -> None:
+        if self.draft:
+            self._draft_start()
+            return
         used = {p.board for p in self.players_state}
         for player in self.players_state:
             player.masters = [m for m in self.c.starting_masters if self.c.masters[m].board == player.board]
@@ -1206,6 +1226,8 @@ class MagnificentState(GameState):
         "chance": _step_chance,
         "setup_masters": _step_setup_masters,
         "setup_players": _step_setup_players,
+        "draft_hands": DraftMixin._step_draft_hands,
+        "draft_pick": DraftMixin._step_draft_pick,
         "draft": _step_draft,
         "draft_end": _step_draft_end,
         "round_start": _step_round_start,
@@ -1233,6 +1255,7 @@ class MagnificentState(GameState):
     _CHANCE: dict[str, Callable[..., None]] = {
         "start": _chance_start,
         "board": _chance_board,
+        "master_deal": DraftMixin._chance_master_deal,
         "master_display": _chance_master_display,
         "trainer_display": _chance_trainer_display,
         "trainer_pool": _chance_trainer_pool,
@@ -1244,6 +1267,7 @@ class MagnificentState(GameState):
     }
     _OPTIONS: dict[str, Callable[..., list[Option]]] = {
         "SD1": _options_sd1,
+        "SD2": DraftMixin._options_sd2,
         "TD1": _options_td1,
         "TD2": _options_td2,
         "TD3": _options_td3,

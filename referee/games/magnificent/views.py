@@ -141,4 +141,15 @@ def build_view(state: MagnificentState, seat: int | None) -> dict[str, Any]:
     )
     if state.turn is not None:
         view["turn"] = _turn_view(state)
+    view["draft_master_cards"] = state.draft
+    if state.draft:
+        view["draft_round"] = state.draft_round
+        if seat is not None:
+            # a seat sees only the hand it holds now, its own picks and the card it removed last
+            if state.draft_round < 4:
+                view["draft_hand"] = list(state.draft_hands[state._held_hand(seat)])
+            view["draft_picks"] = list(state.draft_picks[seat])
+            removed = state.removed_by(seat)
+            if removed:
+                view["draft_removed"] = removed
     return view

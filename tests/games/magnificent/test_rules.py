@@ -64,8 +64,8 @@ def test_bad_configs() -> None:
     with pytest.raises(ConfigError):
         GAME.make_config(2, {"side_b": "maybe"})
     with pytest.raises(ConfigError):
-        GAME.make_config(2, {"draft_master_cards": True})
-    assert GAME.make_config(2, {"side_b": "true"}).variants == {"side_b": True}
+        GAME.make_config(2, {"draft_master_cards": 3})
+    assert GAME.make_config(2, {"side_b": "true"}).variants == {"side_b": True, "draft_master_cards": False}
 
 
 # ----- setup per player count and flags ----------------------------------------------------------
