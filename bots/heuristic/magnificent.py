@@ -96,6 +96,10 @@ class HeuristicBot(Bot):
     def _sd1(self, request: Request, options: list[OptionInfo]) -> str:
         return min(options, key=lambda o: TRAINER_PREFERENCE.index(o.payload["trainer"][:4])).id
 
+    def _sd2(self, request: Request, options: list[OptionInfo]) -> str:
+        order = ("POWER", "GEM_ACTING", "POSTER", "COINS", "GEM_ANY", "POINTS", "DIE_SHIFT", "DIE_FLIP")
+        return min(options, key=lambda o: (order.index(DATA.masters[o.payload["card"]].bonus), -DATA.masters[o.payload["card"]].bonus_value)).id
+
     def _rd1(self, request: Request, options: list[OptionInfo]) -> str:
         me = _me(request)
 

@@ -246,6 +246,8 @@ class MagnificentState(DraftMixin, GameState):
         twin = self.clone()
         if self.draft:
             twin._determinize_draft(seat, rng)
+            twin._options = {}
+            twin._outcomes = None
         return twin
 
     def private_view(self, seat: Seat) -> dict[str, Any]:
