@@ -101,6 +101,8 @@ def print_report(report: Any) -> None:
         score = f"{seat.score:g}"
         table.add_row(str(seat.seat), seat.name, str(seat.rank), score, faults or "-")
     console.print(table)
+    if report.details:
+        console.print("result details: " + json.dumps(report.details, sort_keys=True, default=str))
     console.print(f"{report.decisions} decisions in {report.duration_seconds:.2f}s")
     if report.replay_path:
         console.print(f"replay written to {report.replay_path}")

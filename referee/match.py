@@ -130,6 +130,8 @@ class MatchReport:
     duration_seconds: float
     replay_path: str | None
     engine_ranks: list[int] = field(default_factory=list)
+    #: The game's own result details (for example a solo rank title), JSON-able.
+    details: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -144,6 +146,7 @@ class MatchReport:
             "decisions": self.decisions,
             "duration_seconds": self.duration_seconds,
             "replay_path": self.replay_path,
+            "details": self.details,
         }
 
     @staticmethod
@@ -160,6 +163,7 @@ class MatchReport:
             duration_seconds=float(data["duration_seconds"]),
             replay_path=data.get("replay_path"),
             engine_ranks=[int(rank) for rank in data.get("engine_ranks", [])],
+            details=dict(data.get("details") or {}),
         )
 
 
@@ -405,6 +409,7 @@ class _Match:
             duration_seconds=duration,
             replay_path=self.spec.replay_path,
             engine_ranks=list(result.ranks),
+            details=dict(result.details),
         )
 
     def shutdown(self) -> None:

@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -138,41 +137,30 @@ def replay(game: Game, record: PlayRecord) -> GameState:
     return state
 
 
-def fingerprint(state: GameState) -> str:
-    """Everything observable about a state: every seat's view, events and options, and the public view."""
-    seats: list[Any] = []
-    for seat in range(state.players):
-        options = (
-            [(o.id, o.label, dict(o.payload)) for o in state.legal_options(seat)]
-            if seat in state.deciding_seats()
-            else None
-        )
-        seats.append(
-            {
-                "view": state.private_view(seat),
-                "events": [(e.kind, dict(e.data)) for e in state.events_for(seat)],
-                "options": options,
-            }
-        )
-    return json.dumps({"public": state.public_view(), "seats": seats, "over": state.is_terminal()}, sort_keys=True, default=str)
+def fingerprint(state: GameState) -> tuple[Any, ...]:
+    """Everything observable about a state: every seat's view, events and options, and the public view.
+
+    Plain tuples and lists compared with ==, which short-cuts on shared (identical) event objects.
+    """
+    return (
+        state.public_view(),
+        state.is_terminal(),
+        tuple(seat_observation(state, seat) for seat in range(state.players)),
+    )
 
 
-def seat_observation(state: GameState, seat: Seat) -> str:
+def seat_observation(state: GameState, seat: Seat) -> tuple[Any, ...]:
     """What `seat` observes: its view, its events, whether and what it decides now."""
     deciding = seat in state.deciding_seats()
     options = [(o.id, o.label, dict(o.payload)) for o in state.legal_options(seat)] if deciding else None
-    return json.dumps(
-        {
-            "view": state.private_view(seat),
-            "events": [(e.kind, dict(e.data)) for e in state.events_for(seat)],
-            "deciding": state.deciding_seats(),
-            "decision": state.decision_name(seat) if deciding else None,
-            "options": options,
-            "chance": state.is_chance_node(),
-            "terminal": state.is_terminal(),
-        },
-        sort_keys=True,
-        default=str,
+    return (
+        state.private_view(seat),
+        [(e.kind, e.data) for e in state.events_for(seat)],
+        tuple(state.deciding_seats()),
+        state.decision_name(seat) if deciding else None,
+        options,
+        state.is_chance_node(),
+        state.is_terminal(),
     )
 
 
@@ -230,7 +218,7 @@ def check_determinize_and_clone(game: Game, seed: int, samples: int = 4, probes:
                     )
                 if fingerprint(state) != before:
                     raise fail(state, record, f"determinize({seat}) changed the original state")
-                seen_worlds.add(fingerprint(world))
+                seen_worlds.add(repr(fingerprint(world)))
                 _play_to_end(world, rng, state, record)
             if len(seen_worlds) > 1:
                 diverse = True
