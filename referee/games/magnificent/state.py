@@ -15,20 +15,21 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
 from referee.chance import draw_outcomes, uniform_outcomes
-from referee.games.magnificent.dice import roll_outcomes
 from referee.engine import ChanceOutcome, Game, GameConfig, GameResult, GameState, Option, Seat
 from referee.errors import RuleError
-from referee.games.magnificent.data import COLOUR_INDEX, DIE_COLOURS, TILE_TYPES, Bonus, Components
-from referee.games.magnificent.model import Player, Turn
+from referee.games.magnificent import scoring
 from referee.games.magnificent.build import BuildMixin
+from referee.games.magnificent.data import COLOUR_INDEX, DIE_COLOURS, TILE_TYPES, Bonus, Components
+from referee.games.magnificent.dice import roll_outcomes
 from referee.games.magnificent.draft import DraftMixin
+from referee.games.magnificent.model import Player, Turn
 from referee.games.magnificent.perform import PerformMixin
 from referee.games.magnificent.posters import PosterMixin
 from referee.games.magnificent.round_end import RoundEndMixin
 from referee.games.magnificent.setup import SetupMixin
 from referee.games.magnificent.travel import TravelMixin
 from referee.games.magnificent.turn import TurnMixin
-from referee.games.magnificent import scoring
+from referee.games.magnificent.views import build_view
 
 DECISION_NAMES = {
     "SD1": "trainer_draft",
@@ -245,14 +246,10 @@ class MagnificentState(
 
     def private_view(self, seat: Seat) -> dict[str, Any]:
         """Everything is public in this game (§5); the seat's view is the public view plus its seat."""
-        from referee.games.magnificent.views import build_view
-
         return build_view(self, seat)
 
     def public_view(self) -> dict[str, Any]:
         """The spectator's view: every public field (§5)."""
-        from referee.games.magnificent.views import build_view
-
         return build_view(self, None)
 
     # ----- the step machine --------------------------------------------------------------
