@@ -7,6 +7,7 @@ Random playouts and searches ask for the same options thousands of times; buildi
 from __future__ import annotations
 
 from functools import cache
+from itertools import permutations
 
 from referee.engine import Option
 
@@ -111,3 +112,13 @@ def slot(kind: str, number: int) -> Option:
 @cache
 def draft(card_id: str) -> Option:
     return Option(f"draft:{card_id}", f"keep {card_id}", {"kind": "draft", "card": card_id})
+
+
+@cache
+def arrangements(count: int) -> tuple[Option, ...]:
+    """PD4 options for `count` remaining posters (taken in slot order): every assignment of distinct slots."""
+    options = []
+    for slots in permutations(range(1, 6), count):
+        text = ",".join(map(str, slots))
+        options.append(Option(f"arrange:{text}", f"posters to slots {text}", {"kind": "arrange", "slots": list(slots)}))
+    return tuple(options)

@@ -3,25 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import cache
-from itertools import combinations, permutations
+from itertools import combinations
 from typing import TYPE_CHECKING
 
 from referee.engine import Option
 from referee.games.magnificent import options as opt
 from referee.games.magnificent.data import COLOUR_INDEX, COLOURS
 from referee.games.magnificent.model import FIRST_SHOW, IN_HAND, Player, show_position
-
-
-
-@cache
-def _arrangements(count: int) -> tuple[Option, ...]:
-    """PD4 options for `count` remaining posters (taken in slot order): every assignment of distinct slots."""
-    options = []
-    for slots in permutations(range(1, 6), count):
-        text = ",".join(map(str, slots))
-        options.append(Option(f"arrange:{text}", f"posters to slots {text}", {"kind": "arrange", "slots": list(slots)}))
-    return tuple(options)
 
 
 if TYPE_CHECKING:
@@ -185,7 +173,7 @@ class PerformMixin:
 
     def _options_pd4(self, seat: int) -> list[Option]:
         count = sum(1 for p in self.players_state[seat].posters if p is not None)
-        return list(_arrangements(count))
+        return list(opt.arrangements(count))
 
     def _apply_pd4(self, seat: int, option: Option) -> None:
         player = self.players_state[seat]
