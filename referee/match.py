@@ -30,6 +30,8 @@ from referee.launcher import launch
 from referee.ranking import competition_ranks
 from referee.registry import get_game
 from referee.replay import ReplayRecorder
+from referee.sandbox import Limits, SandboxRequest
+from referee.sandbox.bubblewrap import SOCKET as SANDBOX_SOCKET
 from referee.seats import Answer, InProcessSeat, RemoteSeat, SeatAgent
 from referee.wire import get_wire
 from sdk.bot import Bot
@@ -51,6 +53,7 @@ class BotSpec:
     cwd: str | None = None
     env: Mapping[str, str] = field(default_factory=dict)
     sandbox: str = "none"
+    limits: Limits = field(default_factory=Limits)
 
     def __post_init__(self) -> None:
         if (self.command is None) == (self.factory is None):
@@ -88,6 +91,7 @@ class SeatReport:
     replaced: bool = False
     exit_code: int | None = None
     stderr_tail: str = ""
+    sandbox: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -99,6 +103,7 @@ class SeatReport:
             "replaced": self.replaced,
             "exit_code": self.exit_code,
             "stderr_tail": self.stderr_tail,
+            "sandbox": self.sandbox,
         }
 
     @staticmethod
@@ -112,6 +117,7 @@ class SeatReport:
             replaced=bool(data.get("replaced", False)),
             exit_code=data.get("exit_code"),
             stderr_tail=str(data.get("stderr_tail", "")),
+            sandbox=dict(data.get("sandbox", {})),
         )
 
 
@@ -185,6 +191,7 @@ class _Seat:
     faults: list[Fault] = field(default_factory=list)
     replaced: bool = False
     event_cursor: int = 0
+    faults_recorded: int = 0
 
     def fault(self, fault: Fault, decision_index: int | None) -> None:
         fault.decision_index = decision_index
@@ -251,11 +258,25 @@ class _Match:
                 self.replace(seat, fault, None)
 
     def launch(self, seat: _Seat, environment: dict[str, str]):  # type: ignore[no-untyped-def]
-        """Start a seat's process (the sandbox wraps this for sandboxed levels)."""
-        if self.scratch is None:
+        """Start a seat's process under its sandbox level; BotLaunchError if that level cannot run here."""
+        if self.scratch is None or self.server is None:
             raise RuntimeError("no scratch directory")
         command = seat.spec.command or ()
-        return launch(seat.index, command, environment, self.scratch / f"seat{seat.index}", seat.spec.cwd)
+        level = seat.spec.sandbox
+        socket_path = self.server.socket_path
+        if level == "strict":
+            if socket_path is None:
+                raise BotLaunchError(f"seat {seat.index}: a strict sandbox has no network; play it over the Unix socket, not TCP")
+            environment[ADDRESS_VARIABLE] = f"unix:{SANDBOX_SOCKET}"
+        request = SandboxRequest(level, seat.spec.limits, socket_path)
+        return launch(seat.index, command, environment, self.scratch / f"seat{seat.index}", seat.spec.cwd, request)
+
+    def record_faults(self) -> None:
+        """Put every fault not yet in the replay into its timeline, where it happened."""
+        for seat in self.seats:
+            for fault in seat.faults[seat.faults_recorded :]:
+                self.recorder.add({"type": "fault", "seat": seat.index, **fault.to_json()})
+            seat.faults_recorded = len(seat.faults)
 
     # ----- faults -------------------------------------------------------------------
     def replace(self, seat: _Seat, fault: Fault, decision_index: int | None) -> None:
@@ -283,6 +304,7 @@ class _Match:
         self.recorder.initial_events(state)
         try:
             self.start_bots()
+            self.record_faults()
             for seat in self.seats:
                 if seat.agent is not None and not seat.replaced:
                     seat.agent.send(messages.game_start(self.match_id, self.config, seat.index, self.spec.time_control))
@@ -350,6 +372,7 @@ class _Match:
                 seat_options = options[seat_index]
                 choices[seat_index] = seat_options[seat.fallback_rng.randrange(len(seat_options))].id
                 how[seat_index] = "fallback"
+        self.record_faults()
         state.apply_decisions(choices)
         self.decisions += 1
         self.recorder.decision(state, choices, how, elapsed)
@@ -361,6 +384,9 @@ class _Match:
                 stray = seat.agent.drain()
                 if stray:
                     seat.fault(Fault(FaultKind.PROTOCOL_ERROR, f"{len(stray)} unrequested message(s) at game end"), None)
+                flood = seat.agent.process.output_flood() if seat.agent.process is not None else None
+                if flood is not None:
+                    seat.fault(flood, None)
         replaced = [seat.replaced for seat in self.seats]
         ranks = final_ranks(result.ranks, replaced)
         summary = ", ".join(f"seat {i}: rank {rank}" for i, rank in enumerate(ranks))
@@ -369,6 +395,7 @@ class _Match:
                 events = messages.seat_events(state, seat.index, seat.event_cursor)
                 seat.event_cursor = len(state.events)
                 seat.agent.send(messages.game_over(self.wire, result, ranks, events, summary))
+        self.record_faults()
         seat_reports = []
         for seat in self.seats:
             if seat.agent is not None:
@@ -383,6 +410,7 @@ class _Match:
                     replaced=seat.replaced,
                     exit_code=seat.agent.exit_code() if seat.agent is not None else None,
                     stderr_tail=seat.agent.stderr_tail()[-2000:] if seat.agent is not None else "",
+                    sandbox=seat_sandbox(seat),
                 )
             )
         self.recorder.add({"type": "faults", "seats": [[f.to_json() for f in seat.faults] for seat in self.seats]})
@@ -423,6 +451,15 @@ class _Match:
             self.server.stop()
         if self.scratch is not None:
             shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+def seat_sandbox(seat: _Seat) -> dict[str, Any]:
+    """What confined a seat's bot (an in-process bot runs inside the referee)."""
+    if isinstance(seat.agent, RemoteSeat) and seat.agent.process is not None:
+        return seat.agent.process.sandbox_report()
+    if seat.spec.factory is not None:
+        return {"level": "in-process", "isolation": "none: the bot runs inside the referee"}
+    return {"level": seat.spec.sandbox}
 
 
 def vars_of(control: TimeControl) -> dict[str, Any]:
