@@ -101,6 +101,11 @@ def print_report(report: Any) -> None:
         score = f"{seat.score:g}"
         table.add_row(str(seat.seat), seat.name, str(seat.rank), score, faults or "-")
     console.print(table)
+    for seat in report.seats:
+        sandbox = getattr(seat, "sandbox", None) or {}
+        if sandbox:
+            caps = ", ".join(f"{key} {sandbox[key].split(' (')[0]}" for key in ("memory", "cpu", "processes") if key in sandbox)
+            console.print(f"seat {seat.seat} sandbox: {sandbox.get('level', '?')}" + (f" ({caps})" if caps else ""))
     if report.details:
         console.print("result details: " + json.dumps(report.details, sort_keys=True, default=str))
     console.print(f"{report.decisions} decisions in {report.duration_seconds:.2f}s")
