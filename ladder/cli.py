@@ -6,8 +6,6 @@ import functools
 import json
 import logging
 import os
-import shlex
-import shutil
 import signal
 import sys
 from pathlib import Path
@@ -68,28 +66,6 @@ def reference_command(text: str) -> list[str] | None:
     return [sys.executable, "-m", "bots", text] if text in bot_names() else None
 
 
-def tournament_bot(text: str, game: str, in_process: bool, sandbox: str) -> Any:
-    """A tournament entrant: a reference bot name (process, or in-process), or a command line."""
-    from referee.match import BotSpec
-
-    command = reference_command(text)
-    if command is not None:
-        from bots.registry import make_bot, supports
-
-        if not supports(text, game):
-            _fail(f"reference bot {text!r} cannot play {game}")
-        if in_process:
-            return BotSpec(name=text, factory=functools.partial(make_bot, text))
-        return BotSpec(name=text, command=tuple(command), sandbox=sandbox)
-    try:
-        argv = shlex.split(text)
-    except ValueError as error:
-        _fail(f"bot command {text!r} cannot be parsed: {error}")
-    if not argv or (shutil.which(argv[0]) is None and not Path(argv[0]).is_file()):
-        _fail(f"bot {text!r} is neither a reference bot nor a command that exists")
-    return BotSpec(name=Path(argv[0]).name if len(argv) == 1 else text, command=tuple(argv), sandbox=sandbox)
-
-
 # ---------------------------------------------------------------------------------------------- tournament
 
 
@@ -130,7 +106,9 @@ def tournament(
     from ladder.tournament import round_robin, run_tournament
 
     get_game(game)
-    bots = [tournament_bot(text, game, in_process, sandbox) for text in bot_texts]
+    from referee.bot_resolution import resolve_bot
+
+    bots = [resolve_bot(text, game, in_process, sandbox) for text in bot_texts]
     time_control = TimeControl(per_decision_seconds=time_per_decision) if time_per_decision else None
     engine_game = get_game(game)
     count = players or min(max(len(bots), engine_game.min_players), engine_game.max_players)

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import shlex
-import shutil
 import sys
 import uuid
 from importlib.metadata import entry_points
@@ -15,6 +13,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from referee.bot_resolution import resolve_bot
 from referee.clock import TimeControl
 from referee.errors import ArenaError
 from referee.registry import all_games, get_game
@@ -61,30 +60,6 @@ def games() -> None:
         flags = "\n".join(f"{flag.name}={json.dumps(flag.default)}" for flag in game.flags) or "-"
         table.add_row(game.id, game.name, players, flags)
     console.print(table)
-
-
-def resolve_bot(text: str, game: str, in_process: bool, sandbox: str) -> Any:
-    """A reference bot name (random, heuristic, mcts) or a command line, as a BotSpec."""
-    from bots.registry import bot_names, make_bot, supports
-    from referee.match import BotSpec
-
-    if text in bot_names():
-        if not supports(text, game):
-            fail(f"reference bot {text!r} cannot play {game}")
-        if in_process:
-            return BotSpec(name=text, factory=lambda: make_bot(text), sandbox=sandbox)
-        return BotSpec(name=text, command=(sys.executable, "-m", "bots", text), sandbox=sandbox)
-    try:
-        argv = shlex.split(text)
-    except ValueError as error:
-        fail(f"bot command {text!r} cannot be parsed: {error}")
-        raise
-    if not argv:
-        fail("empty bot command")
-    executable = argv[0]
-    if shutil.which(executable) is None and not Path(executable).is_file():
-        fail(f"bot {text!r} is neither a reference bot ({', '.join(bot_names())}) nor a command that exists")
-    return BotSpec(name=Path(executable).name if len(argv) == 1 else text, command=tuple(argv), sandbox=sandbox)
 
 
 def print_report(report: Any) -> None:
