@@ -33,6 +33,7 @@ from referee.replay import ReplayRecorder
 from referee.seats import Answer, InProcessSeat, RemoteSeat, SeatAgent
 from referee.wire import get_wire
 from sdk.bot import Bot
+from sdk.forward import encode_world
 
 ADDRESS_VARIABLE = "B99_ARENA_ADDRESS"
 TOKEN_VARIABLE = "B99_SEAT_TOKEN"
@@ -74,6 +75,8 @@ class MatchSpec:
     match_id: str | None = None
     ask_forced: bool = False
     transport: str = "unix"
+    #: Send a world of its information set with each request to a bot that asks (sdk.forward).
+    worlds: bool = True
 
 
 @dataclass
@@ -178,6 +181,7 @@ class _Seat:
     agent: SeatAgent | None
     clock: SeatClock
     fallback_rng: random.Random
+    world_rng: random.Random
     faults: list[Fault] = field(default_factory=list)
     replaced: bool = False
     event_cursor: int = 0
@@ -203,7 +207,14 @@ class _Match:
         self.server: ArenaServer | None = None
         self.scratch: Path | None = None
         self.seats: list[_Seat] = [
-            _Seat(i, bot, None, SeatClock.start(spec.time_control), random.Random(f"{spec.seed}:fallback:{i}"))
+            _Seat(
+                i,
+                bot,
+                None,
+                SeatClock.start(spec.time_control),
+                random.Random(f"{spec.seed}:fallback:{i}"),
+                random.Random(f"{spec.seed}:world:{i}"),
+            )
             for i, bot in enumerate(spec.bots)
         ]
 
@@ -316,6 +327,9 @@ class _Match:
                 self.wire, self.next_request_id, state, seat_index, seat_options, events, seat.clock
             )
             self.next_request_id += 1
+            if self.spec.worlds and seat.agent.wants_world:
+                # A separate RNG per seat: asking for worlds never changes the match's chance outcomes.
+                request.world = encode_world(state, seat_index, seat.world_rng)
             seat.agent.send(arena_pb2.RefereeMessage(decision_request=request))
             pending[seat_index] = request
         for seat_index, request in pending.items():

@@ -35,6 +35,11 @@ class SeatAgent(ABC):
 
     name: str
 
+    @property
+    def wants_world(self) -> bool:
+        """True if the bot asked for a world of its information set with each request (sdk.forward)."""
+        return False
+
     @abstractmethod
     def connect(self, timeout: float) -> Fault | None:
         """Wait until the bot is ready to play; a Fault if it never is."""
@@ -67,6 +72,10 @@ class InProcessSeat(SeatAgent):
         self.start: GameStartInfo | None = None
         self.sent_at = 0.0
         self.last_error = ""
+
+    @property
+    def wants_world(self) -> bool:
+        return bool(getattr(self.bot, "wants_world", False))
 
     def connect(self, timeout: float) -> Fault | None:
         return None
@@ -122,6 +131,10 @@ class RemoteSeat(SeatAgent):
         self.answered: set[int] = set()
         self.sent_at: dict[int, float] = {}
         self.closed_reason = ""
+
+    @property
+    def wants_world(self) -> bool:
+        return self.line.hello is not None and self.line.hello.want_world
 
     def connect(self, timeout: float) -> Fault | None:
         deadline = time.monotonic() + timeout
