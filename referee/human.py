@@ -21,13 +21,17 @@ from sdk.types import EventInfo
 QUIT_WORDS = ("q", "quit", "exit")
 
 
-class QuitGame(Exception):
-    """The person asked to leave (or their input ended)."""
+class QuitGame(BaseException):
+    """The person asked to leave (or their input ended): ends the match at once, as Ctrl-C does."""
 
 
 def format_value(value: Any) -> str:  # noqa: ANN401 - any JSON value
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if value is None:
+        return "none"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
     if isinstance(value, Mapping):
         return "{" + ", ".join(f"{key}: {format_value(item)}" for key, item in value.items()) + "}"
     if isinstance(value, list):
@@ -161,10 +165,13 @@ def play_command(
     except ArenaError as error:
         fail(str(error))
         return
+    except (QuitGame, KeyboardInterrupt) as reason:
+        click.echo(f"\nyou left the game ({reason or 'interrupted'})")
+        sys.exit(1)
     mine = report.seats[seat]
     if mine.replaced:
-        reason = mine.faults[-1].detail if mine.faults else "left the game"
-        click.echo(f"you left the game ({reason}); the fallback policy finished it for you")
+        reason = mine.faults[-1].detail if mine.faults else "unknown"
+        click.echo(f"your seat was taken over by the fallback policy ({reason})")
         sys.exit(1)
     if replay_path:
         click.echo(f"replay written to {replay_path}")
