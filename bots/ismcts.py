@@ -1,13 +1,15 @@
 """Information-set Monte Carlo tree search for any game, through the engine contract alone.
 
 Each iteration draws a world from the seat's information set (the engine's `determinize`, see
-sdk.forward), walks one shared tree down from the root, samples chance with the engine's own
-probabilities, plays out at random to the end and backs the result up. The tree is open-loop:
-a node is the sequence of joint decisions from the root, chance outcomes are not part of it, so
-every world shares the same statistics. An option's UCB uses how often it was *available*
-(options differ between worlds). Simultaneous decisions are decoupled: every deciding seat
-picks from its own statistics at that node, and the joint choice leads to the child. Rewards
-are per seat: the share of other seats it beat (a tie counts half), or its score in a solo game.
+sdk.forward), walks the trees down, samples chance with the engine's own probabilities, plays out
+at random to the end and backs the result up. It is multiple-observer ISMCTS: every seat has its
+own tree, and a seat's node is what that seat has observed since the root: its own choices and
+the events it may see (an opponent's secret choice, or a card dealt face down to someone else,
+moves no node of that seat). So no seat's statistics ever depend on what it cannot know, the
+searching seat's nor its opponents'. An option's UCB counts how often the option was
+*available* (options differ between worlds). Simultaneous decisions are decoupled: every
+deciding seat picks from its own node at once. Rewards are per seat: the share of other seats it
+beat (a tie counts half), or its score in a solo game (exploration scaled to the scores seen).
 
 Budget per decision: `iterations` and/or `seconds` (the first reached stops the search), never
 more than 80% of the clock's per-decision allowance.
@@ -20,11 +22,12 @@ import os
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from referee.chance import sample_outcome
-from referee.engine import GameResult, GameState, Seat
+from referee.engine import Event, GameResult, GameState, Seat
 from sdk import Bot, OptionInfo, Request
 from sdk.forward import InformationSet
 
@@ -34,7 +37,7 @@ ROLLOUT_STEP_LIMIT = 100_000
 
 @dataclass(slots=True)
 class Edge:
-    """Statistics of one option of one seat at one node."""
+    """Statistics of one option at one node."""
 
     visits: int = 0
     reward: float = 0.0
@@ -43,10 +46,23 @@ class Edge:
 
 @dataclass(slots=True)
 class Node:
-    """One node of the open-loop tree: per deciding seat, per option id, its Edge; children by joint choice."""
+    """One seat's node: its options' statistics, and children by what the seat observes next."""
 
-    edges: dict[Seat, dict[str, Edge]] = field(default_factory=dict)
-    children: dict[tuple[tuple[Seat, str], ...], Node] = field(default_factory=dict)
+    edges: dict[str, Edge] = field(default_factory=dict)
+    children: dict[Hashable, Node] = field(default_factory=dict)
+
+
+def freeze(value: Any) -> Hashable:  # noqa: ANN401 - any JSON value
+    """A JSON value as a hashable key (dicts by sorted items, lists as tuples)."""
+    if isinstance(value, dict):
+        return tuple(sorted((key, freeze(item)) for key, item in value.items()))
+    if isinstance(value, (list, tuple)):
+        return tuple(freeze(item) for item in value)
+    return value
+
+
+def event_key(event: Event) -> Hashable:
+    return (event.kind, freeze(dict(event.data)))
 
 
 def seat_rewards(result: GameResult) -> list[float]:
@@ -69,10 +85,15 @@ class Search:
         self.seat = worlds.seat
         self.rng = rng
         self.exploration = exploration
-        self.root = Node()
+        self.roots = [Node() for _ in range(worlds.anchor.players)]
         self.iterations = 0
         self.low = math.inf
         self.high = -math.inf
+
+    @property
+    def root(self) -> Node:
+        """The searching seat's root."""
+        return self.roots[self.seat]
 
     def run(self, iterations: int | None, deadline: float | None) -> None:
         """Iterate until `iterations` are done or `deadline` (time.monotonic) passes; at least once."""
@@ -85,49 +106,54 @@ class Search:
 
     def iterate(self) -> None:
         state = self.worlds.sample(self.rng)
-        node: Node | None = self.root
-        path: list[tuple[Node, list[tuple[Seat, str]]]] = []
-        steps = 0
-        while node is not None and not state.is_terminal():
+        current: list[Node | None] = list(self.roots)
+        path: list[tuple[Seat, Node, str]] = []
+        seen = len(state.events)
+        growing = True
+        while growing and not state.is_terminal():
+            choices: dict[Seat, str] = {}
             if state.is_chance_node():
                 state.apply_chance(sample_outcome(state.chance_outcomes(), self.rng).id)
-                continue
-            choices: dict[Seat, str] = {}
-            searched: list[tuple[Seat, str]] = []
-            for seat in state.deciding_seats():
-                options = state.legal_options(seat)
-                if len(options) == 1:
-                    choices[seat] = options[0].id
-                    continue
-                choices[seat] = self.select(node, seat, [option.id for option in options])
-                searched.append((seat, choices[seat]))
-            state.apply_decisions(choices)
-            steps += 1
-            if not searched:
-                continue  # only forced moves: the same node, as the referee never asks for them
-            path.append((node, searched))
-            key = tuple(sorted(choices.items()))
-            child = node.children.get(key)
-            if child is None:
-                node.children[key] = Node()
-                node = None  # expanded one node: play out from here
             else:
-                node = child
-        self.rollout(state, steps)
+                for seat in state.deciding_seats():
+                    options = state.legal_options(seat)
+                    node = current[seat]
+                    if len(options) == 1 or node is None:
+                        choices[seat] = options[0].id if len(options) == 1 else options[self.rng.randrange(len(options))].id
+                        continue
+                    choices[seat] = self.select(node, [option.id for option in options])
+                    path.append((seat, node, choices[seat]))
+                state.apply_decisions(choices)
+            events = state.events.since(seen)
+            seen = len(state.events)
+            keys = [event_key(event) for event in events]
+            for seat, node in enumerate(current):
+                if node is None:
+                    continue
+                observed = tuple(key for key, event in zip(keys, events) if event.visible_to(seat))
+                own = choices.get(seat)
+                if own is None and not observed:
+                    continue  # nothing this seat can tell happened: it stays in its information set
+                key = (own, observed)
+                child = node.children.get(key)
+                if child is None:
+                    child = node.children[key] = Node()
+                    growing = False  # one new node per iteration, then play out
+                current[seat] = child
+        self.rollout(state)
         rewards = seat_rewards(state.result())
         for value in rewards:
             self.low = min(self.low, value)
             self.high = max(self.high, value)
-        for visited, searched in path:
-            for seat, option_id in searched:
-                edge = visited.edges[seat][option_id]
-                edge.visits += 1
-                edge.reward += rewards[seat]
+        for seat, node, option_id in path:
+            edge = node.edges[option_id]
+            edge.visits += 1
+            edge.reward += rewards[seat]
         self.iterations += 1
 
-    def select(self, node: Node, seat: Seat, option_ids: Sequence[str]) -> str:
+    def select(self, node: Node, option_ids: Sequence[str]) -> str:
         """UCB over the available options (an unvisited one first, at random)."""
-        edges = node.edges.setdefault(seat, {})
+        edges = node.edges
         fresh: list[str] = []
         for option_id in option_ids:
             edge = edges.get(option_id)
@@ -148,9 +174,10 @@ class Search:
                 best_id, best_value = option_id, value
         return best_id
 
-    def rollout(self, state: GameState, steps: int) -> None:
+    def rollout(self, state: GameState) -> None:
         """Uniformly random play to the end."""
         rng = self.rng
+        steps = 0
         while not state.is_terminal():
             if state.is_chance_node():
                 state.apply_chance(sample_outcome(state.chance_outcomes(), rng).id)
@@ -166,11 +193,11 @@ class Search:
 
     def root_visits(self) -> dict[str, int]:
         """Visits per option id of the searching seat at the root."""
-        return {option_id: edge.visits for option_id, edge in self.root.edges.get(self.seat, {}).items()}
+        return {option_id: edge.visits for option_id, edge in self.root.edges.items()}
 
     def best(self, legal: Sequence[str]) -> str:
         """The most visited legal root option (ties: the higher mean reward, then the first)."""
-        edges = self.root.edges.get(self.seat, {})
+        edges = self.root.edges
 
         def key(option_id: str) -> tuple[int, float]:
             edge = edges.get(option_id)
