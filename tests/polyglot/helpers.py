@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import shutil
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -31,12 +34,26 @@ test_game.__test__ = False  # type: ignore[attr-defined]  # a helper, not a test
 
 
 def node_or_skip() -> str:
-    """The node executable with the JS SDK's packages installed, or skip (CI installs both)."""
+    """The node executable with the JS SDK's packages installed (`npm ci --prefix sdk/js` once if
+    they are missing and npm is there); skips only when Node itself is absent."""
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed")
-    if not (JS_SDK / "node_modules" / "@grpc" / "grpc-js").is_dir():
-        pytest.skip("the JS SDK's packages are not installed (npm ci --prefix sdk/js)")
+    installed = JS_SDK / "node_modules" / "@grpc" / "grpc-js"
+    if not installed.is_dir():
+        npm = shutil.which("npm")
+        if npm is None:
+            pytest.skip("npm is not installed, and the JS SDK's packages are missing")
+        with open(Path(tempfile.gettempdir()) / "b99-npm-ci.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # pytest-xdist workers: one install at a time
+            if not installed.is_dir():
+                completed = subprocess.run(
+                    [npm, "ci", "--prefix", str(JS_SDK), "--no-audit", "--no-fund"],
+                    capture_output=True,
+                    text=True,
+                    timeout=600,
+                )
+                assert completed.returncode == 0, completed.stderr[-3000:]
     return node
 
 
