@@ -33,7 +33,7 @@ from referee.replay import ReplayRecorder
 from referee.seats import Answer, InProcessSeat, RemoteSeat, SeatAgent
 from referee.wire import get_wire
 from sdk.bot import Bot
-from sdk.forward import encode_world
+from sdk.forward import encode_world, seat_world
 
 ADDRESS_VARIABLE = "B99_ARENA_ADDRESS"
 TOKEN_VARIABLE = "B99_SEAT_TOKEN"
@@ -329,7 +329,10 @@ class _Match:
             self.next_request_id += 1
             if self.spec.worlds and seat.agent.wants_world:
                 # A separate RNG per seat: asking for worlds never changes the match's chance outcomes.
-                request.world = encode_world(state, seat_index, seat.world_rng)
+                if isinstance(seat.agent, InProcessSeat):
+                    seat.agent.pending_world = seat_world(state, seat_index, seat.world_rng)
+                else:
+                    request.world = encode_world(state, seat_index, seat.world_rng)
             seat.agent.send(arena_pb2.RefereeMessage(decision_request=request))
             pending[seat_index] = request
         for seat_index, request in pending.items():

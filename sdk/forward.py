@@ -39,10 +39,14 @@ def seat_world(state: GameState, seat: Seat, rng: random.Random) -> GameState:
 
 
 class _WorldPickler(pickle.Pickler):
+    def __init__(self, file: io.BytesIO, game: Game) -> None:
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.game = game
+        self.game_reference = ("game", game.id)
+
     def persistent_id(self, obj: Any) -> Any:  # noqa: ANN401 - pickle's own signature
-        if isinstance(obj, Game):
-            return ("game", obj.id)
-        return None
+        # Called for every object pickled: an identity test, not isinstance, keeps it cheap.
+        return self.game_reference if obj is self.game else None
 
 
 class _WorldUnpickler(pickle.Unpickler):
@@ -58,7 +62,7 @@ class _WorldUnpickler(pickle.Unpickler):
 def encode_world(state: GameState, seat: Seat, rng: random.Random) -> bytes:
     """The referee's side: one world of `seat`'s information set, pickled."""
     buffer = io.BytesIO()
-    _WorldPickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(seat_world(state, seat, rng))
+    _WorldPickler(buffer, state.game).dump(seat_world(state, seat, rng))
     return buffer.getvalue()
 
 
