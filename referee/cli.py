@@ -6,6 +6,7 @@ import json
 import shlex
 import shutil
 import sys
+import uuid
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
@@ -110,7 +111,13 @@ def print_report(report: Any) -> None:
 @click.option("--bot", "bot_texts", multiple=True, required=True, help="A reference bot name or a command; once per seat.")
 @click.option("--seed", type=int, default=None, help="Seed of the referee's RNG (random when omitted).")
 @click.option("--variant", "variants", type=VariantParam(), multiple=True, help="A config flag, key=value.")
-@click.option("--replay", "replay_path", type=click.Path(dir_okay=False, writable=True), default=None, help="Write the replay here.")
+@click.option(
+    "--replay",
+    "replay_path",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Write the replay here (default: runs/<game>-<match id>.jsonl).",
+)
 @click.option("--time-per-decision", type=float, default=5.0, show_default=True, help="Seconds per decision.")
 @click.option("--time-bank", type=float, default=30.0, show_default=True, help="Time bank in seconds.")
 @click.option("--increment", type=float, default=0.0, show_default=True, help="Seconds added to the bank per decision.")
@@ -154,7 +161,12 @@ def match(
             strikes_allowed=strikes,
         )
         specs = [resolve_bot(text, game, in_process, sandbox) for text in bot_texts]
+        match_id = uuid.uuid4().hex[:12]
+        if replay_path is None:
+            Path("runs").mkdir(exist_ok=True)
+            replay_path = str(Path("runs") / f"{game}-{match_id}.jsonl")
         spec = MatchSpec(
+            match_id=match_id,
             game=game,
             bots=specs,
             seed=seed if seed is not None else random.SystemRandom().randrange(2**31),

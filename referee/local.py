@@ -5,9 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from referee.clock import TimeControl
+from referee import messages
+from referee.clock import SeatClock, TimeControl
+from referee.engine import GameState, Seat
 from referee.match import BotSpec, MatchReport, MatchSpec, run_match
+from referee.wire import get_wire
 from sdk.bot import Bot
+from sdk.decode import game_start_info, request_info
+from sdk.types import Request
 
 UNLIMITED = TimeControl(per_decision_seconds=3600.0, bank_seconds=0.0, startup_seconds=1.0)
 
@@ -33,3 +38,17 @@ def play_local(
 
 def _constant(bot: Bot):  # type: ignore[no-untyped-def]
     return lambda: bot
+
+
+def request_for(state: GameState, seat: Seat, since_event: int | None = None) -> Request:
+    """The Request `seat` would receive now in a match, built and decoded exactly as on the wire.
+
+    Events are those the seat may see from log position `since_event` on (default: none).
+    """
+    control = TimeControl()
+    start = game_start_info(messages.game_start("local", state.config, seat, control).game_start)
+    events = [] if since_event is None else messages.seat_events(state, seat, since_event)
+    message = messages.decision_request(
+        get_wire(state.game.id), 1, state, seat, list(state.legal_options(seat)), events, SeatClock.start(control)
+    )
+    return request_info(start, message)

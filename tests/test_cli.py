@@ -5,9 +5,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from referee.cli import main
+
+
+@pytest.fixture(autouse=True)
+def in_scratch_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Default replays go to ./runs; keep them out of the checkout."""
+    monkeypatch.chdir(tmp_path)
 
 
 def invoke(*args: str):  # type: ignore[no-untyped-def]
@@ -33,11 +40,13 @@ def test_match_in_process_and_replay_verify(tmp_path: Path) -> None:
     assert "chance" not in shown.output
 
 
-def test_match_json_report() -> None:
+def test_match_json_report_and_default_replay(tmp_path: Path) -> None:
     result = invoke("match", "underground_dice", "--bot", "random", "--bot", "random", "--in-process", "--seed", "3", "--json")
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
     assert sorted(report["ranks"]) in ([1, 1], [1, 2])
+    assert Path(report["replay_path"]).parent == Path("runs")
+    assert invoke("replay", "verify", report["replay_path"]).exit_code == 0
 
 
 def test_unknown_game_is_one_line_error() -> None:

@@ -84,8 +84,6 @@ def _resample_opponent_split(world: UndergroundDiceState, seat: Seat, rng: rando
         low, high = max(0, amount - genuine), min(amount, fakes)
         group_fakes = rng.randint(low, high)
         world.pot_fakes = group_fakes
-        if world.group_fakes is not None:
-            world.group_fakes = group_fakes
         genuine -= amount - group_fakes
         fakes -= group_fakes
     world.genuine[opponent] = genuine

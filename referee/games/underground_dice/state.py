@@ -96,7 +96,6 @@ class UndergroundDiceState(GameState):
         self.giver: Seat | None = None
         self.receiver: Seat | None = None
         self.amount = 0
-        self.group_fakes: int | None = None  # f of the group on the table, once chosen
         self.from_stake = False
         # Groups whose f became public (accept or accuse): (giver, receiver, amount, fakes, accepted).
         self.revealed_groups: tuple[tuple[Seat, Seat, int, int, bool], ...] = ()
@@ -203,7 +202,7 @@ class UndergroundDiceState(GameState):
 
     # ----- applying ----------------------------------------------------------------------
     def _apply_chance(self, outcome: ChanceOutcome) -> None:
-        kind, _, value = outcome.id.partition(":")
+        _, _, value = outcome.id.partition(":")
         if self.phase == DEAL:
             seat = 0 if self.dealt_fakes[0] is None else 1
             fakes = int(value)
@@ -221,7 +220,7 @@ class UndergroundDiceState(GameState):
         self._begin(int(value))
 
     def _apply_decisions(self, chosen: Mapping[Seat, Option]) -> None:
-        ((seat, option),) = chosen.items()
+        ((_, option),) = chosen.items()
         payload = option.payload
         phase = self.phase
         if phase == SET_PINS:
@@ -325,7 +324,6 @@ class UndergroundDiceState(GameState):
         elif self.counterfeit:
             # The stake on the table is the first group of a transfer (starts at T3).
             self.giver, self.receiver, self.amount = child, parent, self.pot
-            self.group_fakes = self.pot_fakes
             self.from_stake = True
             self.emit("transfer_due", giver=child, receiver=parent, amount=self.amount)
             self.phase = ACCEPT_OR_ACCUSE
@@ -349,7 +347,6 @@ class UndergroundDiceState(GameState):
     # ----- transfers (4.2) -----------------------------------------------------------------
     def _start_transfer(self, giver: Seat, receiver: Seat, amount: int) -> None:
         self.giver, self.receiver, self.amount = giver, receiver, amount
-        self.group_fakes = None
         self.from_stake = False
         self.emit("transfer_due", giver=giver, receiver=receiver, amount=amount)
         if self.hand(giver) < amount:
@@ -368,7 +365,6 @@ class UndergroundDiceState(GameState):
         self.genuine[giver] -= self.amount - fakes
         self.fakes[giver] -= fakes
         self.pot, self.pot_fakes, self.pot_owner = self.amount, fakes, giver
-        self.group_fakes = fakes
         self.emit("pay_fakes", to=giver, fakes=fakes)
         self.phase = ACCEPT_OR_ACCUSE
 
@@ -396,7 +392,6 @@ class UndergroundDiceState(GameState):
     def _end_transfer(self) -> None:
         self.giver = self.receiver = None
         self.amount = 0
-        self.group_fakes = None
         self.from_stake = False
 
     # ----- after a settlement: bankruptcy (R8), next round or parent turn (R9), the end ---------

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from referee.engine import Event
 from referee.games.underground_dice.state import SET_PINS, UndergroundDiceState
 from referee.registry import get_game
 
@@ -84,12 +83,8 @@ def split(state: UndergroundDiceState, seat: int) -> tuple[int, int]:
 
 
 def events_since(state: UndergroundDiceState, start: int, seat: int | None = None) -> list[tuple[str, dict[str, Any]]]:
-    """(kind, data) of events from log index `start` that `seat` sees (None = spectator; 'all' not needed)."""
+    """(kind, data) of the events from log index `start` on that `seat` sees (None = a spectator)."""
     return [(e.kind, dict(e.data)) for e in state.events_for(seat, start)]
-
-
-def all_events_since(state: UndergroundDiceState, start: int) -> list[Event]:
-    return list(state.events.since(start))
 
 
 def play_miss_rounds(state: UndergroundDiceState, rounds: int) -> None:

@@ -8,7 +8,7 @@ from collections import Counter
 
 from referee.wire import get_wire
 from tests.conformance import seat_observation
-from tests.games.underground_dice.helpers import decide, events_since, new_state, set_position, split
+from tests.games.underground_dice.helpers import decide, events_since, new_state, split
 
 SECRET_VIEW_KEYS = {"set_pins", "set_faces", "pot_fakes"}
 
