@@ -106,7 +106,7 @@ class Search:
 
     def iterate(self) -> None:
         state = self.worlds.sample(self.rng)
-        current: list[Node | None] = list(self.roots)
+        current = list(self.roots)
         path: list[tuple[Seat, Node, str]] = []
         seen = len(state.events)
         growing = True
@@ -117,10 +117,10 @@ class Search:
             else:
                 for seat in state.deciding_seats():
                     options = state.legal_options(seat)
-                    node = current[seat]
-                    if len(options) == 1 or node is None:
-                        choices[seat] = options[0].id if len(options) == 1 else options[self.rng.randrange(len(options))].id
+                    if len(options) == 1:
+                        choices[seat] = options[0].id
                         continue
+                    node = current[seat]
                     choices[seat] = self.select(node, [option.id for option in options])
                     path.append((seat, node, choices[seat]))
                 state.apply_decisions(choices)
@@ -128,8 +128,6 @@ class Search:
             seen = len(state.events)
             keys = [event_key(event) for event in events]
             for seat, node in enumerate(current):
-                if node is None:
-                    continue
                 observed = tuple(key for key, event in zip(keys, events) if event.visible_to(seat))
                 own = choices.get(seat)
                 if own is None and not observed:

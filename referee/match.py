@@ -7,12 +7,14 @@ fallback policy (a random legal option) for the rest of the game and ranked last
 
 from __future__ import annotations
 
+import pickle
 import random
 import secrets
 import shutil
 import tempfile
 import time
 import uuid
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -329,10 +331,14 @@ class _Match:
             self.next_request_id += 1
             if self.spec.worlds and seat.agent.wants_world:
                 # A separate RNG per seat: asking for worlds never changes the match's chance outcomes.
-                if isinstance(seat.agent, InProcessSeat):
-                    seat.agent.pending_world = seat_world(state, seat_index, seat.world_rng)
-                else:
-                    request.world = encode_world(state, seat_index, seat.world_rng)
+                try:
+                    if isinstance(seat.agent, InProcessSeat):
+                        seat.agent.pending_world = seat_world(state, seat_index, seat.world_rng)
+                    else:
+                        request.world = encode_world(state, seat_index, seat.world_rng)
+                except (pickle.PicklingError, TypeError, AttributeError) as error:
+                    # An engine state that cannot travel: the bot plays on without worlds.
+                    warnings.warn(f"{self.game.id}: no world for seat {seat_index}: {error}", RuntimeWarning, stacklevel=1)
             seat.agent.send(arena_pb2.RefereeMessage(decision_request=request))
             pending[seat_index] = request
         for seat_index, request in pending.items():
