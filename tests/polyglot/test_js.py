@@ -63,7 +63,7 @@ def test_js_bot_without_referee_settings_says_so() -> None:
 
     node = node_or_skip()
     completed = subprocess.run(
-        [node, str(JS_SDK / "examples" / "random_bot.js")], capture_output=True, text=True, timeout=30, env={"PATH": "/usr/bin:/bin"}
+        [node, str(JS_SDK / "examples" / "random_bot.js")], capture_output=True, text=True, timeout=30, env={"PATH": f"{Path(node).parent}:/usr/bin:/bin"}
     )
     assert completed.returncode == 1
     assert "B99_ARENA_ADDRESS" in completed.stderr

@@ -53,7 +53,7 @@ def test_js_bot_plays_a_match_over_grpc(tmp_path: Path) -> None:
     if not Path(b99).exists():
         pytest.skip("the b99 command is not installed")
     completed = subprocess.run(
-        [node, "--test", "test/"], cwd=folder, capture_output=True, text=True, timeout=120, env={"PATH": "/usr/bin:/bin", "B99": b99}
+        [node, "--test", "test/"], cwd=folder, capture_output=True, text=True, timeout=120, env={"PATH": f"{Path(node).parent}:/usr/bin:/bin", "B99": b99}
     )
     assert completed.returncode == 0, completed.stdout[-3000:] + completed.stderr[-3000:]
     assert "# pass 1" in completed.stdout
