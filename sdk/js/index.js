@@ -55,14 +55,26 @@ function unpack(game, any) {
   const typeName = any.type_url.slice(any.type_url.lastIndexOf("/") + 1);
   const type = gameRoot(game).lookupType(typeName);
   const message = type.decode(any.value);
-  const object = type.toObject(message, TO_OBJECT);
-  // proto3 `optional` fields are synthetic oneofs: keep them only when present on the wire.
+  return withPresence(type, message, type.toObject(message, TO_OBJECT));
+}
+
+/**
+ * Drop what was not on the wire where presence matters, as the Python SDK does: proto3 `optional`
+ * fields and singular message fields appear only when set (at every depth).
+ */
+function withPresence(type, message, object) {
   for (const field of type.fieldsArray) {
-    if (field.partOf && field.partOf.name === `_${field.name}` && !Object.prototype.hasOwnProperty.call(message, field.name)) {
+    const present = Object.prototype.hasOwnProperty.call(message, field.name);
+    const optional = field.partOf && field.partOf.name === `_${field.name}`;
+    const nested = field.resolvedType instanceof protobuf.Type ? field.resolvedType : null;
+    if (!present && (optional || (nested && !field.repeated && !field.map))) {
       delete object[field.name];
+    } else if (present && nested && field.repeated) {
+      object[field.name] = message[field.name].map((item, i) => withPresence(nested, item, object[field.name][i]));
+    } else if (present && nested && !field.map) {
+      object[field.name] = withPresence(nested, message[field.name], object[field.name]);
     }
   }
-  for (const oneof of type.oneofsArray) delete object[oneof.name];
   return object;
 }
 
