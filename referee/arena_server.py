@@ -21,6 +21,25 @@ import b99.arena_pb2 as arena_pb2
 import b99.arena_pb2_grpc as arena_pb2_grpc
 
 MAX_MESSAGE_BYTES = 256 * 1024
+#: What the transport accepts: above MAX_MESSAGE_BYTES, so an oversized message is seen and reported, not just dropped.
+TRANSPORT_MAX_BYTES = 8 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    """A message from a bot that is not one: bytes that do not parse, or more of them than allowed."""
+
+    reason: str
+
+
+def read_bot_message(raw: bytes) -> arena_pb2.BotMessage | Rejected:
+    """Parse a bot's message; never raises, so a bad message becomes a reported protocol error."""
+    if len(raw) > MAX_MESSAGE_BYTES:
+        return Rejected(f"sent a {len(raw):,}-byte message; the limit is {MAX_MESSAGE_BYTES:,} bytes")
+    try:
+        return arena_pb2.BotMessage.FromString(raw)
+    except Exception:  # noqa: BLE001 - protobuf raises DecodeError and others on garbage
+        return Rejected(f"sent {len(raw):,} bytes that are not a BotMessage")
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +110,7 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
             first = next(request_iterator)
         except (StopIteration, grpc.RpcError):
             return
-        if first.WhichOneof("body") != "hello":
+        if isinstance(first, Rejected) or first.WhichOneof("body") != "hello":
             yield _error(arena_pb2.PROTOCOL_ERROR, "the first message of a stream must be hello")
             return
         line = self.directory.claim(first.hello.seat_token)
@@ -114,6 +133,9 @@ class ArenaServicer(arena_pb2_grpc.ArenaServicer):
         reason = "stream ended by the bot"
         try:
             for message in request_iterator:
+                if isinstance(message, Rejected):
+                    reason = f"protocol violation: {message.reason}"
+                    break
                 line.inbox.put(Inbound(message, time.monotonic()))
         except grpc.RpcError as error:
             reason = f"stream broken: {error.code().name if hasattr(error, 'code') else error}"
@@ -130,13 +152,17 @@ class ArenaServer:
         self.server = grpc.server(
             futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="arena"),
             options=[
-                ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+                ("grpc.max_receive_message_length", TRANSPORT_MAX_BYTES),
                 ("grpc.max_send_message_length", 16 * 1024 * 1024),
                 ("grpc.so_reuseport", 0),
             ]
             + (options or []),
         )
-        arena_pb2_grpc.add_ArenaServicer_to_server(ArenaServicer(self.directory), self.server)
+        servicer = ArenaServicer(self.directory)
+        play = grpc.stream_stream_rpc_method_handler(
+            servicer.Play, request_deserializer=read_bot_message, response_serializer=arena_pb2.RefereeMessage.SerializeToString
+        )
+        self.server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler("b99.arena.Arena", {"Play": play}),))
         port = self.server.add_insecure_port(address)
         if address.startswith("unix:"):
             self.address = address

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import shlex
-import shutil
 import sys
 import uuid
 from importlib.metadata import entry_points
@@ -15,6 +13,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from referee.bot_resolution import resolve_bot
 from referee.clock import TimeControl
 from referee.errors import ArenaError
 from referee.registry import all_games, get_game
@@ -63,30 +62,6 @@ def games() -> None:
     console.print(table)
 
 
-def resolve_bot(text: str, game: str, in_process: bool, sandbox: str) -> Any:
-    """A reference bot name (random, heuristic, mcts) or a command line, as a BotSpec."""
-    from bots.registry import bot_names, make_bot, supports
-    from referee.match import BotSpec
-
-    if text in bot_names():
-        if not supports(text, game):
-            fail(f"reference bot {text!r} cannot play {game}")
-        if in_process:
-            return BotSpec(name=text, factory=lambda: make_bot(text), sandbox=sandbox)
-        return BotSpec(name=text, command=(sys.executable, "-m", "bots", text), sandbox=sandbox)
-    try:
-        argv = shlex.split(text)
-    except ValueError as error:
-        fail(f"bot command {text!r} cannot be parsed: {error}")
-        raise
-    if not argv:
-        fail("empty bot command")
-    executable = argv[0]
-    if shutil.which(executable) is None and not Path(executable).is_file():
-        fail(f"bot {text!r} is neither a reference bot ({', '.join(bot_names())}) nor a command that exists")
-    return BotSpec(name=Path(executable).name if len(argv) == 1 else text, command=tuple(argv), sandbox=sandbox)
-
-
 def print_report(report: Any) -> None:
     table = Table(title=f"{report.game} · seed {report.seed} · match {report.match_id}")
     table.add_column("seat", justify="right")
@@ -101,9 +76,32 @@ def print_report(report: Any) -> None:
         score = f"{seat.score:g}"
         table.add_row(str(seat.seat), seat.name, str(seat.rank), score, faults or "-")
     console.print(table)
+    for seat in report.seats:
+        sandbox = getattr(seat, "sandbox", None) or {}
+        if sandbox:
+            caps = ", ".join(f"{key} {sandbox[key].split(' (')[0]}" for key in ("memory", "cpu", "processes") if key in sandbox)
+            console.print(f"seat {seat.seat} sandbox: {sandbox.get('level', '?')}" + (f" ({caps})" if caps else ""))
+    if report.details:
+        console.print("result details: " + json.dumps(report.details, sort_keys=True, default=str))
     console.print(f"{report.decisions} decisions in {report.duration_seconds:.2f}s")
     if report.replay_path:
         console.print(f"replay written to {report.replay_path}")
+
+
+def default_sandbox_level() -> str:
+    """strict where this machine provides it; otherwise none, said on stderr (basic must be asked for:
+    it cannot bind what a bot needs, so a bot installed in a private directory would not start)."""
+    from referee.sandbox import machine_support
+
+    context = click.get_current_context(silent=True)
+    if context is not None and context.params.get("tcp"):
+        click.echo("note: bots run unsandboxed (--sandbox none): a strict sandbox has no network, so not with --tcp", err=True)
+        return "none"
+    support = machine_support()
+    if support.available("strict"):
+        return "strict"
+    click.echo(f"note: bots run unsandboxed (--sandbox none): no strict sandbox here ({support.missing['strict']})", err=True)
+    return "none"
 
 
 @main.command()
@@ -126,7 +124,14 @@ def print_report(report: Any) -> None:
 @click.option("--tcp", is_flag=True, help="Serve bots on 127.0.0.1 instead of a Unix socket.")
 @click.option("--in-process", is_flag=True, help="Run reference bots inside the referee (no processes, no gRPC).")
 @click.option("--ask-forced", is_flag=True, help="Ask bots even for decisions with a single legal option.")
-@click.option("--sandbox", type=click.Choice(["none", "basic", "strict"]), default="none", show_default=True)
+@click.option(
+    "--sandbox",
+    type=click.Choice(["none", "basic", "strict"]),
+    default=lambda: default_sandbox_level(),
+    show_default="strict where the machine provides it and without --tcp, else none",
+    help="Confine bot processes: strict (namespaces, no network, own uid, caps), basic (own uid and caps), "
+    "none (trusted local code). The match report says which level and caps were in force.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the match report as JSON.")
 def match(
     game: str,
@@ -261,7 +266,13 @@ def replay_show(path: str, seat: int | None, limit: int) -> None:
                 continue
             who = "all" if audience is None else "seat " + ",".join(str(a) for a in audience)
             table.add_row(str(rows), f"event → {who}", f"{record.get('kind')} {json.dumps(record.get('data'), sort_keys=True)}")
+        elif kind == "fault":
+            if seat is not None and record.get("seat") != seat:
+                continue
+            table.add_row(str(rows), f"fault seat {record.get('seat')}", f"{record.get('kind')}: {record.get('detail')}")
         elif kind == "faults":
+            if any(other.get("type") == "fault" for other in records):
+                continue
             for index, faults in enumerate(record.get("seats", [])):
                 for fault in faults:
                     table.add_row(str(rows), f"fault seat {index}", f"{fault['kind']}: {fault['detail']}")

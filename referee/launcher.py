@@ -1,4 +1,4 @@
-"""Starting a bot process for one seat: its command, environment, scratch directory and logs."""
+"""Starting a bot process for one seat: its command, environment, sandbox, scratch directory and logs."""
 
 from __future__ import annotations
 
@@ -10,8 +10,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from referee.errors import BotLaunchError
+from referee.faults import Fault, FaultKind
+from referee.sandbox import Confinement, SandboxRequest, spawn
 
 LOG_TAIL_BYTES = 4096
+#: What in a dying bot's stderr says it ran out of memory (Python, C++, Node, libc).
+OUT_OF_MEMORY_MARKS = ("MemoryError", "std::bad_alloc", "heap out of memory", "Cannot allocate memory", "out of memory")
 
 
 @dataclass
@@ -24,16 +28,77 @@ class BotProcess:
     stdout_path: Path
     stderr_path: Path
     notes: list[str] = field(default_factory=list)
+    confinement: Confinement | None = None
 
     def exit_code(self) -> int | None:
         """The exit code (negative = killed by that signal), or None while it runs."""
-        return self.process.poll()
+        return self._decode(self.process.poll())
 
     def wait(self, timeout: float) -> int | None:
         try:
-            return self.process.wait(timeout=timeout)
+            return self._decode(self.process.wait(timeout=timeout))
         except subprocess.TimeoutExpired:
             return None
+
+    def _decode(self, code: int | None) -> int | None:
+        return self.confinement.decode_exit(code) if self.confinement is not None else code
+
+    def sandbox_report(self) -> dict[str, object]:
+        """The sandbox level and the caps that were in force, for the match report."""
+        if self.confinement is None:
+            return {"level": "none", "isolation": "none: the bot ran as the referee's user with no caps (trusted local development)"}
+        return self.confinement.report()
+
+    def end_fault(self, reason: str) -> Fault:
+        """Why the bot ended: its memory, CPU or output cap, or else a crash with its exit status."""
+        code = self.wait(1.0)
+        status = describe_exit(code)
+        tail = self.stderr_tail(1024)
+        oom_kills, cap_hits = self.confinement.counters() if self.confinement is not None else (0, 0)
+        limits = self.confinement.limits if self.confinement is not None else None
+        if code == -signal.SIGXCPU or (code == -signal.SIGKILL and limits is not None and "CPU time limit" in tail):
+            cap = f" of {limits.cpu_seconds} s" if limits is not None else ""
+            return Fault(FaultKind.CPU, f"killed at its CPU-time cap{cap} ({status})")
+        if oom_kills and code is not None and code != 0 or any(mark in tail for mark in OUT_OF_MEMORY_MARKS):
+            cap = f" of {limits.memory_mb} MiB" if limits is not None and oom_kills else ""
+            return Fault(FaultKind.MEMORY, f"ran out of memory at its cap{cap} ({status})")
+        flooded = [name for name, path in (("stdout", self.stdout_path), ("stderr", self.stderr_path)) if self._at_cap(path)]
+        if code == -signal.SIGXFSZ or flooded:
+            return Fault(FaultKind.OUTPUT_FLOOD, f"wrote past its {self._cap_text()} output cap on {' and '.join(flooded) or 'a file'} ({status})")
+        detail = f"{status} ({reason})" if code is not None else reason
+        notes = self.cap_notes()
+        return Fault(FaultKind.CRASH if code is not None else FaultKind.DISCONNECT, f"{detail}; {notes}" if notes else detail)
+
+    def output_flood(self) -> Fault | None:
+        """An output_flood fault if the bot filled a log to its cap (and lived on, writes failing)."""
+        flooded = [name for name, path in (("stdout", self.stdout_path), ("stderr", self.stderr_path)) if self._at_cap(path)]
+        if not flooded:
+            return None
+        return Fault(FaultKind.OUTPUT_FLOOD, f"wrote past its {self._cap_text()} output cap on {' and '.join(flooded)}; the rest was dropped")
+
+    def cap_notes(self) -> str:
+        """Which caps the bot ran into so far ('' if none): refused forks, processes killed for memory."""
+        if self.confinement is None:
+            return ""
+        oom_kills, cap_hits = self.confinement.counters()
+        limits = self.confinement.limits
+        notes = []
+        if cap_hits:
+            notes.append(f"it hit its process cap of {limits.processes} ({cap_hits} forks refused)")
+        if oom_kills:
+            notes.append(f"its memory cap of {limits.memory_mb} MiB stopped it {oom_kills} time(s)")
+        return "; ".join(notes)
+
+    def _at_cap(self, path: Path) -> bool:
+        if self.confinement is None:
+            return False
+        try:
+            return path.stat().st_size >= self.confinement.limits.file_mb * 1024 * 1024
+        except OSError:
+            return False
+
+    def _cap_text(self) -> str:
+        return f"{self.confinement.limits.file_mb} MiB" if self.confinement is not None else ""
 
     def stop(self, grace_seconds: float = 1.0) -> int | None:
         """Ask the process to stop, then kill its whole process group."""
@@ -53,7 +118,9 @@ class BotProcess:
                 os.killpg(self.process.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
-        return self.process.poll()
+        if self.confinement is not None:
+            self.confinement.cleanup()
+        return self.exit_code()
 
     def stderr_tail(self, limit: int = LOG_TAIL_BYTES) -> str:
         return _tail(self.stderr_path, limit)
@@ -91,11 +158,20 @@ def launch(
     environment: Mapping[str, str],
     workdir: Path,
     cwd: str | None = None,
+    sandbox: SandboxRequest | None = None,
 ) -> BotProcess:
-    """Start `command` in its own process group with `environment` added; output goes to workdir logs."""
+    """Start `command` in its own process group with `environment` added; output goes to workdir logs.
+
+    With a sandbox request above `none`, the environment is scrubbed to `environment` plus a few basics
+    and the bot is confined (see referee.sandbox); BotLaunchError if the level cannot run here.
+    """
     workdir.mkdir(parents=True, exist_ok=True)
     stdout_path = workdir / "stdout.log"
     stderr_path = workdir / "stderr.log"
+    if sandbox is not None and sandbox.level != "none":
+        with stdout_path.open("wb") as stdout, stderr_path.open("wb") as stderr:
+            process, confinement = spawn(seat, command, environment, stdout, stderr, cwd, sandbox, workdir)
+        return BotProcess(seat, process, workdir, stdout_path, stderr_path, confinement=confinement)
     env = dict(os.environ)
     env.update(environment)
     try:

@@ -32,6 +32,8 @@ from referee.launcher import launch
 from referee.ranking import competition_ranks
 from referee.registry import get_game
 from referee.replay import ReplayRecorder
+from referee.sandbox import Limits, SandboxRequest
+from referee.sandbox.bubblewrap import SOCKET as SANDBOX_SOCKET
 from referee.seats import Answer, InProcessSeat, RemoteSeat, SeatAgent
 from referee.wire import get_wire
 from sdk.bot import Bot
@@ -54,6 +56,7 @@ class BotSpec:
     cwd: str | None = None
     env: Mapping[str, str] = field(default_factory=dict)
     sandbox: str = "none"
+    limits: Limits = field(default_factory=Limits)
 
     def __post_init__(self) -> None:
         if (self.command is None) == (self.factory is None):
@@ -93,6 +96,7 @@ class SeatReport:
     replaced: bool = False
     exit_code: int | None = None
     stderr_tail: str = ""
+    sandbox: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -104,6 +108,7 @@ class SeatReport:
             "replaced": self.replaced,
             "exit_code": self.exit_code,
             "stderr_tail": self.stderr_tail,
+            "sandbox": self.sandbox,
         }
 
     @staticmethod
@@ -117,6 +122,7 @@ class SeatReport:
             replaced=bool(data.get("replaced", False)),
             exit_code=data.get("exit_code"),
             stderr_tail=str(data.get("stderr_tail", "")),
+            sandbox=dict(data.get("sandbox", {})),
         )
 
 
@@ -135,6 +141,8 @@ class MatchReport:
     duration_seconds: float
     replay_path: str | None
     engine_ranks: list[int] = field(default_factory=list)
+    #: The game's own result details (for example a solo rank title), JSON-able.
+    details: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -149,6 +157,7 @@ class MatchReport:
             "decisions": self.decisions,
             "duration_seconds": self.duration_seconds,
             "replay_path": self.replay_path,
+            "details": self.details,
         }
 
     @staticmethod
@@ -165,6 +174,7 @@ class MatchReport:
             duration_seconds=float(data["duration_seconds"]),
             replay_path=data.get("replay_path"),
             engine_ranks=[int(rank) for rank in data.get("engine_ranks", [])],
+            details=dict(data.get("details") or {}),
         )
 
 
@@ -187,6 +197,7 @@ class _Seat:
     faults: list[Fault] = field(default_factory=list)
     replaced: bool = False
     event_cursor: int = 0
+    faults_recorded: int = 0
 
     def fault(self, fault: Fault, decision_index: int | None) -> None:
         fault.decision_index = decision_index
@@ -260,11 +271,25 @@ class _Match:
                 self.replace(seat, fault, None)
 
     def launch(self, seat: _Seat, environment: dict[str, str]):  # type: ignore[no-untyped-def]
-        """Start a seat's process (the sandbox wraps this for sandboxed levels)."""
-        if self.scratch is None:
+        """Start a seat's process under its sandbox level; BotLaunchError if that level cannot run here."""
+        if self.scratch is None or self.server is None:
             raise RuntimeError("no scratch directory")
         command = seat.spec.command or ()
-        return launch(seat.index, command, environment, self.scratch / f"seat{seat.index}", seat.spec.cwd)
+        level = seat.spec.sandbox
+        socket_path = self.server.socket_path
+        if level == "strict":
+            if socket_path is None:
+                raise BotLaunchError(f"seat {seat.index}: a strict sandbox has no network; play it over the Unix socket, not TCP")
+            environment[ADDRESS_VARIABLE] = f"unix:{SANDBOX_SOCKET}"
+        request = SandboxRequest(level, seat.spec.limits, socket_path)
+        return launch(seat.index, command, environment, self.scratch / f"seat{seat.index}", seat.spec.cwd, request)
+
+    def record_faults(self) -> None:
+        """Put every fault not yet in the replay into its timeline, where it happened."""
+        for seat in self.seats:
+            for fault in seat.faults[seat.faults_recorded :]:
+                self.recorder.add({"type": "fault", "seat": seat.index, **fault.to_json()})
+            seat.faults_recorded = len(seat.faults)
 
     # ----- faults -------------------------------------------------------------------
     def replace(self, seat: _Seat, fault: Fault, decision_index: int | None) -> None:
@@ -292,6 +317,7 @@ class _Match:
         self.recorder.initial_events(state)
         try:
             self.start_bots()
+            self.record_faults()
             for seat in self.seats:
                 if seat.agent is not None and not seat.replaced:
                     seat.agent.send(messages.game_start(self.match_id, self.config, seat.index, self.spec.time_control))
@@ -369,6 +395,7 @@ class _Match:
                 seat_options = options[seat_index]
                 choices[seat_index] = seat_options[seat.fallback_rng.randrange(len(seat_options))].id
                 how[seat_index] = "fallback"
+        self.record_faults()
         state.apply_decisions(choices)
         self.decisions += 1
         self.recorder.decision(state, choices, how, elapsed)
@@ -380,6 +407,9 @@ class _Match:
                 stray = seat.agent.drain()
                 if stray:
                     seat.fault(Fault(FaultKind.PROTOCOL_ERROR, f"{len(stray)} unrequested message(s) at game end"), None)
+                flood = seat.agent.process.output_flood() if seat.agent.process is not None else None
+                if flood is not None:
+                    seat.fault(flood, None)
         replaced = [seat.replaced for seat in self.seats]
         ranks = final_ranks(result.ranks, replaced)
         summary = ", ".join(f"seat {i}: rank {rank}" for i, rank in enumerate(ranks))
@@ -388,6 +418,7 @@ class _Match:
                 events = messages.seat_events(state, seat.index, seat.event_cursor)
                 seat.event_cursor = len(state.events)
                 seat.agent.send(messages.game_over(self.wire, result, ranks, events, summary))
+        self.record_faults()
         seat_reports = []
         for seat in self.seats:
             if seat.agent is not None:
@@ -402,6 +433,7 @@ class _Match:
                     replaced=seat.replaced,
                     exit_code=seat.agent.exit_code() if seat.agent is not None else None,
                     stderr_tail=seat.agent.stderr_tail()[-2000:] if seat.agent is not None else "",
+                    sandbox=seat_sandbox(seat),
                 )
             )
         self.recorder.add({"type": "faults", "seats": [[f.to_json() for f in seat.faults] for seat in self.seats]})
@@ -428,6 +460,7 @@ class _Match:
             duration_seconds=duration,
             replay_path=self.spec.replay_path,
             engine_ranks=list(result.ranks),
+            details=dict(result.details),
         )
 
     def shutdown(self) -> None:
@@ -441,6 +474,15 @@ class _Match:
             self.server.stop()
         if self.scratch is not None:
             shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+def seat_sandbox(seat: _Seat) -> dict[str, Any]:
+    """What confined a seat's bot (an in-process bot runs inside the referee)."""
+    if isinstance(seat.agent, RemoteSeat) and seat.agent.process is not None:
+        return seat.agent.process.sandbox_report()
+    if seat.spec.factory is not None:
+        return {"level": "in-process", "isolation": "none: the bot runs inside the referee"}
+    return {"level": seat.spec.sandbox}
 
 
 def vars_of(control: TimeControl) -> dict[str, Any]:

@@ -3,7 +3,9 @@
 Line kinds, in order: `header` (format, match id, game config, seed, seat names, time control),
 then for each step a `chance` (outcome id) or a `decision` (per deciding seat: option id, and how it
 was made: bot / forced / fallback), each followed by the `event`s it produced (kind, data,
-audience: null for everyone or the list of seats), then `faults` and a final `result`.
+audience: null for everyone or the list of seats), then `faults` and a final `result`. A `fault`
+record (seat, kind, detail, decision_index) stands in the timeline where a fault happened (a timeout
+just before the decision the fallback then made); replay verification skips it.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ import b99.arena_pb2 as arena_pb2
 from referee.arena_server import SeatLine
 from referee.engine import GameState
 from referee.faults import Fault, FaultKind
-from referee.launcher import BotProcess, describe_exit
+from referee.launcher import BotProcess
 from sdk.answer import BadAnswer, option_id_of
 from sdk.bot import Bot
 from sdk.decode import game_over_info, game_start_info, request_info
@@ -148,10 +148,9 @@ class RemoteSeat(SeatAgent):
             if self.line.connected.wait(0.02):
                 return None
             if self.process is not None and self.process.exit_code() is not None:
-                return Fault(
-                    FaultKind.STARTUP,
-                    f"exited before saying hello ({describe_exit(self.process.exit_code())})",
-                )
+                ended = self.process.end_fault("before saying hello")
+                kind = ended.kind if ended.kind in (FaultKind.MEMORY, FaultKind.CPU, FaultKind.OUTPUT_FLOOD) else FaultKind.STARTUP
+                return Fault(kind, f"exited before saying hello ({ended.detail.removesuffix(' (before saying hello)')})")
         return Fault(FaultKind.STARTUP, f"no hello within {timeout:.1f}s")
 
     def send(self, message: arena_pb2.RefereeMessage) -> None:
@@ -167,7 +166,7 @@ class RemoteSeat(SeatAgent):
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 self.timed_out.add(request_id)
-                return Fault(FaultKind.TIMEOUT, f"no answer within {timeout:.3f}s")
+                return self._timeout(f"no answer within {timeout:.3f}s")
             try:
                 inbound = self.line.inbox.get(timeout=min(remaining, 0.25))
             except queue.Empty:
@@ -180,6 +179,8 @@ class RemoteSeat(SeatAgent):
             if body != "decision":
                 return Fault(FaultKind.PROTOCOL_ERROR, f"sent {body or 'an empty message'} while a decision was pending")
             decision = inbound.message.decision
+            if decision.request_id == request_id and inbound.received_at < sent_at:
+                return Fault(FaultKind.PROTOCOL_ERROR, f"answered request {request_id} before it was sent")
             if decision.request_id != request_id:
                 if decision.request_id in self.timed_out:
                     self.line.send(
@@ -200,7 +201,7 @@ class RemoteSeat(SeatAgent):
             elapsed = inbound.received_at - sent_at
             if elapsed > timeout:
                 self.timed_out.add(request_id)
-                return Fault(FaultKind.TIMEOUT, f"answered after {elapsed:.3f}s, limit {timeout:.3f}s")
+                return self._timeout(f"answered after {elapsed:.3f}s, limit {timeout:.3f}s")
             self.answered.add(request_id)
             choice = decision.WhichOneof("choice")
             if choice == "option_index":
@@ -211,12 +212,16 @@ class RemoteSeat(SeatAgent):
                 return Fault(FaultKind.PROTOCOL_ERROR, "decision names no option")
             return Answer(decision.option_id, elapsed)
 
+    def _timeout(self, detail: str) -> Fault:
+        notes = self.process.cap_notes() if self.process is not None else ""
+        return Fault(FaultKind.TIMEOUT, f"{detail}; {notes}" if notes else detail)
+
     def _ended(self, reason: str) -> Fault:
         self.closed_reason = reason
+        if reason.startswith("protocol violation: "):
+            return Fault(FaultKind.PROTOCOL_ERROR, reason.removeprefix("protocol violation: "))
         if self.process is not None:
-            code = self.process.wait(1.0)
-            if code is not None:
-                return Fault(FaultKind.CRASH, f"{describe_exit(code)} ({reason})")
+            return self.process.end_fault(reason)
         return Fault(FaultKind.DISCONNECT, reason)
 
     def drain(self) -> list[arena_pb2.BotMessage]:

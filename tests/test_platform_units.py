@@ -96,3 +96,14 @@ def test_fischer_clock() -> None:
 def test_time_control_rejects_negative_values() -> None:
     with pytest.raises(ConfigError):
         TimeControl(per_decision_seconds=-1)
+
+
+def test_wire_encoding_is_strict() -> None:
+    from referee.wire import WireError, get_wire
+
+    wire = get_wire("underground_dice")
+    assert wire.view_message({"seat": 1, "hands": [{"bills": 3}]}).hands[0].bills == 3
+    with pytest.raises(WireError, match="no field 'secret'"):
+        wire.view_message({"seat": 1, "secret": 2})
+    with pytest.raises(WireError, match="hands"):
+        wire.view_message({"hands": [{"bills": "many"}]})

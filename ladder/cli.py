@@ -1,0 +1,374 @@
+"""The ladder's command line: `b99 ladder ...` and `b99 tournament ...` (registered as b99 plug-ins)."""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import os
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from ladder.settings import LadderSettings
+
+console = Console(soft_wrap=True)
+
+
+def _fail(message: str) -> None:
+    raise click.ClickException(message)
+
+
+def _guard(function):  # type: ignore[no-untyped-def]
+    """Turn the platform's typed errors into one-line messages with a non-zero exit code."""
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from ladder.registry import LadderError
+        from referee.errors import ArenaError
+
+        try:
+            return function(*args, **kwargs)
+        except (ArenaError, LadderError) as error:
+            _fail(str(error))
+        except ImportError as error:
+            _fail(f"missing component: {error}")
+
+    return wrapper
+
+
+def parse_variants(pairs: tuple[str, ...]) -> dict[str, Any]:
+    """key=value pairs; a value is read as JSON when it parses (true, 3, "x"), else as a string."""
+    variants: dict[str, Any] = {}
+    for pair in pairs:
+        if "=" not in pair:
+            _fail(f"variant {pair!r} is not key=value")
+        key, text = pair.split("=", 1)
+        try:
+            variants[key] = json.loads(text)
+        except json.JSONDecodeError:
+            variants[key] = text
+    return variants
+
+
+def reference_command(text: str) -> list[str] | None:
+    """The process command of a reference bot name (random, heuristic...), None if `text` is not one."""
+    try:
+        from bots.registry import bot_names
+    except ImportError:
+        return None
+    return [sys.executable, "-m", "bots", text] if text in bot_names() else None
+
+
+# ---------------------------------------------------------------------------------------------- tournament
+
+
+@click.command()
+@click.argument("game")
+@click.option("--bot", "bot_texts", multiple=True, required=True, help="A reference bot name or a command; once per entrant.")
+@click.option("--games", "games_per_table", type=click.IntRange(min=1), default=10, show_default=True, help="Games per table of players.")
+@click.option("--players", type=click.IntRange(min=1), default=None, help="Seats per game (default: as many bots as the game allows).")
+@click.option("--duplicate", is_flag=True, help="Play every seed in every seat rotation, so that luck cancels out.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the schedule's game seeds.")
+@click.option("--parallel", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default=True, help="Matches at once.")
+@click.option("--in-process", is_flag=True, help="Run reference bots inside the referee (no gRPC; fast simulation).")
+@click.option("--variant", "variant_pairs", multiple=True, help="A variant flag as key=value.")
+@click.option("--time-per-decision", type=float, default=None, help="Seconds per decision.")
+@click.option("--sandbox", type=click.Choice(["none", "basic", "strict"]), default="none", show_default=True)
+@click.option("--replays", "replay_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help="Write every replay here.")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write the results as JSON.")
+@_guard
+def tournament(
+    game: str,
+    bot_texts: tuple[str, ...],
+    games_per_table: int,
+    players: int | None,
+    duplicate: bool,
+    seed: int,
+    parallel: int,
+    in_process: bool,
+    variant_pairs: tuple[str, ...],
+    time_per_decision: float | None,
+    sandbox: str,
+    replay_dir: Path | None,
+    json_path: Path | None,
+) -> None:
+    """Play a round robin between local bots (all seatings) and print an Elo table with win rates."""
+    from referee.match import TimeControl
+    from referee.registry import get_game
+
+    from ladder.tournament import round_robin, run_tournament
+
+    get_game(game)
+    from referee.bot_resolution import resolve_bot
+
+    bots = [resolve_bot(text, game, in_process, sandbox) for text in bot_texts]
+    time_control = TimeControl(per_decision_seconds=time_per_decision) if time_per_decision else None
+    engine_game = get_game(game)
+    count = players or min(max(len(bots), engine_game.min_players), engine_game.max_players)
+    try:
+        total = len(round_robin(len(bots), count, games_per_table, seed, duplicate))
+    except ValueError as error:
+        _fail(str(error))
+    with Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        TimeRemainingColumn(), console=console, transient=not console.is_terminal,
+    ) as progress:
+        task = progress.add_task(f"{game} round robin", total=total)
+        result = run_tournament(
+            game, bots, games_per_table=games_per_table, players=count, seed=seed, duplicate=duplicate,
+            parallel=parallel, variants=parse_variants(variant_pairs), time_control=time_control,
+            replay_dir=replay_dir, on_result=lambda *_: progress.advance(task),
+        )
+    table = Table(title=f"{game} · {total} games · {count} players per game" + (" · duplicate" if duplicate else ""))
+    multiplayer = count > 2  # with two players the share of pairwise points is the win rate
+    columns = [("#", "right"), ("bot", "left"), ("Elo", "right"), ("90% CI", "right"), ("games", "right"),
+               ("wins", "right"), ("win %", "right")] + ([("points %", "right")] if multiplayer else []) + [("faults", "right")]
+    for column, justify in columns:
+        table.add_column(column, justify=justify, no_wrap=column == "bot")  # type: ignore[arg-type]
+    for position, line in enumerate(result.standings, 1):
+        interval = f"{line.interval[0]:.0f}–{line.interval[1]:.0f}" if line.interval else "-"
+        win_rate = line.wins / line.games if line.games else 0.0
+        cells = [str(position), line.name, f"{line.rating:.1f}", interval, str(line.games), f"{line.wins:g}", f"{win_rate:.1%}"]
+        cells += [f"{line.score_share:.1%}"] if multiplayer else []
+        table.add_row(*cells, str(line.faults))
+    console.print(table)
+    if json_path:
+        json_path.write_text(json.dumps(result.to_json(), indent=2))
+
+
+# ---------------------------------------------------------------------------------------------- ladder
+
+
+@click.group()
+@click.option("--home", type=click.Path(file_okay=False), envvar="B99_LADDER_HOME", default=None,
+              help="The ladder's directory (database, replays, uploaded bots). Default: ./b99-ladder")
+@click.option("--db", "db_url", envvar="B99_LADDER_DB", default=None,
+              help="Database URL (default: SQLite in the home directory; postgresql://... for a hosted ladder).")
+@click.pass_context
+def ladder(ctx: click.Context, home: str | None, db_url: str | None) -> None:
+    """Run a rating ladder: register bots, schedule matches, keep Elo ratings."""
+    ctx.obj = LadderSettings.create(home, db_url)
+
+
+pass_settings = click.make_pass_decorator(LadderSettings)
+
+
+@ladder.command()
+@pass_settings
+@_guard
+def init(settings: LadderSettings) -> None:
+    """Create the ladder (or bring its database schema up to date)."""
+    from ladder.db import current_revision, migrate
+
+    settings.home.mkdir(parents=True, exist_ok=True)
+    migrate(settings.db_url)
+    console.print(f"ladder ready in {settings.home} (schema {current_revision(settings.db_url)})")
+
+
+@ladder.command("add-bot")
+@click.argument("name")
+@click.option("--game", required=True, help="The game this bot plays.")
+@click.option("--command", "command_text", default=None, help="Start command (a reference bot name works too).")
+@click.option("--upload", type=click.Path(exists=True, path_type=Path), default=None,
+              help="A directory or archive copied into the ladder's store; --command runs inside it.")
+@click.option("--remote", is_flag=True, help="A bot that dials the ladder itself with a token.")
+@click.option("--owner", default="", help="Who to tell about the bot (shown with notices).")
+@click.option("--version", "version", default="1", show_default=True)
+@click.option("--sandbox", type=click.Choice(["none", "basic", "strict"]), default=None,
+              help="Sandbox level (default: strict for uploads, none for local commands).")
+@pass_settings
+@_guard
+def add_bot(settings: LadderSettings, name: str, game: str, command_text: str | None, upload: Path | None,
+            remote: bool, owner: str, version: str, sandbox: str | None) -> None:
+    """Register a bot."""
+    from ladder.registry import add_bot as register
+
+    command: list[str] | str | None = command_text
+    if command_text is not None and upload is None:
+        command = reference_command(command_text) or command_text
+    bot = register(settings, name, game, command=command, upload=upload, remote=remote, owner=owner,
+                   version=version, sandbox=sandbox)
+    console.print(f"bot {bot.name} (#{bot.id}) added to {game} as a {bot.kind} bot (sandbox {bot.sandbox})")
+    if bot.sandbox != "none":
+        from referee.sandbox import machine_support
+
+        support = machine_support()
+        if not support.available(bot.sandbox):
+            console.print(f"warning: this machine cannot run the {bot.sandbox} sandbox ({support.missing[bot.sandbox]}); "
+                          "the bot's matches will end in startup faults here")
+
+
+@ladder.command()
+@click.argument("name")
+@pass_settings
+@_guard
+def token(settings: LadderSettings, name: str) -> None:
+    """Issue a secret token for a remote bot (shown once; the ladder keeps only its hash)."""
+    from ladder.registry import issue_token
+
+    click.echo(issue_token(settings, name))
+
+
+@ladder.command()
+@click.argument("name")
+@click.option("--reason", required=True, help="Why (the owner gets a notice saying so).")
+@pass_settings
+@_guard
+def pause(settings: LadderSettings, name: str, reason: str) -> None:
+    """Stop scheduling a bot."""
+    from ladder.registry import set_status
+
+    set_status(settings, name, "paused", reason)
+    console.print(f"{name} paused: {reason}")
+
+
+@ladder.command()
+@click.argument("name")
+@pass_settings
+@_guard
+def resume(settings: LadderSettings, name: str) -> None:
+    """Schedule a paused bot again."""
+    from ladder.registry import set_status
+
+    set_status(settings, name, "active")
+    console.print(f"{name} is active again")
+
+
+@ladder.command()
+@click.argument("game", required=False)
+@click.option("--samples", type=int, default=60, show_default=True, help="Bootstrap samples for the interval.")
+@pass_settings
+@_guard
+def leaderboard(settings: LadderSettings, game: str | None, samples: int) -> None:
+    """Show the leaderboard of GAME (or of every game)."""
+    from ladder import queries
+
+    for game_id in [game] if game else queries.games(settings):
+        table = Table(title=f"{game_id} leaderboard")
+        for column, justify in [("#", "right"), ("bot", "left"), ("owner", "left"), ("Elo", "right"),
+                                ("90% interval", "right"), ("games", "right"), ("status", "left")]:
+            table.add_column(column, justify=justify)  # type: ignore[arg-type]
+        for row in queries.leaderboard(settings, game_id, samples=samples):
+            interval = f"{row.interval[0]:.0f}–{row.interval[1]:.0f}" if row.interval else "-"
+            table.add_row(str(row.position), row.name, row.owner or "-", f"{row.rating:.1f}", interval, str(row.games), row.status)
+        console.print(table)
+
+
+@ladder.command()
+@click.option("--game", default=None)
+@click.option("--bot", "bot_name", default=None)
+@click.option("--status", type=click.Choice(["queued", "running", "done", "void"]), default=None)
+@click.option("--limit", type=int, default=20, show_default=True)
+@pass_settings
+@_guard
+def matches(settings: LadderSettings, game: str | None, bot_name: str | None, status: str | None, limit: int) -> None:
+    """List recent matches with ranks, faults and rating changes."""
+    from ladder import queries
+    from ladder.registry import get_bot
+
+    bot_id = get_bot(settings, bot_name).id if bot_name else None
+    table = Table(title="matches")
+    for column in ("id", "game", "status", "seats (rank, Elo change, faults)", "finished"):
+        table.add_column(column)
+    for row in queries.matches(settings, game=game, bot_id=bot_id, status=status, limit=limit):
+        seats = []
+        for seat in row.seats:
+            text = f"{seat.bot}"
+            if seat.rank is not None:
+                change = (seat.rating_after or 0) - (seat.rating_before or 0)
+                text += f" #{seat.rank} ({change:+.1f})"
+            if seat.faults:
+                text += " [" + ", ".join(fault["kind"] for fault in seat.faults) + "]"
+            seats.append(text)
+        status_text = row.status + (f": {row.void_reason}" if row.status == "void" and row.void_reason else "")
+        finished = row.finished_at.strftime("%Y-%m-%d %H:%M:%S") if row.finished_at else "-"
+        table.add_row(str(row.id), row.game, status_text, "\n".join(seats), finished)
+    console.print(table)
+
+
+@ladder.command()
+@click.argument("game", required=False)
+@click.option("--check", is_flag=True, help="Only compare; exit 1 if a stored rating differs.")
+@pass_settings
+@_guard
+def recompute(settings: LadderSettings, game: str | None, check: bool) -> None:
+    """Recompute ratings from the match history (and compare them with the stored ones)."""
+    from ladder import queries
+    from ladder.recompute import recompute as replay
+
+    differing = 0
+    for game_id in [game] if game else queries.games(settings):
+        differences = replay(settings, game_id, write=not check)
+        differing += len(differences)
+        for difference in differences:
+            console.print(f"{game_id}: bot #{difference.bot_id}: stored {difference.stored:.3f}, recomputed {difference.recomputed:.3f}")
+        console.print(f"{game_id}: {len(differences)} ratings differ" + ("" if check or not differences else " (rewritten)"))
+    if check and differing:
+        sys.exit(1)
+
+
+@ladder.command()
+@click.option("--executor", type=click.Choice(["local", "celery"]), default="local", show_default=True)
+@click.option("--broker", envvar="B99_LADDER_BROKER", default=None, help="Celery broker URL (redis://...).")
+@click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default=True, help="Local worker processes.")
+@click.option("--concurrency", type=click.IntRange(min=1), default=None, help="Matches in flight (default: workers).")
+@click.option("--game", "games", multiple=True, help="Games to schedule (default: every game with bots).")
+@click.option("--self-play", is_flag=True, help="Allow a bot to meet itself when too few bots are active.")
+@click.option("--max-matches", type=int, default=None, help="Stop after scheduling this many matches (and finishing them).")
+@click.option("--seed", type=int, default=None)
+@click.option("--grpc", "grpc_address", default=None, help="Serve the LadderService here (host:port, or unix:PATH).")
+@click.option("--http", "http_address", default=None, help="Serve the web pages here (host:port).")
+@click.option("--arena", "arena_address", default=None, help="Accept remote bots here (host:port).")
+@pass_settings
+@_guard
+def serve(settings: LadderSettings, executor: str, broker: str | None, workers: int, concurrency: int | None,
+          games: tuple[str, ...], self_play: bool, max_matches: int | None, seed: int | None,
+          grpc_address: str | None, http_address: str | None, arena_address: str | None) -> None:
+    """Run the ladder: schedule and play matches continuously, serve the APIs and pages."""
+    from ladder.db import migrate
+    from ladder.server import LadderServer
+    from ladder.service import SchedulerOptions
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("alembic").setLevel(logging.WARNING)
+    migrate(settings.db_url)
+    if executor == "celery" and not broker:
+        _fail("--executor celery needs --broker redis://...")
+    if executor == "celery" and arena_address:
+        _fail("remote bots (--arena) need the local executor: their relays dial the gateway on this machine")
+    options = SchedulerOptions(games=games, concurrency=concurrency or workers, allow_self_play=self_play,
+                               seed=seed, max_matches=max_matches)
+    server = LadderServer(settings, options, executor=executor, broker=broker, workers=workers,
+                          grpc_address=grpc_address, http_address=http_address, arena_address=arena_address)
+    signal.signal(signal.SIGTERM, lambda *_: server.stop())
+    server.start()
+    for line in server.describe():
+        console.print(line)
+    try:
+        server.run(until_idle=max_matches is not None)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+
+
+@ladder.command()
+@click.option("--broker", envvar="B99_LADDER_BROKER", required=True, help="Celery broker URL (redis://...).")
+@click.option("--concurrency", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default=True)
+@click.option("--name", "hostname", default=None, help="Worker name (default: celery's).")
+def worker(broker: str, concurrency: int, hostname: str | None) -> None:
+    """Run a Celery worker that plays the ladder's matches (one per process at a time)."""
+    from ladder.celery_app import configure
+
+    app = configure(broker)
+    argv = ["worker", "--loglevel=INFO", f"--concurrency={concurrency}", "--pool=prefork", "-Q", "ladder", "--without-gossip", "--without-mingle"]
+    if hostname:
+        argv.append(f"--hostname={hostname}")
+    app.worker_main(argv)

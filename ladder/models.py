@@ -1,0 +1,136 @@
+"""The ladder's tables (sqlmodel): bots, their tokens and ratings, matches and their seats, notices."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, Column, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+def utcnow() -> datetime:
+    """The current time, in UTC."""
+    return datetime.now(timezone.utc)
+
+
+class BotKind:
+    """How a bot runs: a command on the ladder's machine, an uploaded copy in the store, or remote."""
+
+    COMMAND = "command"
+    UPLOADED = "uploaded"
+    REMOTE = "remote"
+    ALL = (COMMAND, UPLOADED, REMOTE)
+
+
+class BotStatus:
+    """Whether the matchmaker may pick a bot."""
+
+    ACTIVE = "active"
+    PAUSED = "paused"  # too many faults; its owner got a notice saying why
+    RETIRED = "retired"
+
+
+class MatchStatus:
+    """A match's life: queued -> running -> done, or void (the platform failed it too often)."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+    VOID = "void"
+    OPEN = (QUEUED, RUNNING)
+
+
+class Bot(SQLModel, table=True):
+    """A registered bot: one game, one version; a new version is a new bot."""
+
+    __table_args__ = (UniqueConstraint("name", name="uq_bot_name"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(index=True, max_length=100)
+    owner: str = Field(default="", max_length=200)
+    game: str = Field(index=True, max_length=64)
+    version: str = Field(default="1", max_length=64)
+    kind: str = Field(default=BotKind.COMMAND, max_length=16)
+    command: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    store_path: str | None = Field(default=None, max_length=1000)  # uploaded copy, the process's cwd
+    sandbox: str = Field(default="none", max_length=16)
+    status: str = Field(default=BotStatus.ACTIVE, index=True, max_length=16)
+    paused_reason: str | None = Field(default=None, max_length=2000)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class BotToken(SQLModel, table=True):
+    """A remote bot's secret, stored as its SHA-256 (tokens are 256 random bits, so no salt or stretching)."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    bot_id: int = Field(foreign_key="bot.id", index=True)
+    token_hash: str = Field(unique=True, max_length=64)
+    created_at: datetime = Field(default_factory=utcnow)
+    revoked: bool = Field(default=False)
+
+
+class Rating(SQLModel, table=True):
+    """A bot's current Elo rating in its game (a float, never an elo object)."""
+
+    bot_id: int = Field(foreign_key="bot.id", primary_key=True)
+    game: str = Field(index=True, max_length=64)
+    rating: float
+    games: int = Field(default=0)
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
+class GameCounter(SQLModel, table=True):
+    """Per game, the rating sequence number of the last rated match (its row is the rating lock)."""
+
+    game: str = Field(primary_key=True, max_length=64)
+    rating_seq: int = Field(default=0)
+
+
+class Match(SQLModel, table=True):
+    """One match: scheduled (queued), claimed by a worker (running), then done or void."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    uid: str = Field(unique=True, max_length=64)  # the referee's match id
+    game: str = Field(index=True, max_length=64)
+    config: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    seed: int = Field(sa_column=Column(BigInteger, nullable=False))
+    status: str = Field(default=MatchStatus.QUEUED, index=True, max_length=16)
+    attempts: int = Field(default=0)  # claims so far; only the latest claim may write a result
+    worker: str | None = Field(default=None, max_length=200)
+    created_at: datetime = Field(default_factory=utcnow)
+    dispatched_at: datetime | None = None
+    started_at: datetime | None = None
+    heartbeat_at: datetime | None = None
+    finished_at: datetime | None = None
+    replay_path: str | None = Field(default=None, max_length=1000)
+    decisions: int | None = None
+    duration_seconds: float | None = None
+    void_reason: str | None = Field(default=None, max_length=2000)
+    rating_seq: int | None = Field(default=None, index=True)  # order in which ratings were applied
+
+
+class Seat(SQLModel, table=True):
+    """One seat of a match: who sat there and, once done, how it went."""
+
+    __table_args__ = (UniqueConstraint("match_id", "seat", name="uq_seat_match_seat"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="match.id", index=True)
+    seat: int
+    bot_id: int = Field(foreign_key="bot.id", index=True)
+    rank: int | None = None
+    score: float | None = None
+    faults: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    replaced: bool = Field(default=False)
+    rating_before: float | None = None
+    rating_after: float | None = None
+
+
+class Notice(SQLModel, table=True):
+    """A message to a bot's owner (why it was paused, for example)."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    bot_id: int = Field(foreign_key="bot.id", index=True)
+    created_at: datetime = Field(default_factory=utcnow)
+    message: str = Field(max_length=4000)

@@ -1,0 +1,220 @@
+"""Read-only views of a ladder: leaderboards, match history, one match, a bot's rating history."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import col, select
+
+from ladder.db import read_session
+from ladder.models import Bot, Match, MatchStatus, Rating, Seat
+from ladder.recompute import rating_intervals
+from ladder.settings import LadderSettings
+
+
+@dataclass
+class LeaderboardRow:
+    """One bot's line on its game's leaderboard."""
+
+    position: int
+    bot_id: int
+    name: str
+    owner: str
+    version: str
+    kind: str
+    status: str
+    rating: float
+    games: int
+    interval: tuple[float, float] | None
+
+
+@dataclass
+class SeatRow:
+    """One seat of a listed match."""
+
+    seat: int
+    bot_id: int
+    bot: str
+    rank: int | None
+    score: float | None
+    faults: list[dict[str, Any]]
+    replaced: bool
+    rating_before: float | None
+    rating_after: float | None
+
+
+@dataclass
+class MatchRow:
+    """One match with its seats."""
+
+    id: int
+    uid: str
+    game: str
+    status: str
+    seed: int
+    attempts: int
+    config: dict[str, Any]
+    created_at: datetime
+    finished_at: datetime | None
+    decisions: int | None
+    duration_seconds: float | None
+    replay_path: str | None
+    void_reason: str | None
+    rating_seq: int | None
+    worker: str | None
+    seats: list[SeatRow] = field(default_factory=list)
+
+
+def games(settings: LadderSettings) -> list[str]:
+    """Games that have at least one bot on this ladder."""
+    with read_session(settings.db_url) as session:
+        return sorted(set(session.exec(select(Bot.game)).all()))
+
+
+def leaderboard(
+    settings: LadderSettings, game: str, with_intervals: bool = True, samples: int = 60
+) -> list[LeaderboardRow]:
+    """Bots of `game` by rating, best first, with games played and a 90% bootstrap interval."""
+    with read_session(settings.db_url) as session:
+        rows = session.exec(
+            select(Bot, Rating).join(Rating, col(Rating.bot_id) == col(Bot.id)).where(Bot.game == game)
+        ).all()
+    intervals = rating_intervals(settings, game, samples) if with_intervals else {}
+    ordered = sorted(rows, key=lambda row: (-row[1].rating, row[0].name))
+    return [
+        LeaderboardRow(
+            position=i + 1,
+            bot_id=bot.id or 0,
+            name=bot.name,
+            owner=bot.owner,
+            version=bot.version,
+            kind=bot.kind,
+            status=bot.status,
+            rating=rating.rating,
+            games=rating.games,
+            interval=intervals.get(bot.id or 0),
+        )
+        for i, (bot, rating) in enumerate(ordered)
+    ]
+
+
+def _match_row(match: Match, seats: list[tuple[Seat, Bot]]) -> MatchRow:
+    return MatchRow(
+        id=match.id or 0,
+        uid=match.uid,
+        game=match.game,
+        status=match.status,
+        seed=match.seed,
+        attempts=match.attempts,
+        config=dict(match.config),
+        created_at=match.created_at,
+        finished_at=match.finished_at,
+        decisions=match.decisions,
+        duration_seconds=match.duration_seconds,
+        replay_path=match.replay_path,
+        void_reason=match.void_reason,
+        rating_seq=match.rating_seq,
+        worker=match.worker,
+        seats=[
+            SeatRow(
+                seat=seat.seat,
+                bot_id=bot.id or 0,
+                bot=bot.name,
+                rank=seat.rank,
+                score=seat.score,
+                faults=list(seat.faults),
+                replaced=seat.replaced,
+                rating_before=seat.rating_before,
+                rating_after=seat.rating_after,
+            )
+            for seat, bot in seats
+        ],
+    )
+
+
+def matches(
+    settings: LadderSettings,
+    game: str | None = None,
+    bot_id: int | None = None,
+    status: str | None = None,
+    limit: int = 50,
+    after_seq: int | None = None,
+) -> list[MatchRow]:
+    """Matches, newest first (or, with `after_seq`, rated matches after that sequence number, oldest first)."""
+    with read_session(settings.db_url) as session:
+        query = select(Match)
+        if game:
+            query = query.where(Match.game == game)
+        if status:
+            query = query.where(Match.status == status)
+        if bot_id is not None:
+            query = query.where(col(Match.id).in_(select(Seat.match_id).where(Seat.bot_id == bot_id)))
+        if after_seq is not None:
+            query = query.where(Match.status == MatchStatus.DONE, col(Match.rating_seq) > after_seq).order_by(
+                col(Match.rating_seq)
+            )
+        else:
+            query = query.order_by(col(Match.id).desc())
+        found = list(session.exec(query.limit(limit)).all())
+        seats: dict[int, list[tuple[Seat, Bot]]] = {}
+        if found:
+            for seat, bot in session.exec(
+                select(Seat, Bot)
+                .join(Bot, col(Bot.id) == col(Seat.bot_id))
+                .where(col(Seat.match_id).in_([m.id for m in found]))
+                .order_by(col(Seat.seat))
+            ).all():
+                seats.setdefault(seat.match_id, []).append((seat, bot))
+    return [_match_row(match, seats.get(match.id or 0, [])) for match in found]
+
+
+def match(settings: LadderSettings, key: str | int) -> MatchRow | None:
+    """One match by id or uid."""
+    with read_session(settings.db_url) as session:
+        if isinstance(key, int) or str(key).isdigit():
+            found = session.get(Match, int(key))
+        else:
+            found = session.exec(select(Match).where(Match.uid == key)).first()
+        if found is None:
+            return None
+        seats = list(
+            session.exec(
+                select(Seat, Bot).join(Bot, col(Bot.id) == col(Seat.bot_id)).where(Seat.match_id == found.id).order_by(col(Seat.seat))
+            ).all()
+        )
+    return _match_row(found, seats)
+
+
+def rating_history(settings: LadderSettings, bot_id: int) -> list[tuple[int, datetime | None, float]]:
+    """A bot's rating after each of its rated matches: (match id, finished at, rating), in rating order."""
+    with read_session(settings.db_url) as session:
+        rows = session.exec(
+            select(Match.id, Match.finished_at, Seat.rating_after)
+            .join(Match, col(Match.id) == col(Seat.match_id))
+            .where(Seat.bot_id == bot_id, Match.status == MatchStatus.DONE)
+            .order_by(col(Match.rating_seq), col(Seat.seat))
+        ).all()
+    history: list[tuple[int, datetime | None, float]] = []
+    for match_id, finished, rating in rows:
+        if history and history[-1][0] == match_id:
+            continue  # self-play: one point per match
+        history.append((int(match_id), finished, float(rating)))
+    return history
+
+
+def status_counts(settings: LadderSettings) -> dict[str, int]:
+    """How many matches are in each status."""
+    from sqlalchemy import func
+
+    with read_session(settings.db_url) as session:
+        return dict(session.exec(select(Match.status, func.count()).group_by(Match.status)).all())
+
+
+def last_rating_seq(settings: LadderSettings, game: str) -> int:
+    """The rating sequence number of the game's latest rated match (0 if none)."""
+    from sqlalchemy import func
+
+    with read_session(settings.db_url) as session:
+        return int(session.exec(select(func.max(Match.rating_seq)).where(Match.game == game)).one() or 0)

@@ -1,0 +1,161 @@
+"""Registering bots (local commands, uploaded directories or archives, remote) and their secret tokens."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import shlex
+import shutil
+import tarfile
+import zipfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from sqlmodel import select
+
+from ladder.db import read_session, write_session
+from ladder.models import Bot, BotKind, BotStatus, BotToken, Notice, Rating
+from ladder.ratings import INITIAL_RATING
+from ladder.settings import LadderSettings
+from referee.registry import get_game
+
+
+class LadderError(ValueError):
+    """A request the ladder refuses (unknown bot, duplicate name, bad archive...), with the reason."""
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def add_bot(
+    settings: LadderSettings,
+    name: str,
+    game: str,
+    *,
+    command: Sequence[str] | str | None = None,
+    upload: str | Path | None = None,
+    remote: bool = False,
+    owner: str = "",
+    version: str = "1",
+    sandbox: str | None = None,
+) -> Bot:
+    """Register a bot for `game`: a command run as is, an upload (directory or archive) copied into
+    the ladder's store and started with `command` inside it, or a remote bot (no command).
+
+    Uploads run in the strict sandbox unless told otherwise (a strict sandbox the machine cannot
+    provide is a startup fault, never a silent downgrade); local commands and remote bots in none
+    (a remote bot's seat is played by the ladder's own relay)."""
+    get_game(game)  # UnknownGameError for a bad id
+    if not name or len(name) > 100 or not all(c.isalnum() or c in "-_.+" for c in name):
+        raise LadderError(f"bad bot name {name!r}: use letters, digits and - _ . + (at most 100)")
+    argv = shlex.split(command) if isinstance(command, str) else list(command or [])
+    if remote and (argv or upload):
+        raise LadderError("a remote bot has no command or upload: it dials the ladder itself")
+    if not remote and not argv:
+        raise LadderError(f"bot {name!r} needs a command (or --remote)")
+    kind = BotKind.REMOTE if remote else BotKind.UPLOADED if upload else BotKind.COMMAND
+    if sandbox is None:
+        sandbox = "strict" if kind == BotKind.UPLOADED else "none"
+    if sandbox not in ("none", "basic", "strict"):
+        raise LadderError(f"sandbox must be none, basic or strict, not {sandbox!r}")
+    with write_session(settings.db_url) as session:
+        if session.exec(select(Bot).where(Bot.name == name)).first() is not None:
+            raise LadderError(f"a bot named {name!r} already exists")
+        bot = Bot(name=name, owner=owner, game=game, version=version, kind=kind, command=argv, sandbox=sandbox)
+        session.add(bot)
+        session.flush()
+        if upload is not None:
+            target = settings.store_dir / f"{bot.id}-{name}"
+            _copy_upload(Path(upload), target)
+            bot.store_path = str(target)
+        session.add(Rating(bot_id=bot.id, game=game, rating=INITIAL_RATING, games=0))
+    return bot
+
+
+def _copy_upload(source: Path, target: Path) -> None:
+    """Copy a bot directory, or unpack a .zip/.tar(.gz) archive safely, into `target`."""
+    if target.exists():
+        shutil.rmtree(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if source.is_dir():
+        shutil.copytree(source, target, symlinks=True)
+    elif zipfile.is_zipfile(source):
+        with zipfile.ZipFile(source) as archive:
+            for member in archive.namelist():
+                _check_member(member)
+            archive.extractall(target)
+    elif source.is_file() and tarfile.is_tarfile(source):
+        with tarfile.open(source) as archive:
+            archive.extractall(target, filter="data")
+    else:
+        raise LadderError(f"{source}: not a directory, .zip or .tar archive")
+
+
+def _check_member(member: str) -> None:
+    path = Path(member)
+    if path.is_absolute() or ".." in path.parts:
+        raise LadderError(f"archive member {member!r} points outside the bot's directory")
+
+
+def get_bot(settings: LadderSettings, name_or_id: str | int) -> Bot:
+    """The bot with that name (or id); LadderError if there is none."""
+    with read_session(settings.db_url) as session:
+        if isinstance(name_or_id, int) or str(name_or_id).isdigit():
+            bot = session.get(Bot, int(name_or_id))
+        else:
+            bot = session.exec(select(Bot).where(Bot.name == name_or_id)).first()
+    if bot is None:
+        raise LadderError(f"no bot {name_or_id!r}")
+    return bot
+
+
+def issue_token(settings: LadderSettings, bot_name: str) -> str:
+    """A new secret token for a bot (shown once; only its hash is stored)."""
+    bot = get_bot(settings, bot_name)
+    token = f"b99_{secrets.token_urlsafe(32)}"
+    with write_session(settings.db_url) as session:
+        session.add(BotToken(bot_id=bot.id, token_hash=hash_token(token)))
+    return token
+
+
+def bot_for_token(settings: LadderSettings, token: str) -> Bot | None:
+    """The bot a token belongs to, None if the token is unknown or revoked."""
+    with read_session(settings.db_url) as session:
+        row = session.exec(
+            select(BotToken).where(BotToken.token_hash == hash_token(token), BotToken.revoked == False)  # noqa: E712
+        ).first()
+        return session.get(Bot, row.bot_id) if row else None
+
+
+def set_status(settings: LadderSettings, bot_name: str, status: str, reason: str | None = None) -> Bot:
+    """Pause, resume or retire a bot; a pause leaves its owner a notice with the reason."""
+    if status not in (BotStatus.ACTIVE, BotStatus.PAUSED, BotStatus.RETIRED):
+        raise LadderError(f"unknown status {status!r}")
+    with write_session(settings.db_url) as session:
+        bot = session.get(Bot, get_bot(settings, bot_name).id)
+        if bot is None:
+            raise LadderError(f"no bot {bot_name!r}")
+        bot.status = status
+        bot.paused_reason = reason if status == BotStatus.PAUSED else None
+        if status == BotStatus.PAUSED and reason:
+            session.add(Notice(bot_id=bot.id, message=f"{bot.name} was paused: {reason}"))
+        session.add(bot)
+    return bot
+
+
+def list_bots(settings: LadderSettings, game: str | None = None) -> list[Bot]:
+    """Every registered bot (of one game), by name."""
+    with read_session(settings.db_url) as session:
+        query = select(Bot).order_by(Bot.name)
+        if game:
+            query = query.where(Bot.game == game)
+        return list(session.exec(query).all())
+
+
+def notices(settings: LadderSettings, bot_name: str) -> list[Notice]:
+    """Messages left for a bot's owner, newest first."""
+    bot = get_bot(settings, bot_name)
+    with read_session(settings.db_url) as session:
+        return list(session.exec(select(Notice).where(Notice.bot_id == bot.id).order_by(Notice.id.desc())).all())  # type: ignore[union-attr]

@@ -1,0 +1,85 @@
+"""A running ladder: the scheduling loop plus, when asked, the gRPC API, the web pages and the
+Arena gateway for remote bots, all in one process."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import replace
+from typing import Any
+
+from ladder.executors import CeleryExecutor, Executor, LocalExecutor
+from ladder.service import Ladder, SchedulerOptions
+from ladder.settings import LadderSettings
+
+
+class LadderServer:
+    """Owns the executor, the loop and the servers; start() them, run() the loop, stop() it all."""
+
+    def __init__(
+        self,
+        settings: LadderSettings,
+        options: SchedulerOptions,
+        executor: str = "local",
+        broker: str | None = None,
+        workers: int = 1,
+        grpc_address: str | None = None,
+        http_address: str | None = None,
+        arena_address: str | None = None,
+    ) -> None:
+        self.settings = settings
+        self.executor: Executor = CeleryExecutor(broker or "") if executor == "celery" else LocalExecutor(workers)
+        from ladder.remote import Presence
+
+        self.online = Presence()
+        self.ladder = Ladder(settings, self.executor, options, online=self.online)
+        self.grpc_address, self.http_address, self.arena_address = grpc_address, http_address, arena_address
+        self.grpc_server: Any = None
+        self.http_server: Any = None
+        self.arena: Any = None
+        self.grpc_port: int | None = None
+        self.http_port: int | None = None
+        self._stopped = threading.Event()
+
+    def start(self) -> None:
+        """Start the servers that were asked for (the loop runs in run())."""
+        if self.arena_address:
+            from ladder.remote import ArenaGateway
+
+            self.arena = ArenaGateway(self.settings, self.arena_address, self.online)
+            self.arena.start()
+            self.settings = replace(self.settings, gateway=self.arena.relay_address)
+            self.ladder.settings = self.settings
+        if self.grpc_address:
+            from ladder.api import serve_grpc
+
+            self.grpc_server, self.grpc_port = serve_grpc(self.settings, self.grpc_address, self.settings.admin_token())
+        if self.http_address:
+            from ladder.web import serve_http
+
+            self.http_server, self.http_port = serve_http(self.settings, self.http_address)
+
+    def describe(self) -> list[str]:
+        lines = [f"ladder in {self.settings.home}, executor {self.executor.name}"]
+        if self.grpc_server is not None:
+            lines.append(f"LadderService on port {self.grpc_port} ({self.grpc_address})")
+        if self.http_server is not None:
+            lines.append(f"web pages on http://{self.http_address.rsplit(':', 1)[0]}:{self.http_port}/")  # type: ignore[union-attr]
+        if self.arena is not None:
+            lines.append(f"Arena endpoint for remote bots on port {self.arena.port}")
+        return lines
+
+    def run(self, until_idle: bool = False) -> None:
+        self.ladder.run(until_idle=until_idle)
+
+    def stop(self) -> None:
+        if self._stopped.is_set():
+            return
+        self._stopped.set()
+        self.ladder.stop()
+        if self.grpc_server is not None:
+            self.grpc_server.stop(grace=0.5)
+        if self.http_server is not None:
+            self.http_server.shutdown()
+        if self.arena is not None:
+            self.arena.stop()
+        self.executor.shutdown()

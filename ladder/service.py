@@ -1,0 +1,188 @@
+"""The ladder's main loop: keep every game's matches flowing, requeue lost attempts, dispatch work."""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from datetime import timedelta
+
+from sqlalchemy import func
+from sqlmodel import col, select
+
+from ladder.db import read_session, write_session
+from ladder.execute import LEASE_SECONDS
+from ladder.executors import Executor
+from ladder.matches import reap_stale, schedule_match
+from ladder.matchmaking import Candidate, pick_table
+from ladder.models import Bot, BotKind, BotStatus, Match, MatchStatus, Rating, Seat, utcnow
+from ladder.settings import LadderSettings
+from referee.errors import ArenaError
+from referee.registry import get_game
+
+log = logging.getLogger(__name__)
+
+#: How many of a game's latest matches count as "recent" for matchmaking.
+RECENT_MATCHES = 200
+
+
+@dataclass
+class SchedulerOptions:
+    """How the ladder schedules: which games, how many matches in flight, self-play, a seed."""
+
+    games: Sequence[str] = ()  # empty: every game that has bots
+    concurrency: int = 2  # matches queued or running at once (per ladder)
+    allow_self_play: bool = False
+    seed: int | None = None
+    players: dict[str, int] = field(default_factory=dict)  # per game; default: the game's default count
+    max_matches: int | None = None  # stop scheduling after this many (tests, benchmarks)
+    lease_seconds: float = LEASE_SECONDS
+    tick_seconds: float = 0.2
+
+
+class Ladder:
+    """Schedules, dispatches and reaps until stopped. Safe to kill and restart at any moment."""
+
+    def __init__(
+        self,
+        settings: LadderSettings,
+        executor: Executor,
+        options: SchedulerOptions | None = None,
+        online: Any = None,
+    ) -> None:
+        self.settings = settings
+        self.executor = executor
+        self.options = options or SchedulerOptions()
+        self.rng = random.Random(self.options.seed)
+        self.scheduled = 0
+        self.stopping = threading.Event()
+        self.remote_ids: set[int | None] = set()
+        self.online = online  # a ladder.remote.Presence shared with the Arena gateway; None: no remote bots
+
+    def recover(self) -> None:
+        """After a restart: dispatch again what was queued but never sent to an executor. A local
+        pool died with the previous service, so everything it had queued is dispatched again too."""
+        if self.executor.name == "local":
+            redispatch_lost_queued(self.settings, 0.0)
+        self.dispatch()
+
+    def step(self) -> None:
+        """One round: reap lost attempts, schedule new matches, dispatch the queued ones."""
+        for match_id in reap_stale(self.settings, self.options.lease_seconds):
+            log.warning("match %s: attempt lost, requeued or voided", match_id)
+        self.schedule()
+        self.dispatch()
+
+    def open_matches(self) -> int:
+        """Matches queued or running."""
+        with read_session(self.settings.db_url) as session:
+            return session.exec(select(func.count()).select_from(Match).where(col(Match.status).in_(MatchStatus.OPEN))).one()
+
+    def schedule(self) -> None:
+        """Queue new matches until `concurrency` are open."""
+        games = list(self.options.games) or self.games_with_bots()
+        if not games:
+            return
+        missing = self.options.concurrency - self.open_matches()
+        attempts = 0
+        while missing > 0 and attempts < 4 * len(games):
+            if self.options.max_matches is not None and self.scheduled >= self.options.max_matches:
+                return
+            attempts += 1
+            game = games[(self.scheduled + attempts) % len(games)]
+            try:
+                scheduled = self.schedule_one(game)
+            except ArenaError as error:  # a game whose engine is gone: its bots wait
+                log.warning("cannot schedule %s: %s", game, error)
+                continue
+            if scheduled is not None:
+                missing -= 1
+
+    def games_with_bots(self) -> list[str]:
+        with read_session(self.settings.db_url) as session:
+            return sorted(set(session.exec(select(Bot.game).where(Bot.status == BotStatus.ACTIVE)).all()))
+
+    def candidates(self, game: str) -> list[Candidate]:
+        """The active bots of `game` (remote ones only while connected), with rating and recent load."""
+        with read_session(self.settings.db_url) as session:
+            bots = session.exec(select(Bot, Rating).join(Rating, col(Rating.bot_id) == col(Bot.id)).where(
+                Bot.game == game, Bot.status == BotStatus.ACTIVE
+            )).all()
+            recent_ids = select(Match.id).where(Match.game == game).order_by(col(Match.id).desc()).limit(RECENT_MATCHES)
+            counts = dict(
+                session.exec(
+                    select(Seat.bot_id, func.count()).where(col(Seat.match_id).in_(recent_ids.scalar_subquery())).group_by(Seat.bot_id)
+                ).all()
+            )
+        result = []
+        self.remote_ids = {bot.id for bot, _ in bots if bot.kind == BotKind.REMOTE}
+        for bot, rating in bots:
+            if bot.kind == BotKind.REMOTE and (self.online is None or bot.id not in self.online):
+                continue
+            result.append(Candidate(bot.id or 0, rating.rating, rating.games, int(counts.get(bot.id, 0))))
+        return result
+
+    def schedule_one(self, game: str) -> int | None:
+        """Queue one match of `game` if matchmaking finds a table; returns its id."""
+        engine_game = get_game(game)
+        players = self.options.players.get(game, engine_game.default_players)
+        table = pick_table(self.candidates(game), players, self.rng, self.options.allow_self_play)
+        if table is None:
+            return None
+        match_id = schedule_match(self.settings, game, table, seed=self.rng.getrandbits(63))
+        if self.online is not None:
+            for bot_id in table:
+                if bot_id in self.remote_ids:
+                    self.online.reserve(bot_id)
+        self.scheduled += 1
+        return match_id
+
+    def dispatch(self) -> None:
+        """Send every queued, undispatched match to the executor."""
+        with read_session(self.settings.db_url) as session:
+            queued = session.exec(
+                select(Match.id).where(Match.status == MatchStatus.QUEUED, col(Match.dispatched_at).is_(None)).order_by(col(Match.id))
+            ).all()
+        for match_id in queued:
+            with write_session(self.settings.db_url) as session:
+                match = session.get(Match, match_id)
+                if match is None or match.status != MatchStatus.QUEUED or match.dispatched_at is not None:
+                    continue
+                match.dispatched_at = utcnow()
+                session.add(match)
+            assert match_id is not None
+            self.executor.submit(self.settings, match_id)
+
+    def run(self, until_idle: bool = False) -> None:
+        """Loop until stopped (or, with `until_idle`, until max_matches are scheduled and all closed)."""
+        self.recover()
+        while not self.stopping.is_set():
+            try:
+                self.step()
+            except Exception:  # noqa: BLE001 - a database or broker hiccup must not stop the ladder
+                log.exception("ladder step failed; retrying")
+                self.stopping.wait(max(1.0, self.options.tick_seconds))
+                continue
+            if until_idle and self.options.max_matches is not None and self.scheduled >= self.options.max_matches:
+                if self.open_matches() == 0:
+                    return
+            self.stopping.wait(self.options.tick_seconds)
+
+    def stop(self) -> None:
+        self.stopping.set()
+
+
+def redispatch_lost_queued(settings: LadderSettings, older_than_seconds: float) -> int:
+    """Mark queued matches dispatched long ago as undispatched (their task was lost with a broker)."""
+    cutoff = utcnow() - timedelta(seconds=older_than_seconds)
+    with write_session(settings.db_url) as session:
+        matches = session.exec(
+            select(Match).where(Match.status == MatchStatus.QUEUED, col(Match.dispatched_at) < cutoff)
+        ).all()
+        for match in matches:
+            match.dispatched_at = None
+            session.add(match)
+        return len(matches)

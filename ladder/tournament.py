@@ -1,0 +1,216 @@
+"""Local tournaments: a round robin (all seatings) between local bots, run through the referee's
+run_match on a process pool, rated with the ladder's Elo in schedule order."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import multiprocessing
+import random
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ladder.ratings import RatingTable, bootstrap_intervals, win_shares
+
+
+@dataclass(frozen=True)
+class TournamentGame:
+    """One game of the schedule: which entrants sit where (entrant indices in seat order), which seed."""
+
+    index: int
+    seating: tuple[int, ...]
+    seed: int
+
+
+def round_robin(
+    entrants: int, players: int, games_per_table: int, seed: int, duplicate: bool = False
+) -> list[TournamentGame]:
+    """Every table of `players` distinct entrants plays `games_per_table` games, cycling through all
+    its seatings. With `duplicate`, each seed is played once in every rotation of a seating (so each
+    entrant meets the same luck from every seat), rounding the games up to a multiple of `players`."""
+    if players < 1:
+        raise ValueError("a game needs at least one player")
+    if entrants < players:
+        raise ValueError(f"{players} players per game need at least {players} bots, not {entrants}")
+    rng = random.Random(seed)
+    schedule: list[TournamentGame] = []
+    for table in itertools.combinations(range(entrants), players):
+        seatings = list(itertools.permutations(table))
+        if duplicate:
+            for round_index in range(math.ceil(games_per_table / players)):
+                base = seatings[round_index % len(seatings)]
+                game_seed = rng.getrandbits(63)
+                for shift in range(players):
+                    rotated = base[shift:] + base[:shift]
+                    schedule.append(TournamentGame(len(schedule), rotated, game_seed))
+        else:
+            for game_index in range(games_per_table):
+                schedule.append(TournamentGame(len(schedule), seatings[game_index % len(seatings)], rng.getrandbits(63)))
+    return schedule
+
+
+@dataclass
+class EntrantStanding:
+    """One entrant's line in the final table."""
+
+    entrant: int
+    name: str
+    rating: float
+    interval: tuple[float, float] | None
+    games: int
+    wins: float  # first places; a first place shared by k seats counts 1/k
+    score_share: float  # mean share of pairwise points (1 = beat everyone every game)
+    faults: int
+
+
+@dataclass
+class TournamentResult:
+    """What a tournament produced: every report, in schedule order, and the standings."""
+
+    names: list[str]
+    games: list[TournamentGame]
+    reports: list[Any]
+    standings: list[EntrantStanding] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "entrants": self.names,
+            "standings": [
+                {
+                    "name": s.name,
+                    "rating": s.rating,
+                    "interval": list(s.interval) if s.interval else None,
+                    "games": s.games,
+                    "wins": s.wins,
+                    "win_rate": s.wins / s.games if s.games else 0.0,
+                    "score_share": s.score_share,
+                    "faults": s.faults,
+                }
+                for s in self.standings
+            ],
+            "matches": [
+                {"seating": list(game.seating), "seed": game.seed, "ranks": list(report.ranks), "scores": list(report.scores)}
+                for game, report in zip(self.games, self.reports)
+            ],
+        }
+
+
+def standings(names: Sequence[str], games: Sequence[TournamentGame], reports: Sequence[Any]) -> list[EntrantStanding]:
+    """Elo (rated in schedule order, so the same seeds give the same table), wins and faults per entrant."""
+    table = RatingTable()
+    played = [0] * len(names)
+    wins = [0.0] * len(names)
+    shares = [0.0] * len(names)
+    faults = [0] * len(names)
+    history = []
+    for game, report in zip(games, reports):
+        ranks = list(report.ranks)
+        table.apply(list(game.seating), ranks)
+        history.append((list(game.seating), ranks))
+        firsts = ranks.count(1)
+        for seat, (entrant, share) in enumerate(zip(game.seating, win_shares(ranks))):
+            played[entrant] += 1
+            shares[entrant] += share
+            wins[entrant] += 1.0 / firsts if ranks[seat] == 1 else 0.0
+            faults[entrant] += len(report.seats[seat].faults)
+    intervals = bootstrap_intervals(history, samples=40) if len(names) > 1 else {}
+    lines = [
+        EntrantStanding(
+            entrant=i,
+            name=name,
+            rating=table.rating(i),
+            interval=intervals.get(i),  # type: ignore[arg-type]
+            games=played[i],
+            wins=wins[i],
+            score_share=shares[i] / played[i] if played[i] else 0.0,
+            faults=faults[i],
+        )
+        for i, name in enumerate(names)
+    ]
+    lines.sort(key=lambda line: -line.rating)
+    return lines
+
+
+def unique_names(names: Sequence[str]) -> list[str]:
+    """Entrant names made distinct (random, random#2, ...)."""
+    seen: dict[str, int] = {}
+    result = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        result.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
+    return result
+
+
+def _play(spec: Any) -> Any:
+    from referee.match import run_match
+
+    return run_match(spec)
+
+
+def run_tournament(
+    game: str,
+    bots: Sequence[Any],
+    *,
+    games_per_table: int,
+    players: int | None = None,
+    seed: int = 0,
+    duplicate: bool = False,
+    parallel: int = 1,
+    variants: dict[str, Any] | None = None,
+    time_control: Any = None,
+    replay_dir: Path | None = None,
+    on_result: Callable[[TournamentGame, Any], None] | None = None,
+) -> TournamentResult:
+    """Play the round robin of `bots` (BotSpecs, one per entrant) and rate it."""
+    from dataclasses import replace
+
+    from referee.match import MatchSpec, TimeControl
+    from referee.registry import get_game
+
+    engine_game = get_game(game)
+    count = players or min(max(len(bots), engine_game.min_players), engine_game.max_players)
+    engine_game.make_config(count, variants or {})  # ConfigError now, not in every game
+    names = unique_names([bot.name for bot in bots])
+    entrants = [replace(bot, name=name) for bot, name in zip(bots, names)]
+    schedule = round_robin(len(entrants), count, games_per_table, seed, duplicate)
+    if replay_dir is not None:
+        replay_dir.mkdir(parents=True, exist_ok=True)
+
+    def spec_for(item: TournamentGame) -> Any:
+        return MatchSpec(
+            game=game,
+            bots=[entrants[i] for i in item.seating],
+            seed=item.seed,
+            variants=dict(variants or {}),
+            time_control=time_control or TimeControl(),
+            replay_path=str(replay_dir / f"game-{item.index:05d}.jsonl") if replay_dir else None,
+        )
+
+    reports: list[Any] = [None] * len(schedule)
+    if parallel <= 1:
+        for item in schedule:
+            reports[item.index] = _play(spec_for(item))
+            if on_result:
+                on_result(item, reports[item.index])
+    else:
+        with ProcessPoolExecutor(max_workers=parallel, mp_context=multiprocessing.get_context("spawn")) as pool:
+            pending: dict[Future[Any], TournamentGame] = {}
+            queue = iter(schedule)
+            for item in itertools.islice(queue, parallel * 2):
+                pending[pool.submit(_play, spec_for(item))] = item
+            while pending:
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    item = pending.pop(future)
+                    reports[item.index] = future.result()
+                    if on_result:
+                        on_result(item, reports[item.index])
+                    following = next(queue, None)
+                    if following is not None:
+                        pending[pool.submit(_play, spec_for(following))] = following
+    result = TournamentResult(names=names, games=schedule, reports=reports)
+    result.standings = standings(names, schedule, reports)
+    return result

@@ -1,0 +1,327 @@
+"""The Magnificent's rules: a game state driven by a stack of pending steps, decisions and chance draws.
+
+Every resolution that can be interrupted (a poster gain in the middle of a build or a travel, a deck
+draw, a display refill) is a step on `stack`; `_run` executes steps until a decision or a chance node
+is pending or the game is over. Decisions carry the spec's codes (TD1..TD6, BD1..BD4, VD1..VD2,
+PD1..PD4, GP1..GP2, SD1..SD2, RD1..RD2). Each part of the rules is a mixin in its own module
+(setup, turn, build, travel, perform, posters, round_end, draft); steps, chance kinds, options and
+applications are found by name (`_step_<name>`, `_chance_<kind>`, `_options_<code>`, `_apply_<code>`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, Self
+
+from referee.chance import draw_outcomes, uniform_outcomes
+from referee.engine import ChanceOutcome, Game, GameConfig, GameResult, GameState, Option, Seat
+from referee.errors import RuleError
+from referee.games.magnificent import scoring
+from referee.games.magnificent.build import BuildMixin
+from referee.games.magnificent.data import COLOUR_INDEX, DIE_COLOURS, TILE_TYPES, Bonus, Components
+from referee.games.magnificent.dice import roll_outcomes
+from referee.games.magnificent.draft import DraftMixin
+from referee.games.magnificent.model import Player, Turn
+from referee.games.magnificent.perform import PerformMixin
+from referee.games.magnificent.posters import PosterMixin
+from referee.games.magnificent.round_end import RoundEndMixin
+from referee.games.magnificent.setup import SetupMixin
+from referee.games.magnificent.travel import TravelMixin
+from referee.games.magnificent.turn import TurnMixin
+from referee.games.magnificent.views import build_view
+
+DECISION_NAMES = {
+    "SD1": "trainer_draft",
+    "SD2": "draft_master_card",
+    "TD1": "take_die",
+    "TD2": "place_die",
+    "TD3": "clear_die_colour",
+    "TD4": "action",
+    "TD5": "window_a",
+    "TD6": "window_b",
+    "BD1": "build_level",
+    "BD2": "build_tile",
+    "BD3": "build_anchor",
+    "BD4": "build_orientation",
+    "VD1": "travel_distance",
+    "VD2": "take_tent",
+    "PD1": "show_space",
+    "PD2": "posters_to_complete",
+    "PD3": "extra_gem",
+    "PD4": "arrange_posters",
+    "GP1": "poster_source",
+    "GP2": "poster_placement",
+    "RD1": "take_pair",
+    "RD2": "score_master_card",
+}
+Step = tuple[Any, ...]
+
+
+class MagnificentState(
+    SetupMixin, TurnMixin, BuildMixin, TravelMixin, PerformMixin, PosterMixin, RoundEndMixin, DraftMixin, GameState
+):
+    """One game of The Magnificent in progress."""
+
+    def __init__(self, game: Game, config: GameConfig, components: Components) -> None:
+        super().__init__(game, config)
+        self.c = components
+        n = config.players
+        self.side_b: bool = bool(config.variants.get("side_b", False))
+        self.draft: bool = bool(config.variants.get("draft_master_cards", False))
+        self.draft_hands: list[list[str]] = [[] for _ in range(n)]  # by hand (the seat it was dealt to)
+        self.draft_history: list[list[tuple[str, ...]]] = [[] for _ in range(n)]  # each hand at each pick round
+        self.draft_picks: list[list[str]] = [[] for _ in range(n)]  # by seat, in pick order
+        self.draft_removed: list[str] = [""] * n
+        self.draft_round = 0
+        self.pairs: int = components.display_pairs[n]
+        self.round = 0
+        self.start_player = 0
+        self.turn_count = 0
+        self.turn: Turn | None = None
+        self.players_state: list[Player] = [Player() for _ in range(n)]
+        self.main_tent: dict[str, int] = {}  # "O:4" -> count
+        self.boards_left: list[str] = list(components.boards)
+        self.master_deck: list[str] = []
+        self.trainer_deck: list[str] = list(components.trainers)
+        self.display: list[list[str | None]] = [[None, None] for _ in range(self.pairs)]
+        self.draft_pool: list[str] = []
+        self.removed_trainers: list[str] = []
+        self.tents_left: list[str] = list(components.track_tents)
+        self.track_tents: dict[str, list[str | None]] = {colour: [None] * 12 for colour in DIE_COLOURS}
+        self.wagons: dict[str, int] = {colour: 0 for colour in DIE_COLOURS}
+        self.start_posters_left: list[str] = list(components.starting_posters)
+        self.poster_deck: list[str] = list(components.regular_posters)
+        self.poster_display: list[str | None] = [None] * 4
+        self.poster_discard: list[str] = []
+        self.poster_in_hand: str = ""
+        self.supply: dict[str, int] = {t: components.tile_types[t].copies for t in TILE_TYPES}
+        self.stack: list[Step] = [("chance", "start")]
+        self.pending: tuple[str, int] | None = None
+        self.chance: tuple[Any, ...] | None = None
+        self.over = False
+        self.final: list[dict[str, int]] = []
+        self._options: dict[int, list[Option]] = {}
+        self._outcomes: list[ChanceOutcome] | None = None
+        self._run()
+
+    # ----- engine contract -------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        """True once round 3's round end is done."""
+        return self.over
+
+    def is_chance_node(self) -> bool:
+        """True while a draw or a roll is pending."""
+        return self.chance is not None
+
+    def chance_outcomes(self) -> Sequence[ChanceOutcome]:
+        """The pending draw over what remains, or a die roll."""
+        if self.chance is None:
+            return []
+        kind = self.chance[0]
+        if kind == "start":
+            return uniform_outcomes([f"seat:{s}" for s in range(self.players)])
+        if self._outcomes is None:
+            if kind == "dice":
+                self._outcomes = roll_outcomes(self.chance[1], self.chance[2])
+            else:
+                self._outcomes = draw_outcomes(dict.fromkeys(self._chance_source(kind), 1))
+        return self._outcomes
+
+    def _chance_source(self, kind: str) -> list[str]:
+        if kind == "board":
+            return self.boards_left
+        if kind in ("master_display", "master_deal"):
+            return self.master_deck
+        if kind in ("trainer_display", "trainer_pool"):
+            return self.trainer_deck
+        if kind == "tent":
+            return self.tents_left
+        if kind == "start_poster":
+            return self.start_posters_left
+        if kind in ("poster_display", "poster_draw"):
+            return self.poster_deck
+        raise RuleError(f"magnificent: unknown chance kind {kind!r}")
+
+    def deciding_seats(self) -> tuple[Seat, ...]:
+        """The active or drafting seat; every seat at once for round-end master scoring (RD2)."""
+        if self.pending is None:
+            return ()
+        if self.pending[0] in ("RD2", "SD2"):
+            return tuple(range(self.players))
+        return (self.pending[1],)
+
+    def decision_name(self, seat: Seat) -> str:
+        """The spec's decision point, e.g. 'window_a' for TD5."""
+        if self.pending is None or seat not in self.deciding_seats():
+            return ""
+        return DECISION_NAMES[self.pending[0]]
+
+    def decision_code(self) -> str:
+        """The spec's code of the pending decision (TD1, BD3, ...), '' if none."""
+        return self.pending[0] if self.pending else ""
+
+    def legal_options(self, seat: Seat) -> Sequence[Option]:
+        """The seat's legal options in the spec's canonical order (§4.11)."""
+        if seat not in self.deciding_seats():
+            return []
+        cached = self._options.get(seat)
+        if cached is None:
+            assert self.pending is not None
+            cached = getattr(self, "_options_" + self.pending[0].lower())(seat)
+            if not cached:
+                raise RuleError(f"magnificent: no legal option at {self.pending[0]} for seat {seat}")
+            self._options[seat] = cached
+        return cached
+
+    def _apply_chance(self, outcome: ChanceOutcome) -> None:
+        assert self.chance is not None
+        chance, self.chance = self.chance, None
+        self._options = {}
+        self._outcomes = None
+        getattr(self, "_chance_" + chance[0])(outcome.id, *chance[1:])
+        self._run()
+
+    def _apply_decisions(self, chosen: Mapping[Seat, Option]) -> None:
+        assert self.pending is not None
+        code = self.pending[0]
+        self.pending = None
+        self._options = {}
+        self._outcomes = None
+        if code == "RD2":
+            self._apply_rd2(chosen)
+        elif code == "SD2":
+            self._apply_sd2(chosen)
+        else:
+            ((seat, option),) = chosen.items()
+            getattr(self, "_apply_" + code.lower())(seat, option)
+        self._run()
+
+    def result(self) -> GameResult:
+        """Final scores (§6) and ranks by score, coins, completed posters."""
+        self.require_over()
+        scores = [entry["total"] for entry in self.final]
+        ranks = scoring.final_ranks(scores, self.players_state)
+        return GameResult(ranks, tuple(float(s) for s in scores), {"breakdown": [dict(e) for e in self.final]})
+
+    def clone(self) -> Self:
+        """A copy sharing component data; mutable containers copied."""
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        twin.events = self.events.copy()
+        twin.turn = self.turn.copy() if self.turn else None
+        twin.players_state = [p.copy() for p in self.players_state]
+        twin.main_tent = self.main_tent.copy()
+        twin.boards_left = self.boards_left.copy()
+        twin.master_deck = self.master_deck.copy()
+        twin.trainer_deck = self.trainer_deck.copy()
+        twin.display = [slot.copy() for slot in self.display]
+        twin.draft_pool = self.draft_pool.copy()
+        twin.removed_trainers = self.removed_trainers.copy()
+        twin.tents_left = self.tents_left.copy()
+        twin.track_tents = {k: v.copy() for k, v in self.track_tents.items()}
+        twin.wagons = self.wagons.copy()
+        twin.start_posters_left = self.start_posters_left.copy()
+        twin.poster_deck = self.poster_deck.copy()
+        twin.poster_display = self.poster_display.copy()
+        twin.poster_discard = self.poster_discard.copy()
+        twin.supply = self.supply.copy()
+        twin.stack = self.stack.copy()
+        twin.final = [dict(e) for e in self.final]
+        twin.draft_hands = [hand.copy() for hand in self.draft_hands]
+        twin.draft_history = [history.copy() for history in self.draft_history]
+        twin.draft_picks = [picks.copy() for picks in self.draft_picks]
+        twin.draft_removed = self.draft_removed.copy()
+        twin._options = dict(self._options)
+        return twin
+
+    def determinize(self, seat: Seat, rng: random.Random) -> Self:
+        """A clone with the draft cards `seat` has not seen redrawn (the only secrets; decks stay chance nodes)."""
+        twin = self.clone()
+        if self.draft:
+            twin._determinize_draft(seat, rng)
+            twin._options = {}
+            twin._outcomes = None
+        return twin
+
+    def private_view(self, seat: Seat) -> dict[str, Any]:
+        """Everything is public in this game (§5); the seat's view is the public view plus its seat."""
+        return build_view(self, seat)
+
+    def public_view(self) -> dict[str, Any]:
+        """The spectator's view: every public field (§5)."""
+        return build_view(self, None)
+
+    # ----- the step machine --------------------------------------------------------------
+    def _schedule(self, *steps: Step) -> None:
+        """Run `steps` next, in the given order, before anything already pending."""
+        self.stack.extend(reversed(steps))
+
+    def _run(self) -> None:
+        while self.pending is None and self.chance is None and self.stack:
+            step = self.stack.pop()
+            getattr(self, "_step_" + step[0])(*step[1:])
+
+    def _ask(self, code: str, seat: int) -> None:
+        self.pending = (code, seat)
+
+    # helpers -----------------------------------------------------------------------------
+    def _seats_from(self, first: int) -> list[int]:
+        return [(first + i) % self.players for i in range(self.players)]
+
+    def _power(self) -> int:
+        turn = self.turn
+        assert turn is not None
+        player = self.players_state[turn.seat]
+        power = turn.die_value + turn.power_bonus
+        for card, (colour, value) in player.dice.items():
+            if card != turn.card and colour == turn.acting:
+                power += value
+        return power
+
+    def power(self) -> int:
+        """This turn's power (§4.2), 0 outside a turn."""
+        return self._power() if self.turn and self.turn.acting else 0
+
+    def _set_die_value(self, value: int) -> None:
+        turn = self.turn
+        assert turn is not None
+        turn.die_value = value
+        self.players_state[turn.seat].dice[turn.card] = (turn.die_colour, value)
+
+    def _gain_gem(self, seat: int, colour: str) -> None:
+        player = self.players_state[seat]
+        index = COLOUR_INDEX[colour]
+        if player.gems[index] >= 3:
+            player.coins += 1
+            self.emit("gem_gained", seat=seat, colour=colour, converted=True)
+        else:
+            player.gems[index] += 1
+            self.emit("gem_gained", seat=seat, colour=colour, converted=False)
+
+    def _gain_marker(self, seat: int, reason: str) -> None:
+        player = self.players_state[seat]
+        if player.markers + player.spent < 8:
+            player.markers += 1
+            self.emit("marker_gained", seat=seat, reason=reason)
+
+    def _gain(self, seat: int, reason: str, points: int = 0, coins: int = 0) -> None:
+        player = self.players_state[seat]
+        player.points += points
+        player.coins += coins
+        if points or coins:
+            self.emit("gained", seat=seat, points=points, coins=coins, reason=reason)
+
+    def _gain_bonus(self, seat: int, bonus: Bonus, reason: str) -> None:
+        """Points, coins, gem, marker at once; posters scheduled (each is a GP1/GP2 procedure)."""
+        self._gain(seat, reason, bonus.points, bonus.coins)
+        if bonus.gem:
+            self._gain_gem(seat, bonus.gem)
+        for _ in range(bonus.marker):
+            self._gain_marker(seat, reason)
+        self._schedule(*[("gain_poster", seat)] * bonus.poster)
+
+    def _step_chance(self, kind: str, *args: Any) -> None:
+        if kind not in ("start", "dice") and not self._chance_source(kind):
+            return
+        self.chance = (kind, *args)

@@ -1,0 +1,725 @@
+"""Merchants of B99 game state: setup, simultaneous draft and placement, round and final scoring."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Self
+
+from referee.engine import ChanceOutcome, Game, GameConfig, GameResult, GameState, Option, Seat
+from referee.errors import GameOverError, RuleError
+from referee.games.merchants.data import DUNGEONS, MerchantsData
+from referee.games.merchants.scoring import (
+    final_parts,
+    final_ranks,
+    score_cards,
+    solo_star_points,
+    solo_title,
+    star_rank_points,
+)
+from referee.games.merchants.shop import PLACE, REPLACE, Cell, Placed, legal_targets, tiles_at
+
+ROUNDS = 3
+PICKS = 5
+HAND_SIZE = 5
+ROTATIONS = (0, 90, 180, 270)
+GREY_SLOTS = (*DUNGEONS, "D")
+
+# decision names (spec 4.3)
+INITIAL_ROTATION = "initial_rotation"  # DP1
+RETURN_REPUTATION = "return_reputation"  # DP2
+CHOOSE_TILE = "choose_tile"  # DP3
+CHOOSE_TARGET = "choose_target"  # DP4
+CHOOSE_ROTATION = "choose_rotation"  # DP5
+CHOOSE_DUNGEON = "choose_dungeon"  # DP6
+DECISIONS = (INITIAL_ROTATION, RETURN_REPUTATION, CHOOSE_TILE, CHOOSE_TARGET, CHOOSE_ROTATION, CHOOSE_DUNGEON)
+CHANCE = "chance"
+OVER = "over"
+
+#: a pending chance step: (what, seat or dungeon or slot, last draw of a batch)
+Step = tuple[str, Any, bool]
+
+
+@lru_cache(maxsize=None)
+def _draw(item: str, total: int) -> ChanceOutcome:
+    return ChanceOutcome(item, 1.0 / total)
+
+
+@lru_cache(maxsize=None)
+def _rotation_option(rotation: int) -> Option:
+    return Option(f"rotation:{rotation}", f"rotate {rotation}°", {"rotation": rotation})
+
+
+@lru_cache(maxsize=None)
+def _tile_option(tile: str) -> Option:
+    return Option(f"tile:{tile}", f"take {tile}", {"tile": tile})
+
+
+@lru_cache(maxsize=None)
+def _target_option(row: int, col: int, mode: str) -> Option:
+    verb = "place at" if mode == PLACE else "replace the tile at"
+    return Option(f"{mode}:{row},{col}", f"{verb} ({row}, {col})", {"row": row, "col": col, "mode": mode})
+
+
+@lru_cache(maxsize=4096)
+def _target_options(cells: frozenset[Cell]) -> tuple[Option, ...]:
+    """DP4 options of a shop occupying `cells` (shops repeat a lot in playouts and searches)."""
+    return tuple(_target_option(*target) for target in legal_targets(cells))
+
+
+@lru_cache(maxsize=None)
+def _return_option(card: str) -> Option:
+    return Option(f"return:{card}", f"return reputation card {card}", {"card": card})
+
+
+@lru_cache(maxsize=None)
+def _dungeon_option(dungeon: str) -> Option:
+    return Option(f"dungeon:{dungeon}", f"score the {dungeon} dungeon", {"dungeon": dungeon})
+
+
+@dataclass(slots=True)
+class Bundle:
+    """A draft hand travelling round the table; `holders` are the seats that have seen its contents."""
+
+    tiles: list[str]
+    holders: set[Seat]
+
+    def copy(self) -> Bundle:
+        return Bundle(list(self.tiles), set(self.holders))
+
+
+@dataclass(slots=True)
+class Chip:
+    """A used dungeon chip on the personal board: its round, dungeon, 👍 and the points that round gave."""
+
+    round: int
+    dungeon: str
+    thumb: bool
+    points: int
+
+
+@dataclass(slots=True)
+class PlayerState:
+    """One seat's holdings: shop, discards, chips, score, reputation cards, draft hand and pending answers."""
+
+    shop: dict[Cell, Placed] = field(default_factory=dict)
+    discards: list[str] = field(default_factory=list)
+    unused_chips: list[str] = field(default_factory=lambda: list(DUNGEONS))
+    chips: list[Chip] = field(default_factory=list)
+    score: int = 0
+    reputation: list[str] = field(default_factory=list)
+    returned: list[str] = field(default_factory=list)
+    bundle: Bundle | None = None
+    pending_tile: str | None = None
+    pending_target: tuple[int, int, str] | None = None
+    drawn: list[str] = field(default_factory=list)
+    final: dict[str, Any] | None = None
+
+    def copy(self) -> PlayerState:
+        return PlayerState(
+            dict(self.shop), list(self.discards), list(self.unused_chips), list(self.chips), self.score,
+            list(self.reputation), list(self.returned), self.bundle, self.pending_tile, self.pending_target,
+            list(self.drawn), self.final,
+        )
+
+    @property
+    def thumbs(self) -> int:
+        return sum(1 for chip in self.chips if chip.thumb)
+
+
+class MerchantsState(GameState):
+    """A game of Merchants of B99 in progress."""
+
+    data: MerchantsData
+
+    def __init__(self, game: Game, config: GameConfig, data: MerchantsData) -> None:
+        super().__init__(game, config)
+        self.data = data
+        variants = config.variants
+        self.solo = config.players == 1
+        self.back_side = self.solo or bool(variants["personal_board_back"])
+        self.first_game = bool(variants["first_game"])
+        self.floor99: str | None = None if variants["floor99"] == "off" else variants["floor99"]
+        self.floor99_face: str | None = variants["floor99_face"]
+        self.phase = CHANCE
+        self.stage = "floor99"
+        self.round = 0
+        self.pick = 0
+        self.queue: list[Step] = []
+        self.layout: dict[tuple[str, str], tuple[str, str]] = {}
+        self.c_cards: dict[str, str] = {}
+        self.d_card: str | None = None
+        self.grey: dict[str, str] = {}
+        self.supply: list[str] = list(data.tile_ids)
+        self.reputation_deck: list[str] = sorted(data.reputation)
+        self.solo_removed: list[str] = []
+        self.players_state: list[PlayerState] = [PlayerState() for _ in range(config.players)]
+        self.final_ranks: tuple[int, ...] | None = None
+        self._outcomes: list[ChanceOutcome] | None = None
+        if self.first_game:
+            for dungeon in DUNGEONS:
+                for slot in ("A", "B"):
+                    self.layout[(dungeon, slot)] = (data.first_game_layout[dungeon][slot], slot)
+        if self.floor99 == "random":
+            self.queue.append(("floor99_dungeon", None, True))
+        if self.floor99 is not None and self.floor99_face == "random":
+            self.queue.append(("floor99_face", None, True))
+        self._resume()
+
+    # ----- node kind --------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def is_chance_node(self) -> bool:
+        return bool(self.queue)
+
+    def deciding_seats(self) -> tuple[Seat, ...]:
+        if self.phase in DECISIONS:
+            return tuple(range(self.players))
+        return ()
+
+    def decision_name(self, seat: Seat) -> str:
+        return self.phase
+
+    # ----- chance -----------------------------------------------------------------------
+    def chance_outcomes(self) -> Sequence[ChanceOutcome]:
+        if not self.queue:
+            raise RuleError(f"merchants: no chance node is pending (phase {self.phase})")
+        if self._outcomes is None:
+            items = self._chance_items(self.queue[0])
+            total = len(items)
+            self._outcomes = [_draw(item, total) for item in items]
+        return self._outcomes
+
+    def chance_step(self) -> tuple[str, Any] | None:
+        """What the pending chance node draws, e.g. ('hand_tile', seat) or ('c_card', 'dragon'); None if none."""
+        return (self.queue[0][0], self.queue[0][1]) if self.queue else None
+
+    def _chance_items(self, step: Step) -> list[str]:
+        what, subject, _ = step
+        if what in ("initial_tile", "hand_tile"):
+            return self.supply
+        if what == "reputation":
+            return self.reputation_deck
+        if what == "floor99_dungeon":
+            return list(DUNGEONS)
+        if what == "floor99_face":
+            return ["A", "B"]
+        if what == "ab":
+            used = {card for (dungeon, _), (card, _) in self.layout.items() if dungeon == subject[0]}
+            return [card for card in self.data.ab_cards_of(subject[0]) if card not in used]
+        if what == "c_card":
+            return sorted(card for card in self.data.c_cards if card not in self.c_cards.values())
+        if what == "d_card":
+            return sorted(card for card, spec in self.data.d_cards.items() if spec.first_game or not self.first_game)
+        used_grey = set(self.grey.values())
+        return sorted(grey for grey in self.data.grey_kinds if grey not in used_grey)
+
+    def _apply_chance(self, outcome: ChanceOutcome) -> None:
+        what, subject, last = self.queue.pop(0)
+        self._outcomes = None
+        item = outcome.id
+        if what in ("initial_tile", "hand_tile"):
+            self.supply.remove(item)
+            player = self.players_state[subject]
+            if what == "initial_tile":
+                player.shop[(0, 0)] = (item, 0)
+                self.emit("initial_tile", seat=subject, tile=item)
+            else:
+                player.drawn.append(item)
+                if last:
+                    self._hand_drawn(subject)
+        elif what == "reputation":
+            self.reputation_deck.remove(item)
+            player = self.players_state[subject]
+            player.drawn.append(item)
+            if last:
+                player.reputation.extend(player.drawn)
+                self.emit("reputation_drawn", seat=subject, count=len(player.drawn))
+                self.emit("reputation_cards", to=subject, seat=subject, cards=list(player.drawn))
+                player.drawn = []
+        elif what == "floor99_dungeon":
+            self.floor99 = item
+        elif what == "floor99_face":
+            self.floor99_face = item
+        elif what == "ab":
+            dungeon, slot = subject
+            self.layout[(dungeon, slot)] = (item, slot)
+        elif what == "c_card":
+            self.c_cards[subject] = item
+        elif what == "d_card":
+            self.d_card = item
+        else:
+            self.grey[subject] = item
+        if not self.queue:
+            self._resume()
+
+    def _hand_drawn(self, seat: Seat) -> None:
+        player = self.players_state[seat]
+        tiles = player.drawn
+        player.drawn = []
+        if player.bundle is None:
+            player.bundle = Bundle(list(tiles), {seat})
+        else:
+            player.bundle.tiles.extend(tiles)
+        self.emit("hand_drawn", seat=seat, count=len(tiles))
+        self.emit("hand_tiles", to=seat, seat=seat, tiles=sorted(tiles))
+
+    # ----- flow -------------------------------------------------------------------------
+    def _resume(self) -> None:
+        """Move on from a finished chance batch or decision to the next node."""
+        while not self.queue and self.phase not in DECISIONS and self.phase != OVER:
+            stage = self.stage
+            if stage == "floor99":
+                self.stage = "layout"
+                if self.floor99 is not None:
+                    self.layout[(self.floor99, self.floor99_face or "A")] = (
+                        self.data.floor99_of(self.floor99), self.floor99_face or "A",
+                    )
+                for dungeon in DUNGEONS:
+                    for slot in ("A", "B"):
+                        if (dungeon, slot) not in self.layout:
+                            self.queue.append(("ab", (dungeon, slot), True))
+            elif stage == "layout":
+                self.emit("setup_layout", rows=self._layout_rows(with_hidden=False))
+                self.stage = "initial_tiles"
+                self.queue.extend(("initial_tile", seat, True) for seat in range(self.players))
+            elif stage == "initial_tiles":
+                self.phase = INITIAL_ROTATION
+            elif stage == "setup_reputation":
+                self._start_round(1)
+            elif stage == "reveal":
+                self.emit("trends_revealed", **self._reveal_fields())
+                self._queue_reputation(2)
+                self.stage = "reputation"
+            elif stage == "reputation":
+                self.phase = RETURN_REPUTATION
+            elif stage == "draw":
+                self.phase = CHOOSE_TILE
+            else:
+                raise RuleError(f"merchants: cannot resume from stage {stage!r}")
+
+    def _queue_reputation(self, count: int) -> None:
+        for seat in range(self.players):
+            self.queue.extend(("reputation", seat, k == count - 1) for k in range(count))
+
+    def _start_round(self, number: int) -> None:
+        self.round = number
+        self.pick = 0
+        self.emit("round_started", round=number)
+        if number == 1:
+            self._start_draft()
+            return
+        self.phase = CHANCE
+        if number == 2:
+            self.stage = "reveal"
+            self.queue.extend(("c_card", dungeon, True) for dungeon in DUNGEONS)
+            self.queue.append(("d_card", None, True))
+            self.queue.extend(("grey", slot, True) for slot in GREY_SLOTS)
+        else:
+            self.stage = "reputation"
+            self._queue_reputation(2)
+
+    def _start_draft(self) -> None:
+        self.pick = 1
+        self.phase = CHANCE
+        self.stage = "draw"
+        if self.solo:
+            self._queue_solo_draw()
+            return
+        for seat in range(self.players):
+            self.players_state[seat].bundle = None
+            self.queue.extend(("hand_tile", seat, k == HAND_SIZE - 1) for k in range(HAND_SIZE))
+
+    def _queue_solo_draw(self) -> None:
+        count = HAND_SIZE + 1 - self.pick
+        self.players_state[0].bundle = None
+        self.queue.extend(("hand_tile", 0, k == count - 1) for k in range(count))
+
+    # ----- decisions ----------------------------------------------------------------------
+    def legal_options(self, seat: Seat) -> Sequence[Option]:
+        if self.phase not in DECISIONS or not 0 <= seat < self.players:
+            raise RuleError(f"merchants: seat {seat} is not deciding (phase {self.phase})")
+        player = self.players_state[seat]
+        phase = self.phase
+        if phase in (INITIAL_ROTATION, CHOOSE_ROTATION):
+            return [_rotation_option(rotation) for rotation in ROTATIONS]
+        if phase == CHOOSE_TILE:
+            bundle = player.bundle
+            if bundle is None or not bundle.tiles:
+                raise RuleError(f"merchants: seat {seat} has no draft hand")
+            return [_tile_option(tile) for tile in sorted(bundle.tiles)]
+        if phase == CHOOSE_TARGET:
+            return _target_options(frozenset(player.shop))
+        if phase == RETURN_REPUTATION:
+            return [_return_option(card) for card in sorted(player.reputation)]
+        return [_dungeon_option(dungeon) for dungeon in player.unused_chips]
+
+    def _apply_decisions(self, chosen: Mapping[Seat, Option]) -> None:
+        phase = self.phase
+        if phase == INITIAL_ROTATION:
+            for seat in range(self.players):
+                player = self.players_state[seat]
+                tile, _ = player.shop[(0, 0)]
+                rotation = chosen[seat].payload["rotation"]
+                player.shop[(0, 0)] = (tile, rotation)
+                self.emit("placed", seat=seat, tile=tile, row=0, col=0, rotation=rotation, mode="initial")
+            self.phase = CHANCE
+            self.stage = "setup_reputation"
+            self._queue_reputation(1)
+        elif phase == RETURN_REPUTATION:
+            for seat in range(self.players):
+                card = chosen[seat].payload["card"]
+                player = self.players_state[seat]
+                player.reputation.remove(card)
+                player.returned.append(card)
+                self.emit("reputation_returned", seat=seat)
+                self.emit("returned_card", to=seat, seat=seat, card=card)
+            self._start_draft()
+        elif phase == CHOOSE_TILE:
+            for seat in range(self.players):
+                self.players_state[seat].pending_tile = chosen[seat].payload["tile"]
+            self.phase = CHOOSE_TARGET
+        elif phase == CHOOSE_TARGET:
+            for seat in range(self.players):
+                payload = chosen[seat].payload
+                self.players_state[seat].pending_target = (payload["row"], payload["col"], payload["mode"])
+            self.phase = CHOOSE_ROTATION
+        elif phase == CHOOSE_ROTATION:
+            self._reveal_placements({seat: chosen[seat].payload["rotation"] for seat in range(self.players)})
+        elif phase == CHOOSE_DUNGEON:
+            self._score_round({seat: chosen[seat].payload["dungeon"] for seat in range(self.players)})
+        else:
+            raise RuleError(f"merchants: no decision is pending (phase {phase})")
+        self._resume()
+
+    def _reveal_placements(self, rotations: Mapping[Seat, int]) -> None:
+        for seat in range(self.players):
+            player = self.players_state[seat]
+            tile, target = player.pending_tile, player.pending_target
+            if tile is None or target is None or player.bundle is None:
+                raise RuleError(f"merchants: seat {seat} has no complete placement to reveal")
+            row, col, mode = target
+            player.bundle.tiles.remove(tile)
+            data: dict[str, Any] = {"seat": seat, "tile": tile, "row": row, "col": col, "rotation": rotations[seat], "mode": mode}
+            if mode == REPLACE:
+                old, _ = player.shop[(row, col)]
+                player.discards.append(old)
+                data["discarded"] = old
+            player.shop[(row, col)] = (tile, rotations[seat])
+            player.pending_tile = None
+            player.pending_target = None
+            self.emit("placed", **data)
+        if self.solo:
+            player = self.players_state[0]
+            removed = list(player.bundle.tiles) if player.bundle else []
+            if removed:
+                self.solo_removed.extend(removed)
+                self.emit("solo_removed", tiles=removed)
+            player.bundle = None
+            if self.pick < PICKS:
+                self.pick += 1
+                self.phase = CHANCE
+                self.stage = "draw"
+                self._queue_solo_draw()
+            else:
+                self.phase = CHOOSE_DUNGEON
+            return
+        if self.pick < PICKS:
+            self._pass_hands()
+            self.pick += 1
+            self.phase = CHOOSE_TILE
+        else:
+            for player in self.players_state:
+                player.bundle = None
+            self.phase = CHOOSE_DUNGEON
+
+    def pass_target(self, seat: Seat) -> Seat:
+        """Who receives `seat`'s hand this round: left (next seat) in rounds 1 and 3, right in round 2."""
+        step = -1 if self.round == 2 else 1
+        return (seat + step) % self.players
+
+    def _pass_hands(self) -> None:
+        bundles = [player.bundle for player in self.players_state]
+        for seat, bundle in enumerate(bundles):
+            if bundle is None:
+                raise RuleError(f"merchants: seat {seat} has no hand to pass")
+            receiver = self.pass_target(seat)
+            bundle.holders.add(receiver)
+            self.players_state[receiver].bundle = bundle
+            self.emit("hand_passed", from_seat=seat, to_seat=receiver, count=len(bundle.tiles))
+            self.emit("hand_tiles", to=receiver, seat=receiver, from_seat=seat, tiles=sorted(bundle.tiles))
+
+    def round_cards(self, dungeon: str, number: int | None = None) -> list[tuple[str, str, str | None]]:
+        """The (card, face, K) scored for `dungeon` in round `number` (spec 4.6 step 2)."""
+        number = self.round if number is None else number
+        cards: list[tuple[str, str, str | None]] = [
+            (*self.layout[(dungeon, "A")], None),
+            (*self.layout[(dungeon, "B")], None),
+        ]
+        if number >= 2:
+            cards.append((self.c_cards[dungeon], "", self.data.grey_kinds[self.grey[dungeon]]))
+        if number >= 3 and self.d_card is not None:
+            cards.append((self.d_card, "", self.data.grey_kinds[self.grey["D"]]))
+        return cards
+
+    def _score_round(self, dungeons: Mapping[Seat, str]) -> None:
+        self.emit("chips_revealed", choices=[{"seat": seat, "dungeon": dungeons[seat]} for seat in range(self.players)])
+        seats = []
+        for seat in range(self.players):
+            player = self.players_state[seat]
+            dungeon = dungeons[seat]
+            scored = score_cards(self.round_cards(dungeon), tiles_at(player.shop, self.data), self.data)
+            thumb = all(card.points >= 1 for card in scored)
+            trend = sum(card.points for card in scored)
+            thumb_points = self.data.thumb_points_back[self.round] if thumb and self.back_side else 0
+            player.score += trend + thumb_points
+            player.unused_chips.remove(dungeon)
+            player.chips.append(Chip(self.round, dungeon, thumb, trend + thumb_points))
+            cards = []
+            for card in scored:
+                entry: dict[str, Any] = {"card": card.card, "face": card.face, "points": card.points}
+                if card.kind is not None:
+                    entry["kind"] = card.kind
+                cards.append(entry)
+            seats.append(
+                {"seat": seat, "dungeon": dungeon, "cards": cards, "thumb": thumb, "thumb_points": thumb_points,
+                 "round_points": trend + thumb_points, "score": player.score}
+            )
+        self.emit("round_scored", round=self.round, seats=seats)
+        if self.round < ROUNDS:
+            self._start_round(self.round + 1)
+        else:
+            self._final_scoring()
+
+    def _final_scoring(self) -> None:
+        front = not self.back_side
+        parts = [
+            final_parts(p.shop, len(p.discards), p.reputation, p.thumbs, front, self.data) for p in self.players_state
+        ]
+        if self.solo:
+            rank_points = [solo_star_points(parts[0].stars, self.data)]
+        else:
+            rank_points = star_rank_points([p.stars for p in parts], [p.best_heart for p in parts], self.data)
+        totals = [
+            player.score + part.attribute_points + part.circle_points + points
+            for player, part, points in zip(self.players_state, parts, rank_points)
+        ]
+        ranks = final_ranks(totals, [part.stars for part in parts])
+        self.final_ranks = ranks
+        seats = []
+        for seat, (player, part, points) in enumerate(zip(self.players_state, parts, rank_points)):
+            thumb_points = (
+                sum(self.data.thumb_points_back[chip.round] for chip in player.chips if chip.thumb) if self.back_side else 0
+            )
+            final: dict[str, Any] = {
+                "seat": seat,
+                "trend_points": player.score - thumb_points,
+                "thumb_points": thumb_points,
+                "attribute_sets": part.sets,
+                "attribute_points": part.attribute_points,
+                "circles": part.circles,
+                "circle_points": part.circle_points,
+                "reputation": [{"card": card, "achieved": met} for card, met in part.achieved],
+                "thumbs": player.thumbs,
+                "discards": len(player.discards),
+                "stars": part.stars,
+                "best_heart": part.best_heart,
+                "star_points": points,
+                "total": totals[seat],
+                "rank": ranks[seat],
+            }
+            if self.solo:
+                final["solo_rank"], final["solo_title"] = solo_title(totals[seat], self.data)
+            player.final = final
+            seats.append(final)
+        self.emit("final_scoring", seats=seats, ranks=list(ranks))
+        self.phase = OVER
+
+    # ----- result -----------------------------------------------------------------------
+    def result(self) -> GameResult:
+        if self.phase != OVER or self.final_ranks is None:
+            raise GameOverError("merchants: the game is not over yet")
+        totals = tuple(float(player.final["total"]) for player in self.players_state if player.final is not None)
+        details: dict[str, Any] = {"stars": [player.final["stars"] for player in self.players_state if player.final]}
+        if self.solo and self.players_state[0].final is not None:
+            details["solo_rank"] = self.players_state[0].final["solo_rank"]
+            details["solo_title"] = self.players_state[0].final["solo_title"]
+        return GameResult(self.final_ranks, totals, details)
+
+    # ----- views ------------------------------------------------------------------------
+    def _layout_rows(self, with_hidden: bool) -> list[dict[str, Any]]:
+        rows = []
+        for dungeon in DUNGEONS:
+            if (dungeon, "A") not in self.layout or (dungeon, "B") not in self.layout:
+                continue
+            a_card, a_face = self.layout[(dungeon, "A")]
+            b_card, b_face = self.layout[(dungeon, "B")]
+            row: dict[str, Any] = {"dungeon": dungeon, "a_card": a_card, "a_face": a_face, "b_card": b_card, "b_face": b_face}
+            if with_hidden and dungeon in self.c_cards and dungeon in self.grey:
+                row["c_card"] = self.c_cards[dungeon]
+                row["c_kind"] = self.data.grey_kinds[self.grey[dungeon]]
+            rows.append(row)
+        return rows
+
+    def _reveal_fields(self) -> dict[str, Any]:
+        fields: dict[str, Any] = {
+            "rows": [
+                {"dungeon": d, "c_card": self.c_cards[d], "c_kind": self.data.grey_kinds[self.grey[d]]} for d in DUNGEONS
+            ],
+        }
+        if self.d_card is not None:
+            fields["d_card"] = self.d_card
+            fields["d_kind"] = self.data.grey_kinds[self.grey["D"]]
+        return fields
+
+    def _revealed(self) -> bool:
+        return self.round >= 2 and len(self.grey) == len(GREY_SLOTS) and self.stage != "reveal"
+
+    def _public_player(self, seat: Seat) -> dict[str, Any]:
+        player = self.players_state[seat]
+        view: dict[str, Any] = {
+            "seat": seat,
+            "score": player.score,
+            "shop": [
+                {"tile": tile, "row": row, "col": col, "rotation": rotation}
+                for (row, col), (tile, rotation) in sorted(player.shop.items())
+            ],
+            "discards": list(player.discards),
+            "unused_chips": list(player.unused_chips),
+            "chips": [
+                {"round": chip.round, "dungeon": chip.dungeon, "thumb": chip.thumb, "points": chip.points}
+                for chip in player.chips
+            ],
+            "hand_size": len(player.bundle.tiles) if player.bundle is not None else 0,
+            "reputation_count": len(player.reputation),
+        }
+        if player.final is not None:
+            view["final"] = player.final
+        return view
+
+    def public_view(self) -> dict[str, Any]:
+        view: dict[str, Any] = {
+            "players": self.players,
+            "round": self.round,
+            "pick": self.pick,
+            "phase": self.phase,
+            "solo": self.solo,
+            "personal_board_back": self.back_side,
+            "layout": self._layout_rows(with_hidden=self._revealed()),
+            "seats": [self._public_player(seat) for seat in range(self.players)],
+            "supply_size": len(self.supply),
+            "reputation_deck_size": len(self.reputation_deck),
+            "solo_removed": list(self.solo_removed),
+        }
+        if self._revealed() and self.d_card is not None:
+            view["d_card"] = self.d_card
+            view["d_kind"] = self.data.grey_kinds[self.grey["D"]]
+        if self.phase != OVER and self.round >= 1 and not self.solo:
+            view["pass_direction"] = "right" if self.round == 2 else "left"
+        return view
+
+    def private_view(self, seat: Seat) -> dict[str, Any]:
+        if not 0 <= seat < self.players:
+            raise RuleError(f"merchants: no seat {seat} in a {self.players}-player game")
+        view = self.public_view()
+        player = self.players_state[seat]
+        view["seat"] = seat
+        view["hand"] = sorted(player.bundle.tiles) if player.bundle is not None else []
+        view["reputation_hand"] = sorted(player.reputation)
+        view["returned_reputation"] = list(player.returned)
+        if player.pending_tile is not None:
+            view["pending_tile"] = player.pending_tile
+        if player.pending_target is not None:
+            row, col, mode = player.pending_target
+            view["pending_target"] = {"row": row, "col": col, "mode": mode}
+        return view
+
+    # ----- search support ---------------------------------------------------------------
+    def clone(self) -> Self:
+        twin = type(self).__new__(type(self))
+        twin.game = self.game
+        twin.config = self.config
+        twin.events = self.events.copy()
+        twin.data = self.data
+        twin.solo = self.solo
+        twin.back_side = self.back_side
+        twin.first_game = self.first_game
+        twin.floor99 = self.floor99
+        twin.floor99_face = self.floor99_face
+        twin.phase = self.phase
+        twin.stage = self.stage
+        twin.round = self.round
+        twin.pick = self.pick
+        twin.queue = list(self.queue)
+        twin.layout = dict(self.layout)
+        twin.c_cards = dict(self.c_cards)
+        twin.d_card = self.d_card
+        twin.grey = dict(self.grey)
+        twin.supply = list(self.supply)
+        twin.reputation_deck = list(self.reputation_deck)
+        twin.solo_removed = list(self.solo_removed)
+        twin.final_ranks = self.final_ranks
+        twin._outcomes = self._outcomes
+        bundles: dict[int, Bundle] = {}
+        players = []
+        for player in self.players_state:
+            copy = player.copy()
+            if player.bundle is not None:
+                copy.bundle = bundles.setdefault(id(player.bundle), player.bundle.copy())
+            players.append(copy)
+        twin.players_state = players
+        return twin
+
+    def determinize(self, seat: Seat, rng: random.Random) -> Self:
+        """Redraw other seats' unseen hands, reputation cards and pending answers from what `seat` cannot see."""
+        world = self.clone()
+        world._outcomes = None
+        unknown = [p.bundle for p in world.players_state if p.bundle is not None and seat not in p.bundle.holders]
+        pool = list(world.supply)
+        for bundle in unknown:
+            pool.extend(bundle.tiles)
+        rng.shuffle(pool)
+        for bundle in unknown:
+            size = len(bundle.tiles)
+            bundle.tiles = pool[:size]
+            del pool[:size]
+        world.supply = sorted(pool)
+        cards = list(world.reputation_deck)
+        others = [p for index, p in enumerate(world.players_state) if index != seat]
+        for player in others:
+            cards.extend(player.reputation)
+            cards.extend(player.returned)
+        rng.shuffle(cards)
+        for player in others:
+            size, returned = len(player.reputation), len(player.returned)
+            player.reputation, player.returned = cards[:size], cards[size:size + returned]
+            del cards[:size + returned]
+        world.reputation_deck = sorted(cards)
+        world._redraw_unseen_batch(rng)
+        for index, player in enumerate(world.players_state):
+            if index == seat:
+                continue
+            if player.pending_tile is not None and player.bundle is not None:
+                player.pending_tile = rng.choice(player.bundle.tiles)
+            if player.pending_target is not None:
+                player.pending_target = rng.choice(legal_targets(player.shop))
+        return world
+
+
+    def _redraw_unseen_batch(self, rng: random.Random) -> None:
+        """Items of a draw batch still in progress have been told to nobody yet: redraw them too."""
+        if not self.queue or self.queue[0][0] not in ("hand_tile", "reputation"):
+            return
+        player = self.players_state[self.queue[0][1]]
+        if not player.drawn:
+            return
+        source = self.supply if self.queue[0][0] == "hand_tile" else self.reputation_deck
+        pool = source + player.drawn
+        rng.shuffle(pool)
+        size = len(player.drawn)
+        player.drawn = pool[:size]
+        source[:] = sorted(pool[size:])
+

@@ -1,0 +1,210 @@
+"""Per-bot cgroups for memory and process caps, on whichever hierarchy (v1 or v2) offers the controller.
+
+Groups are made below the referee's own cgroup, so they nest inside whatever limits the referee
+itself runs under. A machine may offer a controller on v1 only (its v2 hierarchy then lacks it):
+`detect()` says per controller where it can be used, or why not.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+CONTROLLERS = ("memory", "pids")
+
+
+@dataclass(frozen=True, slots=True)
+class Hierarchy:
+    """Where one controller can be used: the directory to create groups in, and the cgroup version."""
+
+    controller: str
+    version: int
+    parent: Path
+
+    def describe(self) -> str:
+        return f"cgroup v{self.version} {self.controller}"
+
+
+def _mounts() -> list[tuple[str, str, set[str]]]:
+    """(mount point, filesystem type, super options) of every cgroup mount."""
+    found = []
+    try:
+        lines = Path("/proc/self/mountinfo").read_text().splitlines()
+    except OSError:
+        return found
+    for line in lines:
+        left, _, right = line.partition(" - ")
+        fields = left.split()
+        rest = right.split()
+        if len(fields) < 5 or len(rest) < 3 or rest[0] not in ("cgroup", "cgroup2"):
+            continue
+        found.append((fields[4], rest[0], set(rest[2].split(","))))
+    return found
+
+
+def _own_paths() -> dict[str, str]:
+    """The referee's cgroup path per v1 controller, and under '' its v2 path."""
+    paths: dict[str, str] = {}
+    try:
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        return paths
+    for line in lines:
+        parts = line.split(":", 2)
+        if len(parts) != 3:
+            continue
+        _, controllers, path = parts
+        for name in controllers.split(",") if controllers else [""]:
+            paths[name] = path
+    return paths
+
+
+@cache
+def detect() -> tuple[dict[str, Hierarchy], dict[str, str]]:
+    """Usable hierarchies per controller, and for each unusable controller the reason."""
+    usable: dict[str, Hierarchy] = {}
+    reasons: dict[str, str] = {}
+    own = _own_paths()
+    mounts = _mounts()
+    for controller in CONTROLLERS:
+        why = []
+        for point, kind, options in mounts:
+            if kind == "cgroup" and controller in options and controller in own:
+                parent = Path(point) / own[controller].lstrip("/")
+                if os.access(parent, os.W_OK):
+                    usable[controller] = Hierarchy(controller, 1, parent)
+                    break
+                why.append(f"v1 {controller} group {parent} is not writable")
+        if controller in usable:
+            continue
+        for point, kind, _ in mounts:
+            if kind != "cgroup2" or "" not in own:
+                continue
+            parent = Path(point) / own[""].lstrip("/")
+            try:
+                offered = Path(point, "cgroup.controllers").read_text().split()
+            except OSError:
+                offered = []
+            if controller not in offered:
+                why.append(f"v2 hierarchy at {point} offers no {controller} controller")
+                continue
+            if controller in _read(parent / "cgroup.subtree_control").split() and os.access(parent, os.W_OK):
+                usable[controller] = Hierarchy(controller, 2, parent)
+                break
+            why.append(f"v2 {controller} is not enabled for children of {parent}")
+        if controller not in usable:
+            reasons[controller] = "; ".join(why) or "no cgroup hierarchy offers it"
+    return usable, reasons
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text()
+    except OSError:
+        return ""
+
+
+def _counter(path: Path, key: str) -> int:
+    for line in _read(path).splitlines():
+        name, _, value = line.partition(" ")
+        if name == key and value.strip().isdigit():
+            return int(value)
+    return 0
+
+
+@dataclass
+class BotGroups:
+    """The cgroups of one bot (one per usable controller)."""
+
+    name: str
+    groups: dict[str, tuple[Hierarchy, Path]] = field(default_factory=dict)
+
+    @classmethod
+    def create(cls, name: str, memory_bytes: int, processes: int) -> BotGroups:
+        """Make the groups and set their caps; a controller that refuses is left out (and not reported in force)."""
+        usable, _ = detect()
+        made = cls(name)
+        for controller, hierarchy in usable.items():
+            path = hierarchy.parent / name
+            try:
+                path.mkdir()
+                if controller == "memory":
+                    if hierarchy.version == 1:
+                        (path / "memory.limit_in_bytes").write_text(str(memory_bytes))
+                        swap = path / "memory.memsw.limit_in_bytes"
+                        if swap.exists():
+                            swap.write_text(str(memory_bytes))
+                    else:
+                        (path / "memory.max").write_text(str(memory_bytes))
+                        swap = path / "memory.swap.max"
+                        if swap.exists():
+                            swap.write_text("0")
+                else:
+                    (path / "pids.max").write_text(str(processes))
+            except OSError:
+                _remove(path)
+                continue
+            made.groups[controller] = (hierarchy, path)
+        return made
+
+    def in_force(self) -> dict[str, str]:
+        return {controller: hierarchy.describe() for controller, (hierarchy, _) in self.groups.items()}
+
+    def attach(self, pid: int) -> None:
+        """Move process `pid` into every group (it must not have started the bot yet)."""
+        for _, path in self.groups.values():
+            (path / "cgroup.procs").write_text(str(pid))
+
+    def oom_kills(self) -> int:
+        """How many processes the memory cap killed (or allocations it refused, where kills are not counted)."""
+        if "memory" not in self.groups:
+            return 0
+        hierarchy, path = self.groups["memory"]
+        if hierarchy.version == 2:
+            return _counter(path / "memory.events", "oom_kill")
+        kills = _counter(path / "memory.oom_control", "oom_kill")
+        return kills or int(_read(path / "memory.failcnt").strip() or 0)
+
+    def process_cap_hits(self) -> int:
+        """How many times a fork was refused at the process cap."""
+        if "pids" not in self.groups:
+            return 0
+        return _counter(self.groups["pids"][1] / "pids.events", "max")
+
+    def pids(self) -> list[int]:
+        found: set[int] = set()
+        for _, path in self.groups.values():
+            for line in _read(path / "cgroup.procs").split():
+                if line.isdigit():
+                    found.add(int(line))
+        return sorted(found)
+
+    def destroy(self) -> None:
+        """Kill whatever still runs in the groups, then remove them."""
+        for _ in range(50):
+            pids = self.pids()
+            if not pids:
+                break
+            for pid in pids:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            time.sleep(0.02)
+        for _, path in self.groups.values():
+            _remove(path)
+
+
+def _remove(path: Path) -> None:
+    for _ in range(50):
+        try:
+            path.rmdir()
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            time.sleep(0.02)

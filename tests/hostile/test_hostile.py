@@ -1,0 +1,264 @@
+"""The hostile-bot suite: bots that attack the referee, the host and each other, each under a strict sandbox.
+
+For each: the match finishes (and its replay verifies), the other seat is unaffected, the report names
+the fault (or, for an escape attempt the sandbox contains, the bot's own log shows every attempt
+failing), and nothing outside the sandbox changed (no file written, no process or cgroup left).
+"""
+
+from __future__ import annotations
+
+import socket
+import sys
+import threading
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from referee.cli import main
+from referee.clock import TimeControl
+from referee.match import BotSpec, MatchReport, MatchSpec, SeatReport, run_match
+from referee.replay import read_replay, verify_replay
+from referee.sandbox import Limits, machine_support
+from referee.sandbox import cgroups
+from referee.sandbox.users import processes_of
+
+pytestmark = pytest.mark.skipif(
+    not machine_support().available("strict"), reason=f"no strict sandbox here: {machine_support().missing.get('strict')}"
+)
+
+GAME = "underground_dice"
+BOTS = Path(__file__).parent / "bots"
+FAST = TimeControl(per_decision_seconds=1.0, bank_seconds=0.0, startup_seconds=20.0, tolerance_seconds=0.05)
+#: For bots that die of a cap mid-decision: time enough to reach the cap even on a loaded machine.
+ROOMY = TimeControl(per_decision_seconds=10.0, bank_seconds=0.0, startup_seconds=20.0, tolerance_seconds=0.05)
+
+
+def good_bot(level: str = "strict") -> BotSpec:
+    return BotSpec(name="good", command=(sys.executable, "-m", "bots", "random"), sandbox=level)
+
+
+def hostile_bot(name: str, *args: str, level: str = "strict", limits: Limits | None = None) -> BotSpec:
+    return BotSpec(
+        name=name,
+        command=(sys.executable, str(BOTS / f"{name}.py"), *args),
+        cwd=str(BOTS),
+        sandbox=level,
+        limits=limits or Limits(),
+    )
+
+
+def bot_files() -> set[str]:
+    return {str(path.relative_to(BOTS)) for path in BOTS.rglob("*")}
+
+
+def assert_nothing_left(seat: SeatReport) -> None:
+    """No process runs as the seat's uid and none of its cgroups remain."""
+    uid = seat.sandbox["uid"]
+    assert processes_of(uid) == [], f"processes of uid {uid} survived the match"
+    usable, _ = cgroups.detect()
+    for hierarchy in usable.values():
+        assert not list(hierarchy.parent.glob(f"b99-seat*-{uid}")), "a cgroup of the bot survived"
+
+
+def play(tmp_path: Path, bot: BotSpec, time_control: TimeControl = FAST, good_level: str = "strict") -> tuple[SeatReport, SeatReport, MatchReport]:
+    """Good bot in seat 0, `bot` in seat 1; checks the match finished, replays, and left nothing behind."""
+    before = bot_files()
+    replay = tmp_path / "r.jsonl"
+    report = run_match(MatchSpec(GAME, [good_bot(good_level), bot], seed=3, replay_path=str(replay), time_control=time_control))
+    verify_replay(replay)
+    good, bad = report.seats
+    assert report.decisions > 0
+    assert not good.faults and not good.replaced, good.faults
+    assert good.sandbox["level"] == good_level
+    assert bad.sandbox["level"] == bot.sandbox
+    assert_nothing_left(good)
+    assert_nothing_left(bad)
+    assert bot_files() == before, "a bot changed its own (read-only) directory"
+    return good, bad, report
+
+
+def assert_fault(good: SeatReport, bad: SeatReport, kind: str, *details: str) -> None:
+    assert bad.replaced, bad
+    assert bad.faults and bad.faults[0].kind == kind, bad.faults
+    for detail in details:
+        assert detail in bad.faults[0].detail, bad.faults[0].detail
+    assert bad.rank == 2 and good.rank == 1
+
+
+def test_fork_bomb_hits_the_process_cap(tmp_path: Path) -> None:
+    good, bad, _ = play(tmp_path, hostile_bot("fork_bomb", limits=Limits(processes=48)))
+    assert bad.faults and bad.faults[0].kind in ("crash", "timeout"), bad.faults
+    assert_fault(good, bad, bad.faults[0].kind, "process cap of 48")
+
+
+def test_memory_hog_is_killed_at_its_memory_cap(tmp_path: Path) -> None:
+    good, bad, _ = play(tmp_path, hostile_bot("memory_hog", limits=Limits(memory_mb=200)), time_control=ROOMY)
+    assert_fault(good, bad, "memory")
+    assert "memory hog: allocating" in bad.stderr_tail
+
+
+def test_spinner_times_out_and_the_timeout_is_in_the_replay(tmp_path: Path) -> None:
+    good, bad, _ = play(tmp_path, hostile_bot("spinner"))
+    assert_fault(good, bad, "timeout")
+    records = read_replay(tmp_path / "r.jsonl")
+    faults = [index for index, record in enumerate(records) if record["type"] == "fault"]
+    assert [records[index]["kind"] for index in faults] == ["timeout"]
+    after = next(record for record in records[faults[0] :] if record["type"] == "decision")
+    assert after["how"]["1"] == "fallback"
+    shown = CliRunner().invoke(main, ["replay", "show", str(tmp_path / "r.jsonl"), "--seat", "1"], terminal_width=200)
+    assert shown.exit_code == 0, shown.output
+    assert "fault seat 1" in shown.output and "timeout: no answer within" in shown.output
+
+
+def test_strikes_let_a_seat_time_out_before_it_is_replaced(tmp_path: Path) -> None:
+    lenient = TimeControl(per_decision_seconds=0.5, bank_seconds=0.0, startup_seconds=20.0, strikes_allowed=1)
+    good, bad, _ = play(tmp_path, hostile_bot("spinner"), time_control=lenient)
+    assert [fault.kind for fault in bad.faults] == ["timeout", "timeout"], bad.faults
+    assert bad.replaced and bad.rank == 2 and good.rank == 1
+    records = read_replay(tmp_path / "r.jsonl")
+    recorded = [(record["kind"], record["decision_index"]) for record in records if record["type"] == "fault"]
+    assert recorded == [(fault.kind, fault.decision_index) for fault in bad.faults]
+
+
+def test_spinner_is_killed_at_its_cpu_cap(tmp_path: Path) -> None:
+    patient = TimeControl(per_decision_seconds=20.0, bank_seconds=0.0, startup_seconds=20.0)
+    good, bad, _ = play(tmp_path, hostile_bot("spinner", limits=Limits(cpu_seconds=1)), time_control=patient)
+    assert_fault(good, bad, "cpu", "CPU-time cap of 1 s")
+
+
+def test_flood_of_stdout_and_stderr_is_cut_at_the_log_cap(tmp_path: Path) -> None:
+    good, bad, _ = play(tmp_path, hostile_bot("flood", limits=Limits(file_mb=2)), time_control=ROOMY)
+    assert_fault(good, bad, "output_flood", "2 MiB")
+    assert len(bad.stderr_tail) <= 2000
+
+
+def test_flood_that_survives_its_cap_is_reported_at_the_end(tmp_path: Path) -> None:
+    good, bad, _ = play(tmp_path, hostile_bot("chatty", limits=Limits(file_mb=2)))
+    assert [fault.kind for fault in bad.faults] == ["output_flood"], bad.faults
+    assert "stdout" in bad.faults[0].detail and not bad.replaced
+
+
+def test_exit_mid_decision_is_a_crash(tmp_path: Path) -> None:
+    good, bad, _ = play(tmp_path, hostile_bot("exit_mid_decision"))
+    assert_fault(good, bad, "crash", "exit code 0")
+    assert "leaving" in bad.stderr_tail
+
+
+@pytest.mark.parametrize("name", ["early", "other_request", "garbage_bytes", "oversized"])
+def test_protocol_attacks_are_protocol_errors(tmp_path: Path, name: str) -> None:
+    good, bad, _ = play(tmp_path, hostile_bot(name))
+    assert_fault(good, bad, "protocol_error")
+
+
+def test_token_thief_cannot_take_a_seat(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tokens: Iterator[str] = iter(f"seat-token-{index}-{uuid.uuid4().hex}" for index in range(2))
+    issued: list[str] = []
+
+    def predictable(_: int) -> str:
+        issued.append(next(tokens))
+        return issued[-1]
+
+    monkeypatch.setattr("referee.match.secrets.token_urlsafe", predictable)
+    victim_token = f"seat-token-0-{uuid.uuid4().hex}"
+    tokens = iter([victim_token, f"seat-token-1-{uuid.uuid4().hex}"])
+    good, bad, _ = play(tmp_path, hostile_bot("token_thief", victim_token))
+    assert_fault(good, bad, "crash", "exit code 7")
+    assert "rejected another seat's token" in bad.stderr_tail
+    assert "rejected its own token" in bad.stderr_tail
+    assert "LEAK" not in bad.stderr_tail
+
+
+def assert_contained(bad: SeatReport, attempts: int) -> None:
+    """An escape attempt the sandbox stops is no fault; the bot's own log shows each attempt failing."""
+    assert not bad.faults, bad.faults
+    assert "LEAK" not in bad.stderr_tail, bad.stderr_tail
+    assert bad.stderr_tail.count("blocked") >= attempts, bad.stderr_tail
+
+
+@pytest.fixture
+def tcp_listener() -> Iterator[tuple[int, list[Any]]]:
+    accepted: list[Any] = []
+    server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    server.bind(("0.0.0.0", 0))
+    server.listen()
+    server.settimeout(0.2)
+    stop = threading.Event()
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                accepted.append(server.accept())
+            except OSError:
+                continue
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    yield server.getsockname()[1], accepted
+    stop.set()
+    thread.join()
+    server.close()
+
+
+def test_tcp_connections_go_nowhere(tmp_path: Path, tcp_listener: tuple[int, list[Any]]) -> None:
+    port, accepted = tcp_listener
+    _, bad, _ = play(tmp_path, hostile_bot("net_tcp", str(port)))
+    assert_contained(bad, 3)
+    assert accepted == []
+
+
+def test_udp_datagrams_go_nowhere(tmp_path: Path) -> None:
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.settimeout(0.1)
+        _, bad, _ = play(tmp_path, hostile_bot("net_udp", str(listener.getsockname()[1])))
+        with pytest.raises(TimeoutError):
+            listener.recvfrom(100)
+    assert not bad.faults and "LEAK" not in bad.stderr_tail
+    assert "blocked udp 8.8.8.8:53" in bad.stderr_tail
+
+
+def test_names_do_not_resolve(tmp_path: Path) -> None:
+    _, bad, _ = play(tmp_path, hostile_bot("net_dns"))
+    assert_contained(bad, 3)
+
+
+def test_writes_outside_the_scratch_directory_fail(tmp_path: Path) -> None:
+    canary = tmp_path / "canary"
+    canary.mkdir()
+    nonce = uuid.uuid4().hex
+    _, bad, _ = play(tmp_path, hostile_bot("write_outside", str(canary), nonce))
+    assert_contained(bad, 11)
+    assert "wrote scratch /tmp" in bad.stderr_tail
+    assert list(canary.iterdir()) == []
+    for directory in ("/", "/etc", "/usr", "/usr/local", "/root", "/var/tmp", "/dev/shm", str(BOTS)):
+        assert not Path(directory, f"escape-{nonce}").exists()
+
+
+def test_other_seats_and_referee_files_cannot_be_read(tmp_path: Path) -> None:
+    secret = tmp_path / "referee-secret.txt"
+    secret.write_text("the referee's secret")
+    other_seat = tmp_path / "other-seat"
+    other_seat.mkdir()
+    (other_seat / "bot-secret.txt").write_text("another seat's secret")
+    _, bad, _ = play(tmp_path, hostile_bot("read_files", str(secret), str(other_seat / "bot-secret.txt")))
+    assert_contained(bad, 5)
+    assert "another seat's token" not in bad.stderr_tail
+
+
+@pytest.mark.parametrize(
+    ("name", "limits", "kinds", "detail"),
+    [
+        ("fork_bomb", Limits(processes=48), ("crash", "timeout"), "process cap of 48"),
+        ("memory_hog", Limits(memory_mb=200), ("memory",), ""),
+        ("flood", Limits(file_mb=2), ("output_flood",), "2 MiB"),
+    ],
+)
+def test_basic_level_caps_hold_too(tmp_path: Path, name: str, limits: Limits, kinds: tuple[str, ...], detail: str) -> None:
+    control = FAST if name == "fork_bomb" else ROOMY
+    good, bad, _ = play(tmp_path, hostile_bot(name, level="basic", limits=limits), time_control=control, good_level="basic")
+    assert bad.faults and bad.faults[0].kind in kinds, bad.faults
+    assert_fault(good, bad, bad.faults[0].kind, detail)

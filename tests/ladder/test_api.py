@@ -1,0 +1,140 @@
+"""The gRPC LadderService over a real channel: health, reflection, reads, admin calls, replays, watch."""
+
+from __future__ import annotations
+
+import sys
+import threading
+from pathlib import Path
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+import b99.ladder_pb2 as pb
+import b99.ladder_pb2_grpc as pb_grpc
+from bots.random_bot import RandomBot
+from ladder.api import SERVICE_NAME, serve_grpc
+from ladder.matches import claim_match, record_result, schedule_match
+from ladder.registry import add_bot, bot_for_token
+from ladder.settings import LadderSettings
+from referee.local import play_local
+from tests.ladder.conftest import GAME
+
+ADMIN = "admin-secret"
+RANDOM = [sys.executable, "-m", "bots", "random"]
+
+
+def play_one(settings: LadderSettings, bots: list[int], seed: int) -> None:
+    job = claim_match(settings, schedule_match(settings, GAME, bots, seed=seed), "w", 60)
+    assert not isinstance(job, str)
+    settings.replays_dir.mkdir(parents=True, exist_ok=True)
+    replay = settings.replays_dir / f"{job.uid}.jsonl"
+    report = play_local(GAME, [RandomBot(seed), RandomBot(seed + 7)], seed=seed, replay_path=str(replay))
+    assert record_result(settings, job, report)
+
+
+@pytest.fixture
+def api(sqlite_settings: LadderSettings):  # type: ignore[no-untyped-def]
+    settings = sqlite_settings
+    ids = [add_bot(settings, name, GAME, command=RANDOM, owner="o").id or 0 for name in ("x", "y")]
+    for seed in range(3):
+        play_one(settings, ids[:: 1 if seed % 2 else -1], seed)
+    server, port = serve_grpc(settings, "127.0.0.1:0", admin_token=ADMIN)
+    channel = grpc.insecure_channel(f"127.0.0.1:{port}")
+    yield settings, ids, channel
+    channel.close()
+    server.stop(grace=None)
+
+
+def test_health_and_reflection(api) -> None:  # type: ignore[no-untyped-def]
+    _, _, channel = api
+    health = health_pb2_grpc.HealthStub(channel)
+    assert health.Check(health_pb2.HealthCheckRequest(service=SERVICE_NAME)).status == health_pb2.HealthCheckResponse.SERVING
+    stub = reflection_pb2_grpc.ServerReflectionStub(channel)
+    [response] = list(stub.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(list_services="")])))
+    names = {service.name for service in response.list_services_response.service}
+    assert {SERVICE_NAME, "grpc.health.v1.Health"} <= names
+
+
+def test_leaderboard_matches_and_replay(api) -> None:  # type: ignore[no-untyped-def]
+    settings, ids, channel = api
+    stub = pb_grpc.LadderServiceStub(channel)
+    board = stub.GetLeaderboard(pb.LeaderboardRequest(game=GAME))
+    assert [entry.bot.name for entry in board.entries] and {e.bot.id for e in board.entries} == set(ids)
+    assert all(entry.games == 3 and entry.has_interval for entry in board.entries)
+    assert board.entries[0].rating >= board.entries[1].rating
+    matches = stub.ListMatches(pb.ListMatchesRequest(game=GAME, bot="x")).matches
+    assert len(matches) == 3 and all(m.status == "done" and len(m.seats) == 2 and m.has_replay for m in matches)
+    one = stub.GetMatch(pb.GetMatchRequest(match=matches[0].uid))
+    assert one.id == matches[0].id and sorted(seat.rank for seat in one.seats) in ([1, 2], [1, 1])
+    data = b"".join(chunk.data for chunk in stub.FetchReplay(pb.GetMatchRequest(match=str(one.id))))
+    assert data and data.splitlines()[0].startswith(b"{")
+    with pytest.raises(grpc.RpcError) as missing:
+        stub.GetMatch(pb.GetMatchRequest(match="nope"))
+    assert missing.value.code() == grpc.StatusCode.NOT_FOUND
+
+
+def test_admin_calls_need_the_admin_token(api) -> None:  # type: ignore[no-untyped-def]
+    settings, _, channel = api
+    stub = pb_grpc.LadderServiceStub(channel)
+    request = pb.RegisterBotRequest(name="far", game=GAME, remote=True, owner="zed")
+    with pytest.raises(grpc.RpcError) as denied:
+        stub.RegisterBot(request)
+    assert denied.value.code() == grpc.StatusCode.PERMISSION_DENIED
+    with pytest.raises(grpc.RpcError) as wrong:
+        stub.RegisterBot(request, metadata=[("authorization", "Bearer nope")])
+    assert wrong.value.code() == grpc.StatusCode.PERMISSION_DENIED
+    auth = [("authorization", f"Bearer {ADMIN}")]
+    bot = stub.RegisterBot(request, metadata=auth)
+    assert bot.kind == "remote" and bot.owner == "zed"
+    token = stub.IssueToken(pb.IssueTokenRequest(bot="far"), metadata=auth).token
+    assert bot_for_token(settings, token).name == "far"  # type: ignore[union-attr]
+    with pytest.raises(grpc.RpcError) as bad:
+        stub.RegisterBot(pb.RegisterBotRequest(name="far", game=GAME, remote=True), metadata=auth)
+    assert bad.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "already exists" in bad.value.details()
+
+
+def test_watch_results_streams_backlog_then_new_results(api) -> None:  # type: ignore[no-untyped-def]
+    settings, ids, channel = api
+    stub = pb_grpc.LadderServiceStub(channel)
+    stream = stub.WatchResults(pb.WatchResultsRequest(game=GAME, after_rating_seq=1), timeout=20)
+    first, second = next(stream), next(stream)
+    assert (first.rating_seq, second.rating_seq) == (2, 3)
+    threading.Timer(0.3, play_one, args=(settings, ids, 99)).start()
+    third = next(stream)
+    assert third.rating_seq == 4 and third.seed == 99
+    stream.cancel()
+
+
+def test_register_an_uploaded_bot_over_grpc(api, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    import io
+    import tarfile
+
+    settings, _, channel = api
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+        data = b"print('hello')\n"
+        info = tarfile.TarInfo("main.py")
+        info.size = len(data)
+        tar.addfile(info, io.BytesIO(data))
+    stub = pb_grpc.LadderServiceStub(channel)
+    bot = stub.RegisterBot(
+        pb.RegisterBotRequest(name="boxed", game=GAME, command=["python3", "main.py"], archive=buffer.getvalue()),
+        metadata=[("authorization", f"Bearer {ADMIN}")],
+    )
+    assert bot.kind == "uploaded"
+    from ladder.registry import get_bot
+
+    stored = Path(get_bot(settings, "boxed").store_path or "")
+    assert (stored / "main.py").read_bytes() == b"print('hello')\n"
+
+
+def test_watch_every_game_streams_only_new_results(api) -> None:  # type: ignore[no-untyped-def]
+    settings, ids, channel = api
+    stub = pb_grpc.LadderServiceStub(channel)
+    stream = stub.WatchResults(pb.WatchResultsRequest(), timeout=20)
+    threading.Timer(0.5, play_one, args=(settings, ids, 77)).start()
+    first = next(stream)
+    assert first.seed == 77 and first.game == GAME  # the three earlier results are not replayed
+    stream.cancel()

@@ -1,0 +1,88 @@
+"""Remote bots: a bot process dials the ladder's Arena endpoint over TCP with its hashed-token
+identity and is matched while connected; the whole server (gRPC, web, gateway) runs on 127.0.0.1."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import urllib.request
+from pathlib import Path
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+import b99.arena_pb2 as arena_pb2
+import b99.ladder_pb2_grpc as ladder_grpc
+from bots.random_bot import RandomBot
+from ladder import queries
+from ladder.models import MatchStatus
+from ladder.recompute import recompute
+from ladder.registry import add_bot, issue_token
+from ladder.server import LadderServer
+from ladder.service import SchedulerOptions
+from ladder.settings import LadderSettings
+from sdk.run import run
+from tests.ladder.conftest import GAME
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def server(sqlite_settings: LadderSettings):  # type: ignore[no-untyped-def]
+    settings = sqlite_settings
+    add_bot(settings, "near", GAME, command=[sys.executable, "-m", "bots", "random"])
+    add_bot(settings, "far", GAME, remote=True, owner="someone far away")
+    ladder_server = LadderServer(settings, SchedulerOptions(concurrency=1, max_matches=3, seed=1, tick_seconds=0.05),
+                                 workers=1, grpc_address="127.0.0.1:0", http_address="127.0.0.1:0", arena_address="127.0.0.1:0")
+    ladder_server.start()
+    yield settings, ladder_server
+    ladder_server.stop()
+
+
+def test_a_remote_bot_plays_while_connected(server) -> None:  # type: ignore[no-untyped-def]
+    settings, ladder_server = server
+    token = issue_token(settings, "far")
+    loop = threading.Thread(target=ladder_server.run, kwargs={"until_idle": True}, daemon=True)
+    loop.start()
+    loop.join(1.0)
+    assert queries.status_counts(settings) == {}  # only one local bot, the remote one is not connected
+    env = {**os.environ, "B99_ARENA_ADDRESS": f"127.0.0.1:{ladder_server.arena.port}", "B99_SEAT_TOKEN": token,
+           "PYTHONPATH": str(ROOT)}
+    remote = subprocess.run([sys.executable, str(Path(__file__).with_name("remote_bot.py")), "3"], env=env,
+                            capture_output=True, text=True, timeout=120)
+    assert remote.returncode == 0, remote.stderr[-3000:]
+    loop.join(60)
+    assert not loop.is_alive()
+    assert queries.status_counts(settings) == {MatchStatus.DONE: 3}
+    for row in queries.matches(settings, limit=10):
+        far = next(seat for seat in row.seats if seat.bot == "far")
+        assert far.faults == [] and not far.replaced and far.rank in (1, 2)
+    assert recompute(settings, GAME) == []
+    # The same server also answers health checks and serves the pages.
+    with grpc.insecure_channel(f"127.0.0.1:{ladder_server.grpc_port}") as channel:
+        status = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest()).status
+        assert status == health_pb2.HealthCheckResponse.SERVING
+    with urllib.request.urlopen(f"http://127.0.0.1:{ladder_server.http_port}/games/{GAME}") as page:
+        assert b"far" in page.read()
+
+
+def test_a_wrong_token_is_refused(server, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
+    settings, ladder_server = server
+    issue_token(settings, "far")
+    address = f"127.0.0.1:{ladder_server.arena.port}"
+    assert run(RandomBot(), address=address, token="b99_not-a-real-token") is None
+    assert "UNKNOWN_TOKEN" in capsys.readouterr().err
+    assert not ladder_server.online.available(2)
+
+
+def test_a_relay_needs_the_ladder_s_ticket(server) -> None:  # type: ignore[no-untyped-def]
+    _, ladder_server = server
+    with grpc.insecure_channel(f"127.0.0.1:{ladder_server.arena.port}") as channel:
+        stub = ladder_grpc.ArenaRelayStub(channel)
+        metadata = [("b99-bot", "2"), ("b99-match", "m"), ("b99-seat", "0"), ("b99-ticket", "forged")]
+        with pytest.raises(grpc.RpcError) as denied:
+            list(stub.Attach(iter([arena_pb2.RefereeMessage()]), metadata=metadata))
+        assert denied.value.code() == grpc.StatusCode.PERMISSION_DENIED

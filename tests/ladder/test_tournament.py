@@ -1,0 +1,69 @@
+"""`b99 tournament`: round robin through run_match, in-process and with real bot processes."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from ladder.cli import tournament
+from ladder.tournament import run_tournament
+from referee.match import BotSpec
+from tests.ladder.conftest import GAME
+
+
+def test_tournament_cli_in_process(tmp_path: Path) -> None:
+    out = tmp_path / "result.json"
+    result = CliRunner().invoke(
+        tournament,
+        [GAME, "--bot", "random", "--bot", "random", "--bot", "random", "--games", "2", "--parallel", "1",
+         "--in-process", "--json", str(out), "--seed", "4"],
+    )
+    assert result.exit_code == 0, result.output
+    assert "Elo" in result.output and "win %" in result.output and "random#3" in result.output
+    data = json.loads(out.read_text())
+    assert len(data["matches"]) == 3 * 2  # three tables of two, two games each
+    assert sorted(line["games"] for line in data["standings"]) == [4, 4, 4]
+    assert sum(line["wins"] for line in data["standings"]) == len(data["matches"])
+    ratings = [line["rating"] for line in data["standings"]]
+    assert ratings == sorted(ratings, reverse=True)
+    assert sum(ratings) == 3 * 1500.0 or abs(sum(ratings) - 4500.0) < 1e-6
+
+
+def test_duplicate_plays_each_seed_from_every_seat(tmp_path: Path) -> None:
+    out = tmp_path / "result.json"
+    result = CliRunner().invoke(
+        tournament, [GAME, "--bot", "random", "--bot", "random", "--games", "3", "--parallel", "1", "--in-process",
+                     "--duplicate", "--json", str(out)],
+    )
+    assert result.exit_code == 0, result.output
+    matches = json.loads(out.read_text())["matches"]
+    assert len(matches) == 4
+    by_seed: dict[int, list[list[int]]] = {}
+    for match in matches:
+        by_seed.setdefault(match["seed"], []).append(match["seating"])
+    assert all(sorted(seatings) == [[0, 1], [1, 0]] for seatings in by_seed.values())
+
+
+def test_tournament_with_bot_processes_on_a_pool(tmp_path: Path) -> None:
+    bots = [BotSpec(name="random", command=(sys.executable, "-m", "bots", "random")) for _ in range(2)]
+    seen = []
+    result = run_tournament(GAME, bots, games_per_table=2, parallel=2, seed=1, replay_dir=tmp_path,
+                            on_result=lambda game, report: seen.append(game.index))
+    assert sorted(seen) == [0, 1]
+    assert [report.game for report in result.reports] == [GAME, GAME]
+    assert all(not seat.faults for report in result.reports for seat in report.seats)
+    assert len(list(tmp_path.glob("*.jsonl"))) == 2
+    assert {line.name for line in result.standings} == {"random", "random#2"}
+
+
+def test_tournament_errors_are_one_line() -> None:
+    runner = CliRunner()
+    result = runner.invoke(tournament, ["chess", "--bot", "random", "--bot", "random"])
+    assert result.exit_code != 0 and "unknown game 'chess'" in result.output and "Traceback" not in result.output
+    result = runner.invoke(tournament, [GAME, "--bot", "random", "--players", "2"])
+    assert result.exit_code != 0 and "need at least 2 bots" in result.output
+    result = runner.invoke(tournament, [GAME, "--bot", "random", "--bot", "/no/such/bot"])
+    assert result.exit_code != 0 and "neither a reference bot" in result.output
