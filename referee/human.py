@@ -138,7 +138,8 @@ def play_command(
     replay_path: str | None,
 ) -> None:
     """Play GAME yourself in the terminal against bots (you see only your seat's view and options)."""
-    from referee.cli import VariantParam, fail, resolve_bot
+    from referee.bot_resolution import resolve_bot
+    from referee.cli import VariantParam, fail
     from referee.match import BotSpec, MatchSpec, run_match
     from referee.registry import get_game
 

@@ -157,7 +157,9 @@ def scaffold(name: str, lang: str, game: str, parent: Path) -> Path:
         (target / "test" / "bot.test.js").write_text(JS_TEST.format(**fields))
         (target / "package.json").write_text(JS_PACKAGE.format(name=name.lower(), sdk=JS_SDK.as_posix()))
         command = "node bot.js"
-        run = f'npm install\nb99 match {game} --bot "{command}" --bot random --seed 1'
+        # --install-links copies the SDK (with its .proto files) into node_modules: the bot's
+        # directory then holds all it needs, as the strict sandbox sees only that directory.
+        run = f'npm install --install-links\nb99 match {game} --bot "{command}" --bot random --seed 1'
         test = "npm test"
         language = "JavaScript (Node)"
     (target / "README.md").write_text(

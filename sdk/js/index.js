@@ -18,9 +18,14 @@ const PROTOCOL_VERSION = 1;
 const ADDRESS_VARIABLE = "B99_ARENA_ADDRESS";
 const TOKEN_VARIABLE = "B99_SEAT_TOKEN";
 
-/** Where the .proto files are: B99_PROTO_PATH, else the repository's proto/ beside this SDK. */
+/**
+ * Where the .proto files are: B99_PROTO_PATH, else this package's own copy (proto/, made by
+ * `npm install`/`npm ci` through sync-protos.js), else the repository's proto/ beside this SDK.
+ */
 function protoRoot() {
-  return process.env.B99_PROTO_PATH || path.resolve(__dirname, "..", "..", "proto");
+  if (process.env.B99_PROTO_PATH) return process.env.B99_PROTO_PATH;
+  const own = path.join(__dirname, "proto");
+  return fs.existsSync(path.join(own, "b99", "arena.proto")) ? own : path.resolve(__dirname, "..", "..", "proto");
 }
 
 const LOADER_OPTIONS = { keepCase: true, longs: Number, enums: String, defaults: true, oneofs: true };

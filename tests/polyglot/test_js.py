@@ -19,7 +19,7 @@ def test_js_example_bot_plays_whole_games_against_python_bots() -> None:
     node = node_or_skip()
     game = test_game()
     for seed, transport in ((1, "unix"), (2, "tcp")):
-        js = BotSpec(name="random-js", command=(node, str(JS_SDK / "examples" / "random_bot.js")))
+        js = BotSpec(name="random-js", command=(node, str(JS_SDK / "random_bot.js")))
         python = python_bot("random", "bots", "random")
         bots = [js, python] if seed % 2 else [python, js]
         report = run_match(MatchSpec(game=game, bots=bots, seed=seed, time_control=PROCESS_CLOCK, transport=transport))
@@ -63,7 +63,7 @@ def test_js_bot_without_referee_settings_says_so() -> None:
 
     node = node_or_skip()
     completed = subprocess.run(
-        [node, str(JS_SDK / "examples" / "random_bot.js")], capture_output=True, text=True, timeout=30, env={"PATH": f"{Path(node).parent}:/usr/bin:/bin"}
+        [node, str(JS_SDK / "random_bot.js")], capture_output=True, text=True, timeout=30, env={"PATH": f"{Path(node).parent}:/usr/bin:/bin"}
     )
     assert completed.returncode == 1
     assert "B99_ARENA_ADDRESS" in completed.stderr
@@ -73,7 +73,7 @@ def test_js_typed_view_example_plays_underground_dice() -> None:
     node = node_or_skip()
     if "underground_dice" not in game_ids():
         pytest.skip("Underground Dice is not registered")
-    js = BotSpec(name="cautious-js", command=(node, str(JS_SDK / "examples" / "greedy_dice_bot.js")))
+    js = BotSpec(name="cautious-js", command=(node, str(JS_SDK / "greedy_dice_bot.js")))
     report = run_match(
         MatchSpec(game="underground_dice", bots=[js, python_bot("random", "bots", "random")], seed=5, time_control=PROCESS_CLOCK)
     )

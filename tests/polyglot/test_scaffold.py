@@ -46,9 +46,10 @@ def test_js_bot_plays_a_match_over_grpc(tmp_path: Path) -> None:
     node = node_or_skip()
     CliRunner().invoke(bot_group, ["new", "jsbot", "--lang", "js", "--dir", str(tmp_path), "--game", test_game()])
     folder = tmp_path / "jsbot"
-    # What `npm install` does for a file: dependency: link the SDK into node_modules.
-    (folder / "node_modules").mkdir()
-    (folder / "node_modules" / "b99-arena-sdk").symlink_to(JS_SDK)
+    # What `npm install --install-links` does (without the registry): copy the SDK, with its own
+    # copy of the .proto files and its packages, into the bot's node_modules.
+    subprocess.run([node, str(JS_SDK / "sync-protos.js")], check=True, timeout=60)
+    shutil.copytree(JS_SDK, folder / "node_modules" / "b99-arena-sdk", symlinks=False)
     b99 = shutil.which("b99") or str(Path(sys.executable).with_name("b99"))
     if not Path(b99).exists():
         pytest.skip("the b99 command is not installed")

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Example bot: a random legal option for any game.
-// Run it in a match:  b99 match underground_dice --bot "node sdk/js/examples/random_bot.js" --bot random
+// Run it in a match:  b99 match underground_dice --bot "node sdk/js/random_bot.js" --bot random
 "use strict";
-const { Bot, run } = require("..");
+const { Bot, run } = require(".");
 
 class RandomBot extends Bot {
   onGameStart(start) {

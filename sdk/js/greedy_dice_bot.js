@@ -2,7 +2,7 @@
 // Example bot that reads the typed view and payloads: in Underground Dice it stakes little and
 // guesses the most likely sum of the dice still hidden; in any other game it takes the first option.
 "use strict";
-const { Bot, run } = require("..");
+const { Bot, run } = require(".");
 
 class CautiousBot extends Bot {
   choose(request) {
