@@ -7,12 +7,14 @@ fallback policy (a random legal option) for the rest of the game and ranked last
 
 from __future__ import annotations
 
+import pickle
 import random
 import secrets
 import shutil
 import tempfile
 import time
 import uuid
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +37,7 @@ from referee.sandbox.bubblewrap import SOCKET as SANDBOX_SOCKET
 from referee.seats import Answer, InProcessSeat, RemoteSeat, SeatAgent
 from referee.wire import get_wire
 from sdk.bot import Bot
+from sdk.forward import encode_world, seat_world
 
 ADDRESS_VARIABLE = "B99_ARENA_ADDRESS"
 TOKEN_VARIABLE = "B99_SEAT_TOKEN"
@@ -77,6 +80,8 @@ class MatchSpec:
     match_id: str | None = None
     ask_forced: bool = False
     transport: str = "unix"
+    #: Send a world of its information set with each request to a bot that asks (sdk.forward).
+    worlds: bool = True
 
 
 @dataclass
@@ -188,6 +193,7 @@ class _Seat:
     agent: SeatAgent | None
     clock: SeatClock
     fallback_rng: random.Random
+    world_rng: random.Random
     faults: list[Fault] = field(default_factory=list)
     replaced: bool = False
     event_cursor: int = 0
@@ -214,7 +220,14 @@ class _Match:
         self.server: ArenaServer | None = None
         self.scratch: Path | None = None
         self.seats: list[_Seat] = [
-            _Seat(i, bot, None, SeatClock.start(spec.time_control), random.Random(f"{spec.seed}:fallback:{i}"))
+            _Seat(
+                i,
+                bot,
+                None,
+                SeatClock.start(spec.time_control),
+                random.Random(f"{spec.seed}:fallback:{i}"),
+                random.Random(f"{spec.seed}:world:{i}"),
+            )
             for i, bot in enumerate(spec.bots)
         ]
 
@@ -342,6 +355,16 @@ class _Match:
                 self.wire, self.next_request_id, state, seat_index, seat_options, events, seat.clock
             )
             self.next_request_id += 1
+            if self.spec.worlds and seat.agent.wants_world:
+                # A separate RNG per seat: asking for worlds never changes the match's chance outcomes.
+                try:
+                    if isinstance(seat.agent, InProcessSeat):
+                        seat.agent.pending_world = seat_world(state, seat_index, seat.world_rng)
+                    else:
+                        request.world = encode_world(state, seat_index, seat.world_rng)
+                except (pickle.PicklingError, TypeError, AttributeError) as error:
+                    # An engine state that cannot travel: the bot plays on without worlds.
+                    warnings.warn(f"{self.game.id}: no world for seat {seat_index}: {error}", RuntimeWarning, stacklevel=1)
             seat.agent.send(arena_pb2.RefereeMessage(decision_request=request))
             pending[seat_index] = request
         for seat_index, request in pending.items():

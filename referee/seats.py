@@ -14,11 +14,13 @@ from dataclasses import dataclass
 
 import b99.arena_pb2 as arena_pb2
 from referee.arena_server import SeatLine
+from referee.engine import GameState
 from referee.faults import Fault, FaultKind
 from referee.launcher import BotProcess
 from sdk.answer import BadAnswer, option_id_of
 from sdk.bot import Bot
 from sdk.decode import game_over_info, game_start_info, request_info
+from sdk.forward import InformationSet
 from sdk.types import GameStartInfo
 
 
@@ -34,6 +36,11 @@ class SeatAgent(ABC):
     """One seat's bot as the runner sees it."""
 
     name: str
+
+    @property
+    def wants_world(self) -> bool:
+        """True if the bot asked for a world of its information set with each request (sdk.forward)."""
+        return False
 
     @abstractmethod
     def connect(self, timeout: float) -> Fault | None:
@@ -67,6 +74,11 @@ class InProcessSeat(SeatAgent):
         self.start: GameStartInfo | None = None
         self.sent_at = 0.0
         self.last_error = ""
+        self.pending_world: GameState | None = None
+
+    @property
+    def wants_world(self) -> bool:
+        return bool(getattr(self.bot, "wants_world", False))
 
     def connect(self, timeout: float) -> Fault | None:
         return None
@@ -92,6 +104,9 @@ class InProcessSeat(SeatAgent):
         began = time.monotonic()
         try:
             info = request_info(self.start, request)
+            if self.pending_world is not None:
+                info.local_world = InformationSet(info.seat, self.pending_world)
+                self.pending_world = None
             answer = self.bot.choose(info)
             option_id = option_id_of(info, answer)
         except BadAnswer as error:
@@ -122,6 +137,10 @@ class RemoteSeat(SeatAgent):
         self.answered: set[int] = set()
         self.sent_at: dict[int, float] = {}
         self.closed_reason = ""
+
+    @property
+    def wants_world(self) -> bool:
+        return self.line.hello is not None and self.line.hello.want_world
 
     def connect(self, timeout: float) -> Fault | None:
         deadline = time.monotonic() + timeout

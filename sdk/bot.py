@@ -10,6 +10,9 @@ class Bot:
 
     #: Shown in match reports and replays.
     name: str = "bot"
+    #: True to receive a world from the seat's information set with each request (`Request.world`,
+    #: see sdk.forward): for Python bots that search with the game engines.
+    wants_world: bool = False
 
     def choose(self, request: Request) -> str | int | OptionInfo:
         """Return the chosen option: its id, its index, or the OptionInfo itself."""

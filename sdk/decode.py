@@ -74,6 +74,7 @@ def request_info(start: GameStartInfo, request: arena_pb2.DecisionRequest) -> Re
             clock.per_decision_seconds, clock.bank_remaining_seconds, clock.strikes, clock.strikes_allowed
         ),
         packed_view=Packed(request.view, unpack, message_dict),
+        packed_world=request.world,
     )
 
 

@@ -40,6 +40,7 @@ def run(bot: Bot, address: str | None = None, token: str | None = None, name: st
         seat_token=token,
         bot_name=name or getattr(bot, "name", type(bot).__name__),
         protocol_version=PROTOCOL_VERSION,
+        want_world=bool(getattr(bot, "wants_world", False)),
     )
     return asyncio.run(_play(bot, address, hello))
 

@@ -116,10 +116,24 @@ class Request:
     events: Sequence[EventInfo]
     clock: ClockInfo
     packed_view: Packed = field(default_factory=Packed, repr=False)
+    packed_world: bytes = field(default=b"", repr=False)
+    #: An information set handed over directly by an in-process referee (no pickling).
+    local_world: Any = field(default=None, repr=False)
 
     @property
     def view(self) -> Mapping[str, Any]:
         return self.packed_view.as_dict
+
+    @cached_property
+    def world(self) -> Any:  # noqa: ANN401 - sdk.forward.InformationSet, imported lazily (it needs the engines)
+        """The seat's information set (sdk.forward.InformationSet) if the bot asked for worlds, else None."""
+        if self.local_world is not None:
+            return self.local_world
+        if not self.packed_world:
+            return None
+        from sdk.forward import InformationSet, decode_world
+
+        return InformationSet(self.seat, decode_world(self.packed_world))
 
     @property
     def view_message(self) -> Message | None:

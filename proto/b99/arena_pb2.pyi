@@ -102,12 +102,15 @@ class Hello(_message.Message):
     BOT_NAME_FIELD_NUMBER: _builtins.int
     BOT_VERSION_FIELD_NUMBER: _builtins.int
     PROTOCOL_VERSION_FIELD_NUMBER: _builtins.int
+    WANT_WORLD_FIELD_NUMBER: _builtins.int
     seat_token: _builtins.str
     """from the environment variable B99_SEAT_TOKEN"""
     bot_name: _builtins.str
     bot_version: _builtins.str
     protocol_version: _builtins.int
     """1"""
+    want_world: _builtins.bool
+    """Ask for DecisionRequest.world (Python bots that search with the game engines; see below)."""
     def __init__(
         self,
         *,
@@ -115,10 +118,11 @@ class Hello(_message.Message):
         bot_name: _builtins.str = ...,
         bot_version: _builtins.str = ...,
         protocol_version: _builtins.int = ...,
+        want_world: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_name", b"bot_name", "bot_version", b"bot_version", "protocol_version", b"protocol_version", "seat_token", b"seat_token"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_name", b"bot_name", "bot_version", b"bot_version", "protocol_version", b"protocol_version", "seat_token", b"seat_token", "want_world", b"want_world"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -369,9 +373,16 @@ class DecisionRequest(_message.Message):
     OPTIONS_FIELD_NUMBER: _builtins.int
     EVENTS_FIELD_NUMBER: _builtins.int
     CLOCK_FIELD_NUMBER: _builtins.int
+    WORLD_FIELD_NUMBER: _builtins.int
     request_id: _builtins.int
     decision: _builtins.str
     """the decision point, for example "stake" """
+    world: _builtins.bytes
+    """Only when Hello.want_world was set and the match allows it: one world drawn from this seat's
+    information set (the engine's determinize(seat) of the current state, keeping only the events
+    this seat may see), pickled for the Python forward model (sdk/forward.py). It holds nothing
+    the seat does not know except random redraws of what it cannot know.
+    """
     @_builtins.property
     def view(self) -> _any_pb2.Any:
         """the seat's private view (the game's View)"""
@@ -395,10 +406,11 @@ class DecisionRequest(_message.Message):
         options: _abc.Iterable[Global___Option] | None = ...,
         events: _abc.Iterable[Global___Event] | None = ...,
         clock: Global___Clock | None = ...,
+        world: _builtins.bytes = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "view", b"view"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "decision", b"decision", "events", b"events", "options", b"options", "request_id", b"request_id", "view", b"view"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "decision", b"decision", "events", b"events", "options", b"options", "request_id", b"request_id", "view", b"view", "world", b"world"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -1,0 +1,269 @@
+"""The strength table of the reference bots: ISMCTS against the heuristic and random bots, every game.
+
+    scripts/strength                                   # every game, written into docs/bots.md
+    python -m benchmarks.strength                      # print the table only
+    python -m benchmarks.strength --games 200 --iterations 200 --only underground_dice --write docs/bots.md
+
+For each game and each player count of 2 and 4 it allows, every pairing of reference bots (A vs
+B) plays `--games` games: A holds one seat, rotated through all seats, and B every other seat;
+seeds run 0..games-1 (the number of games and of ISMCTS iterations per decision default per game,
+see GAME_SETTINGS). A's *score* is its mean pairwise result against the other seats (beating a
+seat counts 1, a tie 1/2), so 50% means as strong as B, whatever the player count; the table shows
+it with a 95% Wilson interval, the Elo difference that score implies (with the interval mapped the
+same way), and how often A ranked first. A game with a solo mode also gets each bot's mean solo
+score with a 95% interval. The search runs on a fixed iteration budget so the table does not
+depend on the machine's speed. Games run in parallel, in-process (no gRPC): the same requests,
+and the same worlds for the search, as over the protocol.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import math
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from referee.registry import all_games
+
+SECTION = "## Strength table"
+#: (games per pairing, ISMCTS iterations) when not given: long games get fewer of both so the
+#: whole table fits in an evening on two cores; every other game gets the default.
+DEFAULT_SETTINGS = (200, 200)
+GAME_SETTINGS = {"magnificent": (40, 10), "deep_dive": (100, 30), "fuji99": (100, 30), "merchants": (100, 30)}
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class Pairing:
+    game: str
+    players: int
+    bot: str
+    opponent: str
+
+
+@dataclass
+class PairingResult:
+    pairing: Pairing
+    games: int
+    score: float      # mean pairwise score of `bot` against the other seats
+    low: float
+    high: float
+    firsts: float     # share of games where `bot` ranked first (ties at the top split)
+    seconds: float
+
+
+def make_bot(name: str, iterations: int, seed: int):  # type: ignore[no-untyped-def]
+    if name == "mcts":
+        from bots.ismcts import ISMCTSBot
+
+        return ISMCTSBot(iterations=iterations, seed=seed)
+    if name == "random":
+        from bots.random_bot import RandomBot
+
+        return RandomBot(seed=seed)
+    from bots.registry import make_bot as reference_bot
+
+    return reference_bot(name)
+
+
+def play_one(pairing: Pairing, seed: int, iterations: int) -> tuple[float, float, list[float]]:
+    """One game: (pairwise score of the bot, its share of first place, every seat's score)."""
+    from referee.local import play_local
+
+    seat = seed % pairing.players
+    bots = [
+        make_bot(pairing.bot if index == seat else pairing.opponent, iterations, seed * 101 + index)
+        for index in range(pairing.players)
+    ]
+    report = play_local(pairing.game, bots, seed=seed)
+    ranks = report.ranks
+    others = [ranks[i] for i in range(pairing.players) if i != seat]
+    if not others:
+        return 0.0, 1.0, list(report.scores)
+    score = sum(1.0 if ranks[seat] < other else 0.5 if ranks[seat] == other else 0.0 for other in others) / len(others)
+    top = [i for i, rank in enumerate(ranks) if rank == 1]
+    first = (1.0 / len(top)) if seat in top else 0.0
+    return score, first, list(report.scores)
+
+
+def _play_one(arguments: tuple[Pairing, int, int]) -> tuple[float, float, list[float]]:
+    return play_one(*arguments)
+
+
+def wilson(mean: float, count: int) -> tuple[float, float]:
+    """95% Wilson interval of a proportion observed as `mean` over `count` trials."""
+    if count == 0:
+        return 0.0, 1.0
+    denominator = 1 + Z95**2 / count
+    centre = (mean + Z95**2 / (2 * count)) / denominator
+    half = Z95 * math.sqrt(mean * (1 - mean) / count + Z95**2 / (4 * count**2)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def elo(score: float) -> float:
+    """Elo difference implied by an expected score (clipped away from 0 and 1)."""
+    clipped = min(max(score, 1e-3), 1 - 1e-3)
+    return -400.0 * math.log10(1.0 / clipped - 1.0)
+
+
+def run_pairing(pairing: Pairing, games: int, iterations: int, pool: ProcessPoolExecutor) -> tuple[PairingResult, list[list[float]]]:
+    began = time.monotonic()
+    outcomes = list(pool.map(_play_one, [(pairing, seed, iterations) for seed in range(games)]))
+    scores = [outcome[0] for outcome in outcomes]
+    mean = statistics.fmean(scores)
+    low, high = wilson(mean, games)
+    firsts = statistics.fmean(outcome[1] for outcome in outcomes)
+    result = PairingResult(pairing, games, mean, low, high, firsts, time.monotonic() - began)
+    return result, [outcome[2] for outcome in outcomes]
+
+
+def available_bots(game_id: str) -> list[str]:
+    from bots.registry import supports
+
+    return [name for name in ("mcts", "heuristic", "random") if supports(name, game_id)]
+
+
+def pairings_for(game_id: str, min_players: int, max_players: int) -> list[Pairing]:
+    bots = available_bots(game_id)
+    found = []
+    for players in (2, 4):
+        if not min_players <= players <= max_players:
+            continue
+        for index, bot in enumerate(bots):
+            for opponent in bots[index + 1 :]:
+                found.append(Pairing(game_id, players, bot, opponent))
+    return found
+
+
+def solo_scores(game_id: str, bot: str, games: int, iterations: int, pool: ProcessPoolExecutor) -> tuple[float, float]:
+    pairing = Pairing(game_id, 1, bot, bot)
+    scores = [outcome[2][0] for outcome in pool.map(_play_one, [(pairing, seed, iterations) for seed in range(games)])]
+    mean = statistics.fmean(scores)
+    half = Z95 * statistics.stdev(scores) / math.sqrt(len(scores)) if len(scores) > 1 else math.inf
+    return mean, half
+
+
+HEADER = "| game | players | bot vs opponent | games | mcts iterations | score (95% CI) | Elo (95% CI) | first | minutes | date |"
+SOLO_HEADER = "| game | bot | games | mcts iterations | score (95% CI) | date |"
+
+
+def measure(args: argparse.Namespace, emit: Callable[[str], None]) -> tuple[list[str], list[str]]:
+    """Play every pairing (and solo run) asked for; the table rows of each kind."""
+    rows: list[str] = []
+    solo_rows: list[str] = []
+    today = dt.date.today().isoformat()
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        for game in all_games():
+            if args.only and game.id not in args.only:
+                continue
+            default_games, default_iterations = GAME_SETTINGS.get(game.id, DEFAULT_SETTINGS)
+            games = args.games or default_games
+            iterations = args.iterations or default_iterations
+            for pairing in pairings_for(game.id, game.min_players, game.max_players):
+                result, _ = run_pairing(pairing, games, iterations, pool)
+                row = (
+                    f"| {game.id} | {pairing.players} | {pairing.bot} vs {pairing.opponent} | {result.games} | {iterations} | "
+                    f"{100 * result.score:.1f}% ({100 * result.low:.1f}–{100 * result.high:.1f}) | "
+                    f"{elo(result.score):+.0f} ({elo(result.low):+.0f} to {elo(result.high):+.0f}) | "
+                    f"{100 * result.firsts:.1f}% | {result.seconds / 60:.1f} | {today} |"
+                )
+                rows.append(row)
+                emit(row)
+            if game.min_players == 1:
+                for bot in available_bots(game.id):
+                    mean, half = solo_scores(game.id, bot, games, iterations, pool)
+                    row = f"| {game.id} | {bot} | {games} | {iterations} | {mean:.2f} ± {half:.2f} | {today} |"
+                    solo_rows.append(row)
+                    emit(row)
+    return rows, solo_rows
+
+
+def row_key(row: str, width: int) -> tuple[str, ...]:
+    return tuple(cell.strip() for cell in row.strip().strip("|").split("|")[:width])
+
+
+def merge(old: Sequence[str], new: Sequence[str], width: int) -> list[str]:
+    """Rows of `old` not measured again, then the new ones, grouped by game (stable otherwise)."""
+    fresh = {row_key(row, width) for row in new}
+    merged = [row for row in old if row_key(row, width) not in fresh] + list(new)
+
+    def order(row: str) -> tuple[str, int]:
+        game, second = row_key(row, 2)
+        return (game, int(second) if second.isdigit() else 0)
+
+    return sorted(merged, key=order)
+
+
+def existing_rows(text: str, header: str) -> list[str]:
+    """The body rows of the table under `header` in `text`."""
+    lines = text.splitlines()
+    if header not in lines:
+        return []
+    rows = []
+    for line in lines[lines.index(header) + 2 :]:
+        if not line.startswith("|"):
+            break
+        rows.append(line)
+    return rows
+
+
+def section(rows: Sequence[str], solo_rows: Sequence[str]) -> list[str]:
+    lines = [
+        SECTION,
+        "",
+        "Made by `python -m benchmarks.strength --games N --iterations I [--only GAME ...] --write docs/bots.md`",
+        "(`scripts/strength` runs it for every game; rows measured again replace the old ones). ISMCTS",
+        "(`mcts`) runs a fixed number of iterations per decision, so the figures do not depend on the",
+        "machine's speed. *Score*: the first bot's mean pairwise result against the other seats (win 1,",
+        "tie 1/2; 50% = equal strength) with its 95% Wilson interval; *Elo*: the rating difference that",
+        "score implies; *first*: how often it ranked first (2 players: 50% is even; 4 players, one seat",
+        "against three of the opponent: 25% is even). Seats rotate; seeds 0..games-1. A bot a game does",
+        "not have yet (its heuristic) is left out until it lands.",
+        "",
+        HEADER,
+        "|---|---|---|---|---|---|---|---|---|---|",
+        *rows,
+    ]
+    if solo_rows:
+        lines += ["", "Solo games: mean final score with its 95% interval.", "", SOLO_HEADER, "|---|---|---|---|---|---|", *solo_rows]
+    return lines
+
+
+def write_section(path: Path, rows: Sequence[str], solo_rows: Sequence[str]) -> None:
+    """Merge the rows into the strength-table section of `path` (or add it), leaving every other section alone."""
+    text = path.read_text() if path.exists() else "# Reference bots\n"
+    start = text.find(SECTION + "\n")
+    end = text.find("\n## ", start + len(SECTION)) if start >= 0 else -1
+    old = "" if start < 0 else text[start:end] if end >= 0 else text[start:]
+    lines = section(merge(existing_rows(old, HEADER), rows, 3), merge(existing_rows(old, SOLO_HEADER), solo_rows, 2))
+    block = "\n".join(lines).rstrip() + "\n"
+    if start < 0:
+        text = text.rstrip() + "\n\n" + block
+    else:
+        text = text[:start] + block + ("\n" + text[end + 1 :] if end >= 0 else "")
+    path.write_text(text)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=None, help="games per pairing and player count (default: per game)")
+    parser.add_argument("--iterations", type=int, default=None, help="ISMCTS iterations per decision (default: per game)")
+    parser.add_argument("--workers", type=int, default=2, help="games played in parallel")
+    parser.add_argument("--only", nargs="*", default=None, help="only these game ids")
+    parser.add_argument("--write", type=Path, default=None, help="replace the section in this markdown file")
+    args = parser.parse_args(argv)
+    rows, solo_rows = measure(args, lambda row: print(row, file=sys.stderr, flush=True))
+    print("\n".join(section(rows, solo_rows)))
+    if args.write:
+        write_section(args.write, rows, solo_rows)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,178 @@
+"""A person plays one seat in the terminal: `b99 play GAME --bot NAME ...`.
+
+The person is an ordinary in-process bot of the match (`HumanBot`): it sees exactly what any bot
+of that seat sees (the seat's view, its options, the events it may see) and nothing else.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Mapping, Sequence
+from typing import IO, Any
+
+import click
+
+from referee.clock import TimeControl
+from referee.errors import ArenaError
+from sdk import Bot, GameOverInfo, GameStartInfo, Request
+from sdk.types import EventInfo
+
+QUIT_WORDS = ("q", "quit", "exit")
+
+
+class QuitGame(BaseException):
+    """The person asked to leave (or their input ended): ends the match at once, as Ctrl-C does."""
+
+
+def format_value(value: Any) -> str:  # noqa: ANN401 - any JSON value
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{key}: {format_value(item)}" for key, item in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(format_value(item) for item in value) + "]"
+    return str(value)
+
+
+def render_view(view: Mapping[str, Any], indent: str = "  ") -> list[str]:
+    """A view as indented `name: value` lines; lists of records get one line per record."""
+    lines: list[str] = []
+    for key, value in view.items():
+        name = key.replace("_", " ")
+        if isinstance(value, Mapping) and value:
+            lines.append(f"{indent}{name}:")
+            lines.extend(render_view(value, indent + "  "))
+        elif isinstance(value, list) and value and all(isinstance(item, Mapping) for item in value):
+            lines.append(f"{indent}{name}:")
+            for index, item in enumerate(value):
+                lines.append(f"{indent}  {index}: {format_value(item)}")
+        else:
+            lines.append(f"{indent}{name}: {format_value(value)}")
+    return lines
+
+
+def render_event(event: EventInfo) -> str:
+    details = ", ".join(f"{key.replace('_', ' ')} {format_value(value)}" for key, value in event.data.items())
+    return f"  · {event.kind.replace('_', ' ')}" + (f": {details}" if details else "")
+
+
+class HumanBot(Bot):
+    """Asks a person at the terminal; answers by number (1 = first option) or by option id."""
+
+    name = "human"
+
+    def __init__(self, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> None:
+        self.stdin = stdin or sys.stdin
+        self.stdout = stdout or sys.stdout
+        self.seat = 0
+
+    def say(self, text: str = "") -> None:
+        self.stdout.write(text + "\n")
+        self.stdout.flush()
+
+    def show_events(self, events: Sequence[EventInfo]) -> None:
+        if events:
+            self.say("What happened:")
+            for event in events:
+                self.say(render_event(event))
+
+    def on_game_start(self, start: GameStartInfo) -> None:
+        self.seat = start.seat
+        variants = ", ".join(f"{key}={format_value(value)}" for key, value in start.variants.items())
+        self.say(f"{start.game}: you are seat {start.seat} of {start.players}" + (f" ({variants})" if variants else ""))
+        self.show_events(start.events)
+
+    def choose(self, request: Request) -> str:
+        self.say()
+        self.show_events(request.events)
+        self.say(f"Your view (seat {request.seat}):")
+        for line in render_view(request.view):
+            self.say(line)
+        self.say(f"Decision: {request.decision.replace('_', ' ')}")
+        for option in request.options:
+            self.say(f"  {option.index + 1:>3}. {option.label}  [{option.id}]")
+        while True:
+            self.stdout.write(f"seat {request.seat} > ")
+            self.stdout.flush()
+            line = self.stdin.readline()
+            if not line:
+                raise QuitGame("input ended")
+            answer = line.strip()
+            if answer.lower() in QUIT_WORDS:
+                raise QuitGame("quit")
+            if answer.isdigit() and 1 <= int(answer) <= len(request.options):
+                return request.options[int(answer) - 1].id
+            if any(option.id == answer for option in request.options):
+                return answer
+            self.say(f"  type a number from 1 to {len(request.options)}, an option id, or q to quit")
+
+    def on_game_over(self, over: GameOverInfo) -> None:
+        self.say()
+        self.show_events(over.events)
+        self.say("Game over.")
+        for seat, (rank, score) in enumerate(zip(over.ranks, over.scores)):
+            you = "  (you)" if seat == self.seat else ""
+            self.say(f"  seat {seat}: rank {rank}, score {score:g}{you}")
+
+
+@click.command("play")
+@click.argument("game")
+@click.option("--bot", "bot_texts", multiple=True, help="An opponent: a reference bot name or a command; once per other seat.")
+@click.option("--seat", type=int, default=0, show_default=True, help="Your seat (0 = first).")
+@click.option("--seed", type=int, default=None, help="Seed of the referee's RNG (random when omitted).")
+@click.option("--variant", "variants", multiple=True, help="A config flag, key=value.")
+@click.option("--ask-forced", is_flag=True, help="Ask even when only one option is legal.")
+@click.option("--replay", "replay_path", type=click.Path(dir_okay=False, writable=True), default=None, help="Write the replay here.")
+def play_command(
+    game: str,
+    bot_texts: tuple[str, ...],
+    seat: int,
+    seed: int | None,
+    variants: tuple[str, ...],
+    ask_forced: bool,
+    replay_path: str | None,
+) -> None:
+    """Play GAME yourself in the terminal against bots (you see only your seat's view and options)."""
+    from referee.bot_resolution import resolve_bot
+    from referee.cli import VariantParam, fail
+    from referee.match import BotSpec, MatchSpec, run_match
+    from referee.registry import get_game
+
+    parsed = dict(VariantParam().convert(text, None, None) for text in variants)
+    try:
+        game_object = get_game(game)
+        players = len(bot_texts) + 1
+        if not 0 <= seat < players:
+            fail(f"seat must be between 0 and {players - 1} with {len(bot_texts)} bot(s)")
+        game_object.make_config(players, parsed)
+        opponents = [resolve_bot(text, game, True, "none") for text in bot_texts]
+        human = BotSpec(name="human", factory=HumanBot)
+        specs = opponents[:seat] + [human] + opponents[seat:]
+        spec = MatchSpec(
+            game=game,
+            bots=specs,
+            seed=seed if seed is not None else random.SystemRandom().randrange(2**31),
+            variants=parsed,
+            time_control=TimeControl(per_decision_seconds=86_400.0, bank_seconds=0.0, startup_seconds=15.0),
+            replay_path=replay_path,
+            ask_forced=ask_forced,
+        )
+        report = run_match(spec)
+    except ArenaError as error:
+        fail(str(error))
+        return
+    except (QuitGame, KeyboardInterrupt) as reason:
+        click.echo(f"\nyou left the game ({reason or 'interrupted'})")
+        sys.exit(1)
+    mine = report.seats[seat]
+    if mine.replaced:
+        reason = mine.faults[-1].detail if mine.faults else "unknown"
+        click.echo(f"your seat was taken over by the fallback policy ({reason})")
+        sys.exit(1)
+    if replay_path:
+        click.echo(f"replay written to {replay_path}")

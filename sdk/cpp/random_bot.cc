@@ -1,0 +1,90 @@
+// A B99 Arena bot in C++: dials the referee, says hello, answers each decision request with a
+// random legal option. Works for every game; the typed view is printed (as JSON) to the log.
+//
+//   make -C sdk/cpp && b99 match underground_dice --bot sdk/cpp/build/random_bot --bot random
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <random>
+#include <string>
+
+#include <google/protobuf/util/json_util.h>
+#include <grpcpp/grpcpp.h>
+
+#include "b99/arena.grpc.pb.h"
+
+namespace arena = b99::arena;
+
+int main() {
+  const char* address = std::getenv("B99_ARENA_ADDRESS");
+  const char* token = std::getenv("B99_SEAT_TOKEN");
+  if (address == nullptr || token == nullptr) {
+    std::cerr << "set B99_ARENA_ADDRESS and B99_SEAT_TOKEN (the referee sets both)\n";
+    return 2;
+  }
+  std::mt19937_64 rng(std::random_device{}());
+  const char* seed = std::getenv("B99_BOT_SEED");
+  if (seed != nullptr) rng.seed(std::strtoull(seed, nullptr, 10));
+
+  auto channel = grpc::CreateChannel(address, grpc::InsecureChannelCredentials());
+  auto stub = arena::Arena::NewStub(channel);
+  grpc::ClientContext context;
+  auto stream = stub->Play(&context);
+
+  arena::BotMessage hello;
+  hello.mutable_hello()->set_seat_token(token);
+  hello.mutable_hello()->set_bot_name("random-cpp");
+  hello.mutable_hello()->set_bot_version("1");
+  hello.mutable_hello()->set_protocol_version(1);
+  if (!stream->Write(hello)) {
+    std::cerr << "could not say hello\n";
+    return 1;
+  }
+
+  unsigned seat = 0;
+  bool first_request = true;
+  arena::RefereeMessage message;
+  while (stream->Read(&message)) {
+    switch (message.body_case()) {
+      case arena::RefereeMessage::kGameStart:
+        seat = message.game_start().seat();
+        std::cerr << "playing " << message.game_start().game() << " as seat " << seat << "\n";
+        break;
+      case arena::RefereeMessage::kDecisionRequest: {
+        const auto& request = message.decision_request();
+        if (first_request) {
+          // The view is the game's own typed message inside an Any; every game's types are linked in.
+          std::string json;
+          if (google::protobuf::util::MessageToJsonString(request.view(), &json).ok()) {
+            std::cerr << "first view: " << json << "\n";
+          }
+          first_request = false;
+        }
+        std::uniform_int_distribution<int> pick(0, request.options_size() - 1);
+        arena::BotMessage answer;
+        answer.mutable_decision()->set_request_id(request.request_id());
+        answer.mutable_decision()->set_option_id(request.options(pick(rng)).id());
+        if (!stream->Write(answer)) {
+          std::cerr << "the stream closed while answering\n";
+        }
+        break;
+      }
+      case arena::RefereeMessage::kGameOver: {
+        const auto& over = message.game_over();
+        std::cerr << "game over: rank " << over.ranks(seat) << "\n";
+        stream->WritesDone();
+        break;
+      }
+      case arena::RefereeMessage::kError:
+        std::cerr << "referee: " << arena::ErrorCode_Name(message.error().code()) << ": " << message.error().message() << "\n";
+        break;
+      default:
+        break;
+    }
+  }
+  grpc::Status status = stream->Finish();
+  if (!status.ok() && status.error_code() != grpc::StatusCode::CANCELLED) {
+    std::cerr << "stream ended: " << status.error_message() << "\n";
+  }
+  return 0;
+}

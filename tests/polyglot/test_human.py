@@ -1,0 +1,75 @@
+"""`b99 play`: a person plays one seat in the terminal and sees only that seat's view and options."""
+
+from __future__ import annotations
+
+import io
+
+from click.testing import CliRunner
+
+from bots.random_bot import RandomBot
+from referee.human import HumanBot, play_command, render_view
+from referee.local import play_local
+from sdk import Bot, Request
+from tests.polyglot.helpers import assert_clean, test_game
+
+
+class Recorder(Bot):
+    """Wraps a HumanBot and keeps the requests it was shown."""
+
+    def __init__(self, human: HumanBot) -> None:
+        self.human = human
+        self.requests: list[Request] = []
+
+    def on_game_start(self, start):  # type: ignore[no-untyped-def]
+        self.human.on_game_start(start)
+
+    def choose(self, request: Request) -> str:
+        self.requests.append(request)
+        return self.human.choose(request)
+
+    def on_game_over(self, over):  # type: ignore[no-untyped-def]
+        self.human.on_game_over(over)
+
+
+def test_render_view_shows_nested_records_one_per_line() -> None:
+    lines = render_view({"phase": "stake", "hands": [{"bills": 30}, {"bills": 28}], "hit": True, "pot": 0})
+    assert lines == ["  phase: stake", "  hands:", "    0: {bills: 30}", "    1: {bills: 28}", "  hit: yes", "  pot: 0"]
+
+
+def test_a_person_plays_a_whole_game_by_number_and_by_id() -> None:
+    answers = "\n".join(["0", "x", "1"] + ["1"] * 2000) + "\n"
+    screen = io.StringIO()
+    human = Recorder(HumanBot(stdin=io.StringIO(answers), stdout=screen))
+    report = play_local(test_game(), [RandomBot(1), human], seed=3)
+    assert_clean(report)
+    text = screen.getvalue()
+    assert "you are seat 1 of 2" in text
+    assert "type a number from 1 to" in text  # "0" and "x" were refused
+    assert "Game over." in text and "(you)" in text
+    # Every request shown: its view line by line and every option's label and id, nothing else asked.
+    for request in human.requests:
+        for line in render_view(request.view):
+            assert line in text
+        for option in request.options:
+            assert f"{option.label}  [{option.id}]" in text
+    assert text.count("seat 1 > ") >= len(human.requests)
+
+
+def test_play_command_quits_on_q() -> None:
+    result = CliRunner().invoke(play_command, [test_game(), "--bot", "random", "--seed", "2"], input="q\n")
+    assert result.exit_code == 1
+    assert "you left the game" in result.output
+    assert "Your view (seat 0)" in result.output
+
+
+def test_play_command_seats_the_person_where_asked() -> None:
+    result = CliRunner().invoke(play_command, [test_game(), "--bot", "random", "--seat", "1", "--seed", "2"], input="1\n" * 3000)
+    assert result.exit_code == 0, result.output
+    assert "you are seat 1" in result.output and "Game over." in result.output
+
+
+def test_play_command_rejects_a_bad_seat_and_an_unknown_game() -> None:
+    bad_seat = CliRunner().invoke(play_command, [test_game(), "--bot", "random", "--seat", "5"])
+    assert bad_seat.exit_code == 2 and "seat must be between 0 and 1" in bad_seat.output
+    unknown = CliRunner().invoke(play_command, ["no_such_game", "--bot", "random"])
+    assert unknown.exit_code == 2 and "unknown game" in unknown.output
