@@ -32,7 +32,6 @@ AI_FLIP = "ai_flip"  # chance: the AI's flip
 AI_PICK = "ai_pick"
 OVER = "game_over"
 CHANCE_PHASES = frozenset((CHOOSE_START, FLIP, AI_FLIP))
-DIVING_PHASES = frozenset((AT_DEPTH, FLIP, AFTER_FLIP))
 
 
 @cache
@@ -452,9 +451,10 @@ class DeepDiveState(GameState):
         return build_view(self, seat)
 
     def supply(self, seat: Seat) -> int:
-        """Penguins in the seat's supply: not captured and not diving now."""
-        diving = 1 if seat == self.active and self.phase in DIVING_PHASES else 0
-        return PENGUINS_PER_PLAYER - len(self.captured[seat]) - diving
+        """Penguins in the seat's supply: every penguin not captured (the one diving now included)."""
+        # Counting the diver out would contradict the spec's setup counts (E1, E6): a turn's first
+        # decision is pending from the moment the turn starts, before any penguin has left.
+        return PENGUINS_PER_PLAYER - len(self.captured[seat])
 
     # ----- search support -----------------------------------------------------------------
     def clone(self) -> Self:

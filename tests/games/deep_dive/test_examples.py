@@ -50,7 +50,8 @@ def test_e1_setup_4_and_2_players() -> None:
     assert all(not a for a in state.available) and all(not i for i in state.inert)
     view = state.public_view()
     assert [d["removed"] for d in view["depths"]] == [5] * 5
-    assert [b["supply"] for b in view["boards"] if b["seat"] != 2] == [3, 3, 3]
+    # "every player 3 penguins in supply", the start player too, although its first decision is pending
+    assert [b["supply"] for b in view["boards"]] == [3, 3, 3, 3]
     assert all(not b["rocks"] and not b["pink"] and not b["green"] and not b["yellow"] for b in view["boards"])
     assert view["token"] == "start_player" and view["start_player"] == 2
     # the start player is a uniform chance outcome over the seats
@@ -172,7 +173,7 @@ def test_e6_third_capture_and_retreat() -> None:
     capture(state, 3, "D2-22", "D4-12")
     place_available(state, "D2-07", "D2-13", "D3-09", "D4-06", "D5-17")
     begin_turn(state, 3)
-    assert state.public_view()["boards"][3]["supply"] == 0  # 1 in supply, now diving
+    assert state.public_view()["boards"][3]["supply"] == 1  # "supply 1", as the example states
     decide(state, "flip")
     state.apply_chance("D1-29")
     assert option_ids(state, 3) == ["take:D2-07", "take:D2-13", "flip", "skip"]

@@ -29,6 +29,7 @@ from tests.games.deep_dive.helpers import (
     option_ids,
     place_available,
     place_inert,
+    set_stack,
 )
 
 # ----- chance: flips draw from every unrevealed tile of the depth -------------------------------
@@ -436,3 +437,82 @@ def test_illegal_option_raises_with_context() -> None:
     state = new_game(2)
     with pytest.raises(IllegalOptionError, match="at_depth"):
         state.apply_decision(0, "skip")
+
+
+# ----- further rules: skips, exhausted depth 5, retreat reach, the last seat, the AI's trigger -------
+
+
+def test_skip_at_the_rock_start_depth_and_several_depths_in_a_row() -> None:
+    # Spec 8.6: skipping is allowed "also at the depth where a rock dive starts, several depths in a row".
+    state = new_game(2)
+    capture(state, 0, "D2-22", "D3-16")
+    acquire(state, 0, ["D1-22"])
+    begin_turn(state, 0)
+    decide(state, "rock:2")
+    assert state.depth == 2 and option_ids(state, 0) == ["flip", "skip"]
+    decide(state, "skip")
+    assert state.depth == 3 and option_ids(state, 0) == ["flip", "skip"]
+    start = len(state.events)
+    decide(state, "skip")
+    assert state.depth == 4 and option_ids(state, 0) == ["flip"]
+    assert events_since(state, start) == [("skipped", {"player": 0, "depth": 3})]
+
+
+def test_exhausted_depth_5_with_an_available_tile_offers_only_that_take() -> None:
+    # Spec 4.4: "a player who does not skip it must take an available tile there"; no skip at depth 5.
+    state = new_game(3)
+    place_available(state, "D5-01")
+    exhaust(state, 5)
+    acquire(state, 1, ["D1-22"])
+    begin_turn(state, 1)
+    decide(state, "rock:5")
+    assert option_ids(state, 1) == ["take:D5-01"]
+    decide(state, "take:D5-01")
+    assert ids(state, state.columns[1][0]) == ["D5-01"] and state.active == 2
+
+
+def test_retreat_reaches_a_tile_left_by_dive_on_in_the_same_dive() -> None:
+    # Spec T4: every available tile in any depth holding the player's 3 captured penguins.
+    state = new_game(2)
+    capture(state, 0, "D1-32", "D2-22")
+    place_available(state, "D3-01")  # depth 3 holds no penguin of P0
+    begin_turn(state, 0)
+    assert option_ids(state, 0) == ["flip", "skip"]
+    decide(state, "flip")
+    state.apply_chance("D1-22")
+    decide(state, "dive_on")
+    assert option_ids(state, 0) == ["flip", "skip"]
+    decide(state, "flip")
+    state.apply_chance("D2-23")
+    assert state.phase == RETREAT and option_ids(state, 0) == ["retreat_take:D1-22"]
+
+
+def test_game_ends_after_the_seat_before_the_start_player() -> None:
+    # Spec 4.1/T5: the last seat is the seat immediately before the start player in turn order.
+    state = new_game(4, start=2)
+    exhaust(state, 1, 2, 3, 4, 5)
+    start = len(state.events)
+    begin_turn(state, 2)  # T0: the start player's turn after the trigger begins the final round
+    assert state.final_round and events_since(state, start)[1] == ("last_dive", {"player": 2})
+    while not state.is_terminal():
+        decide(state, "skip")
+    turns = [data["player"] for kind, data in events_since(state, start) if kind == "turn_start"]
+    assert turns == [2, 3, 0, 1]
+
+
+def test_solo_ai_flipping_the_last_tile_triggers_the_end() -> None:
+    # Spec 4.5 A2: "same trigger check as T3"; the final round is the human's next turn and the AI's.
+    state = new_game(1)
+    state.ai_position = 4
+    set_stack(state, 4, 1, keep=["D4-09"])
+    begin_turn(state, AI)
+    start = len(state.events)
+    state.apply_chance("D4-09")
+    assert state.end_triggered and ("end_triggered", {"depth": 4}) in events_since(state, start)
+    assert ids(state, state.ai_open_water) == ["D4-09"] and state.ai_position == 5
+    assert state.active == 0 and state.final_round and state.public_view()["token"] == "last_dive"
+    decide(state, "flip")
+    state.apply_chance("D1-32")  # the human is captured: the AI's turn follows, then the end
+    assert state.active == AI and not state.is_terminal()
+    state.apply_chance("D5-07")
+    assert state.is_terminal() and ids(state, state.ai_rocks) == ["D5-07"]
