@@ -68,7 +68,9 @@ class Event:
 
 @dataclass(frozen=True, slots=True)
 class GameResult:
-    """Final ranks (1 = best; equal ranks are ties) and scores, one entry per seat."""
+    """Final ranks (1 = best; equal ranks are ties) and scores, one entry per seat.
+
+    A solo game against an engine-run opponent (`Game.solo_opponent`) ranks its seat 1 or 2."""
 
     ranks: tuple[int, ...]
     scores: tuple[float, ...]
@@ -168,6 +170,8 @@ class Game(ABC):
     flags: ClassVar[tuple[Flag, ...]] = ()
     #: False for games where no seat ever holds a secret (only undealt components are unknown).
     hidden_information: ClassVar[bool] = True
+    #: True if a 1-player game is ranked against an opponent the engine runs (rank 2 = lost to it).
+    solo_opponent: ClassVar[bool] = False
     #: Variant settings the conformance suite cycles through besides the defaults.
     test_variants: ClassVar[tuple[Mapping[str, JsonValue], ...]] = ({},)
 

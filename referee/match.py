@@ -179,7 +179,13 @@ class MatchReport:
 
 
 def final_ranks(engine_ranks: Sequence[int], replaced: Sequence[bool]) -> list[int]:
-    """Ranks after penalties: every replaced seat ranks below every other seat; order otherwise kept."""
+    """Ranks after penalties: every replaced seat ranks below every other seat; order otherwise kept.
+
+    With no replaced seat, or a single seat (ranked by the engine against its own opponent), the
+    engine's ranks stand.
+    """
+    if not any(replaced) or len(engine_ranks) == 1:
+        return list(engine_ranks)
     keys = [(0 if out else 1, -rank) for rank, out in zip(engine_ranks, replaced)]
     return list(competition_ranks(keys))
 

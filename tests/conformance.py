@@ -94,6 +94,10 @@ def check_result(state: GameState, record: PlayRecord) -> None:
     players = state.players
     if len(result.ranks) != players or len(result.scores) != players:
         raise fail(state, record, f"result has {len(result.ranks)} ranks and {len(result.scores)} scores")
+    if players == 1 and getattr(state.game, "solo_opponent", False):
+        if result.ranks not in ((1,), (2,)):
+            raise fail(state, record, f"solo rank against the engine's opponent must be 1 or 2, not {result.ranks}")
+        return
     for rank in result.ranks:
         if not 1 <= rank <= players:
             raise fail(state, record, f"rank {rank} out of range")

@@ -27,6 +27,7 @@ class DeepDiveGame(Game):
         ),
     )
     hidden_information: ClassVar[bool] = False
+    solo_opponent: ClassVar[bool] = True
     test_variants = ({}, {"ai_difficulty": "easy"}, {"ai_difficulty": "hard"})
 
     def __init__(self) -> None:

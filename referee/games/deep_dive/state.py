@@ -436,8 +436,8 @@ class DeepDiveState(GameState):
             "solo_rank": solo_rank,
             "solo_outcome": outcome,
         }
-        # The AI is not a seat: the only seat ranks 1 among seats; the result against the AI is in details.
-        return GameResult((1,), scores, details)
+        # The human is ranked against the AI (spec 6): rank 2 is a loss to the AI.
+        return GameResult((solo_rank,), scores, details)
 
     # ----- views (spec 5: everything is public) ----------------------------------------------
     def public_view(self) -> dict[str, Any]:

@@ -361,8 +361,9 @@ def test_e13_solo_ai_scoring_and_the_solo_result(difficulty: str, ai_points: int
     assert result.scores == (17,)
     assert result.details["ai_score"] == ai_points and result.details["ai_complete_rows"] == 1
     assert result.details["solo_rank"] == solo_rank and result.details["solo_outcome"] == outcome
+    assert result.ranks == (solo_rank,)
     assert events_since(state, 0)[-1] == (
         "game_end",
-        {"scores": [17], "complete_rows": [1], "ranks": [1], "ai_score": ai_points, "ai_complete_rows": 1,
+        {"scores": [17], "complete_rows": [1], "ranks": [solo_rank], "ai_score": ai_points, "ai_complete_rows": 1,
          "solo_rank": solo_rank},
     )
