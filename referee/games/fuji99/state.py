@@ -475,6 +475,7 @@ class Fuji99State(GameState):
         self.draw = [0, 0, 0]
         self.available = self.spent = self.red_area = 0
         self.reds_set_aside = False
+        self.m = self.pos[seat]  # a bust takes the movement piece back (§4.4); a stop already set pos = m
         finished = [card for card, active in self.omens[seat] if active]
         self.discard.extend(finished)
         self.omens[seat] = [(card, active) for card, active in self.omens[seat] if not active]

@@ -389,6 +389,29 @@ def test_round_limit_ends_without_a_winner() -> None:
     assert "winner" not in state.events[-1].data
 
 
+@pytest.mark.parametrize("bust", ["red", "card"])
+def test_a_bust_takes_the_movement_piece_back_even_when_the_round_limit_ends_the_game(bust: str) -> None:
+    """§4.4: on either bust the movement piece is "taken back; pos[A] unchanged"."""
+    state = new_state(2, max_rounds=1)
+    red_bust_turn(state)
+    state.pos[1] = 10
+    if bust == "card":
+        give(state, 1, "great_pit-1")
+        give(state, 1, "tunnel-1")
+    begin_turn(state, 1)
+    draw(state, 6, 3, 1, 2)
+    assert state.m == 16
+    if bust == "red":
+        draw_cards(state, ["lantern-1"])
+        state.apply_decision(1, "continue")
+        draw(state, 5, 4, 0, 1)  # R 2 + 1 = 3
+    else:
+        draw_cards(state, ["lantern-1"])  # nothing affordable with Y = 1; danger 4 + 3 + 1 = 8
+    assert f"{bust}_bust" in kinds(state)
+    assert state.is_terminal() and state.pos[1] == 10
+    assert state.m == 10 and state.public_view()["movement"] == 10
+
+
 def test_equal_positions_and_turns_share_a_rank() -> None:
     state = new_state(2, max_rounds=1)
     red_bust_turn(state)
