@@ -215,6 +215,52 @@ def test_accusation_chain_doubles_until_the_giver_cannot_pay() -> None:
     ]
 
 
+def test_accusation_chain_on_a_payout_ends_when_the_parent_cannot_pay_double() -> None:
+    """T3 accuse with f >= 1: the group goes back, A doubles, T1 again; T1: fewer bills than A is bankruptcy, nothing moves."""
+    state = new_state({"counterfeit": True, "first_parent": 1}, deal=[0, 2])
+    set_position(state, parent=1, hands=[(40, 0), (18, 2)])
+    decide(state, "pins:2", "faces:none", "stake:3", "fakes:0", "guess:2")  # hit: P1 owes 2 x 3 = 6
+    assert state.amount == 6 and option_ids(state) == ["fakes:0", "fakes:1", "fakes:2"]
+    decide(state, "fakes:1", "accuse")
+    assert state.amount == 12 and state.hand(1) == 20 and state.decision_name(1) == "pay_fakes"
+    start = len(state.events)
+    decide(state, "fakes:2", "accuse")  # A = 24 > 20 bills
+    assert events_since(state, start) == [
+        ("accused", {"fakes": 2, "counterfeit_found": True, "new_amount": 24}),
+        ("transfer_due", {"giver": 1, "receiver": 0, "amount": 24}),
+        ("bankrupt", {"seat": 1, "reason": "cannot_pay"}),
+        ("game_end", {"ranks": [1, 2], "scores": [40000, 16000]}),
+    ]
+    assert split(state, 0) == (40, 0) and split(state, 1) == (18, 2) and state.pot == 0
+    assert state.result().ranks == (1, 2)
+
+
+def test_counterfeits_count_as_bills_when_paying_and_paying_the_whole_hand_is_bankruptcy() -> None:
+    """T1 counts counterfeits (8 bills can pay 8 with only 6 genuine); R8: a hand left at 0 bills loses."""
+    state = new_state({"counterfeit": True, "first_parent": 1}, deal=[2, 2])
+    set_position(state, parent=1, hands=[(50, 2), (6, 2)])
+    decide(state, "pins:1", "faces:none", "stake:4", "fakes:0", "guess:1")  # hit: P1 owes 1 x 4 = 4
+    decide(state, "fakes:1", "accuse")
+    assert state.amount == 8 and state.hand(1) == 8 and not state.is_terminal()
+    assert option_ids(state) == ["fakes:2"]  # max(0, 8 - 6) = 2 = min(8, 2)
+    decide(state, "fakes:2", "accept")
+    assert split(state, 0) == (56, 4) and state.hand(1) == 0
+    assert state.is_terminal() and state.bankrupt == 1 and state.bankrupt_reason == "no_bills"
+    assert state.result().ranks == (1, 2) and state.result().scores == (52000.0, 0.0)
+
+
+def test_an_accepted_all_in_stake_leaves_the_child_bankrupt() -> None:
+    """R4b bounds with the whole hand staked, then R8 after the parent accepts the missed stake."""
+    state = new_state({"counterfeit": True, "first_parent": 1}, deal=[1, 0])
+    set_position(state, parent=1, hands=[(2, 1), (57, 0)])
+    decide(state, "pins:1", "faces:none", "stake:3")
+    assert option_ids(state) == ["fakes:1"] and state.hand(0) == 0 and not state.is_terminal()
+    decide(state, "fakes:1", "guess:4", "accept")  # S = 1: a miss
+    assert split(state, 1) == (59, 1) and state.hand(0) == 0
+    assert state.is_terminal() and state.bankrupt == 0 and state.bankrupt_reason == "no_bills"
+    assert state.result().ranks == (2, 1) and state.result().scores == (0.0, 58000.0)
+
+
 def test_false_accusation_on_a_stake_cancels_the_debt() -> None:
     state = new_state({"counterfeit": True, "first_parent": 1}, deal=[3, 0])
     set_position(state, parent=1, hands=[(27, 3), (30, 0)])
