@@ -42,6 +42,7 @@ from sdk.forward import encode_world, seat_world
 ADDRESS_VARIABLE = "B99_ARENA_ADDRESS"
 TOKEN_VARIABLE = "B99_SEAT_TOKEN"
 SANDBOX_LEVELS = ("none", "basic", "strict")
+GAME_OVER_GRACE_SECONDS = 1.0
 
 __all__ = ["BotSpec", "Fault", "MatchReport", "MatchSpec", "SeatReport", "TimeControl", "run_match"]
 
@@ -426,9 +427,11 @@ class _Match:
                 seat.agent.send(messages.game_over(self.wire, result, ranks, events, summary))
         self.record_faults()
         seat_reports = []
+        # Bots get a moment to run their game-over hooks and exit by themselves before being stopped.
+        grace_deadline = time.monotonic() + GAME_OVER_GRACE_SECONDS
         for seat in self.seats:
             if seat.agent is not None:
-                seat.agent.close()
+                seat.agent.close(max(0.0, grace_deadline - time.monotonic()))
             seat_reports.append(
                 SeatReport(
                     seat=seat.index,

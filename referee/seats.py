@@ -55,8 +55,8 @@ class SeatAgent(ABC):
         """The answer to `request` within `timeout` seconds (from when it was sent), or the fault."""
 
     @abstractmethod
-    def close(self) -> None:
-        """Release the bot (stop its process)."""
+    def close(self, grace_seconds: float = 0.0) -> None:
+        """Release the bot: give its process `grace_seconds` to exit by itself, then stop it."""
 
     def exit_code(self) -> int | None:
         return None
@@ -119,7 +119,7 @@ class InProcessSeat(SeatAgent):
             return Fault(FaultKind.TIMEOUT, f"answered after {elapsed:.3f}s, limit {timeout:.3f}s")
         return Answer(option_id, elapsed)
 
-    def close(self) -> None:
+    def close(self, grace_seconds: float = 0.0) -> None:
         pass
 
     def stderr_tail(self) -> str:
@@ -237,9 +237,11 @@ class RemoteSeat(SeatAgent):
             else:
                 stray.append(inbound.message)
 
-    def close(self) -> None:
+    def close(self, grace_seconds: float = 0.0) -> None:
         self.line.hang_up()
         if self.process is not None:
+            if grace_seconds > 0 and self.process.exit_code() is None:
+                self.process.wait(grace_seconds)
             self.process.stop()
 
     def exit_code(self) -> int | None:
