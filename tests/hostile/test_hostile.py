@@ -115,7 +115,8 @@ def test_spinner_times_out_and_the_timeout_is_in_the_replay(tmp_path: Path) -> N
 
 
 def test_strikes_let_a_seat_time_out_before_it_is_replaced(tmp_path: Path) -> None:
-    lenient = TimeControl(per_decision_seconds=0.5, bank_seconds=0.0, startup_seconds=20.0, strikes_allowed=1)
+    # 1.5 s per decision: long enough that the well-behaved seat never times out on a loaded machine.
+    lenient = TimeControl(per_decision_seconds=1.5, bank_seconds=0.0, startup_seconds=20.0, strikes_allowed=1)
     good, bad, _ = play(tmp_path, hostile_bot("spinner"), time_control=lenient)
     assert [fault.kind for fault in bad.faults] == ["timeout", "timeout"], bad.faults
     assert bad.replaced and bad.rank == 2 and good.rank == 1
