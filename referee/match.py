@@ -253,14 +253,14 @@ class _Match:
                     seat.fault(Fault(FaultKind.STARTUP, f"bot could not be created: {error}"), None)
                     seat.replaced = True
                 continue
-            assert_server = self.server
-            if assert_server is None:
+            server = self.server
+            if server is None:
                 raise RuntimeError("arena server missing")
             token = secrets.token_urlsafe(24)
             line = SeatLine(seat.index, token)
-            assert_server.directory.add(line)
+            server.directory.add(line)
             environment = dict(seat.spec.env)
-            environment[ADDRESS_VARIABLE] = assert_server.address
+            environment[ADDRESS_VARIABLE] = server.address
             environment[TOKEN_VARIABLE] = token
             try:
                 process = self.launch(seat, environment)

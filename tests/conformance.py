@@ -282,7 +282,3 @@ def check_config_errors(game: Game) -> None:
         pass
     else:
         raise ConformanceFailure(f"{game.id}: unknown flag accepted")
-
-
-def observation_keys(mapping: Mapping[str, Any]) -> list[str]:
-    return sorted(mapping)
