@@ -28,6 +28,7 @@ from typing import Any
 import grpc
 
 import b99.arena_pb2 as arena_pb2
+from sdk.run import TOKEN_METADATA
 
 MAX_MESSAGE_BYTES = 256 * 1024
 #: What the transport accepts: above MAX_MESSAGE_BYTES, so an oversized message is seen and reported, not just dropped.
@@ -36,8 +37,6 @@ TRANSPORT_MAX_BYTES = 8 * 1024 * 1024
 INBOX_MESSAGES = 32
 #: Bytes a seat may have waiting for the referee.
 INBOX_BYTES = 1024 * 1024
-#: The metadata key carrying the seat token, so a stream is authenticated before it is read.
-TOKEN_METADATA = "b99-seat-token"
 #: How long a stream without the token in its metadata may take to say hello.
 HELLO_WAIT_SECONDS = 10.0
 #: Streams without the token in their metadata that may wait for their hello at once.
