@@ -64,13 +64,17 @@ def assert_nothing_left(seat: SeatReport) -> None:
         assert not list(hierarchy.parent.glob(f"b99-seat*-{uid}")), "a cgroup of the bot survived"
 
 
-def play(tmp_path: Path, bot: BotSpec, time_control: TimeControl = FAST, good_level: str = "strict") -> tuple[SeatReport, SeatReport, MatchReport]:
-    """Good bot in seat 0, `bot` in seat 1; checks the match finished, replays, and left nothing behind."""
+def play(
+    tmp_path: Path, bot: BotSpec, time_control: TimeControl = FAST, good_level: str = "strict", hostile_seat: int = 1
+) -> tuple[SeatReport, SeatReport, MatchReport]:
+    """Good bot in the other seat, `bot` in `hostile_seat` (1 unless told); checks the match finished,
+    replays, and left nothing behind."""
     before = bot_files()
     replay = tmp_path / "r.jsonl"
-    report = run_match(MatchSpec(GAME, [good_bot(good_level), bot], seed=3, replay_path=str(replay), time_control=time_control))
+    bots = [good_bot(good_level), bot] if hostile_seat == 1 else [bot, good_bot(good_level)]
+    report = run_match(MatchSpec(GAME, bots, seed=3, replay_path=str(replay), time_control=time_control))
     verify_replay(replay)
-    good, bad = report.seats
+    good, bad = (report.seats[1 - hostile_seat], report.seats[hostile_seat])
     assert report.decisions > 0
     assert not good.faults and not good.replaced, good.faults
     assert good.sandbox["level"] == good_level
@@ -87,6 +91,16 @@ def assert_fault(good: SeatReport, bad: SeatReport, kind: str, *details: str) ->
     for detail in details:
         assert detail in bad.faults[0].detail, bad.faults[0].detail
     assert bad.rank == 2 and good.rank == 1
+
+
+@pytest.mark.parametrize("hostile_seat", [0, 1])
+def test_idle_streams_cannot_starve_the_other_seat(tmp_path: Path, hostile_seat: int) -> None:
+    # More idle streams than the server's cap on streams waiting for a hello, opened at once.
+    good, bad, report = play(tmp_path, hostile_bot("idle_streams", "100"), hostile_seat=hostile_seat)
+    assert "idle streams: opened 100" in bad.stderr_tail
+    assert not good.faults and not good.replaced
+    assert not bad.faults, bad.faults  # its own seat, authenticated by metadata, played too
+    assert "idle streams: played my own seat" in bad.stderr_tail
 
 
 def test_fork_bomb_hits_the_process_cap(tmp_path: Path) -> None:
