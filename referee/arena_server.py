@@ -267,7 +267,8 @@ class ArenaServicer:
 
     @staticmethod
     async def _read(context: grpc.aio.ServicerContext, line: SeatLine) -> None:
-        reason = "stream ended by the bot"
+        # grpc cuts a stream whose message is above the transport's limit without telling the servicer why.
+        reason = f"stream ended by the bot (or cut by the transport, as a message over {TRANSPORT_MAX_BYTES // (1024 * 1024)} MiB would be)"
         try:
             while True:
                 message = await context.read()
