@@ -267,8 +267,10 @@ class ArenaServicer:
 
     @staticmethod
     async def _read(context: grpc.aio.ServicerContext, line: SeatLine) -> None:
-        # grpc cuts a stream whose message is above the transport's limit without telling the servicer why.
-        reason = f"stream ended by the bot (or cut by the transport, as a message over {TRANSPORT_MAX_BYTES // (1024 * 1024)} MiB would be)"
+        # A message above TRANSPORT_MAX_BYTES is refused by grpc before it is read: the stream just ends
+        # here (grpc tells the servicer nothing more, the same as a cancelled stream); the bot is told
+        # RESOURCE_EXHAUSTED, which its stderr shows.
+        reason = "stream ended by the bot"
         try:
             while True:
                 message = await context.read()
