@@ -286,6 +286,8 @@ def replay_show(path: str, seat: int | None, limit: int) -> None:
                     table.add_row(str(rows), f"fault seat {index}", f"{fault['kind']}: {fault['detail']}")
         elif kind == "result":
             table.add_row(str(rows), "result", f"ranks {record.get('ranks')} scores {record.get('scores')}")
+        elif kind == "void":
+            table.add_row(str(rows), "void", f"no result: {record.get('reason')}")
         else:
             continue
         rows += 1
