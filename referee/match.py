@@ -149,7 +149,7 @@ class MatchReport:
     details: dict[str, Any] = field(default_factory=dict)
     #: COMPLETE, or VOID: every seat faulted before any bot made a decision, so there is no result
     #: (ranks and scores are empty; a ladder must not rate it). `void_reason` says why.
-    status: str = "complete"
+    status: str = COMPLETE
     void_reason: str = ""
 
     @property
@@ -300,16 +300,15 @@ class _Match:
     def await_hellos(self, allowance: float) -> None:
         """Wait for every seat's hello at once; each seat has `allowance` seconds from its own launch,
         and only a seat that did not say hello in its own time is faulted."""
-        waiting = [seat for seat in self.seats if seat.agent is not None and not seat.replaced]
+        waiting = [(seat, seat.agent) for seat in self.seats if seat.agent is not None and not seat.replaced]
         while waiting:
             still = []
-            for seat in waiting:
-                assert seat.agent is not None  # filtered just above
-                status = seat.agent.poll_startup(allowance)
+            for seat, agent in waiting:
+                status = agent.poll_startup(allowance)
                 if isinstance(status, Fault):
                     self.replace(seat, status, None)
                 elif status is False:
-                    still.append(seat)
+                    still.append((seat, agent))
             waiting = still
             if waiting:
                 time.sleep(0.02)
