@@ -23,7 +23,7 @@ from typing import Any
 import b99.arena_pb2 as arena_pb2
 from referee import messages
 from referee.arena_server import ArenaServer, SeatLine
-from referee.chance import sample_outcome
+from referee.chance import CHANCE_SCHEME, KeyedRandom, sample_outcome, seed_commitment
 from referee.clock import SeatClock, TimeControl
 from referee.engine import GameState, Seat
 from referee.errors import BotLaunchError, ConfigError
@@ -144,6 +144,8 @@ class MatchReport:
     engine_ranks: list[int] = field(default_factory=list)
     #: The game's own result details (for example a solo rank title), JSON-able.
     details: dict[str, Any] = field(default_factory=dict)
+    #: The hash of the seed published at the start (referee.chance.seed_commitment).
+    seed_commitment: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -159,6 +161,7 @@ class MatchReport:
             "duration_seconds": self.duration_seconds,
             "replay_path": self.replay_path,
             "details": self.details,
+            "seed_commitment": self.seed_commitment,
         }
 
     @staticmethod
@@ -176,6 +179,7 @@ class MatchReport:
             replay_path=data.get("replay_path"),
             engine_ranks=[int(rank) for rank in data.get("engine_ranks", [])],
             details=dict(data.get("details") or {}),
+            seed_commitment=str(data.get("seed_commitment", "")),
         )
 
 
@@ -220,7 +224,9 @@ class _Match:
         self.config = self.game.make_config(len(spec.bots), spec.variants)
         self.wire = get_wire(spec.game)
         self.match_id = spec.match_id or uuid.uuid4().hex[:12]
-        self.rng = random.Random(spec.seed)
+        # Chance, fallback choices and worlds each draw from their own stream keyed by the secret seed.
+        self.rng = KeyedRandom(spec.seed, "chance")
+        self.commitment = seed_commitment(spec.seed, self.match_id)
         self.recorder = ReplayRecorder()
         self.next_request_id = 1
         self.decisions = 0
@@ -232,8 +238,8 @@ class _Match:
                 bot,
                 None,
                 SeatClock.start(spec.time_control),
-                random.Random(f"{spec.seed}:fallback:{i}"),
-                random.Random(f"{spec.seed}:world:{i}"),
+                KeyedRandom(spec.seed, f"fallback:{i}"),
+                KeyedRandom(spec.seed, f"world:{i}"),
             )
             for i, bot in enumerate(spec.bots)
         ]
@@ -316,7 +322,9 @@ class _Match:
         self.recorder.header(
             match_id=self.match_id,
             config=self.config.to_json(),
-            seed=self.spec.seed,
+            # The seed itself is revealed only by the last line, once the match is over.
+            seed_commitment=self.commitment,
+            chance=CHANCE_SCHEME,
             seats=[seat.spec.name for seat in self.seats],
             time_control=vars_of(self.spec.time_control),
             ask_forced=self.spec.ask_forced,
@@ -455,6 +463,7 @@ class _Match:
                 "replaced": replaced,
             }
         )
+        self.recorder.add({"type": "seed", "seed": self.spec.seed})
         if self.spec.replay_path:
             self.recorder.write(self.spec.replay_path)
         return MatchReport(
@@ -470,6 +479,7 @@ class _Match:
             replay_path=self.spec.replay_path,
             engine_ranks=list(result.ranks),
             details=dict(result.details),
+            seed_commitment=self.commitment,
         )
 
     def shutdown(self) -> None:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from referee.errors import BotLaunchError
-from referee.sandbox import bubblewrap, cgroups, users
+from referee.sandbox import bubblewrap, cgroups, seccomp, users
 from referee.sandbox.binds import (
     SANDBOX_PATH,
     absolute_script,
@@ -167,6 +167,7 @@ def _in_force(level: str, limits: Limits, groups: cgroups.BotGroups, bwrap_versi
             if level == "strict"
             else "none (basic: same network, file system and process view as the referee)"
         ),
+        **({"syscalls": seccomp.describe()} if level == "strict" else {}),
         "user": "a uid of its own, no groups, no capabilities, no new privileges",
         "memory": memory,
         "address_space": f"{limits.address_space_mb} MiB (RLIMIT_AS)",
@@ -214,6 +215,12 @@ def _start_strict(
 ) -> tuple[subprocess.Popen[bytes], _Held]:
     info_read, info_write = os.pipe()
     block_read, block_write = os.pipe()
+    try:
+        filter_fd = seccomp.filter_fd()
+    except seccomp.SeccompUnavailable as error:
+        for fd in (info_read, info_write, block_read, block_write):
+            os.close(fd)
+        raise BotLaunchError(str(error)) from None
     read_only = read_only_paths(executable, command, cwd)
     argv = bubblewrap.strict_command(
         bwrap,
@@ -226,17 +233,25 @@ def _start_strict(
         request.socket_path,
         info_write,
         block_read,
+        filter_fd,
     )
     try:
         process = subprocess.Popen(
-            argv, stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr, env=env, pass_fds=(info_write, block_read), start_new_session=True
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=stdout,
+            stderr=stderr,
+            env=env,
+            pass_fds=(info_write, block_read, filter_fd),
+            start_new_session=True,
         )
     except (OSError, ValueError) as error:
-        for fd in (info_read, info_write, block_read, block_write):
+        for fd in (info_read, info_write, block_read, block_write, filter_fd):
             os.close(fd)
         raise BotLaunchError(f"bubblewrap does not start: {error}") from None
     os.close(info_write)
     os.close(block_read)
+    os.close(filter_fd)
     try:
         # Moving a process between cgroups waits for an RCU grace period (milliseconds); moving bubblewrap's
         # monitor now overlaps that wait with the sandbox's set-up, and the bot's own move later is quick.

@@ -263,3 +263,31 @@ def test_basic_level_caps_hold_too(tmp_path: Path, name: str, limits: Limits, ki
     good, bad, _ = play(tmp_path, hostile_bot(name, level="basic", limits=limits), time_control=control, good_level="basic")
     assert bad.faults and bad.faults[0].kind in kinds, bad.faults
     assert_fault(good, bad, bad.faults[0].kind, detail)
+
+
+def kernel_attempts(stderr: str) -> dict[str, str]:
+    """Per family the kernel_surface bot tried: 'blocked' or 'LEAK'."""
+    found = {}
+    for line in stderr.splitlines():
+        verdict, _, rest = line.partition(" ")
+        if verdict in ("blocked", "LEAK"):
+            found[rest.partition(":")[0]] = verdict
+    return found
+
+
+def test_seccomp_denies_every_family_a_bot_never_needs(tmp_path: Path) -> None:
+    good, bad, _ = play(tmp_path, hostile_bot("kernel_surface"), time_control=ROOMY)
+    assert not bad.faults and not bad.replaced, bad.faults
+    assert "seccomp mode 2" in bad.stderr_tail and "fork works" in bad.stderr_tail, bad.stderr_tail
+    attempts = kernel_attempts(bad.stderr_tail)
+    assert len(attempts) == 25, bad.stderr_tail
+    assert set(attempts.values()) == {"blocked"}, attempts
+    assert "EPERM" in bad.stderr_tail and "syscalls" in bad.sandbox
+
+
+def test_without_the_filter_the_same_bot_gets_a_user_namespace(tmp_path: Path) -> None:
+    """The control for the test above: at the basic level (no seccomp) the calls it makes do work."""
+    good, bad, _ = play(tmp_path, hostile_bot("kernel_surface", level="basic"), time_control=ROOMY, good_level="basic")
+    attempts = kernel_attempts(bad.stderr_tail)
+    assert "seccomp mode 0" in bad.stderr_tail
+    assert attempts["unshare user namespace"] == "LEAK" and attempts["clone new user namespace"] == "LEAK", attempts
