@@ -12,6 +12,7 @@ from ladder.db import read_session
 from ladder.models import Bot, Match, MatchStatus, Rating, Seat
 from ladder.recompute import rating_intervals
 from ladder.settings import LadderSettings
+from referee.chance import seed_commitment
 
 
 @dataclass
@@ -65,6 +66,16 @@ class MatchRow:
     rating_seq: int | None
     worker: str | None
     seats: list[SeatRow] = field(default_factory=list)
+
+    @property
+    def over(self) -> bool:
+        """Done or void: only then are its seed and replay public (a running match's seed predicts its chance)."""
+        return self.status not in MatchStatus.OPEN
+
+    @property
+    def seed_commitment(self) -> str:
+        """The hash of the seed that the referee publishes at the start (referee.chance.seed_commitment)."""
+        return seed_commitment(self.seed, self.uid)
 
 
 def games(settings: LadderSettings) -> list[str]:

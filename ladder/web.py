@@ -85,7 +85,7 @@ class Pages:
         row = queries.match(self.settings, key)
         if row is None:
             return None
-        has_replay = bool(row.replay_path and Path(row.replay_path).exists())
+        has_replay = bool(row.over and row.replay_path and Path(row.replay_path).exists())
         return self.render("match.html", match=row, has_replay=has_replay)
 
     def leaderboard_json(self, game: str) -> bytes:
@@ -147,7 +147,7 @@ def make_handler(pages: Pages) -> type[BaseHTTPRequestHandler]:
                 return self.send(HTTPStatus.OK, file.read_bytes(), kind)
             if name == "replay":
                 row = queries.match(pages.settings, key)
-                if row is None or not row.replay_path or not Path(row.replay_path).exists():
+                if row is None or not row.over or not row.replay_path or not Path(row.replay_path).exists():
                     return self.not_found()
                 return self.send(HTTPStatus.OK, Path(row.replay_path).read_bytes(), "application/x-ndjson",
                                  {"Content-Disposition": f'attachment; filename="match-{row.id}.jsonl"'})
