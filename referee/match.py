@@ -37,7 +37,7 @@ from referee.sandbox.bubblewrap import SOCKET as SANDBOX_SOCKET
 from referee.seats import Answer, InProcessSeat, RemoteSeat, SeatAgent
 from referee.wire import get_wire
 from sdk.bot import Bot
-from sdk.forward import encode_world, seat_world
+from sdk.forward import encode_world, in_process_world
 
 ADDRESS_VARIABLE = "B99_ARENA_ADDRESS"
 TOKEN_VARIABLE = "B99_SEAT_TOKEN"
@@ -374,7 +374,7 @@ class _Match:
                 # A separate RNG per seat: asking for worlds never changes the match's chance outcomes.
                 try:
                     if isinstance(seat.agent, InProcessSeat):
-                        seat.agent.pending_world = seat_world(state, seat_index, seat.world_rng)
+                        seat.agent.pending_world = in_process_world(state, seat_index, seat.world_rng)
                     else:
                         request.world = encode_world(state, seat_index, seat.world_rng)
                 except (pickle.PicklingError, TypeError, AttributeError) as error:
