@@ -59,6 +59,7 @@ class Confinement:
     in_force: dict[str, str] = field(default_factory=dict)
     oom_kills: int = 0
     process_cap_hits: int = 0
+    cpu_seconds: float | None = None
     cleaned: bool = False
 
     def report(self) -> dict[str, Any]:
@@ -76,6 +77,7 @@ class Confinement:
         if self.groups is not None and not self.cleaned:
             self.oom_kills = max(self.oom_kills, self.groups.oom_kills())
             self.process_cap_hits = max(self.process_cap_hits, self.groups.process_cap_hits())
+            self.cpu_seconds = self.groups.cpu_seconds()
         return self.oom_kills, self.process_cap_hits
 
     def cleanup(self) -> None:
@@ -333,6 +335,9 @@ def _start_basic(
 
 def _last_line(stream: IO[bytes]) -> str:
     """The last line the sandbox wrote to the bot's stderr (bubblewrap explains its failures there)."""
+    settle = getattr(stream, "settle", None)
+    if settle is not None:
+        settle(1.0)  # the referee drains the bot's output through a pipe: let it catch up
     try:
         lines = Path(stream.name).read_text(errors="replace").strip().splitlines()
     except (OSError, TypeError):

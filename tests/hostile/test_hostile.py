@@ -131,6 +131,20 @@ def test_spinner_is_killed_at_its_cpu_cap(tmp_path: Path) -> None:
     assert_fault(good, bad, "cpu", "CPU-time cap of 1 s")
 
 
+def test_cpu_cap_is_recognised_when_sigxcpu_is_ignored(tmp_path: Path) -> None:
+    """SIGKILL one second after the cap, and no message: the tree's CPU time says it was the cap."""
+    patient = TimeControl(per_decision_seconds=20.0, bank_seconds=0.0, startup_seconds=20.0)
+    good, bad, _ = play(tmp_path, hostile_bot("cpu_stealth", limits=Limits(cpu_seconds=1)), time_control=patient)
+    assert_fault(good, bad, "cpu", "CPU-time cap of 1 s", "SIGKILL", "of CPU used")
+
+
+def test_a_flood_truncated_by_its_bot_is_still_a_flood(tmp_path: Path) -> None:
+    """The bot writes through a pipe the referee drains: it holds no descriptor of its log to truncate."""
+    good, bad, _ = play(tmp_path, hostile_bot("truncator", limits=Limits(file_mb=2)))
+    assert [fault.kind for fault in bad.faults] == ["output_flood"], bad.faults
+    assert "stdout and stderr" in bad.faults[0].detail
+
+
 def test_flood_of_stdout_and_stderr_is_cut_at_the_log_cap(tmp_path: Path) -> None:
     good, bad, _ = play(tmp_path, hostile_bot("flood", limits=Limits(file_mb=2)), time_control=ROOMY)
     assert_fault(good, bad, "output_flood", "2 MiB")
