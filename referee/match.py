@@ -34,6 +34,7 @@ from referee.registry import get_game
 from referee.replay import ReplayRecorder
 from referee.sandbox import Limits, SandboxRequest
 from referee.sandbox.bubblewrap import SOCKET as SANDBOX_SOCKET
+from referee.sandbox.reaper import Lease, reap_once
 from referee.seats import Answer, InProcessSeat, RemoteSeat, SeatAgent
 from referee.wire import get_wire
 from sdk.bot import Bot
@@ -232,6 +233,7 @@ class _Match:
         self.decisions = 0
         self.server: ArenaServer | None = None
         self.scratch: Path | None = None
+        self.lease: Lease | None = None
         self.seats: list[_Seat] = [
             _Seat(
                 i,
@@ -248,7 +250,9 @@ class _Match:
     def start_bots(self) -> None:
         control = self.spec.time_control
         if any(seat.spec.command is not None for seat in self.seats):
+            reap_once()
             self.scratch = Path(tempfile.mkdtemp(prefix=f"b99-{self.match_id}-"))
+            self.lease = Lease.create(self.scratch)
             address = f"unix:{self.scratch / 'arena.sock'}" if self.spec.transport == "unix" else "127.0.0.1:0"
             self.server = ArenaServer(address).start()
         for seat in self.seats:
@@ -294,7 +298,7 @@ class _Match:
             if socket_path is None:
                 raise BotLaunchError(f"seat {seat.index}: a strict sandbox has no network; play it over the Unix socket, not TCP")
             environment[ADDRESS_VARIABLE] = f"unix:{SANDBOX_SOCKET}"
-        request = SandboxRequest(level, seat.spec.limits, socket_path)
+        request = SandboxRequest(level, seat.spec.limits, socket_path, self.lease)
         return launch(seat.index, command, environment, self.scratch / f"seat{seat.index}", seat.spec.cwd, request)
 
     def record_faults(self) -> None:
@@ -493,6 +497,8 @@ class _Match:
             self.server.stop()
         if self.scratch is not None:
             shutil.rmtree(self.scratch, ignore_errors=True)
+        if self.lease is not None:
+            self.lease.release()
 
 
 def seat_sandbox(seat: _Seat) -> dict[str, Any]:

@@ -194,10 +194,19 @@ class BotGroups:
                     found.add(int(line))
         return sorted(found)
 
+    def paths(self) -> list[str]:
+        return [str(path) for _, path in self.groups.values()]
+
     def destroy(self) -> None:
         """Kill whatever still runs in the groups, then remove them."""
+        for _, path in self.groups.values():
+            BotGroups.remove_path(path)
+
+    @staticmethod
+    def remove_path(path: Path) -> None:
+        """Kill whatever runs in the group at `path`, then remove it (also for a group a dead referee left)."""
         for _ in range(50):
-            pids = self.pids()
+            pids = [int(line) for line in _read(path / "cgroup.procs").split() if line.isdigit()]
             if not pids:
                 break
             for pid in pids:
@@ -206,8 +215,7 @@ class BotGroups:
                 except ProcessLookupError:
                     pass
             time.sleep(0.02)
-        for _, path in self.groups.values():
-            _remove(path)
+        _remove(path)
 
 
 def _remove(path: Path) -> None:

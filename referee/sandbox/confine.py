@@ -22,6 +22,7 @@ from typing import IO, Any
 
 from referee.errors import BotLaunchError
 from referee.sandbox import bubblewrap, cgroups, seccomp, users
+from referee.sandbox.reaper import Lease, remove_files_of
 from referee.sandbox.binds import (
     SANDBOX_PATH,
     absolute_script,
@@ -46,6 +47,8 @@ class SandboxRequest:
     level: str
     limits: Limits = field(default_factory=Limits)
     socket_path: str | None = None
+    #: The match's record of its bots, so that they are cleaned up even if the referee dies (reaper).
+    lease: Lease | None = None
 
 
 @dataclass
@@ -91,6 +94,9 @@ class Confinement:
         setpriv = machine_support().setpriv
         if self.uid is not None and setpriv is not None:
             users.kill_all_of(self.uid, setpriv)
+        if self.uid is not None and self.level == "basic":
+            # A basic bot shares the host's /tmp, /var/tmp and /dev/shm: what it left there goes with it.
+            remove_files_of(self.uid)
 
 
 def unavailable(level: str) -> str:
@@ -125,6 +131,8 @@ def spawn(
     uid = users.allocate_uid()
     confinement = Confinement(request.level, limits, uid)
     confinement.groups = cgroups.BotGroups.create(f"b99-seat{seat}-{uid}", limits.memory_mb * MIB, limits.processes)
+    if request.lease is not None:
+        request.lease.record_bot(uid, confinement.groups.paths())
     confinement.in_force = _in_force(request.level, limits, confinement.groups, support.bwrap_version)
     env = {**BASE_ENVIRONMENT, "PATH": _path_for(executable), "HOME": bubblewrap.SCRATCH, "TMPDIR": bubblewrap.SCRATCH}
     env.update(environment)
