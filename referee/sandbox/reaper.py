@@ -37,13 +37,16 @@ SHARED_WRITABLE = ("/tmp", "/var/tmp", "/dev/shm")
 
 
 def process_start(pid: int) -> str | None:
-    """The start time of `pid` (field 22 of /proc/pid/stat), None if no such process: a pid with its start
-    time names one process, even after the pid is reused."""
+    """The start time of `pid` (field 22 of /proc/pid/stat), None if no such process or it is dead (a zombie
+    not yet reaped): a pid with its start time names one process, even after the pid is reused."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as handle:
-            return handle.read().rpartition(b")")[2].split()[19].decode()
-    except (OSError, IndexError):
+            fields = handle.read().rpartition(b")")[2].split()
+    except OSError:
         return None
+    if len(fields) < 20 or fields[0] in (b"Z", b"X"):
+        return None
+    return fields[19].decode()
 
 
 def alive(owner: Any) -> bool:

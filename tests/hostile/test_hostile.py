@@ -140,7 +140,7 @@ def test_cpu_cap_is_recognised_when_sigxcpu_is_ignored(tmp_path: Path) -> None:
 
 def test_a_flood_truncated_by_its_bot_is_still_a_flood(tmp_path: Path) -> None:
     """The bot writes through a pipe the referee drains: it holds no descriptor of its log to truncate."""
-    good, bad, _ = play(tmp_path, hostile_bot("truncator", limits=Limits(file_mb=2)))
+    good, bad, _ = play(tmp_path, hostile_bot("truncator", limits=Limits(file_mb=2)), time_control=ROOMY)
     assert [fault.kind for fault in bad.faults] == ["output_flood"], bad.faults
     assert "stdout and stderr" in bad.faults[0].detail
 
