@@ -63,6 +63,17 @@ def seed_commitment(seed: int, match_id: str) -> str:
     return hashlib.sha256(f"b99-seed-commitment/1:{match_id}:{seed}".encode()).hexdigest()
 
 
+def attempt_seed(seed: int, attempt: int) -> int:
+    """The seed of a match's n-th attempt: the match's own seed for the first, an unrelated secret one after.
+
+    A bot that saw part of a failed attempt (and remembers it) must not know the chance of the next one.
+    """
+    if attempt <= 1:
+        return seed
+    digest = hmac.new(f"b99-chance/1:{seed}".encode(), f"attempt:{attempt}".encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big") >> (64 - SEED_BITS)
+
+
 class KeyedRandom(random.Random):
     """A `random.Random` whose numbers come from HMAC-SHA256 keyed by a secret seed (one named stream per use).
 

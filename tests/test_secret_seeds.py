@@ -105,3 +105,13 @@ def test_match_takes_its_seed_from_the_environment_off_the_command_line(tmp_path
     assert json.loads(result.output)["seed"] == 987654321
     unseeded = CliRunner().invoke(main, ["match", GAME, "--bot", "random", "--bot", "random", "--in-process", "--json", "--replay", str(tmp_path / "s.jsonl")])
     assert json.loads(unseeded.output)["seed"] >= 0
+
+
+def test_a_requeued_attempt_draws_other_chance() -> None:
+    """A bot that saw part of a failed attempt must not know the chance of the next one."""
+    from referee.chance import attempt_seed
+
+    assert attempt_seed(77, 1) == 77
+    seeds = {attempt_seed(77, attempt) for attempt in range(1, 6)}
+    assert len(seeds) == 5 and all(0 <= seed < 2**63 for seed in seeds)
+    assert attempt_seed(77, 2) == attempt_seed(77, 2)
