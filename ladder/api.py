@@ -75,6 +75,16 @@ def match_message(row: queries.MatchRow) -> pb.Match:
     )
 
 
+#: Longest error message sent back (error texts quote the request, which may be huge).
+MAX_DETAIL = 300
+
+
+async def abort(context: grpc.aio.ServicerContext, code: grpc.StatusCode, message: str) -> None:
+    """End the call with `code` and a one-line message of bounded size."""
+    text = " ".join(message.split())
+    await context.abort(code, text if len(text) <= MAX_DETAIL else text[: MAX_DETAIL - 3] + "...")
+
+
 def client_of(context: grpc.aio.ServicerContext) -> str:
     """The caller's address without its port ("ipv4:127.0.0.1:5555" -> "ipv4:127.0.0.1")."""
     peer = context.peer() or "unknown"
@@ -200,7 +210,7 @@ class LadderServicer:
     async def _require_admin(self, context: grpc.aio.ServicerContext) -> None:
         given = bearer(context)
         if not self.admin_token or not hmac.compare_digest(given.encode(), self.admin_token.encode()):
-            await context.abort(grpc.StatusCode.PERMISSION_DENIED, "this call needs the ladder's admin token")
+            await abort(context, grpc.StatusCode.PERMISSION_DENIED, "this call needs the ladder's admin token")
 
     async def _require_reader(self, context: grpc.aio.ServicerContext) -> None:
         """On a private ladder, streams need the admin token or a live bot token."""
@@ -208,11 +218,11 @@ class LadderServicer:
             return
         given = bearer(context)
         if not given:
-            await context.abort(grpc.StatusCode.UNAUTHENTICATED, "this ladder is private: send authorization: Bearer <token>")
+            await abort(context, grpc.StatusCode.UNAUTHENTICATED, "this ladder is private: send authorization: Bearer <token>")
         if self.admin_token and hmac.compare_digest(given.encode(), self.admin_token.encode()):
             return
         if await self.run_db(bot_for_token, self.settings, given) is None:
-            await context.abort(grpc.StatusCode.UNAUTHENTICATED, "unknown or revoked token")
+            await abort(context, grpc.StatusCode.UNAUTHENTICATED, "unknown or revoked token")
 
     # ------------------------------------------------------------------ admin calls
 
@@ -221,7 +231,7 @@ class LadderServicer:
         try:
             bot = await self.run_db(self._register, request)
         except (LadderError, ArenaError) as error:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
         return bot_message(bot)
 
     def _register(self, request: pb.RegisterBotRequest) -> Bot:
@@ -239,7 +249,7 @@ class LadderServicer:
         try:
             return pb.IssueTokenResponse(token=await self.run_db(issue_token, self.settings, request.bot))
         except LadderError as error:
-            await context.abort(grpc.StatusCode.NOT_FOUND, str(error))
+            await abort(context, grpc.StatusCode.NOT_FOUND, str(error))
             raise
 
     async def RevokeToken(self, request: pb.RevokeTokenRequest, context: grpc.aio.ServicerContext) -> pb.RevokeTokenResponse:
@@ -247,7 +257,7 @@ class LadderServicer:
         try:
             revoked = await self.run_db(revoke_tokens, self.settings, request.bot, request.token or None)
         except LadderError as error:
-            await context.abort(grpc.StatusCode.NOT_FOUND, str(error))
+            await abort(context, grpc.StatusCode.NOT_FOUND, str(error))
             raise
         return pb.RevokeTokenResponse(revoked=revoked)
 
@@ -256,14 +266,14 @@ class LadderServicer:
         try:
             return pb.IssueTokenResponse(token=await self.run_db(rotate_token, self.settings, request.bot))
         except LadderError as error:
-            await context.abort(grpc.StatusCode.NOT_FOUND, str(error))
+            await abort(context, grpc.StatusCode.NOT_FOUND, str(error))
             raise
 
     # ------------------------------------------------------------------ reading
 
     async def _known_game(self, game: str, context: grpc.aio.ServicerContext) -> None:
         if game and game not in await self.run_db(queries.games, self.settings):
-            await context.abort(grpc.StatusCode.NOT_FOUND, f"no bots play {game[:80]!r} on this ladder")
+            await abort(context, grpc.StatusCode.NOT_FOUND, f"no bots play {game[:80]!r} on this ladder")
 
     async def GetLeaderboard(self, request: pb.LeaderboardRequest, context: grpc.aio.ServicerContext) -> pb.Leaderboard:
         return await self.run_db(self._leaderboard, request.game)
@@ -280,13 +290,13 @@ class LadderServicer:
 
     async def ListMatches(self, request: pb.ListMatchesRequest, context: grpc.aio.ServicerContext) -> pb.MatchList:
         if request.status and request.status not in (*MatchStatus.OPEN, MatchStatus.DONE, MatchStatus.VOID):
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"status {request.status[:40]!r} is not queued, running, done or void")
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, f"status {request.status[:40]!r} is not queued, running, done or void")
         bot_id = None
         if request.bot:
             try:
                 bot_id = (await self.run_db(get_bot, self.settings, request.bot)).id
             except LadderError as error:
-                await context.abort(grpc.StatusCode.NOT_FOUND, str(error)[:200])
+                await abort(context, grpc.StatusCode.NOT_FOUND, str(error)[:200])
         rows = await self.run_db(
             queries.matches, self.settings, game=request.game or None, bot_id=bot_id, status=request.status or None,
             limit=min(request.limit or 50, MAX_LIST), offset=min(request.offset, queries.MAX_ID),
@@ -296,7 +306,7 @@ class LadderServicer:
     async def _match(self, key: str, context: grpc.aio.ServicerContext) -> queries.MatchRow:
         row = await self.run_db(queries.match, self.settings, key) if key else None
         if row is None:
-            await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {key[:80]!r}")
+            await abort(context, grpc.StatusCode.NOT_FOUND, f"no match {key[:80]!r}")
         assert row is not None
         return row
 
@@ -307,7 +317,7 @@ class LadderServicer:
         await self._require_reader(context)
         row = await self._match(request.match, context)
         if not row.replay_path or not Path(row.replay_path).exists():
-            await context.abort(grpc.StatusCode.NOT_FOUND, f"match {request.match[:80]!r} has no replay")
+            await abort(context, grpc.StatusCode.NOT_FOUND, f"match {request.match[:80]!r} has no replay")
         with open(row.replay_path, "rb") as replay:  # type: ignore[arg-type]
             while chunk := await self.run_db(replay.read, CHUNK):
                 yield pb.ReplayChunk(data=chunk)
@@ -317,9 +327,9 @@ class LadderServicer:
         await self._known_game(request.game, context)
         client = client_of(context)
         if sum(self.watching.values()) >= self.limits.total:
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, f"the ladder has {self.limits.total} watchers already")
+            await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, f"the ladder has {self.limits.total} watchers already")
         if self.watching.get(client, 0) >= self.limits.per_client:
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
+            await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED,
                                 f"at most {self.limits.per_client} WatchResults streams per client")
         self.watching[client] = self.watching.get(client, 0) + 1
         watcher = Watcher(request.game, self.limits.queue)
@@ -375,7 +385,7 @@ def _parsed(method: Any, request_type: type[Message], behaviour: Callable[..., A
         try:
             return request_type.FromString(data)
         except (DecodeError, ValueError, RuntimeError) as error:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"{method.name}: not a valid {request_type.__name__}: {error}"[:300])
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, f"{method.name}: not a valid {request_type.__name__}: {error}"[:300])
             raise
 
     if streaming:
