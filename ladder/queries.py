@@ -28,6 +28,7 @@ class LeaderboardRow:
     rating: float
     games: int
     interval: tuple[float, float] | None
+    game: str = ""
 
 
 @dataclass
@@ -108,6 +109,7 @@ def leaderboard(
             rating=rating.rating,
             games=rating.games,
             interval=intervals.get(bot.id or 0),
+            game=bot.game,
         )
         for i, (bot, rating) in enumerate(ordered)
     ]
@@ -208,7 +210,7 @@ def bots(settings: LadderSettings, game: str | None = None, limit: int = 50, off
         rows = session.exec(query.order_by(col(Bot.game), col(Bot.name)).offset(offset).limit(limit)).all()
     return [
         LeaderboardRow(position=0, bot_id=bot.id or 0, name=bot.name, owner=bot.owner, version=bot.version,
-                       kind=bot.kind, status=bot.status, rating=rating.rating, games=rating.games, interval=None)
+                       kind=bot.kind, status=bot.status, rating=rating.rating, games=rating.games, interval=None, game=bot.game)
         for bot, rating in rows
     ]
 
