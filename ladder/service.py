@@ -76,7 +76,7 @@ class Ladder:
     def step(self) -> None:
         """One round: reap lost attempts, schedule new matches, dispatch the queued ones."""
         for match_id in reap_stale(self.settings, self.options.lease_seconds):
-            log.warning("match %s: attempt lost, requeued or voided", match_id)
+            log.warning("match %s: attempt lost, requeued or voided", match_id, extra={"match_id": match_id, "event": "reaped"})
         self.schedule()
         self.dispatch()
 
@@ -100,7 +100,7 @@ class Ladder:
             try:
                 scheduled = self.schedule_one(game)
             except ArenaError as error:  # a game whose engine is gone: its bots wait
-                log.warning("cannot schedule %s: %s", game, error)
+                log.warning("cannot schedule %s: %s", game, error, extra={"game": game, "event": "unschedulable"})
                 continue
             if scheduled is not None:
                 missing -= 1
@@ -151,6 +151,8 @@ class Ladder:
                 if bot_id in self.remote_ids:
                     self.online.reserve(bot_id)
         self.scheduled += 1
+        log.info("match %s scheduled: %s, %d players", match_id, game, len(table),
+                 extra={"match_id": match_id, "game": game, "bots": list(table), "event": "scheduled"})
         return match_id
 
     def dispatch(self) -> None:
