@@ -233,7 +233,8 @@ def record_result(settings: LadderSettings, job: MatchJob, report: Any) -> bool:
         match.rating_seq = counter.rating_seq
         match.status = MatchStatus.DONE
         match.finished_at = now
-        match.config = dict(report.config)
+        # The referee's full config (every flag's value), and the time control the match was played with.
+        match.config = {**dict(report.config), **({"time_control": match.config["time_control"]} if match.config.get("time_control") else {})}
         match.replay_path = report.replay_path
         match.decisions = int(report.decisions)
         match.duration_seconds = float(report.duration_seconds)
