@@ -49,6 +49,7 @@ class WatchLimits:
     per_client: int = 20
     total: int = 1000
     queue: int = 256  # results buffered per watcher before it falls back to reading the database
+    trust_proxy: bool = False  # behind a reverse proxy: the client is the `x-real-ip` the proxy sets
 
 
 def bot_message(bot: Bot) -> pb.Bot:
@@ -85,8 +86,13 @@ async def abort(context: grpc.aio.ServicerContext, code: grpc.StatusCode, messag
     await context.abort(code, text if len(text) <= MAX_DETAIL else text[: MAX_DETAIL - 3] + "...")
 
 
-def client_of(context: grpc.aio.ServicerContext) -> str:
-    """The caller's address without its port ("ipv4:127.0.0.1:5555" -> "ipv4:127.0.0.1")."""
+def client_of(context: grpc.aio.ServicerContext, trust_proxy: bool = False) -> str:
+    """The caller's address without its port ("ipv4:127.0.0.1:5555" -> "ipv4:127.0.0.1"); behind a
+    trusted proxy, the address the proxy says it serves (its `x-real-ip` header)."""
+    if trust_proxy:
+        for key, value in context.invocation_metadata() or ():
+            if key == "x-real-ip" and value:
+                return f"proxied:{str(value)[:64]}"
     peer = context.peer() or "unknown"
     kind, _, rest = peer.partition(":")
     if kind in ("ipv4", "ipv6") and ":" in rest:
@@ -325,7 +331,7 @@ class LadderServicer:
     async def WatchResults(self, request: pb.WatchResultsRequest, context: grpc.aio.ServicerContext) -> AsyncIterator[pb.Match]:
         await self._require_reader(context)
         await self._known_game(request.game, context)
-        client = client_of(context)
+        client = client_of(context, self.limits.trust_proxy)
         if sum(self.watching.values()) >= self.limits.total:
             await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, f"the ladder has {self.limits.total} watchers already")
         if self.watching.get(client, 0) >= self.limits.per_client:

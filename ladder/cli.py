@@ -417,6 +417,8 @@ def recompute(settings: LadderSettings, game: str | None, check: bool) -> None:
 @click.option("--max-watchers", type=click.IntRange(min=1), default=1000, show_default=True, help="Open WatchResults streams in all.")
 @click.option("--max-watchers-per-client", type=click.IntRange(min=1), default=20, show_default=True,
               help="Open WatchResults streams per client address.")
+@click.option("--trust-proxy", is_flag=True,
+              help="Behind a reverse proxy: count watchers per the x-real-ip header it sets, not per connection address.")
 @click.option("--log-format", type=click.Choice(["text", "json"]), envvar="B99_LADDER_LOG_FORMAT", default="text",
               show_default=True, help="json: one JSON object per line (time, level, logger, message, match_id...).")
 @pass_settings
@@ -424,7 +426,8 @@ def recompute(settings: LadderSettings, game: str | None, check: bool) -> None:
 def serve(settings: LadderSettings, executor: str, broker: str | None, workers: int, concurrency: int | None,
           games: tuple[str, ...], self_play: bool, max_matches: int | None, seed: int | None,
           grpc_address: str | None, http_address: str | None, arena_address: str | None, metrics_address: str | None,
-          games_config: Path | None, private: bool, max_watchers: int, max_watchers_per_client: int, log_format: str) -> None:
+          games_config: Path | None, private: bool, max_watchers: int, max_watchers_per_client: int, trust_proxy: bool,
+          log_format: str) -> None:
     """Run the ladder: schedule and play matches continuously, serve the APIs and pages."""
     from ladder.api import WatchLimits
     from ladder.db import migrate
@@ -445,7 +448,8 @@ def serve(settings: LadderSettings, executor: str, broker: str | None, workers: 
     server = LadderServer(settings, options, executor=executor, broker=broker, workers=workers,
                           grpc_address=grpc_address, http_address=http_address, arena_address=arena_address,
                           metrics_address=metrics_address, private=private,
-                          watch_limits=WatchLimits(per_client=max_watchers_per_client, total=max_watchers))
+                          watch_limits=WatchLimits(per_client=max_watchers_per_client, total=max_watchers,
+                                                   trust_proxy=trust_proxy))
     signal.signal(signal.SIGTERM, lambda *_: server.stop())
     server.start()
     for line in server.describe():
