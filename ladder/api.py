@@ -13,6 +13,7 @@ import hmac
 import logging
 import tempfile
 import threading
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent import futures
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from grpc_reflection.v1alpha import reflection
 import b99.ladder_pb2 as pb
 from ladder import queries
 from ladder.models import Bot, MatchStatus
+from ladder.recompute import rating_intervals
 from ladder.registry import LadderError, add_bot, bot_for_token, get_bot, issue_token, revoke_tokens, rotate_token
 from ladder.settings import LadderSettings
 from referee.errors import ArenaError
@@ -183,6 +185,39 @@ class ResultFeed:
             self.task.cancel()
 
 
+class IntervalCache:
+    """Each game's bootstrap rating intervals, recomputed in the background at most every `max_age`
+    seconds: a leaderboard call waits for a bootstrap only the first time a game is asked for."""
+
+    def __init__(self, settings: LadderSettings, run_db: Callable[..., Awaitable[Any]], max_age: float = 5.0) -> None:
+        self.settings, self.run_db, self.max_age = settings, run_db, max_age
+        self.entries: dict[str, tuple[float, dict[int, tuple[float, float]]]] = {}
+        self.refreshing: set[str] = set()
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    async def get(self, game: str) -> dict[int, tuple[float, float]]:
+        entry = self.entries.get(game)
+        now = time.monotonic()
+        if entry is None:
+            intervals = await self.run_db(rating_intervals, self.settings, game)
+            self.entries[game] = (now, intervals)
+            return intervals
+        if now - entry[0] > self.max_age and game not in self.refreshing:
+            self.refreshing.add(game)
+            task = asyncio.get_running_loop().create_task(self._refresh(game))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+        return entry[1]
+
+    async def _refresh(self, game: str) -> None:
+        try:
+            self.entries[game] = (time.monotonic(), await self.run_db(rating_intervals, self.settings, game))
+        except Exception:  # noqa: BLE001 - keep the old intervals; the next call tries again
+            log.exception("intervals of %s: refresh failed", game)
+        finally:
+            self.refreshing.discard(game)
+
+
 class LadderServicer:
     """LadderService over one ladder's settings; every method is a coroutine."""
 
@@ -201,6 +236,7 @@ class LadderServicer:
         self.private = private
         self.pool = futures.ThreadPoolExecutor(max_workers=db_threads, thread_name_prefix="ladder-api-db")
         self.feed = ResultFeed(settings, self.run_db, poll_seconds)
+        self.intervals = IntervalCache(settings, self.run_db)
         self.watching: dict[str, int] = {}
 
     async def run_db(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
@@ -282,15 +318,18 @@ class LadderServicer:
             await abort(context, grpc.StatusCode.NOT_FOUND, f"no bots play {game[:80]!r} on this ladder")
 
     async def GetLeaderboard(self, request: pb.LeaderboardRequest, context: grpc.aio.ServicerContext) -> pb.Leaderboard:
-        return await self.run_db(self._leaderboard, request.game)
+        intervals = await self.intervals.get(request.game) if request.game else {}
+        return await self.run_db(self._leaderboard, request.game, intervals)
 
-    def _leaderboard(self, game: str) -> pb.Leaderboard:
+    def _leaderboard(self, game: str, intervals: dict[int, tuple[float, float]]) -> pb.Leaderboard:
         entries = []
-        for row in queries.leaderboard(self.settings, game):
-            bot = get_bot(self.settings, row.bot_id)
-            entry = pb.LeaderboardEntry(position=row.position, bot=bot_message(bot), rating=row.rating, games=row.games)
-            if row.interval is not None:
-                entry.interval_low, entry.interval_high, entry.has_interval = row.interval[0], row.interval[1], True
+        for row in queries.leaderboard(self.settings, game, with_intervals=False):
+            bot = pb.Bot(id=row.bot_id, name=row.name, game=row.game, owner=row.owner, version=row.version,
+                         kind=row.kind, status=row.status, paused_reason=row.paused_reason or "")
+            entry = pb.LeaderboardEntry(position=row.position, bot=bot, rating=row.rating, games=row.games)
+            interval = intervals.get(row.bot_id)
+            if interval is not None:
+                entry.interval_low, entry.interval_high, entry.has_interval = interval[0], interval[1], True
             entries.append(entry)
         return pb.Leaderboard(game=game, entries=entries)
 

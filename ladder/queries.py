@@ -29,6 +29,7 @@ class LeaderboardRow:
     games: int
     interval: tuple[float, float] | None
     game: str = ""
+    paused_reason: str | None = None
 
 
 @dataclass
@@ -110,6 +111,7 @@ def leaderboard(
             games=rating.games,
             interval=intervals.get(bot.id or 0),
             game=bot.game,
+            paused_reason=bot.paused_reason,
         )
         for i, (bot, rating) in enumerate(ordered)
     ]
