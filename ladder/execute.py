@@ -41,7 +41,7 @@ def build_spec(settings: LadderSettings, job: MatchJob, time_control: Any = None
         bots=bots,
         seed=attempt_seed(job.seed, job.attempt),  # a requeued attempt does not replay the chance a bot saw
         variants=job.variants,
-        time_control=time_control or TimeControl(),
+        time_control=time_control or TimeControl(**job.time_control),
         replay_path=str(settings.replays_dir / f"{job.uid}-{job.attempt}.jsonl"),
         match_id=job.uid,
     )

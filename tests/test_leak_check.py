@@ -35,6 +35,7 @@ from referee.chance import sample_outcome
 from referee.clock import SeatClock, TimeControl
 from referee.engine import Game, GameConfig, GameState, Seat
 from referee.errors import ArenaError
+from referee.match import _Seat
 from referee.registry import all_games
 from referee.wire import GameWire, get_wire
 
@@ -86,17 +87,24 @@ def secrets_differ(first: GameState, second: GameState, observer: Seat, wire: Ga
 
 @dataclass
 class SeatLine:
-    """The bytes one seat receives, numbered as the referee numbers them for that seat."""
+    """The bytes one seat receives, numbered as the referee numbers them for that seat (request ids and event
+    sequence numbers of its own)."""
 
     seat: Seat
     wire: GameWire
     cursor: int = 0
     next_request: int = 1
+    events_sent: int = 0
     sent: list[bytes] = field(default_factory=list)
 
-    def request(self, state: GameState) -> bytes:
-        events = messages.seat_events(state, self.seat, self.cursor)
+    def numbered_events(self, state: GameState) -> list[tuple[int, Any]]:
+        """The events since the last message, in the seat's own numbering (the referee's own code does it)."""
+        events = _Seat.number_events(self, messages.seat_events(state, self.seat, self.cursor))  # type: ignore[arg-type]
         self.cursor = len(state.events)
+        return events
+
+    def request(self, state: GameState) -> bytes:
+        events = self.numbered_events(state)
         options = list(state.legal_options(self.seat))
         request = messages.decision_request(self.wire, self.next_request, state, self.seat, options, events, CLOCK)
         self.next_request += 1
@@ -106,7 +114,7 @@ class SeatLine:
 
     def game_over(self, state: GameState) -> bytes:
         result = state.result()
-        events = messages.seat_events(state, self.seat, self.cursor)
+        events = self.numbered_events(state)
         message = messages.game_over(self.wire, result, list(result.ranks), events, "")
         return message.SerializeToString(deterministic=True)
 
