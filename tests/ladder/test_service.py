@@ -30,7 +30,7 @@ def test_ladder_cli_end_to_end(tmp_path: Path) -> None:
         assert result.exit_code == 0, result.output
         return result.output
 
-    assert "schema 0001" in run("init")
+    assert "schema 0002_fair_ratings" in run("init")
     for name in ("ann", "ben", "cat"):
         assert f"bot {name}" in run("add-bot", name, "--game", GAME, "--command", "random", "--owner", "me")
     token = run("token", "ann").strip()

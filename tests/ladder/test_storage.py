@@ -36,7 +36,7 @@ def local_report(seed: int):  # type: ignore[no-untyped-def]
 
 
 def test_migrations_match_the_models(settings: LadderSettings) -> None:
-    assert current_revision(settings.db_url) == "0001"
+    assert current_revision(settings.db_url) == "0002_fair_ratings"
     with get_engine(settings.db_url).connect() as connection:
         assert compare_metadata(MigrationContext.configure(connection), SQLModel.metadata) == []
 
