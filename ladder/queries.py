@@ -9,8 +9,8 @@ from typing import Any
 from sqlmodel import col, select
 
 from ladder.db import read_session
-from ladder.models import Bot, Match, MatchStatus, Rating, Seat
-from ladder.recompute import rating_intervals
+from ladder.models import Bot, BotStatus, Match, MatchKind, MatchStatus, Rating, Seat
+from ladder.recompute import strengths
 from ladder.settings import LadderSettings
 
 
@@ -25,9 +25,16 @@ class LeaderboardRow:
     version: str
     kind: str
     status: str
-    rating: float
+    rating: float  # official Elo
     games: int
+    #: 90% interval of the bot's strength (the Bradley-Terry fit of the whole history), None before its first game.
     interval: tuple[float, float] | None
+    strength: float | None = None  # the Bradley-Terry fit's estimate, on the Elo scale
+
+    @property
+    def ranked(self) -> bool:
+        """Whether the bot is in the ranked table (active); paused, validating and rejected bots are listed apart."""
+        return self.status == BotStatus.ACTIVE
 
 
 @dataclass
@@ -43,6 +50,8 @@ class SeatRow:
     replaced: bool
     rating_before: float | None
     rating_after: float | None
+    stderr_tail: str = ""
+    exit_code: int | None = None
 
 
 @dataclass
@@ -65,6 +74,8 @@ class MatchRow:
     rating_seq: int | None
     worker: str | None
     seats: list[SeatRow] = field(default_factory=list)
+    kind: str = MatchKind.RATED
+    unrated_reason: str | None = None
 
 
 def games(settings: LadderSettings) -> list[str]:
@@ -76,28 +87,38 @@ def games(settings: LadderSettings) -> list[str]:
 def leaderboard(
     settings: LadderSettings, game: str, with_intervals: bool = True, samples: int = 60
 ) -> list[LeaderboardRow]:
-    """Bots of `game` by rating, best first, with games played and a 90% bootstrap interval."""
+    """Bots of `game`: the ranked (active) ones by Elo, best first, numbered from 1; then the bots
+    listed apart (paused, validating, rejected, retired) with position 0. Each with games played,
+    its Bradley-Terry strength and that strength's 90% interval (`samples` is kept for callers of
+    the former bootstrap and ignored)."""
     with read_session(settings.db_url) as session:
         rows = session.exec(
-            select(Bot, Rating).join(Rating, col(Rating.bot_id) == col(Bot.id)).where(Bot.game == game)
+            select(Bot, Rating)
+            .join(Rating, col(Rating.bot_id) == col(Bot.id))
+            .where(Bot.game == game, Bot.status != BotStatus.REFERENCE)
         ).all()
-    intervals = rating_intervals(settings, game, samples) if with_intervals else {}
-    ordered = sorted(rows, key=lambda row: (-row[1].rating, row[0].name))
-    return [
-        LeaderboardRow(
-            position=i + 1,
-            bot_id=bot.id or 0,
-            name=bot.name,
-            owner=bot.owner,
-            version=bot.version,
-            kind=bot.kind,
-            status=bot.status,
-            rating=rating.rating,
-            games=rating.games,
-            interval=intervals.get(bot.id or 0),
+    fit = strengths.fit(settings, game) if with_intervals else None
+    ranked = sorted((row for row in rows if row[0].status == BotStatus.ACTIVE), key=lambda row: (-row[1].rating, row[0].name))
+    apart = sorted((row for row in rows if row[0].status != BotStatus.ACTIVE), key=lambda row: (row[0].status, row[0].name))
+    result = []
+    for i, (bot, rating) in enumerate(ranked + apart):
+        played = fit is not None and (bot.id or 0) in fit.index
+        result.append(
+            LeaderboardRow(
+                position=i + 1 if bot.status == BotStatus.ACTIVE else 0,
+                bot_id=bot.id or 0,
+                name=bot.name,
+                owner=bot.owner,
+                version=bot.version,
+                kind=bot.kind,
+                status=bot.status,
+                rating=rating.rating,
+                games=rating.games,
+                interval=fit.interval(bot.id or 0) if played else None,  # type: ignore[union-attr]
+                strength=fit.rating(bot.id or 0) if played else None,  # type: ignore[union-attr]
+            )
         )
-        for i, (bot, rating) in enumerate(ordered)
-    ]
+    return result
 
 
 def _match_row(match: Match, seats: list[tuple[Seat, Bot]]) -> MatchRow:
@@ -117,6 +138,8 @@ def _match_row(match: Match, seats: list[tuple[Seat, Bot]]) -> MatchRow:
         void_reason=match.void_reason,
         rating_seq=match.rating_seq,
         worker=match.worker,
+        kind=match.kind,
+        unrated_reason=match.unrated_reason,
         seats=[
             SeatRow(
                 seat=seat.seat,
@@ -128,6 +151,8 @@ def _match_row(match: Match, seats: list[tuple[Seat, Bot]]) -> MatchRow:
                 replaced=seat.replaced,
                 rating_before=seat.rating_before,
                 rating_after=seat.rating_after,
+                stderr_tail=seat.stderr_tail,
+                exit_code=seat.exit_code,
             )
             for seat, bot in seats
         ],
@@ -193,7 +218,7 @@ def rating_history(settings: LadderSettings, bot_id: int) -> list[tuple[int, dat
         rows = session.exec(
             select(Match.id, Match.finished_at, Seat.rating_after)
             .join(Match, col(Match.id) == col(Seat.match_id))
-            .where(Seat.bot_id == bot_id, Match.status == MatchStatus.DONE)
+            .where(Seat.bot_id == bot_id, Match.status == MatchStatus.DONE, Match.kind == MatchKind.RATED)
             .order_by(col(Match.rating_seq), col(Seat.seat))
         ).all()
     history: list[tuple[int, datetime | None, float]] = []

@@ -113,7 +113,7 @@ def rating_decision(ranks: Sequence[int], replaced: Sequence[bool], void: bool =
         return RatingDecision(tuple(int(rank) for rank in ranks), f"decided only by faults (seats {seats} faulted)")
     if len(faulted) < 2:
         return RatingDecision(tuple(int(rank) for rank in ranks), None)
-    last = max(int(rank) for seat, rank in enumerate(ranks) if not replaced[seat]) + 1
+    last = clean + 1  # the referee ranks every faulted seat below every clean one
     return RatingDecision(tuple(last if out else int(rank) for rank, out in zip(ranks, replaced)), None)
 
 
