@@ -117,12 +117,17 @@ class Ladder:
                     select(Seat.bot_id, func.count()).where(col(Seat.match_id).in_(recent_ids.scalar_subquery())).group_by(Seat.bot_id)
                 ).all()
             )
+        from ladder.recompute import strengths
+
+        fit = strengths.fit(self.settings, game)
         result = []
         self.remote_ids = {bot.id for bot, _ in bots if bot.kind == BotKind.REMOTE}
         for bot, rating in bots:
             if bot.kind == BotKind.REMOTE and (self.online is None or bot.id not in self.online):
                 continue
-            result.append(Candidate(bot.id or 0, rating.rating, rating.games, int(counts.get(bot.id, 0))))
+            fitted = bot.id in fit.index
+            result.append(Candidate(bot.id or 0, rating.rating, rating.games, int(counts.get(bot.id, 0)),
+                                    strength=fit.rating(bot.id) if fitted else None, sd=fit.sd(bot.id) if fitted else None))
         return result
 
     def schedule_one(self, game: str) -> int | None:
