@@ -38,6 +38,7 @@ def match_message(row: queries.MatchRow) -> pb.Match:
         finished_at=row.finished_at.isoformat() if row.finished_at else "", decisions=row.decisions or 0,
         duration_seconds=row.duration_seconds or 0.0, void_reason=row.void_reason or "",
         rating_seq=row.rating_seq or 0, has_replay=bool(row.replay_path and Path(row.replay_path).exists()),
+        kind=row.kind, unrated_reason=row.unrated_reason or "",
         seats=[
             pb.MatchSeat(
                 seat=seat.seat, bot=seat.bot, bot_id=seat.bot_id, rank=seat.rank or 0, score=seat.score or 0.0,
@@ -73,10 +74,11 @@ class LadderServicer(pb_grpc.LadderServiceServicer):
                     archive = Path(scratch) / "bot.archive"
                     archive.write_bytes(request.archive)
                     bot = add_bot(self.settings, request.name, request.game, command=list(request.command),
-                                  upload=archive, owner=request.owner, version=request.version or "1")
+                                  upload=archive, owner=request.owner, version=request.version or "1", validate=True)
             else:
                 bot = add_bot(self.settings, request.name, request.game, command=list(request.command) or None,
-                              remote=request.remote, owner=request.owner, version=request.version or "1")
+                              remote=request.remote, owner=request.owner, version=request.version or "1",
+                              validate=not request.remote)
         except (LadderError, ArenaError) as error:
             context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
         return bot_message(bot)
@@ -90,14 +92,15 @@ class LadderServicer(pb_grpc.LadderServiceServicer):
             raise
 
     def GetLeaderboard(self, request: pb.LeaderboardRequest, context: grpc.ServicerContext) -> pb.Leaderboard:
-        entries = []
+        entries, unranked = [], []
         for row in queries.leaderboard(self.settings, request.game):
             bot = get_bot(self.settings, row.bot_id)
             entry = pb.LeaderboardEntry(position=row.position, bot=bot_message(bot), rating=row.rating, games=row.games)
             if row.interval is not None:
                 entry.interval_low, entry.interval_high, entry.has_interval = row.interval[0], row.interval[1], True
-            entries.append(entry)
-        return pb.Leaderboard(game=request.game, entries=entries)
+                entry.strength = row.strength or 0.0
+            (entries if row.ranked else unranked).append(entry)
+        return pb.Leaderboard(game=request.game, entries=entries, unranked=unranked)
 
     def ListMatches(self, request: pb.ListMatchesRequest, context: grpc.ServicerContext) -> pb.MatchList:
         bot_id = None

@@ -183,19 +183,21 @@ def init(settings: LadderSettings) -> None:
 @click.option("--version", "version", default="1", show_default=True)
 @click.option("--sandbox", type=click.Choice(["none", "basic", "strict"]), default=None,
               help="Sandbox level (default: strict for uploads, none for local commands).")
+@click.option("--validate/--no-validation", default=True, show_default=True,
+              help="Play unrated validation games against the reference bot before rated play (remote bots: never).")
 @pass_settings
 @_guard
 def add_bot(settings: LadderSettings, name: str, game: str, command_text: str | None, upload: Path | None,
-            remote: bool, owner: str, version: str, sandbox: str | None) -> None:
-    """Register a bot."""
+            remote: bool, owner: str, version: str, sandbox: str | None, validate: bool) -> None:
+    """Register a bot (it plays validation games first, unless --no-validation)."""
     from ladder.registry import add_bot as register
 
     command: list[str] | str | None = command_text
     if command_text is not None and upload is None:
         command = reference_command(command_text) or command_text
     bot = register(settings, name, game, command=command, upload=upload, remote=remote, owner=owner,
-                   version=version, sandbox=sandbox)
-    console.print(f"bot {bot.name} (#{bot.id}) added to {game} as a {bot.kind} bot (sandbox {bot.sandbox})")
+                   version=version, sandbox=sandbox, validate=validate and not remote)
+    console.print(f"bot {bot.name} (#{bot.id}) added to {game} as a {bot.kind} bot (sandbox {bot.sandbox}, {bot.status})")
     if bot.sandbox != "none":
         from referee.sandbox import machine_support
 
@@ -247,18 +249,44 @@ def resume(settings: LadderSettings, name: str) -> None:
 @pass_settings
 @_guard
 def leaderboard(settings: LadderSettings, game: str | None, samples: int) -> None:
-    """Show the leaderboard of GAME (or of every game)."""
+    """Show the leaderboard of GAME (or of every game): the ranked bots, then the bots listed apart."""
     from ladder import queries
 
     for game_id in [game] if game else queries.games(settings):
-        table = Table(title=f"{game_id} leaderboard")
-        for column, justify in [("#", "right"), ("bot", "left"), ("owner", "left"), ("Elo", "right"),
+        rows = queries.leaderboard(settings, game_id, samples=samples)
+        table = Table(title=f"{game_id} leaderboard", caption="Elo: official rating · strength and its 90% interval: fitted to the whole history")
+        for column, justify in [("#", "right"), ("bot", "left"), ("owner", "left"), ("Elo", "right"), ("strength", "right"),
                                 ("90% interval", "right"), ("games", "right"), ("status", "left")]:
             table.add_column(column, justify=justify)  # type: ignore[arg-type]
-        for row in queries.leaderboard(settings, game_id, samples=samples):
+        for row in rows:
+            if not row.ranked:
+                continue
             interval = f"{row.interval[0]:.0f}–{row.interval[1]:.0f}" if row.interval else "-"
-            table.add_row(str(row.position), row.name, row.owner or "-", f"{row.rating:.1f}", interval, str(row.games), row.status)
+            strength = f"{row.strength:.0f}" if row.strength is not None else "-"
+            table.add_row(str(row.position), row.name, row.owner or "-", f"{row.rating:.1f}", strength, interval,
+                          str(row.games), row.status)
         console.print(table)
+        apart = [row for row in rows if not row.ranked]
+        if apart:
+            reasons = queries.status_reasons(settings, game_id)
+            listing = Table(title=f"{game_id}: not ranked")
+            for column in ("bot", "owner", "status", "why", "games"):
+                listing.add_column(column)
+            for row in apart:
+                listing.add_row(row.name, row.owner or "-", row.status, reasons.get(row.bot_id, "-"), str(row.games))
+            console.print(listing)
+
+
+@ladder.command()
+@click.argument("name")
+@pass_settings
+@_guard
+def validate(settings: LadderSettings, name: str) -> None:
+    """Send a bot (rejected, paused, or a fixed one) through its validation games again."""
+    from ladder.validation import VALIDATION_GAMES, revalidate
+
+    revalidate(settings, name)
+    console.print(f"{name} will play {VALIDATION_GAMES} validation games before rated play")
 
 
 @ladder.command()
@@ -282,12 +310,15 @@ def matches(settings: LadderSettings, game: str | None, bot_name: str | None, st
         for seat in row.seats:
             text = f"{seat.bot}"
             if seat.rank is not None:
-                change = (seat.rating_after or 0) - (seat.rating_before or 0)
-                text += f" #{seat.rank} ({change:+.1f})"
+                text += f" #{seat.rank}"
+                if seat.rating_after is not None:
+                    text += f" ({(seat.rating_after or 0) - (seat.rating_before or 0):+.1f})"
             if seat.faults:
                 text += " [" + ", ".join(fault["kind"] for fault in seat.faults) + "]"
             seats.append(text)
-        status_text = row.status + (f": {row.void_reason}" if row.status == "void" and row.void_reason else "")
+        status_text = row.status + (f" ({row.kind})" if row.kind != "rated" else "")
+        status_text += f": {row.void_reason}" if row.status == "void" and row.void_reason else ""
+        status_text += f" (unrated: {row.unrated_reason})" if row.unrated_reason else ""
         finished = row.finished_at.strftime("%Y-%m-%d %H:%M:%S") if row.finished_at else "-"
         table.add_row(str(row.id), row.game, status_text, "\n".join(seats), finished)
     console.print(table)

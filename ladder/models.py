@@ -42,6 +42,7 @@ class MatchKind:
     RATED = "rated"
     VALIDATION = "validation"  # unrated: a new bot against reference bots
     CHALLENGE = "challenge"  # unrated: games an owner asked for
+    VALIDATION_SUPERSEDED = "validation-old"  # validation games before the bot was sent to validation again
 
 
 class MatchStatus:

@@ -243,3 +243,17 @@ def last_rating_seq(settings: LadderSettings, game: str) -> int:
 
     with read_session(settings.db_url) as session:
         return int(session.exec(select(func.max(Match.rating_seq)).where(Match.game == game)).one() or 0)
+
+
+def status_reasons(settings: LadderSettings, game: str) -> dict[int, str]:
+    """Why each bot of `game` is listed apart from the ranked table (paused or rejected: the
+    reason; validating: what it waits for)."""
+    with read_session(settings.db_url) as session:
+        bots = session.exec(select(Bot).where(Bot.game == game, col(Bot.status).in_(BotStatus.UNRANKED))).all()
+    reasons = {}
+    for bot in bots:
+        if bot.status == BotStatus.VALIDATING:
+            reasons[bot.id or 0] = "playing its validation games"
+        elif bot.paused_reason:
+            reasons[bot.id or 0] = bot.paused_reason
+    return reasons

@@ -73,6 +73,9 @@ class Ladder:
         """One round: reap lost attempts, schedule new matches, dispatch the queued ones."""
         for match_id in reap_stale(self.settings, self.options.lease_seconds):
             log.warning("match %s: attempt lost, requeued or voided", match_id)
+        from ladder.validation import schedule_validations
+
+        schedule_validations(self.settings, dict(self.options.players), self.rng)
         self.schedule()
         self.dispatch()
 

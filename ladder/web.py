@@ -60,13 +60,14 @@ class Pages:
 
     def index(self) -> bytes:
         games = queries.games(self.settings)
-        boards = {game: queries.leaderboard(self.settings, game, with_intervals=False)[:5] for game in games}
+        boards = {game: queries.leaderboard(self.settings, game)[:5] for game in games}
         return self.render("index.html", games=games, boards=boards, counts=queries.status_counts(self.settings))
 
     def game(self, game: str) -> bytes | None:
         if game not in queries.games(self.settings):
             return None
-        return self.render("game.html", game=game, rows=queries.leaderboard(self.settings, game),
+        rows = queries.leaderboard(self.settings, game)
+        return self.render("game.html", game=game, rows=rows, reasons=queries.status_reasons(self.settings, game),
                            matches=queries.matches(self.settings, game=game, limit=20))
 
     def bot(self, key: str) -> bytes | None:
