@@ -237,8 +237,7 @@ def record_result(settings: LadderSettings, job: MatchJob, report: Any) -> bool:
         if match.kind == MatchKind.VALIDATION:
             from ladder.validation import judge_validation
 
-            for bot_id in bot_ids:
-                judge_validation(session, bot_id)
+            judge_validation(session, match, seats)
         elif match.kind == MatchKind.RATED:
             for bot_id in bot_ids:
                 _pause_if_failing(session, bot_id)

@@ -87,32 +87,36 @@ def schedule_validations(
     return scheduled
 
 
-def judge_validation(session: Session, bot_id: int, games: int = VALIDATION_GAMES) -> None:
-    """After a validation match: reject a bot that faulted (a notice per fault), admit one that
-    played `games` clean games. Called inside record_result's transaction."""
-    bot = session.get(Bot, bot_id)
-    if bot is None or bot.status != BotStatus.VALIDATING:
-        return
-    rows = validation_matches(session, bot_id)
-    faulty = [(match, seat) for match, seat in rows if seat.faults]
-    if faulty:
-        for match, seat in faulty:
-            session.add(Notice(bot_id=bot_id, message=fault_message(bot.name, match, seat)[:4000]))
-        first_match, first_seat = faulty[0]
-        fault = first_seat.faults[0]
-        bot.status = BotStatus.REJECTED
-        bot.paused_reason = (
-            f"faulted in validation match {first_match.uid} (seat {first_seat.seat}): {fault['kind']}: {fault['detail']}"
-        )[:1900]
-        session.add(bot)
-        return
-    clean = sum(1 for match, _ in rows if match.status == MatchStatus.DONE)
-    if clean >= games:
-        bot.status = BotStatus.ACTIVE
-        bot.paused_reason = None
-        bot.validated_at = utcnow()
-        session.add(bot)
-        session.add(Notice(bot_id=bot_id, message=f"{bot.name} passed its {clean} validation games and plays rated matches now"))
+def judge_validation(session: Session, match: Match, seats: list[Seat], games: int = VALIDATION_GAMES) -> None:
+    """After a validation match (inside record_result's transaction): tell the owner of every seat
+    that faulted, with its stderr; reject a waiting bot that faulted in any of its validation
+    games; admit one that played `games` clean ones."""
+    for seat in seats:
+        bot = session.get(Bot, seat.bot_id)
+        if bot is None or bot.status == BotStatus.REFERENCE:
+            continue
+        if seat.faults:
+            session.add(Notice(bot_id=bot.id or 0, message=fault_message(bot.name, match, seat)[:4000]))
+        if bot.status != BotStatus.VALIDATING:
+            continue
+        rows = validation_matches(session, bot.id or 0)
+        faulty = [(played, its_seat) for played, its_seat in rows if its_seat.faults]
+        if faulty:
+            first_match, first_seat = faulty[0]
+            fault = first_seat.faults[0]
+            bot.status = BotStatus.REJECTED
+            bot.paused_reason = (
+                f"faulted in validation match {first_match.uid} (seat {first_seat.seat}): {fault['kind']}: {fault['detail']}"
+            )[:1900]
+            session.add(bot)
+            continue
+        clean = sum(1 for played, _ in rows if played.status == MatchStatus.DONE)
+        if clean >= games:
+            bot.status = BotStatus.ACTIVE
+            bot.paused_reason = None
+            bot.validated_at = utcnow()
+            session.add(bot)
+            session.add(Notice(bot_id=bot.id or 0, message=f"{bot.name} passed its {clean} validation games and plays rated matches now"))
 
 
 def fault_message(name: str, match: Match, seat: Seat) -> str:
