@@ -301,14 +301,13 @@ def _pause_if_failing(session: Session, bot_id: int) -> None:
         f"faults in {len(faulty)} of its last {len(recent)} matches ({', '.join(kinds)}); "
         f"latest in match {faulty[0][1].uid}: {last['kind']}: {last['detail']}"
     )
-    tail = last_lines(faulty[0][0].stderr_tail, 3)
-    if tail:
-        reason += f"; its stderr ended: {tail}"
     reason = reason[:1900]
     bot.status = BotStatus.PAUSED
     bot.paused_reason = reason
     session.add(bot)
-    session.add(Notice(bot_id=bot_id, message=f"{bot.name} was paused: {reason}"))
+    tail = last_lines(faulty[0][0].stderr_tail, 10)
+    message = f"{bot.name} was paused: {reason}" + (f"; its stderr ended: {tail}" if tail else "")
+    session.add(Notice(bot_id=bot_id, message=message[:4000]))  # the owner's eyes only: stderr may say anything
 
 
 def last_lines(text: str, count: int) -> str:

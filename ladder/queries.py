@@ -257,3 +257,126 @@ def status_reasons(settings: LadderSettings, game: str) -> dict[int, str]:
         elif bot.paused_reason:
             reasons[bot.id or 0] = bot.paused_reason
     return reasons
+
+
+@dataclass
+class FaultRow:
+    """One seat of one match in which a bot faulted, with what its owner needs to fix it."""
+
+    match_id: int
+    uid: str
+    kind: str
+    finished_at: datetime | None
+    seat: int
+    faults: list[dict[str, Any]]
+    exit_code: int | None
+    stderr_tail: str
+
+
+@dataclass
+class HeadToHead:
+    """A bot's pairwise record against one opponent in rated matches (by rank; equal ranks draw)."""
+
+    opponent_id: int
+    opponent: str
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    @property
+    def score(self) -> float:
+        """Points per game: a win 1, a draw 1/2."""
+        return (self.wins + self.draws / 2) / self.games if self.games else 0.0
+
+
+@dataclass
+class SeatRecord:
+    """A bot's rated results from one seat."""
+
+    seat: int
+    games: int = 0
+    firsts: int = 0
+    rank_total: int = 0
+    faults: int = 0
+
+    @property
+    def mean_rank(self) -> float:
+        return self.rank_total / self.games if self.games else 0.0
+
+
+def bot_faults(settings: LadderSettings, bot_id: int, limit: int = 50) -> list[FaultRow]:
+    """Every seat of the bot's finished matches (any kind) that has a fault, newest first."""
+    with read_session(settings.db_url) as session:
+        rows = session.exec(
+            select(Seat, Match)
+            .join(Match, col(Match.id) == col(Seat.match_id))
+            .where(Seat.bot_id == bot_id, col(Match.status).in_([MatchStatus.DONE, MatchStatus.VOID]))
+            .order_by(col(Match.id).desc())
+        ).all()
+    found = []
+    for seat, match in rows:
+        if not seat.faults:
+            continue
+        found.append(FaultRow(match.id or 0, match.uid, match.kind, match.finished_at, seat.seat, list(seat.faults),
+                              seat.exit_code, seat.stderr_tail))
+        if len(found) >= limit:
+            break
+    return found
+
+
+def _rated_tables(settings: LadderSettings, bot_id: int) -> list[list[tuple[Seat, Bot]]]:
+    """The seats of every rated match the bot played whose result counted."""
+    with read_session(settings.db_url) as session:
+        ids = select(Seat.match_id).where(Seat.bot_id == bot_id)
+        rows = session.exec(
+            select(Seat, Bot, Match.id)
+            .join(Match, col(Match.id) == col(Seat.match_id))
+            .join(Bot, col(Bot.id) == col(Seat.bot_id))
+            .where(
+                col(Seat.match_id).in_(ids),
+                Match.status == MatchStatus.DONE,
+                Match.kind == MatchKind.RATED,
+                col(Match.unrated_reason).is_(None),
+            )
+            .order_by(col(Match.id), col(Seat.seat))
+        ).all()
+    tables: dict[int, list[tuple[Seat, Bot]]] = {}
+    for seat, bot, match_id in rows:
+        tables.setdefault(int(match_id), []).append((seat, bot))
+    return list(tables.values())
+
+
+def head_to_head(settings: LadderSettings, bot_id: int) -> list[HeadToHead]:
+    """The bot's pairwise record against each opponent in its rated matches, most games first."""
+    records: dict[int, HeadToHead] = {}
+    for table in _rated_tables(settings, bot_id):
+        mine = [seat for seat, _ in table if seat.bot_id == bot_id]
+        for seat in mine:
+            for other, other_bot in table:
+                if other.bot_id == bot_id or seat.rank is None or other.rank is None:
+                    continue
+                record = records.setdefault(other.bot_id, HeadToHead(other.bot_id, other_bot.name))
+                record.games += 1
+                if seat.rank < other.rank:
+                    record.wins += 1
+                elif seat.rank == other.rank:
+                    record.draws += 1
+                else:
+                    record.losses += 1
+    return sorted(records.values(), key=lambda record: (-record.games, record.opponent))
+
+
+def results_by_seat(settings: LadderSettings, bot_id: int) -> list[SeatRecord]:
+    """The bot's rated results from each seat it played."""
+    records: dict[int, SeatRecord] = {}
+    for table in _rated_tables(settings, bot_id):
+        for seat, _ in table:
+            if seat.bot_id != bot_id or seat.rank is None:
+                continue
+            record = records.setdefault(seat.seat, SeatRecord(seat.seat))
+            record.games += 1
+            record.firsts += seat.rank == 1
+            record.rank_total += seat.rank
+            record.faults += bool(seat.faults)
+    return [records[seat] for seat in sorted(records)]

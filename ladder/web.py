@@ -10,12 +10,12 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import parse_qs, unquote
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from ladder import queries
-from ladder.registry import LadderError, get_bot, notices
+from ladder.registry import LadderError, get_bot, is_owner, notices
 from ladder.settings import LadderSettings
 
 STATIC = Path(__file__).with_name("static")
@@ -70,17 +70,24 @@ class Pages:
         return self.render("game.html", game=game, rows=rows, reasons=queries.status_reasons(self.settings, game),
                            matches=queries.matches(self.settings, game=game, limit=20))
 
-    def bot(self, key: str) -> bytes | None:
+    def bot(self, key: str, token: str | None = None) -> bytes | None:
+        """A bot's page; with its owner's token (or the admin's) also its faults' stderr and the notices."""
         try:
             bot = get_bot(self.settings, key)
         except LadderError:
             return None
         history = queries.rating_history(self.settings, bot.id or 0)
         board = {row.bot_id: row for row in queries.leaderboard(self.settings, bot.game)}
-        return self.render("bot.html", bot=bot, line=board.get(bot.id or 0), history=history,
-                           chart=rating_chart([1500.0] + [rating for _, _, rating in history]),
-                           matches=queries.matches(self.settings, bot_id=bot.id, limit=30),
-                           notices=notices(self.settings, bot.name))
+        owner = is_owner(self.settings, bot, token)
+        chart = rating_chart([1500.0] + [rating for _, _, rating in history])
+        chart["dates"] = [when.strftime("%Y-%m-%d %H:%M") for _, when, _ in history if when][:1] + (
+            [history[-1][1].strftime("%Y-%m-%d %H:%M")] if history and history[-1][1] else [])
+        return self.render("bot.html", bot=bot, line=board.get(bot.id or 0), history=history, chart=chart,
+                           matches=queries.matches(self.settings, bot_id=bot.id, limit=30), owner=owner,
+                           faults=queries.bot_faults(self.settings, bot.id or 0),
+                           head_to_head=queries.head_to_head(self.settings, bot.id or 0),
+                           by_seat=queries.results_by_seat(self.settings, bot.id or 0),
+                           notices=notices(self.settings, bot.name) if owner else [])
 
     def match(self, key: str) -> bytes | None:
         row = queries.match(self.settings, key)
@@ -124,6 +131,7 @@ def make_handler(pages: Pages) -> type[BaseHTTPRequestHandler]:
 
         def do_GET(self) -> None:  # noqa: N802 - the standard library's name
             path = unquote(self.path.split("?", 1)[0])
+            self.token = (parse_qs(self.path.split("?", 1)[1]).get("token") or [None])[0] if "?" in self.path else None
             for pattern, name in ROUTES:
                 found = pattern.match(path)
                 if found is None:
@@ -154,7 +162,10 @@ def make_handler(pages: Pages) -> type[BaseHTTPRequestHandler]:
                                  {"Content-Disposition": f'attachment; filename="match-{row.id}.jsonl"'})
             if name == "leaderboard_json":
                 return self.send(HTTPStatus.OK, pages.leaderboard_json(key), "application/json")
-            body = pages.index() if name == "index" else getattr(pages, name)(key)
+            if name == "bot":
+                body = pages.bot(key, self.token)
+            else:
+                body = pages.index() if name == "index" else getattr(pages, name)(key)
             if body is None:
                 return self.not_found()
             return self.send(HTTPStatus.OK, body, "text/html; charset=utf-8")
