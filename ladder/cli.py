@@ -290,6 +290,50 @@ def validate(settings: LadderSettings, name: str) -> None:
 
 
 @ladder.command()
+@click.argument("bot")
+@click.argument("opponent")
+@click.option("--games", type=click.IntRange(min=1), default=10, show_default=True, help="Unrated games to play.")
+@click.option("--by", "requested_by", default="", help="Who asks (shown with the results).")
+@click.option("--seed", type=int, default=None)
+@pass_settings
+@_guard
+def challenge(settings: LadderSettings, bot: str, opponent: str, games: int, requested_by: str, seed: int | None) -> None:
+    """Ask for GAMES unrated games between BOT and OPPONENT (seats alternate; ratings never change).
+
+    The running ladder (`b99 ladder serve`) plays them; `b99 ladder challenge-results ID` shows them."""
+    from ladder.challenges import request_challenge
+
+    challenge_id = request_challenge(settings, bot, opponent, games, requested_by, seed)
+    console.print(f"challenge #{challenge_id}: {games} unrated games, {bot} against {opponent}, queued")
+
+
+@ladder.command("challenge-results")
+@click.argument("challenge_id", type=int)
+@pass_settings
+@_guard
+def challenge_results(settings: LadderSettings, challenge_id: int) -> None:
+    """Show a challenge's games: ranks, faults and replays, and the challenger's record."""
+    from ladder.challenges import challenge_result
+
+    result = challenge_result(settings, challenge_id)
+    table = Table(title=f"challenge #{result.id}: {result.bot} against {result.opponent} · "
+                        f"{result.finished} of {result.games} played · {result.bot} won {result.wins}, "
+                        f"drew {result.draws}, lost {result.losses}")
+    for column in ("match", "status", "seats (rank, faults)", "replay"):
+        table.add_column(column)
+    for row in result.matches:
+        seats = []
+        for seat in row.seats:
+            text = seat.bot + (f" #{seat.rank}" if seat.rank is not None else "")
+            if seat.faults:
+                text += " [" + ", ".join(f"{fault['kind']}: {fault['detail']}" for fault in seat.faults) + "]"
+            seats.append(text)
+        replay = row.replay_path if row.replay_path and Path(row.replay_path).exists() else "-"
+        table.add_row(str(row.id), row.status, "\n".join(seats), replay)
+    console.print(table)
+
+
+@ladder.command()
 @click.option("--game", default=None)
 @click.option("--bot", "bot_name", default=None)
 @click.option("--status", type=click.Choice(["queued", "running", "done", "void"]), default=None)
