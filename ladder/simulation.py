@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter, deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +26,8 @@ from ladder.ratings import RatingTable, rating_decision
 from ladder.settings import LadderSettings
 from ladder.strength import SCALE, IncrementalFit, StrengthFit, spearman
 
+#: Matches that count as recent for the matchmaker (as ladder.service.RECENT_MATCHES).
+RECENT_WINDOW = 200
 #: The command registered for a synthetic bot (it is never run: the synthetic executor plays).
 SYNTHETIC_COMMAND = ("synthetic",)
 
@@ -157,35 +160,47 @@ def simulate(
     seed: int = 0,
     checkpoints: Sequence[int] = (),
     refit_every: int = 1,
+    scheduler: str = "ladder",
 ) -> Outcome:
     """A ladder without a database: `pick_table` schedules from Elo, games and the strength fit
-    (refitted every `refit_every` matches), `RatingTable` rates, `IncrementalFit` fits."""
+    (refitted every `refit_every` matches), `RatingTable` rates, `IncrementalFit` fits.
+
+    `scheduler` "random" seats bots uniformly at random instead (a baseline for the benchmark)."""
+    if scheduler not in ("ladder", "random"):
+        raise ValueError(f"scheduler must be ladder or random, not {scheduler!r}")
     rng = random.Random(seed)
     table = RatingTable()
     incremental = IncrementalFit()
     bots = list(range(len(truth)))
-    recent: list[list[int]] = []
+    recent: deque[list[int]] = deque()
+    window: Counter[int] = Counter()
     fit = incremental.current()
     scores: dict[int, tuple[float, float]] = {}
     for number in range(1, matches + 1):
-        if (number - 1) % refit_every == 0:
-            fit = incremental.current()
-        window = [bot for seats in recent[-200:] for bot in seats]
-        candidates = [
-            Candidate(
-                bot_id=bot, rating=table.rating(bot), games=table.games.get(bot, 0), recent=window.count(bot),
-                strength=fit.rating(bot) if bot in fit.index else None, sd=fit.sd(bot) if bot in fit.index else None,
-            )
-            for bot in bots
-        ]
-        seating = pick_table(candidates, players, rng)
-        if seating is None:
-            raise ValueError(f"{len(truth)} bots cannot fill {players} seats")
+        if scheduler == "random":
+            seating = rng.sample(bots, players)
+        else:
+            if (number - 1) % refit_every == 0:
+                fit = incremental.current()
+            candidates = [
+                Candidate(
+                    bot_id=bot, rating=table.rating(bot), games=table.games.get(bot, 0), recent=window[bot],
+                    strength=fit.rating(bot) if bot in fit.index else None, sd=fit.sd(bot) if bot in fit.index else None,
+                )
+                for bot in bots
+            ]
+            picked = pick_table(candidates, players, rng)
+            if picked is None:
+                raise ValueError(f"{len(truth)} bots cannot fill {players} seats")
+            seating = picked
         ranks = synthetic_ranks([truth[bot] for bot in seating], rng)
         decision = rating_decision(ranks, [False] * len(ranks))
         table.apply(seating, list(decision.ranks))
         incremental.add(seating, list(decision.ranks))
         recent.append(seating)
+        window.update(seating)
+        if len(recent) > RECENT_WINDOW:
+            window.subtract(recent.popleft())
         if number in checkpoints:
             current = incremental.current()
             scores[number] = (
