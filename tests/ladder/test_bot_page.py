@@ -9,7 +9,7 @@ import urllib.request
 from ladder import queries
 from ladder.execute import execute_match
 from ladder.matches import schedule_match
-from ladder.registry import add_bot, issue_token
+from ladder.registry import add_bot, issue_token, set_status
 from ladder.settings import LadderSettings
 from ladder.web import serve_http
 from tests.ladder.conftest import GAME
@@ -51,5 +51,11 @@ def test_the_owner_sees_each_fault_with_stderr_and_results_by_opponent_and_seat(
         assert "mybrain" not in page(f"?token={issue_token(settings, 'steady')}")  # another bot's token
         history = urllib.request.urlopen(f"http://127.0.0.1:{port}/bots/{steady.id}", timeout=10).read().decode()
         assert 'id="rating-history"' in history and history.count("<tr><td>20") >= 3  # dated rows
+
+        set_status(settings, "flaky", "paused", "keeps crashing")
+        board = urllib.request.urlopen(f"http://127.0.0.1:{port}/games/{GAME}", timeout=10).read().decode()
+        ranked, apart = board.split('id="unranked"')
+        assert ">flaky</a>" not in ranked and ">steady</a>" in ranked and "90% interval" in ranked
+        assert ">flaky</a>" in apart and "keeps crashing" in apart
     finally:
         server.shutdown()
