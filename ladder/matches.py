@@ -234,7 +234,9 @@ def record_result(settings: LadderSettings, job: MatchJob, report: Any) -> bool:
         session.add(match)
         session.flush()
         bot_ids = {seat.bot_id for seat in seats}
-        if match.kind == MatchKind.VALIDATION:
+        if match.kind == MatchKind.VALIDATION and not void:
+            # A void validation match (every seat, the reference bot too, faulted before the first
+            # decision) says more about the host than the bot: it is played again, not judged.
             from ladder.validation import judge_validation
 
             judge_validation(session, match, seats)

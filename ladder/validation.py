@@ -5,7 +5,8 @@ Validation games run like rated ones (the same executor, the bot's own sandbox, 
 control); only their kind differs, so they never touch a rating. The opponent is the ladder's
 `random` reference bot, registered once per game with the status `reference` (never rated or
 listed). A fault in any validation game rejects the bot: its owner gets a notice per fault with
-the bot's last stderr lines. A validation game the platform voided is played again.
+the bot's last stderr lines. A validation match that ends void (every seat, the reference bot too,
+faulted before the first decision) or that the platform voided is played again.
 """
 
 from __future__ import annotations
@@ -70,7 +71,6 @@ def schedule_validations(
         for bot in waiting:
             rows = validation_matches(session, bot.id or 0)
             counted = sum(1 for match, _ in rows if match.status in (*MatchStatus.OPEN, MatchStatus.DONE))
-            counted += sum(1 for match, seat in rows if match.status == MatchStatus.VOID and seat.faults)
             plans.append((bot, games - counted, len(rows)))
     scheduled = []
     for bot, missing, played in plans:
