@@ -290,6 +290,35 @@ def validate(settings: LadderSettings, name: str) -> None:
 
 
 @ladder.command()
+@click.argument("name")
+@click.option("--limit", type=int, default=10, show_default=True, help="Latest faulted matches to show.")
+@click.option("--lines", type=int, default=12, show_default=True, help="Last stderr lines per fault.")
+@pass_settings
+@_guard
+def faults(settings: LadderSettings, name: str, limit: int, lines: int) -> None:
+    """Show a bot's latest faults (any match kind) with the reasons and the last lines of its stderr."""
+    from ladder import queries
+    from ladder.registry import get_bot
+
+    bot = get_bot(settings, name)
+    found = queries.bot_faults(settings, bot.id or 0, limit=limit)
+    status = f"{bot.name}: {bot.status}" + (f" ({bot.paused_reason})" if bot.paused_reason else "")
+    console.print(status, markup=False)
+    if not found:
+        console.print("no faults")
+    for row in found:
+        finished = row.finished_at.strftime("%Y-%m-%d %H:%M:%S") if row.finished_at else "-"
+        console.print(f"match #{row.match_id} ({row.kind}, seat {row.seat}, {finished})", markup=False)
+        for fault in row.faults:
+            at = f" at decision {fault['decision_index']}" if fault.get("decision_index") is not None else ""
+            console.print(f"  {fault['kind']}{at}: {fault['detail']}", markup=False)
+        if row.exit_code is not None:
+            console.print(f"  exit code {row.exit_code}", markup=False)
+        tail = [line for line in row.stderr_tail.splitlines() if line.strip()][-lines:]
+        console.print("  stderr:" + ("".join(f"\n    {line}" for line in tail) if tail else " (empty)"), markup=False)
+
+
+@ladder.command()
 @click.argument("bot")
 @click.argument("opponent")
 @click.option("--games", type=click.IntRange(min=1), default=10, show_default=True, help="Unrated games to play.")

@@ -77,6 +77,15 @@ def test_only_bots_that_pass_validation_are_rated(sqlite_settings: LadderSetting
     assert [row for row in every if row.kind == MatchKind.RATED and any(s.bot == "broken" for s in row.seats)] == []
     assert recompute(settings, GAME) == []
 
+    from click.testing import CliRunner
+
+    from ladder.cli import ladder
+
+    shown = CliRunner().invoke(ladder, ["--home", str(settings.home), "--db", settings.db_url, "faults", "broken"])
+    assert shown.exit_code == 0, shown.output
+    assert "broken: rejected" in shown.output and "(validation, seat" in shown.output
+    assert "RuntimeError: broken on its first decision" in shown.output
+
     # Fixed or not, an owner can ask for validation again; earlier games no longer count.
     revalidate(settings, "broken")
     assert get_bot(settings, "broken").status == BotStatus.VALIDATING
