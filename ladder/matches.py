@@ -209,11 +209,13 @@ def record_result(settings: LadderSettings, job: MatchJob, report: Any) -> bool:
         if match is None or match.status != MatchStatus.RUNNING or match.attempts != job.attempt:
             return False
         seats = list(session.exec(select(Seat).where(Seat.match_id == match.id).order_by(col(Seat.seat))).all())
-        void = str(getattr(report, "status", "") or "") == MatchStatus.VOID
-        decision = rating_decision(list(report.ranks), [bool(seat.replaced) for seat in report.seats], void=void)
+        # A void report (every seat faulted before any decision) has no ranks or scores.
+        void = bool(getattr(report, "void", False)) or str(getattr(report, "status", "") or "") == MatchStatus.VOID
+        ranks = [int(rank) for rank in report.ranks] if not void else [0] * len(seats)
+        decision = rating_decision(ranks, [bool(seat.replaced) for seat in report.seats], void=void)
         for seat, seat_report in zip(seats, report.seats):
-            seat.rank = int(report.ranks[seat.seat])
-            seat.score = float(report.scores[seat.seat])
+            seat.rank = None if void else int(report.ranks[seat.seat])
+            seat.score = None if void else float(report.scores[seat.seat])
             seat.faults = [
                 {"kind": str(fault.kind), "detail": str(fault.detail), "decision_index": fault.decision_index}
                 for fault in seat_report.faults
@@ -231,6 +233,8 @@ def record_result(settings: LadderSettings, job: MatchJob, report: Any) -> bool:
         match.decisions = int(report.decisions)
         match.duration_seconds = float(report.duration_seconds)
         match.void_reason = (str(getattr(report, "void_reason", "") or "") or decision.reason) if void else None
+        if void:
+            match.worker = None
         session.add(match)
         session.flush()
         bot_ids = {seat.bot_id for seat in seats}

@@ -77,7 +77,7 @@ def test_a_void_report_voids_the_match_and_keeps_the_faults(sqlite_settings: Lad
         for i in range(2)
     ]
     report = SimpleNamespace(
-        status="void", void_reason="every seat faulted before the first decision", ranks=[1, 2], scores=[0.0, 0.0],
+        status="void", void_reason="every seat faulted before the first decision", ranks=[], scores=[],
         seats=seats, config={"game": GAME, "players": 2, "variants": {}}, replay_path=None, decisions=0, duration_seconds=3.0,
     )
     assert record_result(settings, job, report)
@@ -85,4 +85,5 @@ def test_a_void_report_voids_the_match_and_keeps_the_faults(sqlite_settings: Lad
     assert row is not None and row.status == MatchStatus.VOID and row.rating_seq is None
     assert row.void_reason == "every seat faulted before the first decision"
     assert [seat.stderr_tail for seat in row.seats] == ["tail 0", "tail 1"]
+    assert all(seat.rank is None and seat.rating_before is None and seat.faults for seat in row.seats)
     assert all(line.games == 0 and line.rating == INITIAL_RATING for line in queries.leaderboard(settings, GAME))
