@@ -94,7 +94,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer runs; print only")
     args = parser.parse_args()
-    seeds, runs, goal = (2, 40, 500) if args.quick else (5, 200, 3000)
+    seeds, runs, goal = (2, 40, 500) if args.quick else (3, 100, 3000)
     lines = [
         f"Measured {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC on {platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}, `python -m benchmarks.rating_accuracy`.",
