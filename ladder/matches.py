@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -50,6 +50,7 @@ class MatchJob:
     variants: dict[str, Any]
     seed: int
     seats: tuple[SeatJob, ...]
+    time_control: dict[str, float] = field(default_factory=dict)  # referee TimeControl fields; empty: defaults
 
 
 def schedule_match(
@@ -58,20 +59,18 @@ def schedule_match(
     bot_ids: Sequence[int],
     seed: int,
     variants: dict[str, Any] | None = None,
+    time_control: dict[str, float] | None = None,
     kind: str = MatchKind.RATED,
     challenge_id: int | None = None,
 ) -> int:
-    """Queue a match between `bot_ids` (in seat order); returns its id. Only `rated` matches
-    change ratings; `validation` and `challenge` matches are played the same way and never do."""
+    """Queue a match between `bot_ids` (in seat order), with the game's variants and time control
+    (TimeControl fields; none: the referee's defaults); returns its id. Only `rated` matches change
+    ratings; `validation` and `challenge` matches are played the same way and never do."""
+    config: dict[str, Any] = {"game": game, "players": len(bot_ids), "variants": dict(variants or {})}
+    if time_control:
+        config["time_control"] = dict(time_control)
     with write_session(settings.db_url) as session:
-        match = Match(
-            uid=uuid.uuid4().hex,
-            game=game,
-            config={"game": game, "players": len(bot_ids), "variants": dict(variants or {})},
-            seed=seed,
-            kind=kind,
-            challenge_id=challenge_id,
-        )
+        match = Match(uid=uuid.uuid4().hex, game=game, config=config, seed=seed, kind=kind, challenge_id=challenge_id)
         session.add(match)
         session.flush()
         for seat, bot_id in enumerate(bot_ids):
@@ -123,6 +122,7 @@ def claim_match(settings: LadderSettings, match_id: int, worker: str, lease_seco
             variants=dict(match.config.get("variants") or {}),
             seed=match.seed,
             seats=tuple(jobs),
+            time_control=dict(match.config.get("time_control") or {}),
         )
 
 
@@ -228,7 +228,8 @@ def record_result(settings: LadderSettings, job: MatchJob, report: Any) -> bool:
             _rate(session, match, seats, decision, now)
         match.status = MatchStatus.VOID if void else MatchStatus.DONE
         match.finished_at = now
-        match.config = dict(report.config)
+        # The referee's full config (every flag's value), and the time control the match was played with.
+        match.config = {**dict(report.config), **({"time_control": match.config["time_control"]} if match.config.get("time_control") else {})}
         match.replay_path = report.replay_path
         match.decisions = int(report.decisions)
         match.duration_seconds = float(report.duration_seconds)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import sys
+from typing import Any
 
 from sqlmodel import Session, col, select
 
@@ -58,12 +59,18 @@ def validation_matches(session: Session, bot_id: int) -> list[tuple[Match, Seat]
 
 
 def schedule_validations(
-    settings: LadderSettings, players: dict[str, int], rng: random.Random, games: int = VALIDATION_GAMES
+    settings: LadderSettings,
+    players: dict[str, int],
+    rng: random.Random,
+    games: int = VALIDATION_GAMES,
+    games_file: Any = None,
 ) -> list[int]:
     """Queue the validation games still missing for every bot waiting for validation; returns their ids.
 
-    `players` gives each game's seat count (a game missing from it uses its default)."""
-    from referee.registry import get_game
+    `players` fixes a game's seat count; otherwise the game's settings (`games_file`, a
+    ladder.game_settings.GamesFile) draw it as for rated matches, and give the variants and the
+    time control, so a bot is validated under the ladder's own conditions."""
+    from ladder.game_settings import GameSettings
 
     with read_session(settings.db_url) as session:
         waiting = list(session.exec(select(Bot).where(Bot.status == BotStatus.VALIDATING).order_by(col(Bot.id))).all())
@@ -76,13 +83,15 @@ def schedule_validations(
     for bot, missing, played in plans:
         if missing <= 0:
             continue
-        seats = players.get(bot.game) or get_game(bot.game).default_players
+        game_settings = games_file.get(bot.game) if games_file is not None else GameSettings(bot.game)
         reference = reference_bot(settings, bot.game)
         for number in range(played, played + missing):
+            seats = players.get(bot.game) or game_settings.pick_players(rng, 1 << 30) or 1
             table = [reference] * seats
             table[number % seats] = bot.id or 0
             scheduled.append(
-                schedule_match(settings, bot.game, table, seed=rng.getrandbits(63), kind=MatchKind.VALIDATION)
+                schedule_match(settings, bot.game, table, seed=rng.getrandbits(63), kind=MatchKind.VALIDATION,
+                               variants=dict(game_settings.variants), time_control=dict(game_settings.time_control))
             )
     return scheduled
 
