@@ -4,6 +4,7 @@ rated, every seat's stderr tail is kept for its owner."""
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -48,11 +49,37 @@ def test_a_void_result_is_never_rated() -> None:
     assert not rating_decision([1, 2], [False, False], void=True).rated
 
 
-def test_two_crashing_bots_gain_nothing_from_meeting(sqlite_settings: LadderSettings) -> None:
-    """Measured: when two faulting bots met, one was ranked first and gained rating."""
+CRASH_ON_SECOND_DECISION = """
+import sys
+from sdk import Bot
+from sdk.run import run
+
+
+class Brittle(Bot):
+    name = "brittle"
+    answered = 0
+
+    def choose(self, request):
+        self.answered += 1
+        if self.answered > 1:
+            print("boom", file=sys.stderr)
+            raise RuntimeError("brittle")
+        return request.options[0].id
+
+
+run(Brittle())
+"""
+
+
+def test_two_crashing_bots_gain_nothing_from_meeting(sqlite_settings: LadderSettings, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Measured: when two faulting bots met, one was ranked first and gained rating. Both crash
+    after their first decision: the match is done, decided only by faults, and rates nobody."""
     settings = sqlite_settings
-    first = add_bot(settings, "crash-a", GAME, command=CRASH)
-    second = add_bot(settings, "crash-b", GAME, command=CRASH)
+    script = tmp_path / "brittle.py"
+    script.write_text(CRASH_ON_SECOND_DECISION)
+    monkeypatch.setenv("PYTHONPATH", str(Path(__file__).resolve().parents[2]))
+    first = add_bot(settings, "crash-a", GAME, command=[sys.executable, str(script)])
+    second = add_bot(settings, "crash-b", GAME, command=[sys.executable, str(script)])
     match_id = schedule_match(settings, GAME, [first.id, second.id], seed=5)  # type: ignore[list-item]
     assert execute_match(settings, match_id) == "done"
     row = queries.match(settings, match_id)
@@ -63,6 +90,18 @@ def test_two_crashing_bots_gain_nothing_from_meeting(sqlite_settings: LadderSett
     assert board["crash-a"].rating == board["crash-b"].rating == INITIAL_RATING
     assert board["crash-a"].games == board["crash-b"].games == 0
     assert recompute(settings, GAME) == []
+
+
+def test_two_bots_that_never_start_void_the_match(sqlite_settings: LadderSettings) -> None:
+    settings = sqlite_settings
+    first = add_bot(settings, "dead-a", GAME, command=CRASH)
+    second = add_bot(settings, "dead-b", GAME, command=CRASH)
+    match_id = schedule_match(settings, GAME, [first.id, second.id], seed=5)  # type: ignore[list-item]
+    execute_match(settings, match_id)
+    row = queries.match(settings, match_id)
+    assert row is not None and row.status == MatchStatus.VOID and row.rating_seq is None
+    assert all(seat.faults and "boom" in seat.stderr_tail and seat.rating_after is None for seat in row.seats)
+    assert all(line.games == 0 and line.rating == INITIAL_RATING for line in queries.leaderboard(settings, GAME))
 
 
 def test_a_void_report_voids_the_match_and_keeps_the_faults(sqlite_settings: LadderSettings) -> None:
