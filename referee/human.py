@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import random
 import sys
+import time
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import IO, Any
 
 import click
@@ -128,6 +130,9 @@ class HumanBot(Bot):
 @click.option("--variant", "variants", multiple=True, help="A config flag, key=value.")
 @click.option("--ask-forced", is_flag=True, help="Ask even when only one option is legal.")
 @click.option("--replay", "replay_path", type=click.Path(dir_okay=False, writable=True), default=None, help="Write the replay here.")
+@click.option("--web", is_flag=True, help="Play in the browser: serve a page with your seat's picture (prints its URL).")
+@click.option("--host", default="127.0.0.1", show_default=True, help="With --web: the address to serve on.")
+@click.option("--port", type=int, default=0, help="With --web: the port to serve on (0 = any free port).")
 def play_command(
     game: str,
     bot_texts: tuple[str, ...],
@@ -136,8 +141,11 @@ def play_command(
     variants: tuple[str, ...],
     ask_forced: bool,
     replay_path: str | None,
+    web: bool,
+    host: str,
+    port: int,
 ) -> None:
-    """Play GAME yourself in the terminal against bots (you see only your seat's view and options)."""
+    """Play GAME yourself in the terminal (or the browser with --web) against bots; you see only your seat's view and options."""
     from referee.bot_resolution import resolve_bot
     from referee.cli import VariantParam, fail
     from referee.match import BotSpec, MatchSpec, run_match
@@ -150,8 +158,20 @@ def play_command(
         if not 0 <= seat < players:
             fail(f"seat must be between 0 and {players - 1} with {len(bot_texts)} bot(s)")
         game_object.make_config(players, parsed)
-        opponents = [resolve_bot(text, game, True, "none") for text in bot_texts]
+        # In the browser the bots run as processes over the protocol, as in any match.
+        opponents = [resolve_bot(text, game, not web, "none") for text in bot_texts]
         human = BotSpec(name="human", factory=HumanBot)
+        if web:
+            from referee.viewer.seat import WebHumanBot, WebSeat
+            from referee.viewer.server import serve
+
+            if replay_path is None:
+                Path("runs").mkdir(exist_ok=True)
+                replay_path = str(Path("runs") / f"{game}-web-{random.SystemRandom().randrange(16**8):08x}.jsonl")
+            web_seat = WebSeat(game, game_object.name, replay_path)
+            server, url = serve(web_seat.respond, host, port)
+            click.echo(f"your seat is at {url} (Ctrl-C stops)")
+            human = BotSpec(name="human", factory=lambda: WebHumanBot(web_seat))
         specs = opponents[:seat] + [human] + opponents[seat:]
         spec = MatchSpec(
             game=game,
@@ -176,3 +196,10 @@ def play_command(
         sys.exit(1)
     if replay_path:
         click.echo(f"replay written to {replay_path}")
+    if web:
+        click.echo(f"game over: {', '.join(f'seat {s.seat} rank {s.rank}' for s in report.seats)}; the result and the replay stay at {url} (Ctrl-C stops)")
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            server.shutdown()
