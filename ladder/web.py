@@ -17,6 +17,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from ladder import queries
 from ladder.registry import LadderError, get_bot, notices
 from ladder.settings import LadderSettings
+from referee.viewer.app import Reply
 
 STATIC = Path(__file__).with_name("static")
 environment = Environment(loader=PackageLoader("ladder", "templates"), autoescape=select_autoescape(["html"]))
@@ -104,6 +105,10 @@ ROUTES: list[tuple[re.Pattern[str], str]] = [
 ]
 
 
+#: The replay viewer of a match: `view/` for a finished one, `live/` while it runs (ladder/viewer_pages.py).
+VIEWER = re.compile(r"^/matches/(?P<key>[\w-]+)/(?P<mode>view|live)/(?P<rest>[\w.]*)$")
+
+
 def make_handler(pages: Pages) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         server_version = "b99-ladder"
@@ -123,6 +128,9 @@ def make_handler(pages: Pages) -> type[BaseHTTPRequestHandler]:
 
         def do_GET(self) -> None:  # noqa: N802 - the standard library's name
             path = unquote(self.path.split("?", 1)[0])
+            viewer = VIEWER.match(path)
+            if viewer is not None:
+                return self.viewer(viewer, self.path.partition("?")[2])
             for pattern, name in ROUTES:
                 found = pattern.match(path)
                 if found is None:
@@ -134,6 +142,27 @@ def make_handler(pages: Pages) -> type[BaseHTTPRequestHandler]:
                     self.send(HTTPStatus.INTERNAL_SERVER_ERROR, f"error: {type(error).__name__}".encode(), "text/plain")
                 return
             self.not_found()
+
+        def viewer(self, found: re.Match[str], query: str) -> None:
+            from urllib.parse import parse_qsl
+
+            from ladder.viewer_pages import viewer_reply
+
+            answer = viewer_reply(pages.settings, found["key"], found["mode"], found["rest"], dict(parse_qsl(query)))
+            if answer is None:
+                return self.not_found()
+            if isinstance(answer, Reply):
+                return self.send(HTTPStatus(answer.status), answer.body, answer.content_type)
+            self.send_response(HTTPStatus.OK)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            try:
+                for chunk in answer:
+                    self.wfile.write(chunk)
+                    self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError):
+                pass
 
         def not_found(self) -> None:
             self.send(HTTPStatus.NOT_FOUND, pages.render("not_found.html"), "text/html; charset=utf-8")

@@ -31,7 +31,7 @@ from referee.faults import Fault, FaultKind
 from referee.launcher import launch
 from referee.ranking import competition_ranks
 from referee.registry import get_game
-from referee.replay import ReplayRecorder
+from referee.replay import ReplayRecorder, live_path_of
 from referee.sandbox import Limits, SandboxRequest
 from referee.sandbox.bubblewrap import SOCKET as SANDBOX_SOCKET
 from referee.seats import Answer, InProcessSeat, RemoteSeat, SeatAgent
@@ -83,6 +83,8 @@ class MatchSpec:
     transport: str = "unix"
     #: Send a world of its information set with each request to a bot that asks (sdk.forward).
     worlds: bool = True
+    #: Also stream the replay, line by line, to `<replay_path>.live` while the match runs (live pages follow it).
+    live_replay: bool = False
 
 
 @dataclass
@@ -222,6 +224,9 @@ class _Match:
         self.match_id = spec.match_id or uuid.uuid4().hex[:12]
         self.rng = random.Random(spec.seed)
         self.recorder = ReplayRecorder()
+        if spec.live_replay and spec.replay_path:
+            self.recorder.live_path = live_path_of(spec.replay_path)
+            self.recorder.live_path.unlink(missing_ok=True)
         self.next_request_id = 1
         self.decisions = 0
         self.server: ArenaServer | None = None

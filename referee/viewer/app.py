@@ -149,11 +149,11 @@ class LiveReplay:
         source = self.live_path if self.live_path.exists() else self.final_path
         if source is None or not source.exists():
             return
-        if source != self.live_path and self._timeline is None:
-            self._timeline = Timeline.from_records(read_replay(source))
-            return
         if source != self.live_path:
-            return  # the match finished: the live file was complete before it was removed
+            # The match finished and its final file replaced the live one (whose last lines may be unread).
+            if self._timeline is None or not self._timeline.finished:
+                self._timeline = Timeline.from_records(read_replay(source))
+            return
         with source.open("r", encoding="utf-8") as handle:
             handle.seek(self._offset)
             chunk = handle.read()
