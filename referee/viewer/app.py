@@ -69,6 +69,10 @@ def page(template: str, title: str, config: Mapping[str, Any], *, base: str = ""
     }
     for key, value in values.items():
         text = text.replace(key, value)
+    # Style and script are inlined: the page is one request, whatever path it is mounted under.
+    text = text.replace("{style}", (STATIC / "viewer.css").read_text(encoding="utf-8"))
+    for name in ("viewer.js", "seat.js"):
+        text = text.replace("{script:" + name + "}", (STATIC / name).read_text(encoding="utf-8").replace("</", "<\\/"))
     return text.encode()
 
 

@@ -61,7 +61,7 @@ class Browser:
 
         with urlopen(Request(f"http://127.0.0.1:{self.port}/json/new?about:blank", method="PUT"), timeout=10) as answer:
             target = json.load(answer)
-        return Page(connect(target["webSocketDebuggerUrl"], max_size=64 * 2**20, open_timeout=10), self)
+        return Page(connect(target["webSocketDebuggerUrl"], max_size=64 * 2**20, open_timeout=10), self)  # noqa: SIM115 - closed by Page.close
 
     def close(self) -> None:
         if self.process.poll() is None:
@@ -94,19 +94,30 @@ class Page:
         ident = next(self.ids)
         self.socket.send(json.dumps({"id": ident, "method": method, "params": params}))
         while True:
-            message = json.loads(self.socket.recv(timeout=30))
-            if message.get("method") == "Runtime.exceptionThrown":
-                details = message["params"]["exceptionDetails"]
-                self.errors.append(str(details.get("exception", {}).get("description") or details.get("text")))
-            elif message.get("method") == "Runtime.consoleAPICalled" and message["params"].get("type") == "error":
-                self.errors.append(" ".join(str(a.get("value", a.get("description", ""))) for a in message["params"]["args"]))
+            message = self._receive(30.0)
             if message.get("id") == ident:
                 if "error" in message:
                     raise BrowserError(f"{method}: {message['error'].get('message')}")
                 return dict(message.get("result", {}))
 
-    def goto(self, url: str) -> None:
+    def _receive(self, timeout: float) -> dict[str, Any]:
+        """The next message from the browser; script errors and console errors are collected on the way."""
+        message: dict[str, Any] = json.loads(self.socket.recv(timeout=timeout))
+        if message.get("method") == "Runtime.exceptionThrown":
+            details = message["params"]["exceptionDetails"]
+            self.errors.append(str(details.get("exception", {}).get("description") or details.get("text")))
+        elif message.get("method") == "Runtime.consoleAPICalled" and message["params"].get("type") == "error":
+            self.errors.append(" ".join(str(a.get("value", a.get("description", ""))) for a in message["params"]["args"]))
+        return message
+
+    def goto(self, url: str, timeout: float = 20.0) -> None:
+        """Navigate and wait until the page has loaded."""
         self.send("Page.navigate", url=url)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self._receive(max(0.1, deadline - time.monotonic())).get("method") == "Page.loadEventFired":
+                return
+        raise BrowserError(f"{url} did not load in {timeout:g} s")
 
     def evaluate(self, expression: str) -> Any:  # noqa: ANN401 - whatever the script returns
         result = self.send("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
