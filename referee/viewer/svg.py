@@ -19,12 +19,17 @@ def seat_colour(seat: int) -> str:
     return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
 
 
+_NAMES: dict[str, str] = {}
+
+
 def _attributes(values: Mapping[str, Any]) -> str:
     parts = []
     for key, value in values.items():
         if value is None or value is False:
             continue
-        name = key.rstrip("_").replace("_", "-")
+        name = _NAMES.get(key)
+        if name is None:
+            name = _NAMES[key] = key.rstrip("_").replace("_", "-")
         if isinstance(value, float):
             value = f"{value:.1f}".rstrip("0").rstrip(".")
         parts.append(f' {name}="{escape(str(value), quote=True)}"')

@@ -40,25 +40,24 @@ def seats_shown(page: Page) -> set[str]:
 @pytest.mark.parametrize(("game_id", "players"), CONFIGS)
 def test_viewer_pages_at_start_middle_and_end(page: Page, tmp_path: Path, game_id: str, players: int) -> None:
     """Every game at one seat (where allowed) and its most seats: the page loads, steps, and shows every seat."""
-    if True:
-        timeline = Timeline.from_records(read_replay(write_replay(game_id, players, tmp_path)))
-        pages = ReplayPages(lambda timeline=timeline: timeline)
-        server, url = serve(lambda method, path, query, body, pages=pages: pages.respond(path.lstrip("/"), query))
-        try:
-            page.errors.clear()
-            page.goto(url)
-            page.wait_for("document.body && document.body.dataset.ready === '1'")
-            last = len(timeline.steps) - 1
-            for step, perspective in ((0, ""), (last // 2, "0"), (last, "")):
-                page.evaluate(f"document.getElementById('perspective').value = '{perspective}'")
-                page.evaluate(f"(() => {{ const s = document.getElementById('slider'); s.value = {step}; s.dispatchEvent(new Event('input')); }})()")
-                page.wait_for(f"document.body.dataset.step === '{step}'")
-                assert seats_shown(page) >= {str(s) for s in range(players)}, (game_id, players, step)
-            assert page.evaluate("document.getElementById('result').textContent").startswith("result:")
-            assert page.evaluate("document.body.dataset.scriptError") is None
-            assert page.errors == [], (game_id, page.errors)
-        finally:
-            server.shutdown()
+    timeline = Timeline.from_records(read_replay(write_replay(game_id, players, tmp_path)))
+    pages = ReplayPages(lambda timeline=timeline: timeline)
+    server, url = serve(lambda method, path, query, body, pages=pages: pages.respond(path.lstrip("/"), query))
+    try:
+        page.errors.clear()
+        page.goto(url)
+        page.wait_for("document.body && document.body.dataset.ready === '1'")
+        last = len(timeline.steps) - 1
+        for step, perspective in ((0, ""), (last // 2, "0"), (last, "")):
+            page.evaluate(f"document.getElementById('perspective').value = '{perspective}'")
+            page.evaluate(f"(() => {{ const s = document.getElementById('slider'); s.value = {step}; s.dispatchEvent(new Event('input')); }})()")
+            page.wait_for(f"document.body.dataset.step === '{step}'")
+            assert seats_shown(page) >= {str(s) for s in range(players)}, (game_id, players, step)
+        assert page.evaluate("document.getElementById('result').textContent").startswith("result:")
+        assert page.evaluate("document.body.dataset.scriptError") is None
+        assert page.errors == [], (game_id, page.errors)
+    finally:
+        server.shutdown()
 
 
 class SlowRandom(RandomBot):

@@ -143,7 +143,7 @@ def _board(svg: Svg, x: float, y: float, board: Mapping[str, Any], viewer: Any) 
     for index in range(int(board.get("supply", 0))):
         _penguin(svg, rx + 8 + index * 20, y + 134, seat, 7)
     captured = board.get("captured_depths", [])
-    svg.text(rx, y + 160, f"captured: {len(captured)}" + (f" (depths {', '.join(map(str, captured))})" if captured else ""), size=10)
+    svg.text(rx, y + 160, f"captured: {len(captured)}" + (f" (d{',d'.join(map(str, captured))})" if captured else ""), size=10)
     svg.close()
 
 
