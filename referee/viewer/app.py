@@ -187,8 +187,8 @@ class LiveReplay:
             if sent is None:
                 sent = len(timeline.steps)
             if len(timeline.steps) > sent:
-                summary = timeline.summary_json()["steps"]
-                data = {"steps": summary[sent:], "step": timeline.step_json(len(timeline.steps) - 1, None, reveal=False)}
+                outline = [timeline.step_outline(step) for step in timeline.steps[sent:]]
+                data = {"steps": outline, "step": timeline.step_json(len(timeline.steps) - 1, None, reveal=False)}
                 sent = len(timeline.steps)
                 quiet_since = time.monotonic()
                 yield f"event: step\ndata: {json.dumps(data, separators=(',', ':'))}\n\n".encode()

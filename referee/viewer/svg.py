@@ -20,9 +20,19 @@ def seat_colour(seat: int) -> str:
 
 
 _NAMES: dict[str, str] = {}
+_SPECIAL = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"})
+
+
+def _value(value: Any) -> str:  # noqa: ANN401 - numbers and text
+    if isinstance(value, str):
+        return value.translate(_SPECIAL)
+    if isinstance(value, float):
+        return f"{value:.1f}".rstrip("0").rstrip(".")
+    return str(value)
 
 
 def _attributes(values: Mapping[str, Any]) -> str:
+    """Attributes as text, in the order given; None and False leave an attribute out (names: a_b -> a-b)."""
     parts = []
     for key, value in values.items():
         if value is None or value is False:
@@ -30,9 +40,7 @@ def _attributes(values: Mapping[str, Any]) -> str:
         name = _NAMES.get(key)
         if name is None:
             name = _NAMES[key] = key.rstrip("_").replace("_", "-")
-        if isinstance(value, float):
-            value = f"{value:.1f}".rstrip("0").rstrip(".")
-        parts.append(f' {name}="{escape(str(value), quote=True)}"')
+        parts.append(f' {name}="{_value(value)}"')
     return "".join(parts)
 
 
@@ -46,7 +54,9 @@ class Svg:
         self.parts: list[str] = []
 
     def rect(self, x: float, y: float, w: float, h: float, fill: str = "none", stroke: str | None = INK, **extra: Any) -> None:
-        self.parts.append(f"<rect{_attributes({'x': x, 'y': y, 'width': w, 'height': h, 'fill': fill, 'stroke': stroke, **extra})}/>")
+        stroke_text = f' stroke="{stroke}"' if stroke else ""
+        more = _attributes(extra) if extra else ""
+        self.parts.append(f'<rect x="{_value(x)}" y="{_value(y)}" width="{_value(w)}" height="{_value(h)}" fill="{fill}"{stroke_text}{more}/>')
 
     def circle(self, cx: float, cy: float, r: float, fill: str = "none", stroke: str | None = INK, **extra: Any) -> None:
         self.parts.append(f"<circle{_attributes({'cx': cx, 'cy': cy, 'r': r, 'fill': fill, 'stroke': stroke, **extra})}/>")
@@ -60,7 +70,7 @@ class Svg:
 
     def text(self, x: float, y: float, content: Any, size: float = 12, fill: str = INK, anchor: str = "start", **extra: Any) -> None:  # noqa: ANN401 - anything printable
         attrs = _attributes({"x": x, "y": y, "font_size": size, "fill": fill, "text_anchor": anchor if anchor != "start" else None, **extra})
-        self.parts.append(f"<text{attrs}>{escape(str(content), quote=False)}</text>")
+        self.parts.append(f"<text{attrs}>{_value(str(content))}</text>")
 
     def open(self, **extra: Any) -> None:
         """Start a group (<g>) carrying the attributes given (data-* keys, classes, transforms)."""

@@ -3,11 +3,13 @@ produced, the options each deciding seat was offered, the one chosen, how and ho
 
 The replay file records config, decisions and chance outcomes; the options offered at each decision are
 recomputed by re-running the engine (its legal options are deterministic), so the file needs nothing more.
+States are kept at checkpoints and rebuilt on demand, so opening a long replay costs one re-simulation.
 Records can be fed one by one, which is how a running match is followed live.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,6 +19,11 @@ from referee.errors import ArenaError, ReplayError
 from referee.registry import get_game
 from referee.viewer.pictures import draw_view
 from referee.viewer.words import event_words
+
+#: A full state is kept every this many steps; any other is rebuilt from the one before it.
+CHECKPOINT_EVERY = 16
+#: Rebuilt states kept for stepping back and forth.
+CACHED_STATES = 8
 
 
 @dataclass
@@ -45,15 +52,17 @@ class SeatDecision:
 
 @dataclass
 class Step:
-    """One step of the match: the start, a chance outcome or a decision, and the state after it."""
+    """One step of the match: the start, a chance outcome or a decision (its choices, how and how fast)."""
 
     index: int
     kind: str
-    state: GameState
-    events: list[Event] = field(default_factory=list)
-    decisions: list[SeatDecision] = field(default_factory=list)
-    faults: list[dict[str, Any]] = field(default_factory=list)
     outcome: str = ""
+    choices: dict[int, str] = field(default_factory=dict)
+    how: dict[int, str] = field(default_factory=dict)
+    seconds: dict[int, float] = field(default_factory=dict)
+    events: list[Event] = field(default_factory=list)
+    faults: list[dict[str, Any]] = field(default_factory=list)
+    over: bool = False
 
 
 class Timeline:
@@ -72,7 +81,9 @@ class Timeline:
             raise ReplayError(f"replay header: {error}") from None
         self.config = config
         self.state = self.game.new_initial_state(config)
-        self.steps: list[Step] = [Step(0, "start", self.state.clone())]
+        self.steps: list[Step] = [Step(0, "start", over=self.state.is_terminal())]
+        self.checkpoints: dict[int, GameState] = {0: self.state.clone()}
+        self.cache: OrderedDict[int, GameState] = OrderedDict()
         self.result: dict[str, Any] | None = None
         self.pending_faults: list[dict[str, Any]] = []
         self._events_seen = 0
@@ -98,54 +109,80 @@ class Timeline:
         for record in records:
             kind = record.get("type")
             try:
-                if kind == "event":
-                    self._attach_events()
-                elif kind == "chance":
-                    self.state.apply_chance(str(record["outcome"]))
-                    self._push("chance", outcome=str(record["outcome"]))
+                if kind == "chance":
+                    outcome = str(record["outcome"])
+                    self.state.apply_chance(outcome)
+                    self._push(Step(len(self.steps), "chance", outcome=outcome))
                 elif kind == "decision":
-                    self._decision(record)
+                    choices = {int(seat): str(option) for seat, option in record["choices"].items()}
+                    self.state.apply_decisions(choices)
+                    how = {int(seat): str(value) for seat, value in record.get("how", {}).items()}
+                    seconds = {int(seat): float(value) for seat, value in record.get("seconds", {}).items()}
+                    self._push(Step(len(self.steps), "decision", choices=choices, how=how, seconds=seconds))
                 elif kind == "fault":
                     self.pending_faults.append({key: value for key, value in record.items() if key != "type"})
                 elif kind == "result":
                     self.result = {key: value for key, value in record.items() if key != "type"}
             except ArenaError as error:
                 raise ReplayError(f"replay step {len(self.steps)} does not apply: {error}") from None
-            except (KeyError, TypeError, ValueError) as error:
+            except (KeyError, TypeError, ValueError, AttributeError) as error:
                 raise ReplayError(f"replay: malformed {kind} record ({error})") from None
-        self._attach_events()
 
-    def _decision(self, record: Mapping[str, Any]) -> None:
-        choices = {int(seat): str(option) for seat, option in record["choices"].items()}
-        how = record.get("how", {})
-        seconds = record.get("seconds", {})
-        decisions = []
-        for seat in self.state.deciding_seats():
-            offered = [(option.id, option.label) for option in self.state.legal_options(seat)]
-            decisions.append(
-                SeatDecision(
-                    seat,
-                    self.state.decision_name(seat),
-                    offered,
-                    choices.get(seat, ""),
-                    str(how.get(str(seat), "bot")),
-                    seconds.get(str(seat)),
-                )
-            )
-        self.state.apply_decisions(choices)
-        self._push("decision", decisions=decisions)
-
-    def _push(self, kind: str, decisions: list[SeatDecision] | None = None, outcome: str = "") -> None:
-        step = Step(len(self.steps), kind, self.state.clone(), decisions=decisions or [], outcome=outcome)
+    def _push(self, step: Step) -> None:
         step.faults, self.pending_faults = self.pending_faults, []
+        step.over = self.state.is_terminal()
         self.steps.append(step)
+        if step.index % CHECKPOINT_EVERY == 0:
+            self.checkpoints[step.index] = self.state.clone()
         self._attach_events()
 
     def _attach_events(self) -> None:
-        """Give every event the engine produced so far to the latest step that has not got it yet."""
+        """Give every event the engine produced so far to the latest step."""
         if self._events_seen < len(self.state.events):
             self.steps[-1].events.extend(self.state.events.since(self._events_seen))
             self._events_seen = len(self.state.events)
+
+    # ----- states on demand ------------------------------------------------------------
+    def state_at(self, index: int) -> GameState:
+        """The state after step `index` (do not change it: it may be shared)."""
+        self.check_step(index)
+        if index == len(self.steps) - 1:
+            return self.state
+        if index in self.checkpoints:
+            return self.checkpoints[index]
+        if index in self.cache:
+            self.cache.move_to_end(index)
+            return self.cache[index]
+        base = max((i for i in self.cache if i < index), default=-1)
+        start = max(base, index - index % CHECKPOINT_EVERY)
+        state = (self.cache[start] if start in self.cache else self.checkpoints[start]).clone()
+        for step in self.steps[start + 1 : index + 1]:
+            if step.kind == "chance":
+                state.apply_chance(step.outcome)
+            else:
+                state.apply_decisions(step.choices)
+        self.cache[index] = state
+        while len(self.cache) > CACHED_STATES:
+            self.cache.popitem(last=False)
+        return state
+
+    def decisions(self, index: int) -> list[SeatDecision]:
+        """The options each deciding seat was offered at step `index` (recomputed from the state before it)."""
+        step = self.check_step(index)
+        if step.kind != "decision":
+            return []
+        before = self.state_at(index - 1)
+        return [
+            SeatDecision(
+                seat,
+                before.decision_name(seat),
+                [(option.id, option.label) for option in before.legal_options(seat)],
+                step.choices.get(seat, ""),
+                step.how.get(seat, "bot"),
+                step.seconds.get(seat),
+            )
+            for seat in before.deciding_seats()
+        ]
 
     # ----- what a page shows ---------------------------------------------------------
     def check_seat(self, seat: int | None) -> None:
@@ -160,19 +197,18 @@ class Timeline:
     def view(self, index: int, seat: int | None) -> dict[str, Any]:
         """The view the seat (None = spectator) had after step `index`."""
         self.check_seat(seat)
-        state = self.check_step(index).state
+        state = self.state_at(index)
         return state.public_view() if seat is None else state.private_view(seat)
 
     def frame(self, index: int, seat: int | None = None) -> str:
         """The SVG picture after step `index`, from the spectator's (None) or one seat's view."""
         return draw_view(self.game.id, self.view(index, seat))
 
-    def step_label(self, step: Step) -> str:
-        if step.kind == "start":
-            return "start"
-        if step.kind == "chance":
-            return "chance"
-        return "decision: " + ", ".join(f"seat {d.seat}" for d in step.decisions)
+    @staticmethod
+    def step_label(step: Step) -> str:
+        if step.kind == "decision":
+            return "decision: " + ", ".join(f"seat {seat}" for seat in sorted(step.choices))
+        return step.kind
 
     def step_json(self, index: int, seat: int | None, reveal: bool) -> dict[str, Any]:
         """Everything the viewer shows for one step from one perspective.
@@ -182,7 +218,7 @@ class Timeline:
         step = self.check_step(index)
         self.check_seat(seat)
         decisions = []
-        for decision in step.decisions:
+        for decision in self.decisions(index):
             if reveal or decision.seat == seat:
                 decisions.append(decision.to_json())
             else:
@@ -196,29 +232,29 @@ class Timeline:
             "events": events,
             "decisions": decisions,
             "faults": step.faults,
-            "over": step.state.is_terminal(),
+            "over": step.over,
         }
 
     def summary_json(self) -> dict[str, Any]:
-        """The timeline's outline: game, seats, one short label per step, think times and the result."""
-        seats = list(self.header.get("seats", []))
+        """The timeline's outline: game, seats, one short entry per step (who decided, think time) and the result."""
         return {
             "game": self.game.id,
             "name": self.game.name,
             "players": self.players,
-            "seats": seats,
+            "seats": list(self.header.get("seats", [])),
             "match_id": self.header.get("match_id"),
             "seed": self.header.get("seed"),
             "variants": dict(self.config.variants),
-            "steps": [
-                {
-                    "kind": step.kind,
-                    "seats": [d.seat for d in step.decisions],
-                    "seconds": max((d.seconds or 0.0 for d in step.decisions), default=0.0),
-                    "faults": len(step.faults),
-                }
-                for step in self.steps
-            ],
+            "steps": [self.step_outline(step) for step in self.steps],
             "result": self.result,
             "finished": self.finished,
+        }
+
+    @staticmethod
+    def step_outline(step: Step) -> dict[str, Any]:
+        return {
+            "kind": step.kind,
+            "seats": sorted(step.choices),
+            "seconds": max(step.seconds.values(), default=0.0),
+            "faults": len(step.faults),
         }

@@ -129,30 +129,66 @@ def _turn(svg: Svg, view: Mapping[str, Any]) -> None:
     svg.text(16, y, " · ".join(parts), size=11, fill="#5a3d00")
 
 
+def _tile_cells(tile: Mapping[str, Any]) -> list[tuple[int, int]]:
+    """The camp cells a placed tile covers (its orientation's cells, anchored as the engine anchors them)."""
+    kind = components().tile_types.get(tile.get("tile_type", ""))
+    if kind is None:
+        return []
+    cells = kind.orientations[int(tile.get("orientation", 0))]
+    ref_x, ref_y = cells[0]
+    x, y = int(tile.get("x", 0)), int(tile.get("y", 0))
+    return [(x + cx - ref_x, y + cy - ref_y) for cx, cy in cells]
+
+
 def _camp(svg: Svg, x: float, y: float, player: Mapping[str, Any], clickable: bool) -> None:
+    """The camp grid: bonus squares, each placed tile in its colour with its outline, and (on the owner's
+    picture) one target per cell for placing."""
     bonus = components().boards.get(player.get("board", ""))
     squares = bonus.bonus_squares if bonus is not None else {}
-    rows = player.get("camp", [])
-    for cy in range(HEIGHT):
-        line = rows[cy] if cy < len(rows) else "." * WIDTH
-        for cx in range(WIDTH):
-            mark = line[cx] if cx < len(line) else "."
-            fill = COLOUR.get(mark, "#fffdf6")
-            keys = f"cell:{cx},{cy}" if clickable else None
-            svg.rect(x + cx * CAMP, y + cy * CAMP, CAMP, CAMP, fill=fill, stroke="#cfc6b0", data_keys=keys)
-            if mark == "." and (cy * WIDTH + cx) in squares:
-                b = squares[cy * WIDTH + cx]
-                label = "".join(
-                    text
-                    for text in (
-                        f"{b.points}p" if b.points else "",
-                        f"{b.coins}c" if b.coins else "",
-                        f"g{b.gem}" if b.gem else "",
-                        "m" if b.marker else "",
-                        "P" if b.poster else "",
-                    )
-                )
-                svg.text(x + cx * CAMP + CAMP / 2, y + cy * CAMP + 15, label, size=8, anchor="middle", fill=MUTED)
+    svg.rect(x, y, WIDTH * CAMP, HEIGHT * CAMP, fill="#fffdf6", stroke="#cfc6b0")
+    for cx in range(1, WIDTH):
+        svg.line(x + cx * CAMP, y, x + cx * CAMP, y + HEIGHT * CAMP, stroke="#e0d8c4")
+    for cy in range(1, HEIGHT):
+        svg.line(x, y + cy * CAMP, x + WIDTH * CAMP, y + cy * CAMP, stroke="#e0d8c4")
+    covered: set[tuple[int, int]] = set()
+    for tile in player.get("tiles", []):
+        cells = _tile_cells(tile)
+        mine = set(cells)
+        covered |= mine
+        fill = COLOUR.get(str(tile.get("tile_type", "?"))[0], "#ccc")
+        svg.open(data_tile=tile.get("tile_type"))
+        for cx, cy in cells:
+            svg.rect(x + cx * CAMP, y + cy * CAMP, CAMP, CAMP, fill=fill, stroke=None)
+        for cx, cy in cells:
+            left, top = x + cx * CAMP, y + cy * CAMP
+            if (cx, cy - 1) not in mine:
+                svg.line(left, top, left + CAMP, top, stroke=INK, stroke_width=1.5)
+            if (cx, cy + 1) not in mine:
+                svg.line(left, top + CAMP, left + CAMP, top + CAMP, stroke=INK, stroke_width=1.5)
+            if (cx - 1, cy) not in mine:
+                svg.line(left, top, left, top + CAMP, stroke=INK, stroke_width=1.5)
+            if (cx + 1, cy) not in mine:
+                svg.line(left + CAMP, top, left + CAMP, top + CAMP, stroke=INK, stroke_width=1.5)
+        svg.close()
+    for index, b in squares.items():
+        cy, cx = divmod(index, WIDTH)
+        if (cx, cy) in covered:
+            continue
+        label = "".join(
+            text
+            for text in (
+                f"{b.points}p" if b.points else "",
+                f"{b.coins}c" if b.coins else "",
+                f"g{b.gem}" if b.gem else "",
+                "m" if b.marker else "",
+                "P" if b.poster else "",
+            )
+        )
+        svg.text(x + cx * CAMP + CAMP / 2, y + cy * CAMP + 15, label, size=8, anchor="middle", fill=MUTED)
+    if clickable:
+        for cy in range(HEIGHT):
+            for cx in range(WIDTH):
+                svg.rect(x + cx * CAMP, y + cy * CAMP, CAMP, CAMP, fill="transparent", stroke=None, data_keys=f"cell:{cx},{cy}")
 
 
 def _player(svg: Svg, x: float, y: float, player: Mapping[str, Any], view: Mapping[str, Any], width: float) -> None:
