@@ -18,9 +18,23 @@ import click
 from referee.clock import TimeControl
 from referee.errors import ArenaError
 from sdk import Bot, GameOverInfo, GameStartInfo, Request
+from referee.viewer.words import explain, ids_in
 from sdk.types import EventInfo
 
 QUIT_WORDS = ("q", "quit", "exit")
+#: At most this many ids of the view are explained at each decision.
+MAX_NOTES = 40
+
+
+def component_glossary(game_id: str) -> Mapping[str, str]:
+    """What each component id of the game is (from its drawing module), or nothing if it has none."""
+    from referee.errors import UnknownGameError
+    from referee.viewer.pictures import glossary
+
+    try:
+        return glossary(game_id)
+    except UnknownGameError:
+        return {}
 
 
 class QuitGame(BaseException):
@@ -95,9 +109,19 @@ class HumanBot(Bot):
         self.say(f"Your view (seat {request.seat}):")
         for line in render_view(request.view):
             self.say(line)
+        glossary = component_glossary(request.game)
+        option_ids = {token for option in request.options for token in ids_in([option.id, option.label])}
+        notes = explain([t for t in ids_in(request.view) if t not in option_ids], glossary)
+        if notes:
+            self.say("What the ids in your view are:")
+            for note in notes[:MAX_NOTES]:
+                self.say(f"  {note}")
+            if len(notes) > MAX_NOTES:
+                self.say(f"  ... and {len(notes) - MAX_NOTES} more")
         self.say(f"Decision: {request.decision.replace('_', ' ')}")
         for option in request.options:
-            self.say(f"  {option.index + 1:>3}. {option.label}  [{option.id}]")
+            what = "; ".join(explain(ids_in([option.id, option.label]), glossary))
+            self.say(f"  {option.index + 1:>3}. {option.label}  [{option.id}]" + (f"  ({what})" if what else ""))
         while True:
             self.stdout.write(f"seat {request.seat} > ")
             self.stdout.flush()

@@ -6,6 +6,7 @@ Used by the browser tests and by scripts/screenshots; needs the `chromium` packa
 from __future__ import annotations
 
 import base64
+import contextlib
 import itertools
 import json
 import shutil
@@ -61,7 +62,9 @@ class Browser:
 
         with urlopen(Request(f"http://127.0.0.1:{self.port}/json/new?about:blank", method="PUT"), timeout=10) as answer:
             target = json.load(answer)
-        return Page(connect(target["webSocketDebuggerUrl"], max_size=64 * 2**20, open_timeout=10), self)  # noqa: SIM115 - closed by Page.close
+        stack = contextlib.ExitStack()
+        socket = stack.enter_context(connect(target["webSocketDebuggerUrl"], max_size=64 * 2**20, open_timeout=10))
+        return Page(socket, self, stack)
 
     def close(self) -> None:
         if self.process.poll() is None:
@@ -82,8 +85,9 @@ class Browser:
 class Page:
     """One tab: navigate, evaluate JavaScript, wait for a condition, capture a PNG; collects script errors."""
 
-    def __init__(self, socket: ClientConnection, browser: Browser) -> None:
+    def __init__(self, socket: ClientConnection, browser: Browser, stack: contextlib.ExitStack[None]) -> None:
         self.socket = socket
+        self.stack = stack
         self.ids = itertools.count(1)
         self.errors: list[str] = []
         self.send("Runtime.enable")
@@ -147,4 +151,4 @@ class Page:
         Path(path).write_bytes(base64.b64decode(data))
 
     def close(self) -> None:
-        self.socket.close()
+        self.stack.close()

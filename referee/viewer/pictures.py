@@ -22,6 +22,12 @@ def drawing_module(game_id: str) -> ModuleType:
         raise UnknownGameError(f"{game_id} has no drawing (referee/games/{game_id}/drawing.py)") from None
 
 
+@cache
+def glossary(game_id: str) -> dict[str, str]:
+    """What each component id of the game is (the drawing module's `glossary()`)."""
+    return dict(drawing_module(game_id).glossary())
+
+
 def draw_view(game_id: str, view: Mapping[str, Any]) -> str:
     """The SVG picture of `view` (a seat's private view or the spectator's public view)."""
     return str(drawing_module(game_id).draw(view))

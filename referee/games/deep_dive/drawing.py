@@ -157,3 +157,10 @@ def _ai(svg: Svg, x: float, y: float, ai: Mapping[str, Any], difficulty: Any) ->
     svg.text(rx, y + 84, f"rocks: {len(ai.get('rocks', []))}", size=10)
     svg.text(rx, y + 100, f"open water: {len(ai.get('open_water', []))}", size=10)
     svg.close()
+
+
+def glossary() -> dict[str, str]:
+    """What each tile id is (colour and value, or kind), for people reading ids in options and views."""
+    from referee.games.deep_dive.data import load_data
+
+    return {tile.id: tile.describe().split(" ", 1)[1].strip("()") for tile in load_data().tiles}

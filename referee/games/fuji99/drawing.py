@@ -153,3 +153,12 @@ def _card(svg: Svg, x: float, y: float, card: Mapping[str, Any], data: Any, keys
     if cubes:
         svg.text(x + 82, y + 66, cubes, size=9, anchor="end")
     svg.close()
+
+
+def glossary() -> dict[str, str]:
+    """What each Fuji card id is: its name, danger, cost, timing and text."""
+    data = load_data()
+    return {
+        card: f"{kind.name} (danger {kind.danger if kind.danger is not None else 'X'}, cost {kind.cost if kind.cost is not None else '-'}, {kind.timing}): {kind.text}"
+        for card, kind in data.card_type.items()
+    }

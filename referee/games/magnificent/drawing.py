@@ -292,3 +292,15 @@ def draw(view: Mapping[str, Any]) -> str:
         text = " · ".join(f"seat {f['seat']}: {f['total']} (track {f['track']}, masters {f['masters']}, coins {f['coins']}, areas {f['areas']})" for f in finals)
         svg.text(16, height - 4, text, size=10, font_weight="bold")
     return svg.document()
+
+
+def glossary() -> dict[str, str]:
+    """What each master card, poster, tent, trainer and tile type id is."""
+    c = components()
+    entries: dict[str, str] = {}
+    for source, describe in ((c.masters, _master_text), (c.posters, _poster_text), (c.tents, _tent_text), (c.trainers, _trainer_text)):
+        for key in source:
+            entries[key] = describe(key).split(" ", 1)[1].lstrip(": ")
+    for key, kind in c.tile_types.items():
+        entries[key] = f"{'large' if kind.large else 'small'} {COLOUR_NAME.get(kind.colour, kind.colour)} tile"
+    return entries

@@ -51,9 +51,11 @@ def _layout(svg: Svg, view: Mapping[str, Any], x: float, y: float) -> None:
         svg.text(rx, y + 36, str(row.get("dungeon", "")).upper(), size=12, font_weight="bold")
         lines = []
         for key in ("a", "b"):
-            card = data.ab_cards.get(row.get(f"{key}_card", ""))
+            card_id = str(row.get(f"{key}_card", ""))
+            card = data.ab_cards.get(card_id) or data.floor99_cards.get(card_id)
             face = card.faces.get(row.get(f"{key}_face", "")) if card else None
-            lines.append(f"{key.upper()} {row.get(f'{key}_card', '?')}{row.get(f'{key}_face', '')}: {face.name if face else '?'}")
+            floor = " (99th floor)" if card_id in data.floor99_cards else ""
+            lines.append(f"{key.upper()} {card_id}{row.get(f'{key}_face', '')}{floor}: {face.name if face else '?'}")
         if "c_card" in row:
             card = data.c_cards.get(row["c_card"])
             lines.append(f"C {row['c_card']} ({row.get('c_kind')}): {card.face.name if card else '?'}")
@@ -154,3 +156,19 @@ def draw(view: Mapping[str, Any]) -> str:
     for index, seat in enumerate(seats):
         _shop(svg, 16 + (index % columns) * (shop_w + 12), top + (index // columns) * 312, seat, view, shop_w)
     return svg.document()
+
+
+def glossary() -> dict[str, str]:
+    """What each tile and card id is: tiles' colour, kind, attribute and circle halves; cards' faces and conditions."""
+    data = load_data()
+    entries: dict[str, str] = {}
+    for tile in data.tiles.values():
+        halves = f", circle halves {'/'.join(sorted(tile.halves))}" if tile.halves else ""
+        entries[tile.id] = f"{tile.colour} {tile.kind}, {tile.attribute}{halves}"
+    for card in data.reputation.values():
+        entries[card.id] = f"{card.name}: {_condition(card.condition)}, {card.stars} stars, {card.hearts} hearts"
+    for card in [*data.ab_cards.values(), *data.floor99_cards.values()]:
+        entries[card.id] = f"{card.dungeon} trend card: " + ", ".join(f"{name} {face.name}" for name, face in sorted(card.faces.items()))
+    for card in [*data.c_cards.values(), *data.d_cards.values()]:
+        entries[card.id] = f"kind trend card: {card.face.name}"
+    return entries

@@ -129,3 +129,8 @@ def _centre(svg: Svg, view: Mapping[str, Any], data: Any) -> None:  # noqa: ANN4
     if "bankrupt" in view:
         svg.text(x0 + 10, 374, f"seat {view['bankrupt']} is bankrupt", size=13, fill="#ff9090", font_weight="bold")
     svg.close()
+
+
+def glossary() -> dict[str, str]:
+    """Underground Dice has no component ids to explain (dice and bills are counted, not named)."""
+    return {}
