@@ -106,7 +106,7 @@ ROUTES: list[tuple[re.Pattern[str], str]] = [
 
 
 #: The replay viewer of a match: `view/` for a finished one, `live/` while it runs (ladder/viewer_pages.py).
-VIEWER = re.compile(r"^/matches/(?P<key>[\w-]+)/(?P<mode>view|live)/(?P<rest>[\w.]*)$")
+VIEWER = re.compile(r"^/matches/(?P<key>[\w-]+)/(?P<mode>view|live)/(?P<rest>[\w./-]*)$")
 
 
 def make_handler(pages: Pages) -> type[BaseHTTPRequestHandler]:

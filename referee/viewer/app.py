@@ -49,6 +49,17 @@ def static_file(name: str) -> Reply | None:
     return Reply(200, CONTENT_TYPES.get(file.suffix, "application/octet-stream"), file.read_bytes())
 
 
+def docs_file(subpath: str) -> Reply | None:
+    """A page of this project's docs/ (a game's rules page the viewer links to), as plain text."""
+    if not subpath.startswith("docs/"):
+        return None
+    root = DOCS.resolve()
+    file = (root / subpath.removeprefix("docs/")).resolve()
+    if root not in file.parents or not file.is_file() or file.suffix != ".md":
+        return Reply.error(f"no such page: {subpath} (the rules pages live in docs/games/)", 404)
+    return Reply(200, "text/plain; charset=utf-8", file.read_bytes())
+
+
 def rules_link(game_id: str) -> str:
     """Where a game's rules page is: docs/games/<id>.md (served by the local viewer)."""
     return f"docs/games/{game_id}.md"
@@ -114,7 +125,7 @@ class ReplayPages:
                 return Reply.json(timeline.step_json(index, seat, reveal=timeline.finished))
         except ReplayError as error:
             return Reply.error(str(error))
-        found = static_file(subpath)
+        found = docs_file(subpath) or static_file(subpath)
         return found if found is not None else Reply.error(f"no such page: {subpath}", 404)
 
     def index(self, timeline: Timeline) -> Reply:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from referee.viewer.app import Reply, ReplayPages, page, rules_link, static_file
+from referee.viewer.app import Reply, ReplayPages, docs_file, page, rules_link, static_file
 from referee.viewer.pictures import draw_view
 from referee.viewer.words import event_words
 from sdk import Bot, GameOverInfo, GameStartInfo, Request
@@ -96,7 +96,7 @@ class WebSeat:
             return self.choose(option_id)
         if subpath.startswith("replay/") and self.result is not None and self.replay_path and Path(self.replay_path).exists():
             return self.replay_pages().respond(subpath.removeprefix("replay/"), query)
-        found = static_file(subpath)
+        found = docs_file(subpath) or static_file(subpath)
         return found if found is not None else Reply.error(f"no such page: {subpath}", 404)
 
     def replay_pages(self) -> ReplayPages:

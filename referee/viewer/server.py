@@ -12,18 +12,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
-from referee.viewer.app import DOCS, Reply
+from referee.viewer.app import Reply
 
 Responder = Callable[[str, str, Mapping[str, str], bytes], "Reply | Iterator[bytes]"]
-
-
-def docs_reply(path: str) -> Reply | None:
-    """docs/<...>.md files of this project as plain text (the viewer links a game's rules page)."""
-    relative = path.removeprefix("/docs/")
-    file = (DOCS / relative).resolve()
-    if not path.startswith("/docs/") or not file.is_file() or DOCS.resolve() not in file.parents:
-        return None
-    return Reply(200, "text/plain; charset=utf-8", file.read_bytes())
 
 
 def make_handler(respond: Responder) -> type[BaseHTTPRequestHandler]:
@@ -40,9 +31,8 @@ def make_handler(respond: Responder) -> type[BaseHTTPRequestHandler]:
             query = dict(parse_qsl(parts.query))
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length) if length else b""
-            docs = docs_reply(path) if method == "GET" else None
             try:
-                answer = docs if docs is not None else respond(method, path, query, body)
+                answer = respond(method, path, query, body)
             except Exception as error:  # noqa: BLE001 - a page error is a 500, never a dead server
                 answer = Reply.error(f"{type(error).__name__}: {error}", 500)
             if isinstance(answer, Reply):

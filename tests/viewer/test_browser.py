@@ -21,12 +21,6 @@ from tests.viewer.games import CONFIGS, write_replay
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with Browser() as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
 def page(browser: Browser) -> Iterator[Page]:
     tab = browser.page()
     yield tab

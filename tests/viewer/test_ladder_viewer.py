@@ -44,13 +44,13 @@ def get(url: str) -> tuple[int, bytes]:
         return error.code, error.read()
 
 
-def test_a_running_match_is_watched_live_then_replayed(ladder) -> None:  # type: ignore[no-untyped-def]
+def test_a_running_match_is_watched_live_then_replayed(ladder, browser: Browser) -> None:  # type: ignore[no-untyped-def]
     settings, base, bots = ladder
     match_id = schedule_match(settings, GAME, bots, seed=3)
     runner = threading.Thread(target=execute_match, args=(settings, match_id), daemon=True)
     runner.start()
-    with Browser() as browser:
-        page = browser.page()
+    page = browser.page()
+    try:
         deadline = time.monotonic() + 30
         while get(f"{base}/matches/{match_id}/live/timeline.json")[0] != 200 and time.monotonic() < deadline:
             time.sleep(0.1)
@@ -73,5 +73,6 @@ def test_a_running_match_is_watched_live_then_replayed(ladder) -> None:  # type:
         status, body = get(f"{base}/matches/{match_id}/view/step.json?n=5&seat=1")
         assert status == 200 and json.loads(body)["step"] == 5
         assert page.errors == []
+    finally:
         page.close()
     assert get(f"{base}/matches/999999/view/")[0] == 404
