@@ -53,3 +53,33 @@ def test_a_seat_sees_its_own_secret_that_others_do_not() -> None:
     assert f'data-tile="{tile}"' in draw_view("merchants", state.private_view(0))
     assert f'data-keys="tile:{tile}"' not in draw_view("merchants", state.private_view(1))
     assert f'data-keys="tile:{tile}"' not in draw_view("merchants", state.public_view())
+
+
+#: Options a person makes by pointing at the table: each must be a clickable part of the seat's picture.
+POINTED = {
+    "deep_dive": ("take", "retreat_take", "flip", "rock", "keep"),
+    "fuji99": ("use",),
+    "merchants": ("tile", "place", "replace", "return"),
+    "magnificent": ("die", "cell", "tile", "display", "slot"),
+}
+
+
+@pytest.mark.parametrize("game_id", sorted(POINTED))
+def test_options_that_point_at_the_table_are_clickable_on_the_picture(game_id: str) -> None:
+    from referee.registry import get_game
+
+    players = min(get_game(game_id).max_players, 3)
+    states = play_states(game_id, players, seed=1)
+    seen = set()
+    for state in states[:: max(1, len(states) // 50)]:
+        if state.is_terminal() or state.is_chance_node():
+            continue
+        for seat in state.deciding_seats():
+            root = ElementTree.fromstring(draw_view(game_id, state.private_view(seat)))
+            keys = {key for node in root.iter() for key in node.attrib.get("data-keys", "").split()}
+            for option in state.legal_options(seat):
+                kind = option.id.split(":")[0]
+                if kind in POINTED[game_id]:
+                    assert option.id in keys, (game_id, seat, option.id)
+                    seen.add(kind)
+    assert seen, f"{game_id}: no pointed option was met"

@@ -98,17 +98,24 @@ def _ocean(svg: Svg, view: Mapping[str, Any]) -> None:
         elif number == current and view.get("ai_turn"):
             _penguin(svg, 92, y + 48, "ai", 11)
         x = 112
+        shown = {t["id"] for t in depth.get("available", [])} | {e["tile"]["id"] for e in depth.get("inert", [])}
+        if number == current and flipped and flipped.get("id") not in shown:
+            svg.text(x, y + 22, "just flipped", size=9, fill="#ffd400")
+            _tile(svg, x, y + 30, flipped, keys="keep", ring="#ffd400")
+            x += TILE + 14
         for tile in depth.get("available", []):
             tile_id = tile["id"]
             ring = "#ffd400" if tile_id == flipped.get("id") else ""
-            _tile(svg, x, y + 30, tile, keys=f"take:{tile_id} retreat_take:{tile_id} ai_give:{tile_id} keep", ring=ring)
+            keep = " keep" if tile_id == flipped.get("id") else ""
+            _tile(svg, x, y + 30, tile, keys=f"take:{tile_id} retreat_take:{tile_id} ai_give:{tile_id}{keep}", ring=ring)
             x += TILE + 4
         if depth.get("available"):
             svg.text(112, y + 22, "face up, to take", size=9, fill="#cde")
         x = max(x + 10, 300)
         for entry in depth.get("inert", []):
             tile = entry["tile"]
-            _tile(svg, x, y + 30, tile, size=26, ring="#ffd400" if tile["id"] == flipped.get("id") else "")
+            just_flipped = tile["id"] == flipped.get("id")
+            _tile(svg, x, y + 30, tile, size=26, ring="#ffd400" if just_flipped else "", keys="keep" if just_flipped else "")
             if "penguin" in entry:
                 _penguin(svg, x + 20, y + 30, int(entry["penguin"]), 6)
             x += 29
