@@ -7,6 +7,12 @@ import json
 import threading
 from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import Any
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+from starlette.routing import BaseRoute, Route
 
 from ladder import queries
 from ladder.settings import LadderSettings
@@ -63,3 +69,23 @@ def viewer_reply(settings: LadderSettings, key: str, mode: str, subpath: str, qu
     except ReplayError as error:
         return Reply.error(str(error), 404)
     return ReplayPages(live.timeline, live=True, back_link=back).respond(subpath, query)
+
+
+def viewer_routes(settings: LadderSettings) -> list[BaseRoute]:
+    """Starlette routes for /matches/{key}/view/... and /matches/{key}/live/... over `viewer_reply`."""
+
+    def endpoint(mode: str) -> Any:  # noqa: ANN401 - a Starlette endpoint
+        def answer(request: Request) -> Response:
+            reply = viewer_reply(settings, request.path_params["key"], mode, request.path_params["rest"], dict(request.query_params))
+            if reply is None:
+                raise HTTPException(404)
+            if isinstance(reply, Reply):
+                return Response(reply.body, reply.status, media_type=reply.content_type, headers={"Cache-Control": "no-store"})
+            return StreamingResponse(reply, media_type="text/event-stream", headers={"Cache-Control": "no-store"})
+
+        return answer
+
+    return [
+        Route("/matches/{key}/view/{rest:path}", endpoint("view"), name="match_viewer"),
+        Route("/matches/{key}/live/{rest:path}", endpoint("live"), name="match_live"),
+    ]
