@@ -24,11 +24,14 @@ _SPECIAL = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}
 
 
 def _value(value: Any) -> str:  # noqa: ANN401 - numbers and text
-    if isinstance(value, str):
-        return value.translate(_SPECIAL)
-    if isinstance(value, float):
-        return f"{value:.1f}".rstrip("0").rstrip(".")
-    return str(value)
+    kind = type(value)
+    if kind is int:
+        return str(value)
+    if kind is str:
+        return value.translate(_SPECIAL) if ("&" in value or "<" in value or ">" in value or '"' in value) else value
+    if kind is float:
+        return str(int(value)) if value.is_integer() else f"{value:.1f}".rstrip("0").rstrip(".")
+    return str(value).translate(_SPECIAL)
 
 
 def _attributes(values: Mapping[str, Any]) -> str:
@@ -62,15 +65,23 @@ class Svg:
         self.parts.append(f"<circle{_attributes({'cx': cx, 'cy': cy, 'r': r, 'fill': fill, 'stroke': stroke, **extra})}/>")
 
     def line(self, x1: float, y1: float, x2: float, y2: float, stroke: str = INK, **extra: Any) -> None:
-        self.parts.append(f"<line{_attributes({'x1': x1, 'y1': y1, 'x2': x2, 'y2': y2, 'stroke': stroke, **extra})}/>")
+        more = _attributes(extra) if extra else ""
+        self.parts.append(f'<line x1="{_value(x1)}" y1="{_value(y1)}" x2="{_value(x2)}" y2="{_value(y2)}" stroke="{stroke}"{more}/>')
+
+    def path(self, d: str, fill: str = "none", stroke: str | None = INK, **extra: Any) -> None:
+        """A path from its `d` commands (numbers only, so nothing to escape)."""
+        self.parts.append(f"<path{_attributes({'d': d, 'fill': fill, 'stroke': stroke, **extra})}/>")
 
     def polygon(self, points: list[tuple[float, float]], fill: str = "none", stroke: str | None = INK, **extra: Any) -> None:
         text = " ".join(f"{x:g},{y:g}" for x, y in points)
         self.parts.append(f"<polygon{_attributes({'points': text, 'fill': fill, 'stroke': stroke, **extra})}/>")
 
     def text(self, x: float, y: float, content: Any, size: float = 12, fill: str = INK, anchor: str = "start", **extra: Any) -> None:  # noqa: ANN401 - anything printable
-        attrs = _attributes({"x": x, "y": y, "font_size": size, "fill": fill, "text_anchor": anchor if anchor != "start" else None, **extra})
-        self.parts.append(f"<text{attrs}>{_value(str(content))}</text>")
+        anchor_text = f' text-anchor="{anchor}"' if anchor != "start" else ""
+        more = _attributes(extra) if extra else ""
+        self.parts.append(
+            f'<text x="{_value(x)}" y="{_value(y)}" font-size="{_value(size)}" fill="{fill}"{anchor_text}{more}>{_value(str(content))}</text>'
+        )
 
     def open(self, **extra: Any) -> None:
         """Start a group (<g>) carrying the attributes given (data-* keys, classes, transforms)."""

@@ -146,10 +146,9 @@ def _camp(svg: Svg, x: float, y: float, player: Mapping[str, Any], clickable: bo
     bonus = components().boards.get(player.get("board", ""))
     squares = bonus.bonus_squares if bonus is not None else {}
     svg.rect(x, y, WIDTH * CAMP, HEIGHT * CAMP, fill="#fffdf6", stroke="#cfc6b0")
-    for cx in range(1, WIDTH):
-        svg.line(x + cx * CAMP, y, x + cx * CAMP, y + HEIGHT * CAMP, stroke="#e0d8c4")
-    for cy in range(1, HEIGHT):
-        svg.line(x, y + cy * CAMP, x + WIDTH * CAMP, y + cy * CAMP, stroke="#e0d8c4")
+    grid = [f"M{x + cx * CAMP:g} {y:g}v{HEIGHT * CAMP}" for cx in range(1, WIDTH)]
+    grid += [f"M{x:g} {y + cy * CAMP:g}h{WIDTH * CAMP}" for cy in range(1, HEIGHT)]
+    svg.path("".join(grid), stroke="#e0d8c4")
     covered: set[tuple[int, int]] = set()
     for tile in player.get("tiles", []):
         cells = _tile_cells(tile)
@@ -159,16 +158,18 @@ def _camp(svg: Svg, x: float, y: float, player: Mapping[str, Any], clickable: bo
         svg.open(data_tile=tile.get("tile_type"))
         for cx, cy in cells:
             svg.rect(x + cx * CAMP, y + cy * CAMP, CAMP, CAMP, fill=fill, stroke=None)
+        edges = []
         for cx, cy in cells:
             left, top = x + cx * CAMP, y + cy * CAMP
             if (cx, cy - 1) not in mine:
-                svg.line(left, top, left + CAMP, top, stroke=INK, stroke_width=1.5)
+                edges.append(f"M{left:g} {top:g}h{CAMP}")
             if (cx, cy + 1) not in mine:
-                svg.line(left, top + CAMP, left + CAMP, top + CAMP, stroke=INK, stroke_width=1.5)
+                edges.append(f"M{left:g} {top + CAMP:g}h{CAMP}")
             if (cx - 1, cy) not in mine:
-                svg.line(left, top, left, top + CAMP, stroke=INK, stroke_width=1.5)
+                edges.append(f"M{left:g} {top:g}v{CAMP}")
             if (cx + 1, cy) not in mine:
-                svg.line(left + CAMP, top, left + CAMP, top + CAMP, stroke=INK, stroke_width=1.5)
+                edges.append(f"M{left + CAMP:g} {top:g}v{CAMP}")
+        svg.path("".join(edges), stroke=INK, stroke_width=1.5)
         svg.close()
     for index, b in squares.items():
         cy, cx = divmod(index, WIDTH)
