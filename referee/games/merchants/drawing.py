@@ -95,7 +95,7 @@ def _shop(svg: Svg, x: float, y: float, seat: Mapping[str, Any], view: Mapping[s
                          data_keys=f"place:{row},{col}", data_cell=f"{row},{col}")
     info_x = gx + 6 * CELL + 8
     chips = seat.get("chips", [])
-    svg.text(info_x, y + 40, "chips: " + (", ".join(f"r{c['round']} {c['dungeon']} {c['points']}p" + (" 👍" if c.get("thumb") else "") for c in chips) or "none"), size=10)
+    svg.text(info_x, y + 40, "chips: " + (", ".join(f"r{c['round']} {c['dungeon']} {c['points']}p" + (" thumb" if c.get("thumb") else "") for c in chips) or "none"), size=10)
     svg.text(info_x, y + 56, "unused: " + (", ".join(seat.get("unused_chips", [])) or "none"), size=10, fill=MUTED)
     svg.text(info_x, y + 72, f"hand: {seat.get('hand_size', 0)} tiles · reputation: {seat.get('reputation_count', 0)}", size=10)
     discards = seat.get("discards", [])
