@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import re
 import statistics
@@ -103,7 +104,8 @@ def run(quick: bool = False) -> str:
     lines = [
         HEADING,
         "",
-        f"Load average when measured: {load:.1f} on {os.cpu_count()} cores (other work shares the machine; the times scale with it).",
+        f"Measured {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC with a load average of {load:.1f} on {os.cpu_count()} cores"
+        " (other work shared the machine; wall times scale with it, CPU times much less).",
         "",
         f"4-player The Magnificent, random bots, {len(replays)} game(s) ({steps} steps). A frame is one SVG picture drawn",
         "from a view (`referee/games/magnificent/drawing.py`), every third step, spectator and seat 0.",
