@@ -29,6 +29,7 @@ from ladder.game_settings import GameSettings, GamesFile, games_file
 from ladder.models import MatchStatus
 from ladder.registry import LadderError, get_bot, is_owner, notices
 from ladder.settings import LadderSettings
+from ladder.viewer_pages import viewer_routes
 
 STATIC = Path(__file__).with_name("static")
 environment = Environment(loader=PackageLoader("ladder", "templates"), autoescape=select_autoescape(["html"]))
@@ -129,6 +130,7 @@ class Pages:
             Route("/matches", self.matches, name="matches"),
             Route("/matches/{key}", self.match, name="match"),
             Route("/matches/{key}/replay.jsonl", self.replay, name="replay"),
+            *viewer_routes(self.settings),
             Route("/api/games/{game}/leaderboard.json", self.leaderboard_json, name="leaderboard_json"),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ]
