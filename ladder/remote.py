@@ -78,6 +78,8 @@ class RemoteConnection:
     """One remote bot's open Play stream, waiting for a seat or playing one."""
 
     bot_id: int
+    #: The remote bot's hello asked for worlds (sdk.forward): its relay asks the referee for them.
+    want_world: bool = False
     to_bot: queue.Queue[arena_pb2.RefereeMessage | None] = field(default_factory=queue.Queue)
     from_bot: queue.Queue[arena_pb2.BotMessage | None] = field(default_factory=queue.Queue)
     claimed: bool = False
@@ -126,7 +128,7 @@ class ArenaGateway(arena_grpc.ArenaServicer, ladder_grpc.ArenaRelayServicer):
         if bot.status != BotStatus.ACTIVE:
             yield _error(arena_pb2.UNKNOWN_TOKEN, f"{bot.name} is {bot.status}: {bot.paused_reason or 'ask the ladder admin'}")
             return
-        connection = RemoteConnection(bot_id=bot.id or 0)
+        connection = RemoteConnection(bot_id=bot.id or 0, want_world=first.hello.want_world)
         with self.lock:
             self.waiting.setdefault(connection.bot_id, []).append(connection)
             self.lock.notify_all()
@@ -184,6 +186,8 @@ class ArenaGateway(arena_grpc.ArenaServicer, ladder_grpc.ArenaRelayServicer):
                 connection.to_bot.put(None)
 
         threading.Thread(target=pump_up, daemon=True).start()
+        # First the remote bot's hello, so the relay's hello to the referee carries what it asked for.
+        yield arena_pb2.BotMessage(hello=arena_pb2.Hello(want_world=connection.want_world))
         while True:
             message = connection.from_bot.get()
             if message is None:
