@@ -89,7 +89,7 @@ class SearchBot(Bot):
                 print("search: the referee sends no worlds; playing the heuristic", file=sys.stderr)
                 self.warned = True
             return prior if prior is not None else self.rng.choice(legal)
-        if self.policy is None or len(self.policy.bots) != request.players:
+        if self.policy is None or self.policy.table != (request.game, request.players):
             self.policy = HeuristicPolicy(request.game, request.players, self.epsilon)
         search = RolloutSearch(worlds, legal, prior, self.policy, self.rng, self.exploration, self.prior_visits)
         wall_deadline = self._deadline(request, began)

@@ -22,6 +22,7 @@ class HeuristicPolicy:
 
     def __init__(self, game_id: str, players: int, epsilon: float) -> None:
         self.epsilon = epsilon
+        self.table = (game_id, players)
         self.bots: list[Bot | None] = []
         for _ in range(players):
             try:
