@@ -75,7 +75,7 @@ def reference_command(text: str) -> list[str] | None:
 @click.option("--games", "games_per_table", type=click.IntRange(min=1), default=10, show_default=True, help="Games per table of players.")
 @click.option("--players", type=click.IntRange(min=1), default=None, help="Seats per game (default: as many bots as the game allows).")
 @click.option("--duplicate", is_flag=True, help="Play every seed in every seat rotation, so that luck cancels out.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the schedule's game seeds.")
+@click.option("--seed", type=int, default=None, help="Seed of the schedule's game seeds, to replay a tournament (default: fresh secret seeds).")
 @click.option("--parallel", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default=True, help="Matches at once.")
 @click.option("--in-process", is_flag=True, help="Run reference bots inside the referee (no gRPC; fast simulation).")
 @click.option("--variant", "variant_pairs", multiple=True, help="A variant flag as key=value.")
@@ -90,7 +90,7 @@ def tournament(
     games_per_table: int,
     players: int | None,
     duplicate: bool,
-    seed: int,
+    seed: int | None,
     parallel: int,
     in_process: bool,
     variant_pairs: tuple[str, ...],
@@ -207,19 +207,21 @@ def init(settings: LadderSettings) -> None:
 @click.option("--version", "version", default="1", show_default=True)
 @click.option("--sandbox", type=click.Choice(["none", "basic", "strict"]), default=None,
               help="Sandbox level (default: strict for uploads, none for local commands).")
+@click.option("--validate/--no-validation", default=True, show_default=True,
+              help="Play unrated validation games against the reference bot before rated play (remote bots: never).")
 @pass_settings
 @_guard
 def add_bot(settings: LadderSettings, name: str, game: str, command_text: str | None, upload: Path | None,
-            remote: bool, owner: str, version: str, sandbox: str | None) -> None:
-    """Register a bot."""
+            remote: bool, owner: str, version: str, sandbox: str | None, validate: bool) -> None:
+    """Register a bot (it plays validation games first, unless --no-validation)."""
     from ladder.registry import add_bot as register
 
     command: list[str] | str | None = command_text
     if command_text is not None and upload is None:
         command = reference_command(command_text) or command_text
     bot = register(settings, name, game, command=command, upload=upload, remote=remote, owner=owner,
-                   version=version, sandbox=sandbox)
-    console.print(f"bot {bot.name} (#{bot.id}) added to {game} as a {bot.kind} bot (sandbox {bot.sandbox})")
+                   version=version, sandbox=sandbox, validate=validate and not remote)
+    console.print(f"bot {bot.name} (#{bot.id}) added to {game} as a {bot.kind} bot (sandbox {bot.sandbox}, {bot.status})")
     if bot.sandbox != "none":
         from referee.sandbox import machine_support
 
@@ -231,13 +233,96 @@ def add_bot(settings: LadderSettings, name: str, game: str, command_text: str | 
 
 @ladder.command()
 @click.argument("name")
+@click.option("--rotate", is_flag=True, help="Revoke every token the bot has, then issue the new one.")
+@click.option("--revoke", is_flag=True, help="Revoke the bot's tokens (all of them, or the one in --token) and issue none.")
+@click.option("--token", "token_text", default=None, help="With --revoke: only this token.")
 @pass_settings
 @_guard
-def token(settings: LadderSettings, name: str) -> None:
-    """Issue a secret token for a remote bot (shown once; the ladder keeps only its hash)."""
-    from ladder.registry import issue_token
+def token(settings: LadderSettings, name: str, rotate: bool, revoke: bool, token_text: str | None) -> None:
+    """Issue a secret token for a remote bot (shown once; the ladder keeps only its hash), or rotate or
+    revoke its tokens. A revoked token opens no new connection."""
+    from ladder.registry import issue_token, revoke_tokens, rotate_token
 
-    click.echo(issue_token(settings, name))
+    if rotate and revoke:
+        _fail("--rotate and --revoke exclude each other")
+    if token_text and not revoke:
+        _fail("--token goes with --revoke")
+    if revoke:
+        count = revoke_tokens(settings, name, token_text)
+        console.print(f"{name}: {count} token{'s' if count != 1 else ''} revoked")
+        return
+    click.echo(rotate_token(settings, name) if rotate else issue_token(settings, name))
+
+
+@ladder.command()
+@click.argument("archive", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--no-files", is_flag=True, help="Only the database (no replays, no uploaded bots).")
+@pass_settings
+@_guard
+def backup(settings: LadderSettings, archive: Path, no_files: bool) -> None:
+    """Write the ladder (database snapshot, replays, uploaded bots) to ARCHIVE (.tar.gz); safe while it runs."""
+    from ladder.backup import backup as write_backup
+
+    summary = write_backup(settings, archive, with_files=not no_files)
+    console.print(f"backed up to {archive}: {summary.describe()}")
+
+
+@ladder.command()
+@click.argument("archive", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@pass_settings
+@_guard
+def restore(settings: LadderSettings, archive: Path) -> None:
+    """Restore a backup into this ladder (an empty database: SQLite or PostgreSQL, whichever it came from)."""
+    from ladder.backup import restore as read_backup
+
+    summary = read_backup(settings, archive)
+    console.print(f"restored {archive} into {settings.home}: {summary.describe()}")
+
+
+@ladder.command("settings")
+@click.argument("game", required=False)
+@click.option("--players", default=None, help='Player counts: "3", a mix "2,3,4", or weighted "2:1,4:2".')
+@click.option("--time-per-decision", type=float, default=None, help="Seconds per decision.")
+@click.option("--time-bank", type=float, default=None, help="Seconds in each seat's bank.")
+@click.option("--increment", type=float, default=None, help="Seconds added to the bank after each decision.")
+@click.option("--startup-time", type=float, default=None, help="Seconds a bot has to connect.")
+@click.option("--strikes", type=click.IntRange(min=0), default=None, help="Timeouts forgiven before a seat is replaced.")
+@click.option("--variant", "variant_pairs", multiple=True, help="A variant flag as key=value (repeatable).")
+@click.option("--reset", is_flag=True, help="Forget the game's settings (back to the game's defaults).")
+@click.option("--file", "path", type=click.Path(dir_okay=False, path_type=Path), envvar="B99_LADDER_GAMES", default=None,
+              help="The games file (default: games.toml in the ladder's home).")
+@pass_settings
+@_guard
+def game_settings_command(settings: LadderSettings, game: str | None, players: str | None, time_per_decision: float | None,
+                          time_bank: float | None, increment: float | None, startup_time: float | None, strikes: int | None,
+                          variant_pairs: tuple[str, ...], reset: bool, path: Path | None) -> None:
+    """Show or change per-game settings (player counts, time control, variants) used for new matches."""
+    from ladder.game_settings import games_file, load_games, make_settings, save_games
+
+    path = path or games_file(settings.home)
+    games = load_games(path)
+    changes: dict[str, Any] = {key: value for key, value in (
+        ("players", players), ("time_per_decision", time_per_decision), ("time_bank", time_bank),
+        ("increment", increment), ("startup_time", startup_time), ("strikes", strikes)) if value is not None}
+    if variant_pairs:
+        changes["variants"] = parse_variants(variant_pairs)
+    if (changes or reset) and not game:
+        _fail("name the GAME to change")
+    if game and reset:
+        games.pop(game, None)
+        save_games(path, games)
+    elif game and changes:
+        table = {**(games[game].to_toml() if game in games else {}), **changes}
+        games[game] = make_settings(game, table)
+        save_games(path, games)
+    shown = [game] if game else sorted(games)
+    if not shown:
+        console.print(f"no per-game settings in {path}: every game plays with its defaults")
+    for game_id in shown:
+        current = games.get(game_id) or make_settings(game_id, {})
+        control = ", ".join(f"{name} {value:g}" for name, value in sorted(current.time_control.items())) or "defaults"
+        variants = ", ".join(f"{name}={json.dumps(value)}" for name, value in sorted(current.variants.items())) or "standard"
+        console.print(f"{game_id}: players {current.describe_players()} · time control {control} · variants {variants}")
 
 
 @ladder.command()
@@ -271,18 +356,117 @@ def resume(settings: LadderSettings, name: str) -> None:
 @pass_settings
 @_guard
 def leaderboard(settings: LadderSettings, game: str | None, samples: int) -> None:
-    """Show the leaderboard of GAME (or of every game)."""
+    """Show the leaderboard of GAME (or of every game): the ranked bots, then the bots listed apart."""
     from ladder import queries
 
     for game_id in [game] if game else queries.games(settings):
-        table = Table(title=f"{game_id} leaderboard")
-        for column, justify in [("#", "right"), ("bot", "left"), ("owner", "left"), ("Elo", "right"),
+        rows = queries.leaderboard(settings, game_id, samples=samples)
+        table = Table(title=f"{game_id} leaderboard", caption="Elo: official rating · strength and its 90% interval: fitted to the whole history")
+        for column, justify in [("#", "right"), ("bot", "left"), ("owner", "left"), ("Elo", "right"), ("strength", "right"),
                                 ("90% interval", "right"), ("games", "right"), ("status", "left")]:
             table.add_column(column, justify=justify)  # type: ignore[arg-type]
-        for row in queries.leaderboard(settings, game_id, samples=samples):
+        for row in rows:
+            if not row.ranked:
+                continue
             interval = f"{row.interval[0]:.0f}–{row.interval[1]:.0f}" if row.interval else "-"
-            table.add_row(str(row.position), row.name, row.owner or "-", f"{row.rating:.1f}", interval, str(row.games), row.status)
+            strength = f"{row.strength:.0f}" if row.strength is not None else "-"
+            table.add_row(str(row.position), row.name, row.owner or "-", f"{row.rating:.1f}", strength, interval,
+                          str(row.games), row.status)
         console.print(table)
+        apart = [row for row in rows if not row.ranked]
+        if apart:
+            reasons = queries.status_reasons(settings, game_id)
+            listing = Table(title=f"{game_id}: not ranked")
+            for column in ("bot", "owner", "status", "why", "games"):
+                listing.add_column(column)
+            for row in apart:
+                listing.add_row(row.name, row.owner or "-", row.status, reasons.get(row.bot_id, "-"), str(row.games))
+            console.print(listing)
+
+
+@ladder.command()
+@click.argument("name")
+@pass_settings
+@_guard
+def validate(settings: LadderSettings, name: str) -> None:
+    """Send a bot (rejected, paused, or a fixed one) through its validation games again."""
+    from ladder.validation import VALIDATION_GAMES, revalidate
+
+    revalidate(settings, name)
+    console.print(f"{name} will play {VALIDATION_GAMES} validation games before rated play")
+
+
+@ladder.command()
+@click.argument("name")
+@click.option("--limit", type=int, default=10, show_default=True, help="Latest faulted matches to show.")
+@click.option("--lines", type=int, default=12, show_default=True, help="Last stderr lines per fault.")
+@pass_settings
+@_guard
+def faults(settings: LadderSettings, name: str, limit: int, lines: int) -> None:
+    """Show a bot's latest faults (any match kind) with the reasons and the last lines of its stderr."""
+    from ladder import queries
+    from ladder.registry import get_bot
+
+    bot = get_bot(settings, name)
+    found = queries.bot_faults(settings, bot.id or 0, limit=limit)
+    status = f"{bot.name}: {bot.status}" + (f" ({bot.paused_reason})" if bot.paused_reason else "")
+    console.print(status, markup=False)
+    if not found:
+        console.print("no faults")
+    for row in found:
+        finished = row.finished_at.strftime("%Y-%m-%d %H:%M:%S") if row.finished_at else "-"
+        console.print(f"match #{row.match_id} ({row.kind}, seat {row.seat}, {finished})", markup=False)
+        for fault in row.faults:
+            at = f" at decision {fault['decision_index']}" if fault.get("decision_index") is not None else ""
+            console.print(f"  {fault['kind']}{at}: {fault['detail']}", markup=False)
+        if row.exit_code is not None:
+            console.print(f"  exit code {row.exit_code}", markup=False)
+        tail = [line for line in row.stderr_tail.splitlines() if line.strip()][-lines:]
+        console.print("  stderr:" + ("".join(f"\n    {line}" for line in tail) if tail else " (empty)"), markup=False)
+
+
+@ladder.command()
+@click.argument("bot")
+@click.argument("opponent")
+@click.option("--games", type=click.IntRange(min=1), default=10, show_default=True, help="Unrated games to play.")
+@click.option("--by", "requested_by", default="", help="Who asks (shown with the results).")
+@click.option("--seed", type=int, default=None)
+@pass_settings
+@_guard
+def challenge(settings: LadderSettings, bot: str, opponent: str, games: int, requested_by: str, seed: int | None) -> None:
+    """Ask for GAMES unrated games between BOT and OPPONENT (seats alternate; ratings never change).
+
+    The running ladder (`b99 ladder serve`) plays them; `b99 ladder challenge-results ID` shows them."""
+    from ladder.challenges import request_challenge
+
+    challenge_id = request_challenge(settings, bot, opponent, games, requested_by, seed)
+    console.print(f"challenge #{challenge_id}: {games} unrated games, {bot} against {opponent}, queued")
+
+
+@ladder.command("challenge-results")
+@click.argument("challenge_id", type=int)
+@pass_settings
+@_guard
+def challenge_results(settings: LadderSettings, challenge_id: int) -> None:
+    """Show a challenge's games: ranks, faults and replays, and the challenger's record."""
+    from ladder.challenges import challenge_result
+
+    result = challenge_result(settings, challenge_id)
+    table = Table(title=f"challenge #{result.id}: {result.bot} against {result.opponent} · "
+                        f"{result.finished} of {result.games} played · {result.bot} won {result.wins}, "
+                        f"drew {result.draws}, lost {result.losses}")
+    for column in ("match", "status", "seats (rank, faults)", "replay"):
+        table.add_column(column)
+    for row in result.matches:
+        seats = []
+        for seat in row.seats:
+            text = seat.bot + (f" #{seat.rank}" if seat.rank is not None else "")
+            if seat.faults:
+                text += " [" + ", ".join(f"{fault['kind']}: {fault['detail']}" for fault in seat.faults) + "]"
+            seats.append(text)
+        replay = row.replay_path if row.replay_path and Path(row.replay_path).exists() else "-"
+        table.add_row(str(row.id), row.status, "\n".join(seats), replay)
+    console.print(table)
 
 
 @ladder.command()
@@ -306,12 +490,15 @@ def matches(settings: LadderSettings, game: str | None, bot_name: str | None, st
         for seat in row.seats:
             text = f"{seat.bot}"
             if seat.rank is not None:
-                change = (seat.rating_after or 0) - (seat.rating_before or 0)
-                text += f" #{seat.rank} ({change:+.1f})"
+                text += f" #{seat.rank}"
+                if seat.rating_after is not None:
+                    text += f" ({(seat.rating_after or 0) - (seat.rating_before or 0):+.1f})"
             if seat.faults:
                 text += " [" + ", ".join(fault["kind"] for fault in seat.faults) + "]"
             seats.append(text)
-        status_text = row.status + (f": {row.void_reason}" if row.status == "void" and row.void_reason else "")
+        status_text = row.status + (f" ({row.kind})" if row.kind != "rated" else "")
+        status_text += f": {row.void_reason}" if row.status == "void" and row.void_reason else ""
+        status_text += f" (unrated: {row.unrated_reason})" if row.unrated_reason else ""
         finished = row.finished_at.strftime("%Y-%m-%d %H:%M:%S") if row.finished_at else "-"
         table.add_row(str(row.id), row.game, status_text, "\n".join(seats), finished)
     console.print(table)
@@ -350,27 +537,47 @@ def recompute(settings: LadderSettings, game: str | None, check: bool) -> None:
 @click.option("--grpc", "grpc_address", default=None, help="Serve the LadderService here (host:port, or unix:PATH).")
 @click.option("--http", "http_address", default=None, help="Serve the web pages here (host:port).")
 @click.option("--arena", "arena_address", default=None, help="Accept remote bots here (host:port).")
+@click.option("--metrics", "metrics_address", default=None,
+              help="Serve Prometheus metrics on a port of their own (host:port); they are also under /metrics of --http.")
+@click.option("--games-config", type=click.Path(dir_okay=False, path_type=Path), envvar="B99_LADDER_GAMES", default=None,
+              help="Per-game settings (TOML). Default: games.toml in the ladder's home.")
+@click.option("--private", is_flag=True, help="Streams (WatchResults, FetchReplay) need the admin token or a bot's token.")
+@click.option("--max-watchers", type=click.IntRange(min=1), default=1000, show_default=True, help="Open WatchResults streams in all.")
+@click.option("--max-watchers-per-client", type=click.IntRange(min=1), default=20, show_default=True,
+              help="Open WatchResults streams per client address.")
+@click.option("--trust-proxy", is_flag=True,
+              help="Behind a reverse proxy: count watchers per the x-real-ip header it sets, not per connection address.")
+@click.option("--log-format", type=click.Choice(["text", "json"]), envvar="B99_LADDER_LOG_FORMAT", default="text",
+              show_default=True, help="json: one JSON object per line (time, level, logger, message, match_id...).")
 @pass_settings
 @_guard
 def serve(settings: LadderSettings, executor: str, broker: str | None, workers: int, concurrency: int | None,
           games: tuple[str, ...], self_play: bool, max_matches: int | None, seed: int | None,
-          grpc_address: str | None, http_address: str | None, arena_address: str | None) -> None:
+          grpc_address: str | None, http_address: str | None, arena_address: str | None, metrics_address: str | None,
+          games_config: Path | None, private: bool, max_watchers: int, max_watchers_per_client: int, trust_proxy: bool,
+          log_format: str) -> None:
     """Run the ladder: schedule and play matches continuously, serve the APIs and pages."""
+    from ladder.api import WatchLimits
     from ladder.db import migrate
+    from ladder.game_settings import games_file, load_games
+    from ladder.logs import configure_logging
     from ladder.server import LadderServer
     from ladder.service import SchedulerOptions
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("alembic").setLevel(logging.WARNING)
+    configure_logging(log_format)
+    load_games(games_config or games_file(settings.home))  # a bad games file stops here, with its reason
     migrate(settings.db_url)
     if executor == "celery" and not broker:
         _fail("--executor celery needs --broker redis://...")
     if executor == "celery" and arena_address:
         _fail("remote bots (--arena) need the local executor: their relays dial the gateway on this machine")
     options = SchedulerOptions(games=games, concurrency=concurrency or workers, allow_self_play=self_play,
-                               seed=seed, max_matches=max_matches)
+                               seed=seed, max_matches=max_matches, games_file=games_config)
     server = LadderServer(settings, options, executor=executor, broker=broker, workers=workers,
-                          grpc_address=grpc_address, http_address=http_address, arena_address=arena_address)
+                          grpc_address=grpc_address, http_address=http_address, arena_address=arena_address,
+                          metrics_address=metrics_address, private=private,
+                          watch_limits=WatchLimits(per_client=max_watchers_per_client, total=max_watchers,
+                                                   trust_proxy=trust_proxy))
     signal.signal(signal.SIGTERM, lambda *_: server.stop())
     server.start()
     for line in server.describe():

@@ -11,7 +11,7 @@ import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from sqlmodel import select
+from sqlmodel import Session, select
 
 from ladder.db import read_session, write_session
 from ladder.models import Bot, BotKind, BotStatus, BotToken, Notice, Rating
@@ -40,13 +40,17 @@ def add_bot(
     owner: str = "",
     version: str = "1",
     sandbox: str | None = None,
+    validate: bool = False,
 ) -> Bot:
     """Register a bot for `game`: a command run as is, an upload (directory or archive) copied into
     the ladder's store and started with `command` inside it, or a remote bot (no command).
 
     Uploads run in the strict sandbox unless told otherwise (a strict sandbox the machine cannot
     provide is a startup fault, never a silent downgrade); local commands and remote bots in none
-    (a remote bot's seat is played by the ladder's own relay)."""
+    (a remote bot's seat is played by the ladder's own relay).
+
+    With `validate` (what the CLI and the API ask for), the bot waits in `validating` until it has
+    played its validation games without a fault (ladder.validation); otherwise it is active at once."""
     get_game(game)  # UnknownGameError for a bad id
     if not name or len(name) > 100 or not all(c.isalnum() or c in "-_.+" for c in name):
         raise LadderError(f"bad bot name {name!r}: use letters, digits and - _ . + (at most 100)")
@@ -63,7 +67,8 @@ def add_bot(
     with write_session(settings.db_url) as session:
         if session.exec(select(Bot).where(Bot.name == name)).first() is not None:
             raise LadderError(f"a bot named {name!r} already exists")
-        bot = Bot(name=name, owner=owner, game=game, version=version, kind=kind, command=argv, sandbox=sandbox)
+        status = BotStatus.VALIDATING if validate else BotStatus.ACTIVE
+        bot = Bot(name=name, owner=owner, game=game, version=version, kind=kind, command=argv, sandbox=sandbox, status=status)
         session.add(bot)
         session.flush()
         if upload is not None:
@@ -101,9 +106,12 @@ def _check_member(member: str) -> None:
 
 def get_bot(settings: LadderSettings, name_or_id: str | int) -> Bot:
     """The bot with that name (or id); LadderError if there is none."""
+    from ladder.queries import parse_id
+
     with read_session(settings.db_url) as session:
         if isinstance(name_or_id, int) or str(name_or_id).isdigit():
-            bot = session.get(Bot, int(name_or_id))
+            key = parse_id(name_or_id)
+            bot = session.get(Bot, key) if key is not None else None
         else:
             bot = session.exec(select(Bot).where(Bot.name == name_or_id)).first()
     if bot is None:
@@ -118,6 +126,38 @@ def issue_token(settings: LadderSettings, bot_name: str) -> str:
     with write_session(settings.db_url) as session:
         session.add(BotToken(bot_id=bot.id, token_hash=hash_token(token)))
     return token
+
+
+def revoke_tokens(settings: LadderSettings, bot_name: str, token: str | None = None) -> int:
+    """Revoke one token of a bot (`token`) or every live one; returns how many were revoked. A revoked
+    token opens no new connection; a game already under way plays to its end."""
+    bot = get_bot(settings, bot_name)
+    with write_session(settings.db_url) as session:
+        revoked = _revoke(session, bot.id or 0, hash_token(token) if token else None)
+    if token and not revoked:
+        raise LadderError(f"bot {bot.name!r} has no live token like that")
+    return revoked
+
+
+def rotate_token(settings: LadderSettings, bot_name: str) -> str:
+    """Revoke every token of a bot and issue a new one, in one transaction (shown once)."""
+    bot = get_bot(settings, bot_name)
+    token = f"b99_{secrets.token_urlsafe(32)}"
+    with write_session(settings.db_url) as session:
+        _revoke(session, bot.id or 0, None)
+        session.add(BotToken(bot_id=bot.id, token_hash=hash_token(token)))
+    return token
+
+
+def _revoke(session: Session, bot_id: int, token_hash: str | None) -> int:
+    query = select(BotToken).where(BotToken.bot_id == bot_id, BotToken.revoked == False)  # noqa: E712
+    if token_hash is not None:
+        query = query.where(BotToken.token_hash == token_hash)
+    rows = list(session.exec(query).all())
+    for row in rows:
+        row.revoked = True
+        session.add(row)
+    return len(rows)
 
 
 def bot_for_token(settings: LadderSettings, token: str) -> Bot | None:
@@ -159,3 +199,16 @@ def notices(settings: LadderSettings, bot_name: str) -> list[Notice]:
     bot = get_bot(settings, bot_name)
     with read_session(settings.db_url) as session:
         return list(session.exec(select(Notice).where(Notice.bot_id == bot.id).order_by(Notice.id.desc())).all())  # type: ignore[union-attr]
+
+
+def is_owner(settings: LadderSettings, bot: Bot, token: str | None) -> bool:
+    """Whether `token` lets its bearer see what the ladder keeps for `bot`'s owner: the ladder's
+    admin token, or a token issued for that bot (`b99 ladder token NAME`)."""
+    import hmac
+
+    if not token:
+        return False
+    if hmac.compare_digest(token, settings.admin_token()):
+        return True
+    holder = bot_for_token(settings, token)
+    return holder is not None and holder.id == bot.id
