@@ -154,13 +154,13 @@ class MatchReport:
     #: (ranks and scores are empty; a ladder must not rate it). `void_reason` says why.
     status: str = COMPLETE
     void_reason: str = ""
+    #: The hash of the seed published at the start (referee.chance.seed_commitment).
+    seed_commitment: str = ""
 
     @property
     def void(self) -> bool:
         """True if the match has no result (see `status`)."""
         return self.status == VOID
-    #: The hash of the seed published at the start (referee.chance.seed_commitment).
-    seed_commitment: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
