@@ -51,6 +51,7 @@ def test_requests_equal_the_seat_view(tmp_path: Path, game_id: str, seed: int) -
     records = read_replay(replay_path)
     state = game.new_initial_state(game.config_from_json(records[0]["config"]))
     cursors = [0] * players
+    received = [0] * players
     asked = [0] * players
     for record in records[1:]:
         if record["type"] == "chance":
@@ -60,11 +61,13 @@ def test_requests_equal_the_seat_view(tmp_path: Path, game_id: str, seed: int) -
                 seat = int(seat_text)
                 if how != "bot":
                     continue
+                # Numbered in the seat's own sequence: the events it received, counted from 0.
+                visible = [event for event in state.events.since(cursors[seat]) if event.visible_to(seat)]
                 expected_events = [
                     (index, event.kind, message_dict(wire.event_message(event)).get(event.kind, {}))
-                    for index, event in enumerate(state.events.since(cursors[seat]), start=cursors[seat])
-                    if event.visible_to(seat)
+                    for index, event in enumerate(visible, start=received[seat])
                 ]
+                received[seat] += len(visible)
                 cursors[seat] = len(state.events)
                 expected = {
                     "decision": state.decision_name(seat),
