@@ -300,6 +300,17 @@ def replay_show(path: str, seat: int | None, limit: int) -> None:
     console.print(table)
 
 
+def _add_viewer_commands() -> None:
+    """`b99 replay render` and `b99 replay view` live with the viewer (referee/viewer/commands.py)."""
+    from referee.viewer.commands import replay_render, replay_view
+
+    replay.add_command(replay_render)
+    replay.add_command(replay_view)
+
+
+_add_viewer_commands()
+
+
 @main.command("bots")
 def list_bots() -> None:
     """List the reference bots."""

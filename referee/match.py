@@ -31,7 +31,7 @@ from referee.faults import Fault, FaultKind
 from referee.launcher import launch
 from referee.ranking import competition_ranks
 from referee.registry import get_game
-from referee.replay import ReplayRecorder
+from referee.replay import ReplayRecorder, live_path_of
 from referee.sandbox import Limits, SandboxRequest
 from referee.sandbox.bubblewrap import SOCKET as SANDBOX_SOCKET
 from referee.sandbox.reaper import Lease, reap_once
@@ -87,6 +87,8 @@ class MatchSpec:
     transport: str = "unix"
     #: Send a world of its information set with each request to a bot that asks (sdk.forward).
     worlds: bool = True
+    #: Also stream the replay, line by line, to `<replay_path>.live` while the match runs (live pages follow it).
+    live_replay: bool = False
 
 
 @dataclass
@@ -254,6 +256,9 @@ class _Match:
         self.rng = KeyedRandom(spec.seed, "chance")
         self.commitment = seed_commitment(spec.seed, self.match_id)
         self.recorder = ReplayRecorder()
+        if spec.live_replay and spec.replay_path:
+            self.recorder.live_path = live_path_of(spec.replay_path)
+            self.recorder.live_path.unlink(missing_ok=True)
         self.decisions = 0
         #: Decisions a bot answered itself (not forced, not the fallback): none means nobody played.
         self.bot_decisions = 0

@@ -44,16 +44,24 @@ class ReplayRecorder:
 
     lines: list[dict[str, Any]] = field(default_factory=list)
     events_written: int = 0
+    #: While the match runs, every line is also appended here at once (a live page follows it); removed at the end.
+    live_path: Path | None = None
 
     def header(self, **fields: Any) -> None:
-        self.lines.append({"type": "header", "format": FORMAT, **fields})
+        self._line({"type": "header", "format": FORMAT, **fields})
+
+    def _line(self, record: dict[str, Any]) -> None:
+        self.lines.append(record)
+        if self.live_path is not None:
+            with self.live_path.open("a", encoding="utf-8") as handle:
+                handle.write(json.dumps(record, separators=(",", ":"), sort_keys=True) + "\n")
 
     def chance(self, state: GameState, outcome_id: str) -> None:
-        self.lines.append({"type": "chance", "outcome": outcome_id})
+        self._line({"type": "chance", "outcome": outcome_id})
         self._events(state)
 
     def decision(self, state: GameState, choices: Mapping[int, str], how: Mapping[int, str], elapsed: Mapping[int, float]) -> None:
-        self.lines.append(
+        self._line(
             {
                 "type": "decision",
                 "choices": {str(seat): option for seat, option in sorted(choices.items())},
@@ -68,11 +76,11 @@ class ReplayRecorder:
 
     def _events(self, state: GameState) -> None:
         for index in range(self.events_written, len(state.events)):
-            self.lines.append(event_record(index, state.events[index]))
+            self._line(event_record(index, state.events[index]))
         self.events_written = len(state.events)
 
     def add(self, record: dict[str, Any]) -> None:
-        self.lines.append(record)
+        self._line(record)
 
     def write(self, path: str | Path) -> None:
         target = Path(path)
@@ -81,6 +89,14 @@ class ReplayRecorder:
             for line in self.lines:
                 handle.write(json.dumps(line, separators=(",", ":"), sort_keys=True) + "\n")
         temporary.replace(target)
+        if self.live_path is not None:
+            self.live_path.unlink(missing_ok=True)
+
+
+def live_path_of(replay_path: str | Path) -> Path:
+    """Where a running match streams its replay lines (beside the final file, which replaces it at the end)."""
+    path = Path(replay_path)
+    return path.with_name(path.name + ".live")
 
 
 def read_replay(path: str | Path) -> list[dict[str, Any]]:

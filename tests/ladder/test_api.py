@@ -179,3 +179,17 @@ def test_a_running_match_keeps_its_seed_and_replay_secret(sqlite_settings: Ladde
     finally:
         http.shutdown()
         server.stop(grace=None)
+
+
+def test_paused_and_validating_bots_are_listed_apart(api) -> None:  # type: ignore[no-untyped-def]
+    from ladder.registry import set_status
+
+    settings, ids, channel = api
+    set_status(settings, "y", "paused", "too many faults")
+    add_bot(settings, "new", GAME, command=RANDOM, validate=True)
+    board = pb_grpc.LadderServiceStub(channel).GetLeaderboard(pb.LeaderboardRequest(game=GAME))
+    assert [(entry.position, entry.bot.name) for entry in board.entries] == [(1, "x")]
+    assert board.entries[0].has_interval and board.entries[0].interval_low < board.entries[0].strength < board.entries[0].interval_high
+    assert {(entry.bot.name, entry.bot.status, entry.position) for entry in board.unranked} == {("y", "paused", 0), ("new", "validating", 0)}
+    match = pb_grpc.LadderServiceStub(channel).ListMatches(pb.ListMatchesRequest(game=GAME)).matches[0]
+    assert match.kind == "rated" and match.unrated_reason == ""
