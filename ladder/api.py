@@ -115,15 +115,15 @@ class Watcher:
 
     def __init__(self, game: str, queue_size: int) -> None:
         self.game = game
-        self.inbox: asyncio.Queue[queries.MatchRow] = asyncio.Queue(queue_size)
+        self.inbox: asyncio.Queue[tuple[queries.MatchRow, pb.Match]] = asyncio.Queue(queue_size)
         self.lagging = False  # the inbox overflowed: catch up from the database
         self.wake = asyncio.Event()
 
-    def offer(self, row: queries.MatchRow) -> None:
+    def offer(self, row: queries.MatchRow, message: pb.Match) -> None:
         if self.game and row.game != self.game:
             return
         try:
-            self.inbox.put_nowait(row)
+            self.inbox.put_nowait((row, message))
         except asyncio.QueueFull:
             self.lagging = True
         self.wake.set()
@@ -174,10 +174,11 @@ class ResultFeed:
                 if not rows:
                     break
                 for row in rows:
+                    message = match_message(row)  # built once, sent to every watcher
                     # Offer and advance together (no await between), so that a watcher subscribing
                     # meanwhile reads the backlog up to exactly where its inbox starts.
                     for watcher in list(self.watchers):
-                        watcher.offer(row)
+                        watcher.offer(row, message)
                     after = self.cursors[game] = row.rating_seq or after
 
     def stop(self) -> None:
@@ -394,10 +395,10 @@ class LadderServicer:
                     async for row in self._backlog(cursors, dict(self.feed.cursors or {}), request.game):
                         yield match_message(row)
                 while not watcher.inbox.empty():
-                    row = watcher.inbox.get_nowait()
+                    row, message = watcher.inbox.get_nowait()
                     if (row.rating_seq or 0) > cursors.get(row.game, 0):
                         cursors[row.game] = row.rating_seq or 0
-                        yield match_message(row)
+                        yield message
         finally:
             self.feed.unsubscribe(watcher)
             self.watching[client] -= 1
