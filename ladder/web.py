@@ -238,6 +238,8 @@ class HttpServer:
 
         host, _, port = address.rpartition(":")
         host = (host or "127.0.0.1").strip("[]")
+        if not port.isdigit():
+            raise ValueError(f"bad address {address!r}: expected host:port")
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         self.socket = socket.socket(family, socket.SOCK_STREAM)
         self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
