@@ -139,8 +139,32 @@ def tournament(
         cells += [f"{line.score_share:.1%}"] if multiplayer else []
         table.add_row(*cells, str(line.faults))
     console.print(table)
+    print_tournament_faults(result)
     if json_path:
         json_path.write_text(json.dumps(result.to_json(), indent=2))
+
+
+#: Faulted games shown per entrant below the tournament's table (all of them are in --json).
+FAULTS_SHOWN_PER_ENTRANT = 2
+
+
+def print_tournament_faults(result: Any) -> None:
+    """Each entrant's first faulted games, each fault with the last lines of its bot's stderr."""
+    from referee.fault_text import fault_block
+
+    if result.void_games:
+        console.print(f"[bold]{len(result.void_games)} game(s) void[/bold] (every seat faulted before any decision; not rated)")
+    shown: dict[int, int] = {}
+    hidden: dict[str, int] = {}
+    for record in result.faults:
+        if shown.get(record.entrant, 0) >= FAULTS_SHOWN_PER_ENTRANT:
+            hidden[record.name] = hidden.get(record.name, 0) + 1
+            continue
+        shown[record.entrant] = shown.get(record.entrant, 0) + 1
+        title = f"{record.name}, game {record.game} seat {record.seat}:"
+        console.print(fault_block(title, record.faults, record.stderr_tail, record.replaced))
+    for name, count in hidden.items():
+        console.print(f"{name}: faults in {count} more game(s) (all of them with --json)")
 
 
 # ---------------------------------------------------------------------------------------------- ladder

@@ -198,8 +198,22 @@ def record_result(settings: LadderSettings, job: MatchJob, report: Any) -> bool:
         match = _locked_match(session, job.match_id)
         if match is None or match.status != MatchStatus.RUNNING or match.attempts != job.attempt:
             return False
-        counter = session.exec(select(GameCounter).where(GameCounter.game == match.game).with_for_update()).one()
         seats = list(session.exec(select(Seat).where(Seat.match_id == match.id).order_by(col(Seat.seat))).all())
+        if getattr(report, "void", False):
+            # Nobody played (every seat faulted before any decision): keep the faults, rate nothing.
+            for seat, seat_report in zip(seats, report.seats):
+                seat.faults = [
+                    {"kind": str(fault.kind), "detail": str(fault.detail), "decision_index": fault.decision_index}
+                    for fault in seat_report.faults
+                ]
+                seat.replaced = bool(seat_report.replaced)
+                session.add(seat)
+            _void(match, now, str(report.void_reason))
+            match.replay_path = report.replay_path
+            match.worker = None
+            session.add(match)
+            return True
+        counter = session.exec(select(GameCounter).where(GameCounter.game == match.game).with_for_update()).one()
         bot_ids = [seat.bot_id for seat in seats]
         ratings = {
             rating.bot_id: rating
