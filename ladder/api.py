@@ -362,6 +362,8 @@ class LadderServicer:
     async def FetchReplay(self, request: pb.GetMatchRequest, context: grpc.aio.ServicerContext) -> AsyncIterator[pb.ReplayChunk]:
         await self._require_reader(context)
         row = await self._match(request.match, context)
+        if row.status in MatchStatus.OPEN:  # a running match's replay would tell its seed, hence its chance
+            await abort(context, grpc.StatusCode.FAILED_PRECONDITION, f"match {request.match} is not over; its replay is served once it is")
         if not row.replay_path or not Path(row.replay_path).exists():
             await abort(context, grpc.StatusCode.NOT_FOUND, f"match {request.match[:80]!r} has no replay")
         with open(row.replay_path, "rb") as replay:  # type: ignore[arg-type]

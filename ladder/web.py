@@ -198,8 +198,8 @@ class Pages:
 
     def replay(self, request: Request) -> Response:
         row = queries.match(self.settings, request.path_params["key"])
-        if row is None or not row.replay_path or not Path(row.replay_path).exists():
-            raise HTTPException(404)
+        if row is None or row.status in MatchStatus.OPEN or not row.replay_path or not Path(row.replay_path).exists():
+            raise HTTPException(404)  # an open match's replay would tell its seed, hence its chance
         return FileResponse(row.replay_path, media_type="application/x-ndjson", filename=f"match-{row.id}.jsonl",
                             headers=SECURITY_HEADERS)
 
