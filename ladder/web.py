@@ -230,6 +230,19 @@ def build_app(settings: LadderSettings, routes: Sequence[BaseRoute] = (), games:
                      exception_handlers={HTTPException: http_error, 500: http_error})
 
 
+def idle_closing_protocol() -> type:
+    """uvicorn's h11 protocol, with its keep-alive timer armed as soon as a connection opens, so that a
+    connection that never sends a request is closed like an idle kept-alive one (not held forever)."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class IdleClosingH11Protocol(H11Protocol):
+        def connection_made(self, transport: Any) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self.timeout_keep_alive_task = self.loop.call_later(self.timeout_keep_alive, self.timeout_keep_alive_handler)
+
+    return IdleClosingH11Protocol
+
+
 class HttpServer:
     """uvicorn serving an ASGI app on its own event loop thread; shutdown() stops it."""
 
@@ -246,7 +259,8 @@ class HttpServer:
         self.socket.bind((host, int(port)))
         self.port = int(self.socket.getsockname()[1])
         config = uvicorn.Config(app, lifespan="off", log_level="warning", access_log=False, loop="asyncio",
-                                http="h11", timeout_keep_alive=int(keep_alive_seconds), server_header=False)
+                                http=idle_closing_protocol(), timeout_keep_alive=max(1, int(keep_alive_seconds)),
+                                server_header=False)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self._run, name="ladder-web", daemon=True)
 
@@ -266,9 +280,9 @@ class HttpServer:
 
 
 def serve_http(settings: LadderSettings, address: str, routes: Sequence[BaseRoute] = (),
-               games: GamesFile | None = None) -> tuple[HttpServer, int]:
+               games: GamesFile | None = None, keep_alive_seconds: float = 5.0) -> tuple[HttpServer, int]:
     """Serve the pages (and `routes`) on host:port (port 0 picks a free one) in a thread; returns the
-    server and its port."""
-    server = HttpServer(build_app(settings, routes, games), address)
+    server and its port. A connection silent for `keep_alive_seconds` is closed."""
+    server = HttpServer(build_app(settings, routes, games), address, keep_alive_seconds)
     return server, server.start()
 

@@ -189,3 +189,21 @@ def test_extra_routes_are_mounted_before_the_ladders_pages(tmp_path: Path, sqlit
         assert request(port, "GET", "/matches/7")[0] == 404
     finally:
         server.shutdown()
+
+
+def test_connections_that_stay_silent_are_closed(sqlite_settings: LadderSettings) -> None:
+    server, port = serve_http(sqlite_settings, "127.0.0.1:0", keep_alive_seconds=1)
+    try:
+        silent = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(20)]
+        kept = socket.create_connection(("127.0.0.1", port), timeout=10)
+        kept.sendall(b"GET /static/ladder.css HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert kept.recv(65536).startswith(b"HTTP/1.1 200")
+        started = time.monotonic()
+        for sock in silent:
+            assert sock.recv(1) == b""  # the server closed it
+        while kept.recv(65536):  # the rest of the page, then the close
+            pass
+        assert time.monotonic() - started < 8
+        assert request(port, "GET", "/")[0] == 200
+    finally:
+        server.shutdown()
