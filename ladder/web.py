@@ -115,9 +115,10 @@ class Pages:
     """The ladder's pages over its queries; each handler is a plain function Starlette runs on its
     thread pool (the queries block)."""
 
-    def __init__(self, settings: LadderSettings, games: GamesFile | None = None) -> None:
+    def __init__(self, settings: LadderSettings, games: GamesFile | None = None, page_size: int = PAGE_SIZE) -> None:
         self.settings = settings
         self.games = games or GamesFile(games_file(settings.home))
+        self.page_size = page_size
 
     def routes(self) -> list[BaseRoute]:
         """Every page, the JSON endpoint and the static files."""
@@ -152,14 +153,14 @@ class Pages:
     def game(self, request: Request) -> Response:
         game = self.known_game(request.path_params["game"])
         rows = queries.leaderboard(self.settings, game)
-        pager = Pager(page_number(request), len(rows))
+        pager = Pager(page_number(request), len(rows), self.page_size)
         return render("game.html", request=request, game=game, rows=rows[pager.offset: pager.offset + pager.size],
                       pager=pager, settings=self.game_settings(game),
                       matches=queries.matches(self.settings, game=game, limit=20))
 
     def bots(self, request: Request) -> Response:
         game = choice(request, "game", queries.games(self.settings))
-        pager = Pager(page_number(request), queries.count_bots(self.settings, game))
+        pager = Pager(page_number(request), queries.count_bots(self.settings, game), self.page_size)
         return render("bots.html", request=request, game=game, pager=pager,
                       rows=queries.bots(self.settings, game, limit=pager.size, offset=pager.offset))
 
@@ -171,7 +172,7 @@ class Pages:
         history = queries.rating_history(self.settings, bot.id or 0)
         board = {row.bot_id: row for row in queries.leaderboard(self.settings, bot.game)}
         points = [1500.0] + [rating for _, _, rating in history]
-        pager = Pager(page_number(request), queries.count_matches(self.settings, bot_id=bot.id), size=30)
+        pager = Pager(page_number(request), queries.count_matches(self.settings, bot_id=bot.id), self.page_size)
         return render("bot.html", request=request, bot=bot, line=board.get(bot.id or 0), history=history,
                       chart=rating_chart(points), pager=pager, notices=notices(self.settings, bot.name),
                       matches=queries.matches(self.settings, bot_id=bot.id, limit=pager.size, offset=pager.offset))
@@ -185,7 +186,7 @@ class Pages:
                 bot_id = get_bot(self.settings, request.query_params["bot"]).id
             except LadderError:
                 raise HTTPException(400, "bot must be the name or id of a registered bot") from None
-        pager = Pager(page_number(request), queries.count_matches(self.settings, game, bot_id, status))
+        pager = Pager(page_number(request), queries.count_matches(self.settings, game, bot_id, status), self.page_size)
         rows = queries.matches(self.settings, game=game, bot_id=bot_id, status=status, limit=pager.size, offset=pager.offset)
         return render("matches.html", request=request, game=game, status=status, pager=pager, matches=rows)
 
@@ -223,9 +224,10 @@ async def http_error(request: Request, error: Exception) -> Response:
     return response
 
 
-def build_app(settings: LadderSettings, routes: Sequence[BaseRoute] = (), games: GamesFile | None = None) -> Starlette:
+def build_app(settings: LadderSettings, routes: Sequence[BaseRoute] = (), games: GamesFile | None = None,
+              page_size: int = PAGE_SIZE) -> Starlette:
     """The web application: `routes` first (so they may add pages or replace one), then the ladder's pages."""
-    pages = Pages(settings, games)
+    pages = Pages(settings, games, page_size)
     return Starlette(routes=[*routes, *pages.routes()],
                      exception_handlers={HTTPException: http_error, 500: http_error})
 
@@ -280,9 +282,10 @@ class HttpServer:
 
 
 def serve_http(settings: LadderSettings, address: str, routes: Sequence[BaseRoute] = (),
-               games: GamesFile | None = None, keep_alive_seconds: float = 5.0) -> tuple[HttpServer, int]:
+               games: GamesFile | None = None, keep_alive_seconds: float = 5.0,
+               page_size: int = PAGE_SIZE) -> tuple[HttpServer, int]:
     """Serve the pages (and `routes`) on host:port (port 0 picks a free one) in a thread; returns the
     server and its port. A connection silent for `keep_alive_seconds` is closed."""
-    server = HttpServer(build_app(settings, routes, games), address, keep_alive_seconds)
+    server = HttpServer(build_app(settings, routes, games, page_size), address, keep_alive_seconds)
     return server, server.start()
 
