@@ -181,10 +181,6 @@ class ResultFeed:
                         watcher.offer(row, message)
                     after = self.cursors[game] = row.rating_seq or after
 
-    def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-
 
 class IntervalCache:
     """Each game's bootstrap rating intervals, recomputed in the background at most every `max_age`
@@ -244,8 +240,12 @@ class LadderServicer:
         """Run a blocking database call on the servicer's thread pool."""
         return await asyncio.get_running_loop().run_in_executor(self.pool, partial(function, *args, **kwargs))
 
-    def close(self) -> None:
-        self.feed.stop()
+    async def close(self) -> None:
+        """Stop the result feed and the background refreshes (on the server's loop), then the pool."""
+        for task in [self.feed.task, *self.intervals.tasks]:
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
         self.pool.shutdown(wait=False, cancel_futures=True)
 
     # ------------------------------------------------------------------ access
@@ -501,9 +501,11 @@ class GrpcServer:
             return
         if self.server is not None:
             asyncio.run_coroutine_threadsafe(self.server.stop(grace), self.loop).result(30)
-        self.servicer.close()
+        asyncio.run_coroutine_threadsafe(self.servicer.close(), self.loop).result(30)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(10)
+        if not self.thread.is_alive():
+            self.loop.close()
 
 
 def serve_grpc(
