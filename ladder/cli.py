@@ -579,7 +579,11 @@ def serve(settings: LadderSettings, executor: str, broker: str | None, workers: 
                           watch_limits=WatchLimits(per_client=max_watchers_per_client, total=max_watchers,
                                                    trust_proxy=trust_proxy))
     signal.signal(signal.SIGTERM, lambda *_: server.stop())
-    server.start()
+    try:
+        server.start()
+    except (OSError, ValueError, RuntimeError) as error:  # an address taken or malformed
+        server.stop()
+        _fail(f"cannot start the servers: {error}")
     for line in server.describe():
         console.print(line)
     try:
