@@ -61,10 +61,10 @@ def bot_message(bot: Bot) -> pb.Bot:
 
 def match_message(row: queries.MatchRow) -> pb.Match:
     return pb.Match(
-        id=row.id, uid=row.uid, game=row.game, status=row.status, seed=row.seed, attempts=row.attempts,
+        id=row.id, uid=row.uid, game=row.game, status=row.status, seed=row.seed if row.over else 0, attempts=row.attempts,
         finished_at=row.finished_at.isoformat() if row.finished_at else "", decisions=row.decisions or 0,
         duration_seconds=row.duration_seconds or 0.0, void_reason=row.void_reason or "",
-        rating_seq=row.rating_seq or 0, has_replay=bool(row.replay_path and Path(row.replay_path).exists()),
+        rating_seq=row.rating_seq or 0, has_replay=bool(row.over and row.replay_path and Path(row.replay_path).exists()),
         kind=row.kind, unrated_reason=row.unrated_reason or "",
         seats=[
             pb.MatchSeat(
@@ -364,6 +364,8 @@ class LadderServicer:
     async def FetchReplay(self, request: pb.GetMatchRequest, context: grpc.aio.ServicerContext) -> AsyncIterator[pb.ReplayChunk]:
         await self._require_reader(context)
         row = await self._match(request.match, context)
+        if not row.over:
+            await abort(context, grpc.StatusCode.FAILED_PRECONDITION, f"match {request.match[:80]!r} is not over; its replay is served once it is")
         if not row.replay_path or not Path(row.replay_path).exists():
             await abort(context, grpc.StatusCode.NOT_FOUND, f"match {request.match[:80]!r} has no replay")
         with open(row.replay_path, "rb") as replay:  # type: ignore[arg-type]

@@ -75,7 +75,7 @@ def reference_command(text: str) -> list[str] | None:
 @click.option("--games", "games_per_table", type=click.IntRange(min=1), default=10, show_default=True, help="Games per table of players.")
 @click.option("--players", type=click.IntRange(min=1), default=None, help="Seats per game (default: as many bots as the game allows).")
 @click.option("--duplicate", is_flag=True, help="Play every seed in every seat rotation, so that luck cancels out.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the schedule's game seeds.")
+@click.option("--seed", type=int, default=None, help="Seed of the schedule's game seeds, to replay a tournament (default: fresh secret seeds).")
 @click.option("--parallel", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default=True, help="Matches at once.")
 @click.option("--in-process", is_flag=True, help="Run reference bots inside the referee (no gRPC; fast simulation).")
 @click.option("--variant", "variant_pairs", multiple=True, help="A variant flag as key=value.")
@@ -90,7 +90,7 @@ def tournament(
     games_per_table: int,
     players: int | None,
     duplicate: bool,
-    seed: int,
+    seed: int | None,
     parallel: int,
     in_process: bool,
     variant_pairs: tuple[str, ...],

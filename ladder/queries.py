@@ -12,6 +12,7 @@ from ladder.db import read_session
 from ladder.models import Bot, BotStatus, Match, MatchKind, MatchStatus, Rating, Seat
 from ladder.recompute import strengths
 from ladder.settings import LadderSettings
+from referee.chance import seed_commitment
 
 
 @dataclass
@@ -78,6 +79,16 @@ class MatchRow:
     seats: list[SeatRow] = field(default_factory=list)
     kind: str = MatchKind.RATED
     unrated_reason: str | None = None
+
+    @property
+    def over(self) -> bool:
+        """Done or void: only then are its seed and replay public (a running match's seed predicts its chance)."""
+        return self.status not in MatchStatus.OPEN
+
+    @property
+    def seed_commitment(self) -> str:
+        """The hash of the seed that the referee publishes at the start (referee.chance.seed_commitment)."""
+        return seed_commitment(self.seed, self.uid)
 
 
 #: The largest id a table holds (64-bit signed); a longer number names nothing.

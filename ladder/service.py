@@ -59,7 +59,8 @@ class Ladder:
         self.settings = settings
         self.executor = executor
         self.options = options or SchedulerOptions()
-        self.rng = random.Random(self.options.seed)
+        # Without a seed, match seeds come from the OS's CSPRNG: a Mersenne Twister's future outputs follow from revealed ones.
+        self.rng = random.Random(self.options.seed) if self.options.seed is not None else random.SystemRandom()
         self.scheduled = 0
         self.stopping = threading.Event()
         self.remote_ids: set[int | None] = set()

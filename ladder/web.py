@@ -29,6 +29,7 @@ from ladder.game_settings import GameSettings, GamesFile, games_file
 from ladder.models import MatchStatus
 from ladder.registry import LadderError, get_bot, is_owner, notices
 from ladder.settings import LadderSettings
+from ladder.viewer_pages import viewer_routes
 
 STATIC = Path(__file__).with_name("static")
 environment = Environment(loader=PackageLoader("ladder", "templates"), autoescape=select_autoescape(["html"]))
@@ -129,6 +130,7 @@ class Pages:
             Route("/matches", self.matches, name="matches"),
             Route("/matches/{key}", self.match, name="match"),
             Route("/matches/{key}/replay.jsonl", self.replay, name="replay"),
+            *viewer_routes(self.settings),
             Route("/api/games/{game}/leaderboard.json", self.leaderboard_json, name="leaderboard_json"),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ]
@@ -202,12 +204,12 @@ class Pages:
         row = queries.match(self.settings, request.path_params["key"])
         if row is None:
             raise HTTPException(404)
-        has_replay = bool(row.replay_path and Path(row.replay_path).exists())
+        has_replay = bool(row.over and row.replay_path and Path(row.replay_path).exists())
         return render("match.html", match=row, has_replay=has_replay)
 
     def replay(self, request: Request) -> Response:
         row = queries.match(self.settings, request.path_params["key"])
-        if row is None or not row.replay_path or not Path(row.replay_path).exists():
+        if row is None or not row.over or not row.replay_path or not Path(row.replay_path).exists():
             raise HTTPException(404)
         return FileResponse(row.replay_path, media_type="application/x-ndjson", filename=f"match-{row.id}.jsonl",
                             headers=SECURITY_HEADERS)
