@@ -6,7 +6,7 @@ of that seat sees (the seat's view, its options, the events it may see) and noth
 
 from __future__ import annotations
 
-import random
+from referee.chance import fresh_seed
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -140,7 +140,13 @@ class HumanBot(Bot):
 @click.argument("game")
 @click.option("--bot", "bot_texts", multiple=True, help="An opponent: a reference bot name or a command; once per other seat.")
 @click.option("--seat", type=int, default=0, show_default=True, help="Your seat (0 = first).")
-@click.option("--seed", type=int, default=None, help="Seed of the referee's RNG (random when omitted).")
+@click.option(
+    "--seed",
+    type=int,
+    default=None,
+    envvar="B99_SEED",
+    help="Seed of the referee's chance (a fresh secret one when omitted). B99_SEED keeps it off the command line, which other users can read.",
+)
 @click.option("--variant", "variants", multiple=True, help="A config flag, key=value.")
 @click.option("--ask-forced", is_flag=True, help="Ask even when only one option is legal.")
 @click.option("--replay", "replay_path", type=click.Path(dir_okay=False, writable=True), default=None, help="Write the replay here.")
@@ -190,7 +196,7 @@ def play_command(
         spec = MatchSpec(
             game=game,
             bots=specs,
-            seed=seed if seed is not None else random.SystemRandom().randrange(2**31),
+            seed=seed if seed is not None else fresh_seed(),
             variants=parsed,
             time_control=TimeControl(per_decision_seconds=86_400.0, bank_seconds=0.0, startup_seconds=15.0),
             replay_path=replay_path,

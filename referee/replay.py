@@ -1,11 +1,15 @@
 """Replays: one JSON object per line, enough to re-simulate a match exactly and to show it to a person.
 
-Line kinds, in order: `header` (format, match id, game config, seed, seat names, time control),
+Line kinds, in order: `header` (format, match id, game config, the seed's commitment and chance
+scheme, seat names, time control),
 then for each step a `chance` (outcome id) or a `decision` (per deciding seat: option id, and how it
 was made: bot / forced / fallback), each followed by the `event`s it produced (kind, data,
 audience: null for everyone or the list of seats), then `faults` and a final `result`. A `fault`
 record (seat, kind, detail, decision_index) stands in the timeline where a fault happened (a timeout
-just before the decision the fallback then made); replay verification skips it.
+just before the decision the fallback then made); replay verification skips it. The last line,
+`seed`, reveals the seed once the match is over: verification checks it against the header's
+commitment and re-draws every chance outcome from it. (Replays written before seeds were secret
+carry the seed in the header and no commitment; their chance outcomes are replayed as recorded.)
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from referee.chance import CHANCE_SCHEME, KeyedRandom, sample_outcome, seed_commitment
 from referee.engine import Event, GameState
 from referee.errors import ArenaError, ReplayError
 from referee.registry import get_game
@@ -142,6 +147,7 @@ def simulate(records: list[dict[str, Any]], path: str | Path = "replay") -> Veri
     except ArenaError as error:
         raise ReplayError(f"replay {path}: {error}") from None
     state = game.new_initial_state(config)
+    chance = _chance_check(records, path)
     checked = 0
     steps = 0
     result_seen = False
@@ -150,6 +156,13 @@ def simulate(records: list[dict[str, Any]], path: str | Path = "replay") -> Veri
         kind = record["type"]
         try:
             if kind == "chance":
+                if chance is not None:
+                    drawn = sample_outcome(state.chance_outcomes(), chance).id
+                    if drawn != str(record["outcome"]):
+                        raise ReplayError(
+                            f"replay {path}: chance step {steps + 1} recorded {record['outcome']!r}, "
+                            f"but the revealed seed draws {drawn!r}"
+                        )
                 state.apply_chance(str(record["outcome"]))
                 steps += 1
             elif kind == "decision":
@@ -192,6 +205,31 @@ def simulate(records: list[dict[str, Any]], path: str | Path = "replay") -> Veri
     if not result_seen:
         raise ReplayError(f"replay {path}: no result record (the match did not finish)")
     return VerifiedReplay(state, steps, checked)
+
+
+def revealed_seed(records: list[dict[str, Any]]) -> int | None:
+    """The seed a finished replay reveals (its `seed` line, or an old header's), None while it is secret."""
+    for record in reversed(records):
+        if record.get("type") == "seed":
+            return int(record["seed"])
+    seed = records[0].get("seed") if records else None
+    return None if seed is None else int(seed)
+
+
+def _chance_check(records: list[dict[str, Any]], path: str | Path) -> KeyedRandom | None:
+    """The generator that must reproduce every recorded chance outcome; ReplayError if the seed breaks its commitment."""
+    header = records[0]
+    commitment = header.get("seed_commitment")
+    if commitment is None:
+        return None  # an old replay: no commitment, chance outcomes are taken as recorded
+    seed = revealed_seed(records)
+    if seed is None:
+        raise ReplayError(f"replay {path}: the seed is not revealed (the match did not finish)")
+    if seed_commitment(seed, str(header.get("match_id"))) != commitment:
+        raise ReplayError(f"replay {path}: the revealed seed does not match the commitment published at the start")
+    if header.get("chance") != CHANCE_SCHEME:
+        raise ReplayError(f"replay {path}: unknown chance scheme {header.get('chance')!r}")
+    return KeyedRandom(seed, "chance")
 
 
 def verify_replay(path: str | Path) -> VerifiedReplay:
