@@ -18,7 +18,7 @@ import click
 from referee.clock import TimeControl
 from referee.errors import ArenaError
 from sdk import Bot, GameOverInfo, GameStartInfo, Request
-from referee.viewer.words import explain, ids_in
+from referee.viewer.words import explain, ids_in, value_words
 from sdk.types import EventInfo
 
 QUIT_WORDS = ("q", "quit", "exit")
@@ -41,18 +41,8 @@ class QuitGame(BaseException):
     """The person asked to leave (or their input ended): ends the match at once, as Ctrl-C does."""
 
 
-def format_value(value: Any) -> str:  # noqa: ANN401 - any JSON value
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if value is None:
-        return "none"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    if isinstance(value, Mapping):
-        return "{" + ", ".join(f"{key}: {format_value(item)}" for key, item in value.items()) + "}"
-    if isinstance(value, list):
-        return "[" + ", ".join(format_value(item) for item in value) + "]"
-    return str(value)
+#: A JSON value in words (shared with the viewer's step log).
+format_value = value_words
 
 
 def render_view(view: Mapping[str, Any], indent: str = "  ") -> list[str]:
