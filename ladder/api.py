@@ -20,6 +20,7 @@ import b99.ladder_pb2_grpc as pb_grpc
 from ladder import queries
 from ladder.models import Bot
 from ladder.registry import LadderError, add_bot, get_bot, issue_token
+from ladder.replays import load_replay
 from ladder.settings import LadderSettings
 from referee.errors import ArenaError
 
@@ -37,7 +38,7 @@ def match_message(row: queries.MatchRow) -> pb.Match:
         id=row.id, uid=row.uid, game=row.game, status=row.status, seed=row.seed, attempts=row.attempts,
         finished_at=row.finished_at.isoformat() if row.finished_at else "", decisions=row.decisions or 0,
         duration_seconds=row.duration_seconds or 0.0, void_reason=row.void_reason or "",
-        rating_seq=row.rating_seq or 0, has_replay=bool(row.replay_path and Path(row.replay_path).exists()),
+        rating_seq=row.rating_seq or 0, has_replay=row.has_replay,
         seats=[
             pb.MatchSeat(
                 seat=seat.seat, bot=seat.bot, bot_id=seat.bot_id, rank=seat.rank or 0, score=seat.score or 0.0,
@@ -122,11 +123,11 @@ class LadderServicer(pb_grpc.LadderServiceServicer):
 
     def FetchReplay(self, request: pb.GetMatchRequest, context: grpc.ServicerContext) -> Iterator[pb.ReplayChunk]:
         row = self._match(request.match, context)
-        if not row.replay_path or not Path(row.replay_path).exists():
+        data = load_replay(self.settings, row.id)
+        if data is None:
             context.abort(grpc.StatusCode.NOT_FOUND, f"match {request.match!r} has no replay")
-        with open(row.replay_path, "rb") as replay:  # type: ignore[arg-type]
-            while chunk := replay.read(CHUNK):
-                yield pb.ReplayChunk(data=chunk)
+        for start in range(0, len(data or b""), CHUNK):
+            yield pb.ReplayChunk(data=data[start:start + CHUNK])  # type: ignore[index]
 
     def WatchResults(self, request: pb.WatchResultsRequest, context: grpc.ServicerContext) -> Iterator[pb.Match]:
         cursors: dict[str, int] = {}

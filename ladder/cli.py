@@ -326,11 +326,14 @@ def recompute(settings: LadderSettings, game: str | None, check: bool) -> None:
 @click.option("--grpc", "grpc_address", default=None, help="Serve the LadderService here (host:port, or unix:PATH).")
 @click.option("--http", "http_address", default=None, help="Serve the web pages here (host:port).")
 @click.option("--arena", "arena_address", default=None, help="Accept remote bots here (host:port).")
+@click.option("--arena-advertise", default=None, envvar="B99_LADDER_ARENA_ADVERTISE",
+              help="host:port at which Celery workers on other machines reach --arena (default: this machine's).")
 @pass_settings
 @_guard
 def serve(settings: LadderSettings, executor: str, broker: str | None, workers: int, concurrency: int | None,
           games: tuple[str, ...], self_play: bool, max_matches: int | None, seed: int | None,
-          grpc_address: str | None, http_address: str | None, arena_address: str | None) -> None:
+          grpc_address: str | None, http_address: str | None, arena_address: str | None,
+          arena_advertise: str | None) -> None:
     """Run the ladder: schedule and play matches continuously, serve the APIs and pages."""
     from ladder.db import migrate
     from ladder.server import LadderServer
@@ -341,12 +344,11 @@ def serve(settings: LadderSettings, executor: str, broker: str | None, workers: 
     migrate(settings.db_url)
     if executor == "celery" and not broker:
         _fail("--executor celery needs --broker redis://...")
-    if executor == "celery" and arena_address:
-        _fail("remote bots (--arena) need the local executor: their relays dial the gateway on this machine")
     options = SchedulerOptions(games=games, concurrency=concurrency or workers, allow_self_play=self_play,
                                seed=seed, max_matches=max_matches)
     server = LadderServer(settings, options, executor=executor, broker=broker, workers=workers,
-                          grpc_address=grpc_address, http_address=http_address, arena_address=arena_address)
+                          grpc_address=grpc_address, http_address=http_address, arena_address=arena_address,
+                          arena_advertise=arena_advertise)
     signal.signal(signal.SIGTERM, lambda *_: server.stop())
     server.start()
     for line in server.describe():
@@ -363,10 +365,16 @@ def serve(settings: LadderSettings, executor: str, broker: str | None, workers: 
 @click.option("--broker", envvar="B99_LADDER_BROKER", required=True, help="Celery broker URL (redis://...).")
 @click.option("--concurrency", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default=True)
 @click.option("--name", "hostname", default=None, help="Worker name (default: celery's).")
-def worker(broker: str, concurrency: int, hostname: str | None) -> None:
-    """Run a Celery worker that plays the ladder's matches (one per process at a time)."""
+@click.option("--scratch", type=click.Path(file_okay=False), envvar="B99_LADDER_WORKER_HOME", default=None,
+              help="This machine's directory for match scratch files and unpacked bots (default: the service's home path).")
+def worker(broker: str, concurrency: int, hostname: str | None, scratch: str | None) -> None:
+    """Run a Celery worker that plays the ladder's matches (one per process at a time). It needs
+    only the broker and the database: bots and replays travel through the database."""
     from ladder.celery_app import configure
 
+    os.environ["B99_LADDER_WORKER_KIND"] = "celery"
+    if scratch:
+        os.environ["B99_LADDER_WORKER_HOME"] = str(Path(scratch).resolve())
     app = configure(broker)
     argv = ["worker", "--loglevel=INFO", f"--concurrency={concurrency}", "--pool=prefork", "-Q", "ladder", "--without-gossip", "--without-mingle"]
     if hostname:

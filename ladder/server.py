@@ -25,6 +25,7 @@ class LadderServer:
         grpc_address: str | None = None,
         http_address: str | None = None,
         arena_address: str | None = None,
+        arena_advertise: str | None = None,
     ) -> None:
         self.settings = settings
         self.executor: Executor = CeleryExecutor(broker or "") if executor == "celery" else LocalExecutor(workers)
@@ -33,6 +34,7 @@ class LadderServer:
         self.online = Presence()
         self.ladder = Ladder(settings, self.executor, options, online=self.online)
         self.grpc_address, self.http_address, self.arena_address = grpc_address, http_address, arena_address
+        self.arena_advertise = arena_advertise
         self.grpc_server: Any = None
         self.http_server: Any = None
         self.arena: Any = None
@@ -45,10 +47,14 @@ class LadderServer:
         if self.arena_address:
             from ladder.remote import ArenaGateway
 
+            from ladder.service_info import GATEWAY, publish
+
             self.arena = ArenaGateway(self.settings, self.arena_address, self.online)
+            self.arena.advertise = self.arena_advertise
             self.arena.start()
             self.settings = replace(self.settings, gateway=self.arena.relay_address)
             self.ladder.settings = self.settings
+            publish(self.settings, GATEWAY, self.arena.relay_address)  # for workers on other machines
         if self.grpc_address:
             from ladder.api import serve_grpc
 

@@ -16,6 +16,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 from ladder import queries
 from ladder.registry import LadderError, get_bot, notices
+from ladder.replays import load_replay
 from ladder.settings import LadderSettings
 
 STATIC = Path(__file__).with_name("static")
@@ -85,8 +86,7 @@ class Pages:
         row = queries.match(self.settings, key)
         if row is None:
             return None
-        has_replay = bool(row.replay_path and Path(row.replay_path).exists())
-        return self.render("match.html", match=row, has_replay=has_replay)
+        return self.render("match.html", match=row, has_replay=row.has_replay)
 
     def leaderboard_json(self, game: str) -> bytes:
         rows = queries.leaderboard(self.settings, game, with_intervals=False)
@@ -147,9 +147,10 @@ def make_handler(pages: Pages) -> type[BaseHTTPRequestHandler]:
                 return self.send(HTTPStatus.OK, file.read_bytes(), kind)
             if name == "replay":
                 row = queries.match(pages.settings, key)
-                if row is None or not row.replay_path or not Path(row.replay_path).exists():
+                data = load_replay(pages.settings, row.id) if row is not None else None
+                if row is None or data is None:
                     return self.not_found()
-                return self.send(HTTPStatus.OK, Path(row.replay_path).read_bytes(), "application/x-ndjson",
+                return self.send(HTTPStatus.OK, data, "application/x-ndjson",
                                  {"Content-Disposition": f'attachment; filename="match-{row.id}.jsonl"'})
             if name == "leaderboard_json":
                 return self.send(HTTPStatus.OK, pages.leaderboard_json(key), "application/json")
