@@ -315,6 +315,49 @@ def recompute(settings: LadderSettings, game: str | None, check: bool) -> None:
 
 
 @ladder.command()
+@click.option("--margin", type=float, default=10.0, show_default=True,
+              help="Seconds past its lease after which an open match counts as stuck.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables.")
+@pass_settings
+@_guard
+def status(settings: LadderSettings, margin: float, as_json: bool) -> None:
+    """Show queued, running, stuck and retried matches, and the workers seen with their last heartbeat."""
+    from ladder.models import utcnow
+    from ladder.status import ladder_status
+
+    report = ladder_status(settings, margin=margin)
+    now = utcnow()
+    if as_json:
+        click.echo(json.dumps({
+            "counts": report.counts, "retried": report.retried, "stuck": [m.id for m in report.stuck],
+            "open": [{"id": m.id, "game": m.game, "status": m.status, "attempts": m.attempts, "dispatches": m.dispatches,
+                      "worker": m.worker, "lease_expires_at": m.lease_expires_at.isoformat() if m.lease_expires_at else None,
+                      "stuck": m.stuck} for m in report.open],
+            "workers": [{"name": w.name, "kind": w.kind, "heartbeat_age_seconds": round((now - w.heartbeat_at).total_seconds(), 1),
+                         "match": w.match_id, "matches_done": w.matches_done} for w in report.workers],
+        }, indent=2))
+        return
+    summary = ", ".join(f"{report.counts.get(name, 0)} {name}" for name in ("queued", "running", "done", "void"))
+    console.print(f"matches: {summary}; {len(report.stuck)} stuck; {report.retried} retried")
+    if report.open:
+        table = Table(title="open matches")
+        for column in ("id", "game", "status", "attempts", "sent", "worker", "lease", ""):
+            table.add_column(column)
+        for match in report.open:
+            lease = "-" if match.lease_expires_at is None else f"{(match.lease_expires_at - now).total_seconds():+.1f} s"
+            table.add_row(str(match.id), match.game, match.status, str(match.attempts), str(match.dispatches),
+                          match.worker or "-", lease, "STUCK" if match.stuck else "")
+        console.print(table)
+    table = Table(title="workers seen")
+    for column in ("worker", "kind", "last heartbeat", "playing", "matches done"):
+        table.add_column(column)
+    for worker in report.workers:
+        age = (now - worker.heartbeat_at).total_seconds()
+        table.add_row(worker.name, worker.kind, f"{age:.1f} s ago", str(worker.match_id or "-"), str(worker.matches_done))
+    console.print(table)
+
+
+@ladder.command()
 @click.option("--executor", type=click.Choice(["local", "celery"]), default="local", show_default=True)
 @click.option("--broker", envvar="B99_LADDER_BROKER", default=None, help="Celery broker URL (redis://...).")
 @click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default=True, help="Local worker processes.")

@@ -129,12 +129,14 @@ def execute_match(
             return retrying(lambda: fail_attempt(settings, match_id, job.attempt, reason), RECORD_RETRY_SECONDS,
                             f"requeue match {match_id}")
         replay_file = Path(spec.replay_path) if spec.replay_path else None
-        replay = replay_file.read_bytes() if replay_file is not None and replay_file.exists() else None
-        # The result is kept in hand until its transaction commits; only then is the replay file removed.
-        outcome = retrying(lambda: record_result(settings, job, report, replay, name), RECORD_RETRY_SECONDS,
-                           f"record match {match_id}")
-    if replay_file is not None and replay is not None:
-        replay_file.unlink(missing_ok=True)
+        try:
+            replay = replay_file.read_bytes() if replay_file is not None and replay_file.exists() else None
+            # The result is kept in hand until its transaction commits (the replay goes in with it).
+            outcome = retrying(lambda: record_result(settings, job, report, replay, name), RECORD_RETRY_SECONDS,
+                               f"record match {match_id}")
+        finally:
+            if replay_file is not None:
+                replay_file.unlink(missing_ok=True)  # a scratch copy: the database holds the replay now
     return "done" if outcome in ("recorded", "already") else outcome.value
 
 
