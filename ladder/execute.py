@@ -77,12 +77,17 @@ class Heartbeat:
         self.thread = threading.Thread(target=self.run, name=f"heartbeat-{job.match_id}", daemon=True)
 
     def run(self) -> None:
+        failing = False
         while not self.stop.wait(self.interval):
             try:
                 if not heartbeat(self.settings, self.job.match_id, self.job.attempt, self.lease, self.worker):
                     return
-            except Exception:  # noqa: BLE001 - a database hiccup must not kill the match; the lease covers it
-                continue
+                failing = False
+            except Exception as error:  # noqa: BLE001 - a database hiccup must not kill the match; the lease covers it
+                if not failing:
+                    log.warning("match %s: heartbeat failed (%s: %s); trying again", self.job.match_id,
+                                type(error).__name__, str(error).splitlines()[0] if str(error) else "")
+                failing = True
 
     def __enter__(self) -> Heartbeat:
         self.thread.start()

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlmodel import col, select
+from sqlmodel import Session, col, select
 
 from ladder.db import read_session, write_session
-from ladder.models import Match, MatchStatus, Rating, Seat
+from ladder.models import GameCounter, Match, MatchStatus, Rating, Seat
 from ladder.ratings import INITIAL_RATING, RatingTable, bootstrap_intervals
 from ladder.settings import LadderSettings
 
@@ -26,12 +26,16 @@ class RatingDifference:
 def rated_history(settings: LadderSettings, game: str) -> list[tuple[int, list[int], list[int]]]:
     """Every rated match of `game` as (match id, bot ids in seat order, ranks), in rating order."""
     with read_session(settings.db_url) as session:
-        rows = session.exec(
-            select(Match.id, Seat.bot_id, Seat.rank)
-            .join(Seat, col(Seat.match_id) == col(Match.id))
-            .where(Match.game == game, Match.status == MatchStatus.DONE)
-            .order_by(col(Match.rating_seq), col(Seat.seat))
-        ).all()
+        return _history(session, game)
+
+
+def _history(session: Session, game: str) -> list[tuple[int, list[int], list[int]]]:
+    rows = session.exec(
+        select(Match.id, Seat.bot_id, Seat.rank)
+        .join(Seat, col(Seat.match_id) == col(Match.id))
+        .where(Match.game == game, Match.status == MatchStatus.DONE)
+        .order_by(col(Match.rating_seq), col(Seat.seat))
+    ).all()
     history: list[tuple[int, list[int], list[int]]] = []
     for match_id, bot_id, rank in rows:
         if not history or history[-1][0] != match_id:
@@ -53,10 +57,13 @@ def recompute(settings: LadderSettings, game: str, write: bool = False) -> list[
     """Compare (and with `write`, replace) the stored ratings of `game` with the recomputed ones."""
     table = RatingTable()
     per_seat: dict[int, tuple[list[float], list[float]]] = {}
-    for match_id, bots, ranks in rated_history(settings, game):
-        per_seat[match_id] = table.apply(bots, ranks)
     differences = []
     with write_session(settings.db_url) as session:
+        # The game's rating lock, held by every result being recorded: history and ratings are read
+        # at one instant even while the ladder runs.
+        session.exec(select(GameCounter).where(GameCounter.game == game).with_for_update()).first()
+        for match_id, bots, ranks in _history(session, game):
+            per_seat[match_id] = table.apply(bots, ranks)
         for rating in session.exec(select(Rating).where(Rating.game == game)).all():
             expected = table.ratings.get(rating.bot_id, INITIAL_RATING)
             if abs(rating.rating - expected) > TOLERANCE or rating.games != table.games.get(rating.bot_id, 0):
