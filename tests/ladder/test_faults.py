@@ -50,7 +50,7 @@ FAST_ENV = {
     "B99_LADDER_LEASE": str(LEASE),
     "B99_LADDER_DISPATCH_LEASE": "5",
     "B99_LADDER_VISIBILITY": "4",
-    "B99_SLOW_SECONDS": "0.05",
+    "B99_SLOW_SECONDS": "0.03",
     "PYTHONPATH": str(ROOT),
 }
 
@@ -222,7 +222,7 @@ def hosted_ladder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HostedLa
         cluster.start_worker(0)
         cluster.start_worker(1)
         cluster.start_service()
-        wait_results(settings, 2, 90, "the first results")
+        wait_results(settings, 1, 90, "the first result")
         yield cluster
     finally:
         kill_group(cluster.service)
@@ -269,7 +269,7 @@ def fault_postgres_stopped(hosted: HostedLadder) -> None:
     hosted.postgres.halt()
     time.sleep(PG_OUTAGE_SECONDS)
     hosted.postgres.resume()
-    wait_results(settings, 4, 60, "matches after PostgreSQL came back")
+    wait_results(settings, 3, 60, "matches after PostgreSQL came back")
     after = {match_id: queries.match(settings, match_id) for match_id in in_flight}
     replayed = {match_id: (row.status, row.attempts) for match_id, row in after.items()
                 if row is None or row.status != MatchStatus.DONE or row.attempts != in_flight[match_id]}
@@ -292,7 +292,7 @@ def fault_worker_main_process_killed(hosted: HostedLadder) -> None:
     hosted.start_worker(0)
     wait_for(lambda: all(queries.match(settings, m).status == MatchStatus.DONE for m in lost), 60,  # type: ignore[union-attr]
              "the lost matches to be played again")
-    wait_results(settings, 3, 60)
+    wait_results(settings, 2, 60)
     hosted.check()
 
 
@@ -325,7 +325,7 @@ def fault_worker_frozen_past_its_lease(hosted: HostedLadder) -> None:
         os.killpg(worker.pid, signal.SIGCONT)
     for match_id, attempts in frozen.items():
         assert queries.match(settings, match_id).attempts > attempts  # type: ignore[union-attr]
-    wait_results(settings, 3, 60, "matches after the worker thawed")
+    wait_results(settings, 2, 60, "matches after the worker thawed")
     hosted.check()
 
 
@@ -335,7 +335,7 @@ def fault_service_killed_and_restarted(hosted: HostedLadder) -> None:
     kill_group(hosted.service)
     time.sleep(1.0)
     hosted.start_service()
-    wait_results(settings, 4, 60, "matches after the service restarted")
+    wait_results(settings, 3, 60, "matches after the service restarted")
     status = CliRunner().invoke(ladder_cli, ["--home", str(settings.home), "--db", settings.db_url, "status"])
     assert status.exit_code == 0 and "workers seen" in status.output and "stuck" in status.output, status.output
     hosted.check()
