@@ -13,6 +13,7 @@ import signal
 import socket
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -156,6 +157,40 @@ def die_with_parent(parent_pid: int) -> None:
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if os.getppid() != parent_pid:
         os._exit(3)
+
+
+def watch_service(service_pid: int, interval: float = 0.5) -> None:
+    """Exit at once when the service `service_pid` is gone (a thread): a match process never
+    outlives the service that asked for it, whoever its parent is."""
+
+    def watch() -> None:
+        while True:
+            try:
+                os.kill(service_pid, 0)
+            except ProcessLookupError:
+                os._exit(3)
+            except PermissionError:
+                pass
+            time.sleep(interval)
+
+    threading.Thread(target=watch, name="watch-service", daemon=True).start()
+
+
+def play_local_match(home: str, db_url: str, gateway: str | None, match_id: int, service_pid: int) -> None:
+    """Body of a local match process (forked from the executor's fork server, which has the match
+    code loaded): its own process group, dies with the service, exit 75 if nothing was recorded
+    because the database stayed away."""
+    os.setsid()
+    die_with_parent(os.getppid())
+    watch_service(service_pid)
+    os.environ["B99_LADDER_WORKER_KIND"] = "local"
+    settings = LadderSettings(home=Path(home), db_url=db_url, gateway=gateway)
+    try:
+        outcome = execute_match(settings, match_id)
+    except DatabaseUnavailable as error:
+        log.error("match %s: %s", match_id, error)
+        sys.exit(75)  # EX_TEMPFAIL: nothing was recorded; the match is sent again
+    log.info("match %s: %s", match_id, outcome)
 
 
 def main(argv: list[str] | None = None) -> int:

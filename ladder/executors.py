@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import os
 import signal
 import socket
-import subprocess
-import sys
 import threading
 import time
 from collections import deque
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from ladder.db import DatabaseUnavailable, retrying
+from ladder.execute import play_local_match
 from ladder.matches import fail_worker
 from ladder.settings import LadderSettings
 
@@ -64,10 +64,11 @@ def reap_orphans(settings: LadderSettings) -> list[int]:
 
 
 class LocalExecutor:
-    """Up to `workers` matches at once on this machine, each in a process of its own
-    (`python -m ladder.execute`): a process killed mid-match fails only its own match, which is
-    queued again at once. Every match process dies with the service (PR_SET_PDEATHSIG), and the
-    next service kills any that a previous one left behind."""
+    """Up to `workers` matches at once on this machine, each in a process of its own (forked from a
+    fork server with the match code loaded, not a pool): a process killed mid-match fails only its
+    own match, which is queued again at once. Every match process dies with the service (it
+    watches the service's pid, and PR_SET_PDEATHSIG ties it to the fork server), and the next
+    service kills any that a previous one left behind."""
 
     name = "local"
 
@@ -76,10 +77,13 @@ class LocalExecutor:
         self.poll_seconds = poll_seconds
         self.lock = threading.Lock()
         self.pending: deque[tuple[LadderSettings, int]] = deque()
-        self.running: dict[int, tuple[LadderSettings, subprocess.Popen[bytes]]] = {}
+        self.running: dict[int, tuple[LadderSettings, Any]] = {}
         self.to_fail: list[tuple[LadderSettings, int, str, str]] = []
         self.homes_reaped: set[Path] = set()
         self.stopping = threading.Event()
+        self.wake = threading.Event()
+        self.context = multiprocessing.get_context("forkserver")
+        self.context.set_forkserver_preload(["ladder.execute", "referee.match", "ladder.matches", "ladder.botstore"])
         self.supervisor = threading.Thread(target=self._supervise, name="local-executor", daemon=True)
         self.supervisor.start()
 
@@ -92,25 +96,21 @@ class LocalExecutor:
             if match_id in self.running or any(queued == match_id for _, queued in self.pending):
                 return  # sent again while this executor still holds it
             self.pending.append((settings, match_id))
-            self._fill()
+        self.wake.set()  # processes are started by the supervisor thread only (see _supervise)
 
     def _fill(self) -> None:
         while self.pending and len(self.running) < self.workers and not self.stopping.is_set():
             settings, match_id = self.pending.popleft()
             self.running[match_id] = (settings, self._start(settings, match_id))
 
-    def _start(self, settings: LadderSettings, match_id: int) -> subprocess.Popen[bytes]:
-        argv = [sys.executable, "-m", "ladder.execute", "--home", str(settings.home), "--db", settings.db_url,
-                "--parent", str(os.getpid())]
-        if settings.gateway:
-            argv += ["--gateway", settings.gateway]
-        logs = settings.home / "logs"
-        logs.mkdir(parents=True, exist_ok=True)
-        with (logs / "matches.log").open("ab") as log_file:
-            process = subprocess.Popen(
-                [*argv, str(match_id)], stdin=subprocess.DEVNULL, stdout=log_file, stderr=log_file,
-                env={**os.environ, "B99_LADDER_WORKER_KIND": "local"}, start_new_session=True,
-            )
+    def _start(self, settings: LadderSettings, match_id: int) -> Any:
+        # Not fork: the service runs gRPC and web threads, which fork would copy half-alive. A fork
+        # server starts clean, imports the match code once, and forks each match process from it.
+        process = self.context.Process(
+            target=play_local_match, args=(str(settings.home), settings.db_url, settings.gateway, match_id, os.getpid()),
+            name=f"match-{match_id}",
+        )
+        process.start()
         run_dir = settings.home / "run"
         run_dir.mkdir(parents=True, exist_ok=True)
         started = _start_time(process.pid)
@@ -119,14 +119,18 @@ class LocalExecutor:
         return process
 
     def _supervise(self) -> None:
-        while not self.stopping.wait(self.poll_seconds):
+        # PR_SET_PDEATHSIG fires when the *thread* that started a process ends, so every match
+        # process is started here, by this thread, which lives as long as the executor.
+        while not self.stopping.is_set():
+            self.wake.wait(self.poll_seconds)
+            self.wake.clear()
             self.reap_exited()
 
     def reap_exited(self) -> None:
         """Collect finished match processes; fail the match of one that died (its own match only)."""
         with self.lock:
             for match_id, (settings, process) in list(self.running.items()):
-                code = process.poll()
+                code = process.exitcode
                 if code is None:
                     continue
                 del self.running[match_id]
@@ -156,14 +160,14 @@ class LocalExecutor:
                     break
             time.sleep(self.poll_seconds)
         self.stopping.set()
+        self.supervisor.join(5)
         with self.lock:
             for _, process in self.running.values():
                 try:
                     os.killpg(process.pid, signal.SIGKILL)
                 except ProcessLookupError:
                     pass
-        self.supervisor.join(5)
-        self.reap_exited()
+                process.join(5)
 
 
 class CeleryExecutor:
