@@ -50,23 +50,28 @@ class Reconciler:
     """Reaps expired attempts and (re)dispatches queued matches; one round per call to step()."""
 
     def __init__(self, settings: LadderSettings, executor, run_lease: float,  # type: ignore[no-untyped-def]
-                 dispatch_lease: float = DISPATCH_LEASE_SECONDS, outage_after: float = 2.0) -> None:
+                 dispatch_lease: float = DISPATCH_LEASE_SECONDS) -> None:
         self.settings = settings
         self.executor = executor
         self.run_lease = run_lease
         self.dispatch_lease = dispatch_lease
-        self.outage_after = outage_after  # seconds without a successful round that count as an outage
-        self.last_success: float | None = None
+        self.outage_since: float | None = None  # when the database first failed since the last good round
         self.hold_reaping_until = 0.0
 
+    def database_failed(self) -> None:
+        """Note that a round could not reach the database (the caller saw it fail)."""
+        if self.outage_since is None:
+            self.outage_since = time.monotonic()
+
     def step(self) -> ReconcileRound:
-        """One round. Raises what the database raises (the caller retries on its next tick)."""
+        """One round. Raises what the database raises (the caller notes it and retries)."""
         now = time.monotonic()
-        if self.last_success is not None and now - self.last_success > self.outage_after:
-            # The database (or this process) was away: leases could not be renewed meanwhile.
+        if self.outage_since is not None:
+            # Nobody could renew a lease while the database was away: give live workers one lease
+            # to renew theirs before anything is reaped.
             self.hold_reaping_until = now + self.run_lease
-            log.warning("no round for %.1f s: reaping held for %.1f s so workers can renew their leases",
-                        now - self.last_success, self.run_lease)
+            log.warning("the database was away for %.1f s: reaping held for %.1f s so workers can renew their leases",
+                        now - self.outage_since, self.run_lease)
         result = ReconcileRound(held=now < self.hold_reaping_until)
         result.reaped = reap_dead_holders(self.settings)
         if not result.held:
@@ -74,7 +79,7 @@ class Reconciler:
             for match_id in result.reaped:
                 log.warning("match %s: lease expired, attempt failed (queued again or voided)", match_id)
         self.dispatch(result)
-        self.last_success = time.monotonic()
+        self.outage_since = None
         return result
 
     def dispatch(self, result: ReconcileRound | None = None) -> ReconcileRound:

@@ -13,7 +13,7 @@ from datetime import timedelta
 from sqlalchemy import func
 from sqlmodel import col, select
 
-from ladder.db import read_session, write_session
+from ladder.db import is_unavailable, read_session, write_session
 from ladder.execute import LEASE_SECONDS
 from ladder.executors import Executor
 from ladder.reconciler import DISPATCH_LEASE_SECONDS, Reconciler
@@ -63,8 +63,7 @@ class Ladder:
         self.stopping = threading.Event()
         self.remote_ids: set[int | None] = set()
         self.online = online  # a ladder.remote.Presence shared with the Arena gateway; None: no remote bots
-        self.reconciler = Reconciler(settings, executor, self.options.lease_seconds, self.options.dispatch_lease_seconds,
-                                     outage_after=max(2.0, 10 * self.options.tick_seconds))
+        self.reconciler = Reconciler(settings, executor, self.options.lease_seconds, self.options.dispatch_lease_seconds)
 
     def recover(self) -> None:
         """After a restart: dispatch again what was queued but never sent to an executor. A local
@@ -152,12 +151,19 @@ class Ladder:
 
     def run(self, until_idle: bool = False) -> None:
         """Loop until stopped (or, with `until_idle`, until max_matches are scheduled and all closed)."""
-        self.recover()
+        recovered = False
         while not self.stopping.is_set():
             try:
+                if not recovered:
+                    self.recover()
+                    recovered = True
                 self.step()
-            except Exception:  # noqa: BLE001 - a database or broker hiccup must not stop the ladder
-                log.exception("ladder step failed; retrying")
+            except Exception as error:  # noqa: BLE001 - a database or broker hiccup must not stop the ladder
+                if is_unavailable(error):
+                    self.reconciler.database_failed()
+                    log.warning("the database is unavailable (%s); retrying", type(error).__name__)
+                else:
+                    log.exception("ladder step failed; retrying")
                 self.stopping.wait(max(1.0, self.options.tick_seconds))
                 continue
             if until_idle and self.options.max_matches is not None and self.scheduled >= self.options.max_matches:
