@@ -11,7 +11,7 @@ import socket
 import uuid
 import zlib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from datetime import datetime, timedelta
 from typing import Any
@@ -56,19 +56,24 @@ class MatchJob:
     variants: dict[str, Any]
     seed: int
     seats: tuple[SeatJob, ...]
+    time_control: dict[str, float] = field(default_factory=dict)  # referee TimeControl fields; empty: defaults
 
 
 def schedule_match(
-    settings: LadderSettings, game: str, bot_ids: Sequence[int], seed: int, variants: dict[str, Any] | None = None
+    settings: LadderSettings,
+    game: str,
+    bot_ids: Sequence[int],
+    seed: int,
+    variants: dict[str, Any] | None = None,
+    time_control: dict[str, float] | None = None,
 ) -> int:
-    """Queue a match between `bot_ids` (in seat order); returns its id."""
+    """Queue a match between `bot_ids` (in seat order), with the game's variants and time control
+    (TimeControl fields; none: the referee's defaults); returns its id."""
+    config: dict[str, Any] = {"game": game, "players": len(bot_ids), "variants": dict(variants or {})}
+    if time_control:
+        config["time_control"] = dict(time_control)
     with write_session(settings.db_url) as session:
-        match = Match(
-            uid=uuid.uuid4().hex,
-            game=game,
-            config={"game": game, "players": len(bot_ids), "variants": dict(variants or {})},
-            seed=seed,
-        )
+        match = Match(uid=uuid.uuid4().hex, game=game, config=config, seed=seed)
         session.add(match)
         session.flush()
         for seat, bot_id in enumerate(bot_ids):
@@ -141,6 +146,7 @@ def claim_match(settings: LadderSettings, match_id: int, worker: str, lease_seco
             variants=dict(match.config.get("variants") or {}),
             seed=match.seed,
             seats=tuple(jobs),
+            time_control=dict(match.config.get("time_control") or {}),
         )
 
 
@@ -303,14 +309,28 @@ def record_result(
         match = _locked_match(session, job.match_id)
         if match is None:
             return Recorded.CLOSED
-        if match.status == MatchStatus.DONE and match.result_attempt == job.attempt:
+        if match.status in (MatchStatus.DONE, MatchStatus.VOID) and match.result_attempt == job.attempt:
             return Recorded.ALREADY
         if match.status not in MatchStatus.OPEN:
             return Recorded.CLOSED
         if match.status != MatchStatus.RUNNING or match.attempts != job.attempt:
             return Recorded.STALE
-        counter = session.exec(select(GameCounter).where(GameCounter.game == match.game).with_for_update()).one()
         seats = list(session.exec(select(Seat).where(Seat.match_id == match.id).order_by(col(Seat.seat))).all())
+        if getattr(report, "void", False):
+            # Nobody played (every seat faulted before any decision): keep the faults, rate nothing.
+            for seat, seat_report in zip(seats, report.seats):
+                seat.faults = [
+                    {"kind": str(fault.kind), "detail": str(fault.detail), "decision_index": fault.decision_index}
+                    for fault in seat_report.faults
+                ]
+                seat.replaced = bool(seat_report.replaced)
+                session.add(seat)
+            _void(match, now, str(report.void_reason))
+            _store_replay(session, match, job, report, replay, worker, now)
+            match.worker = None
+            session.add(match)
+            return Recorded.RECORDED
+        counter = session.exec(select(GameCounter).where(GameCounter.game == match.game).with_for_update()).one()
         bot_ids = [seat.bot_id for seat in seats]
         ratings = {
             rating.bot_id: rating
@@ -344,15 +364,9 @@ def record_result(
         match.rating_seq = counter.rating_seq
         match.status = MatchStatus.DONE
         match.finished_at = now
-        match.lease_expires_at = None
-        match.result_attempt = job.attempt
-        match.config = dict(report.config)
-        match.replay_path = None if replay is not None else report.replay_path
-        if replay is not None:
-            session.add(ReplayBlob(match_id=job.match_id, attempt=job.attempt, codec="zlib", size=len(replay),
-                                   data=zlib.compress(replay, 6)))
-        if worker is not None:
-            touch_worker(session, worker, None, now, done=True)
+        # The referee's full config (every flag's value), and the time control the match was played with.
+        match.config = {**dict(report.config), **({"time_control": match.config["time_control"]} if match.config.get("time_control") else {})}
+        _store_replay(session, match, job, report, replay, worker, now)
         match.decisions = int(report.decisions)
         match.duration_seconds = float(report.duration_seconds)
         match.void_reason = None
@@ -361,6 +375,19 @@ def record_result(
         for bot_id in set(bot_ids):
             _pause_if_failing(session, bot_id)
         return Recorded.RECORDED
+
+
+def _store_replay(session: Session, match: Match, job: MatchJob, report: Any, replay: bytes | None,
+                  worker: str | None, now: datetime) -> None:
+    """Close the attempt's lease and keep its replay (compressed, in the database when given)."""
+    match.lease_expires_at = None
+    match.result_attempt = job.attempt
+    match.replay_path = None if replay is not None else report.replay_path
+    if replay is not None:
+        session.add(ReplayBlob(match_id=job.match_id, attempt=job.attempt, codec="zlib", size=len(replay),
+                               data=zlib.compress(replay, 6)))
+    if worker is not None:
+        touch_worker(session, worker, None, now, done=True)
 
 
 def _pause_if_failing(session: Session, bot_id: int) -> None:

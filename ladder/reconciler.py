@@ -77,7 +77,8 @@ class Reconciler:
         if not result.held:
             result.reaped += reap_expired(self.settings)
             for match_id in result.reaped:
-                log.warning("match %s: lease expired, attempt failed (queued again or voided)", match_id)
+                log.warning("match %s: attempt lost (lease expired or its process gone), queued again or voided", match_id,
+                            extra={"match_id": match_id, "event": "reaped"})
         self.dispatch(result)
         self.outage_since = None
         return result
@@ -105,5 +106,6 @@ class Reconciler:
                 break
             (result.dispatched if dispatched_at is None else result.redispatched).append(match_id)
             if dispatched_at is not None:
-                log.warning("match %s: dispatch lease expired unclaimed; sent again", match_id)
+                log.warning("match %s: dispatch lease expired unclaimed; sent again", match_id,
+                            extra={"match_id": match_id, "event": "redispatched"})
         return result

@@ -63,7 +63,10 @@ def games() -> None:
 
 
 def print_report(report: Any) -> None:
-    table = Table(title=f"{report.game} · seed {report.seed} · match {report.match_id}")
+    from referee.fault_text import fault_block
+
+    status = " · VOID" if getattr(report, "void", False) else ""
+    table = Table(title=f"{report.game} · seed {report.seed} · match {report.match_id}{status}")
     table.add_column("seat", justify="right")
     table.add_column("bot")
     table.add_column("rank", justify="right", style="bold")
@@ -73,9 +76,14 @@ def print_report(report: Any) -> None:
         faults = "; ".join(f"{fault.kind}: {fault.detail}" for fault in seat.faults)
         if seat.replaced:
             faults = (faults + " (fallback played on, ranked last)").strip()
-        score = f"{seat.score:g}"
-        table.add_row(str(seat.seat), seat.name, str(seat.rank), score, faults or "-")
+        score = "-" if report.void else f"{seat.score:g}"
+        table.add_row(str(seat.seat), seat.name, str(seat.rank) if seat.rank else "-", score, faults or "-")
     console.print(table)
+    if report.void:
+        console.print(f"[bold red]void[/bold red]: no result ({report.void_reason})", highlight=False)
+    for seat in report.seats:
+        if seat.faults:
+            console.print(fault_block(f"seat {seat.seat} ({seat.name}):", seat.faults, seat.stderr_tail, seat.replaced))
     for seat in report.seats:
         sandbox = getattr(seat, "sandbox", None) or {}
         if sandbox:
@@ -191,7 +199,7 @@ def match(
     else:
         print_report(report)
     startup_faults = [seat for seat in report.seats if any(f.kind == "startup" for f in seat.faults)]
-    if startup_faults:
+    if startup_faults or report.void:
         for seat in startup_faults:
             click.echo(f"error: seat {seat.seat} ({seat.name}) did not start: {seat.faults[0].detail}", err=True)
         sys.exit(1)

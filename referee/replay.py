@@ -111,7 +111,7 @@ class VerifiedReplay:
 
 def _steps(records: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     for record in records:
-        if record["type"] in ("chance", "decision", "event", "result"):
+        if record["type"] in ("chance", "decision", "event", "result", "void"):
             yield record
 
 
@@ -151,6 +151,8 @@ def simulate(records: list[dict[str, Any]], path: str | Path = "replay") -> Veri
                         f"replay {path}: event {index} differs: recorded {record.get('kind')!r}, re-simulated {event.kind!r}"
                     )
                 checked += 1
+            elif kind == "void":
+                result_seen = True  # nobody played: the steps up to here are checked, there is no result
             elif kind == "result":
                 result_seen = True
                 if not state.is_terminal():

@@ -24,6 +24,8 @@ from sdk.types import GameOverInfo, GameStartInfo
 PROTOCOL_VERSION = 1
 ADDRESS_VARIABLE = "B99_ARENA_ADDRESS"
 TOKEN_VARIABLE = "B99_SEAT_TOKEN"
+#: The call metadata that carries the seat token, so the referee authenticates a stream before reading it.
+TOKEN_METADATA = "b99-seat-token"
 
 
 class ConnectionSettingsError(RuntimeError):
@@ -45,10 +47,15 @@ def run(bot: Bot, address: str | None = None, token: str | None = None, name: st
     return asyncio.run(_play(bot, address, hello))
 
 
+def token_metadata(token: str) -> tuple[tuple[str, str], ...]:
+    """The call metadata that proves a stream's seat (the hello carries the same token)."""
+    return ((TOKEN_METADATA, token),)
+
+
 async def _play(bot: Bot, address: str, hello: arena_pb2.Hello) -> GameOverInfo | None:
     # The asyncio API is used for its lower per-message latency; `choose` runs synchronously in the loop.
     async with grpc.aio.insecure_channel(address, options=[("grpc.max_receive_message_length", 64 * 1024 * 1024)]) as channel:
-        call = arena_pb2_grpc.ArenaStub(channel).Play()
+        call = arena_pb2_grpc.ArenaStub(channel).Play(metadata=token_metadata(hello.seat_token))
         await call.write(arena_pb2.BotMessage(hello=hello))
         start: GameStartInfo | None = None
         while True:

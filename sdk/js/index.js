@@ -17,6 +17,7 @@ const protobuf = require("protobufjs");
 const PROTOCOL_VERSION = 1;
 const ADDRESS_VARIABLE = "B99_ARENA_ADDRESS";
 const TOKEN_VARIABLE = "B99_SEAT_TOKEN";
+const TOKEN_METADATA = "b99-seat-token";
 
 /**
  * Where the .proto files are: B99_PROTO_PATH, else this package's own copy (proto/, made by
@@ -143,7 +144,10 @@ function run(bot, options = {}) {
     "grpc.max_receive_message_length": 64 * 1024 * 1024,
   });
   return new Promise((resolve, reject) => {
-    const call = client.Play();
+    // The token also goes in the call's metadata: the referee authenticates the stream before reading it.
+    const metadata = new grpc.Metadata();
+    metadata.set(TOKEN_METADATA, token);
+    const call = client.Play(metadata);
     let start = null;
     let over = null;
     let pending = Promise.resolve();
