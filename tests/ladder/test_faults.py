@@ -48,7 +48,7 @@ PG_OUTAGE_SECONDS = float(os.environ.get("B99_TEST_PG_OUTAGE", "6"))
 FAST_ENV = {
     "B99_LADDER_HEARTBEAT": "0.3",
     "B99_LADDER_LEASE": str(LEASE),
-    "B99_LADDER_DISPATCH_LEASE": "5",
+    "B99_LADDER_DISPATCH_LEASE": "10",
     "B99_LADDER_VISIBILITY": "4",
     "B99_SLOW_SECONDS": "0.03",
     "PYTHONPATH": str(ROOT),
@@ -177,7 +177,7 @@ class HostedLadder:
 
     def start_service(self) -> None:
         self.service = spawn(b99(self.settings, "serve", "--executor", "celery", "--broker", self.redis.url,
-                                 "--concurrency", "6", "--seed", "11"), self.logs / "service.log")
+                                 "--concurrency", "5", "--seed", "11"), self.logs / "service.log")
 
     def start_worker(self, index: int) -> None:
         self.workers[index] = spawn(
@@ -319,7 +319,7 @@ def fault_worker_frozen_past_its_lease(hosted: HostedLadder) -> None:
     frozen = {row.id: row.attempts for row in running(settings) if hosted.worker_of(row) == 1}
     os.killpg(worker.pid, signal.SIGSTOP)
     try:
-        wait_for(lambda: all(queries.match(settings, m).status == MatchStatus.DONE for m in frozen), 60,  # type: ignore[union-attr]
+        wait_for(lambda: all(queries.match(settings, m).status == MatchStatus.DONE for m in frozen), 120,  # type: ignore[union-attr]
                  "the frozen worker's matches to be played elsewhere")
     finally:
         os.killpg(worker.pid, signal.SIGCONT)
