@@ -40,7 +40,8 @@ def worker_name() -> str:
 
 def build_spec(settings: LadderSettings, job: MatchJob, time_control: Any = None) -> Any:
     """The referee's MatchSpec for a claimed attempt (uploaded bots unpacked from the store, the
-    replay in a scratch file that is moved into the database with the result)."""
+    replay written live to a scratch file in the home, moved into the database with the result)."""
+    from referee.chance import attempt_seed
     from referee.match import BotSpec, MatchSpec, TimeControl
 
     bots = []
@@ -61,11 +62,12 @@ def build_spec(settings: LadderSettings, job: MatchJob, time_control: Any = None
     return MatchSpec(
         game=job.game,
         bots=bots,
-        seed=job.seed,
+        seed=attempt_seed(job.seed, job.attempt),  # a requeued attempt does not replay the chance a bot saw
         variants=job.variants,
         time_control=time_control or TimeControl(**job.time_control),
         replay_path=str(settings.replays_dir / f"{job.uid}-{job.attempt}.jsonl"),
         match_id=job.uid,
+        live_replay=True,
     )
 
 

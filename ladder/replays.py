@@ -3,6 +3,7 @@ so that a worker needs no shared disk and a replay is never orphaned or lost."""
 
 from __future__ import annotations
 
+import os
 import zlib
 from pathlib import Path
 
@@ -47,3 +48,22 @@ def has_replay(settings: LadderSettings, match_id: int) -> bool:
             return True
         match = session.get(Match, match_id)
     return bool(match is not None and match.replay_path and Path(match.replay_path).exists())
+
+
+def replay_file(settings: LadderSettings, match_id: int) -> Path | None:
+    """A file holding the match's replay, for readers that take a path: the file an older ladder
+    wrote, else the stored replay written once to <home>/replay-cache/<id>.jsonl; None if it has none."""
+    with read_session(settings.db_url) as session:
+        match = session.get(Match, match_id)
+        if match is not None and match.replay_path and Path(match.replay_path).exists():
+            return Path(match.replay_path)
+        blob = session.get(ReplayBlob, match_id)
+    if blob is None:
+        return None
+    path = settings.home / "replay-cache" / f"{match_id}-{blob.attempt}.jsonl"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}.partial")
+        partial.write_bytes(decode(blob))
+        partial.replace(path)  # atomic: readers never see half a replay
+    return path

@@ -1,7 +1,7 @@
 """Liveness: leases on open matches, workers seen, replays and uploaded bots in the database.
 
-Revision ID: 0002
-Revises: 0001
+Revision ID: 0003_liveness
+Revises: 0002_fair_ratings
 Create Date: 2026-11-25 02:35:06.289577
 """
 
@@ -12,8 +12,8 @@ import sqlmodel
 from alembic import op
 
 
-revision = '0002'
-down_revision = '0001'
+revision = '0003_liveness'
+down_revision = '0002_fair_ratings'
 branch_labels = None
 depends_on = None
 
