@@ -39,14 +39,14 @@ from tests.ladder.conftest import GAME, PostgresCluster, RedisServer
 
 ROOT = Path(__file__).resolve().parents[2]
 SLOW = [sys.executable, str(Path(__file__).with_name("slow_bot.py"))]
-LEASE = 3.0
+LEASE = 5.0
 #: How long an open match may outlive its lease before it counts as stuck (a few reconciler rounds).
 MARGIN = 6.0
 #: Length of the PostgreSQL outage (longer than a lease, so that only the reconciler's hold after
 #: an outage keeps live attempts from being reaped).
 PG_OUTAGE_SECONDS = float(os.environ.get("B99_TEST_PG_OUTAGE", "6"))
 FAST_ENV = {
-    "B99_LADDER_HEARTBEAT": "0.3",
+    "B99_LADDER_HEARTBEAT": "0.5",
     "B99_LADDER_LEASE": str(LEASE),
     "B99_LADDER_DISPATCH_LEASE": "10",
     "B99_LADDER_VISIBILITY": "4",
