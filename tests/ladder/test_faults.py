@@ -270,6 +270,8 @@ def fault_postgres_stopped(hosted: HostedLadder) -> None:
     time.sleep(PG_OUTAGE_SECONDS)
     hosted.postgres.resume()
     wait_results(settings, 3, 60, "matches after PostgreSQL came back")
+    wait_for(lambda: all(queries.match(settings, m).status not in MatchStatus.OPEN for m in in_flight), 60,  # type: ignore[union-attr]
+             "the matches in flight during the outage to finish")
     after = {match_id: queries.match(settings, match_id) for match_id in in_flight}
     replayed = {match_id: (row.status, row.attempts) for match_id, row in after.items()
                 if row is None or row.status != MatchStatus.DONE or row.attempts != in_flight[match_id]}
