@@ -31,6 +31,7 @@ from ladder import queries
 from ladder.models import Bot, MatchStatus
 from ladder.recompute import rating_intervals
 from ladder.registry import LadderError, add_bot, bot_for_token, get_bot, issue_token, revoke_tokens, rotate_token
+from ladder.replays import load_replay
 from ladder.settings import LadderSettings
 from referee.errors import ArenaError
 
@@ -64,7 +65,7 @@ def match_message(row: queries.MatchRow) -> pb.Match:
         id=row.id, uid=row.uid, game=row.game, status=row.status, seed=row.seed if row.over else 0, attempts=row.attempts,
         finished_at=row.finished_at.isoformat() if row.finished_at else "", decisions=row.decisions or 0,
         duration_seconds=row.duration_seconds or 0.0, void_reason=row.void_reason or "",
-        rating_seq=row.rating_seq or 0, has_replay=bool(row.over and row.replay_path and Path(row.replay_path).exists()),
+        rating_seq=row.rating_seq or 0, has_replay=bool(row.over and row.has_replay),
         kind=row.kind, unrated_reason=row.unrated_reason or "",
         seats=[
             pb.MatchSeat(
@@ -367,11 +368,11 @@ class LadderServicer:
         row = await self._match(request.match, context)
         if not row.over:  # a running match's replay would tell its seed, hence its chance
             await abort(context, grpc.StatusCode.FAILED_PRECONDITION, f"match {request.match[:80]!r} is not over; its replay is served once it is")
-        if not row.replay_path or not Path(row.replay_path).exists():
+        data = await self.run_db(load_replay, self.settings, row.id)
+        if data is None:
             await abort(context, grpc.StatusCode.NOT_FOUND, f"match {request.match[:80]!r} has no replay")
-        with open(row.replay_path, "rb") as replay:  # type: ignore[arg-type]
-            while chunk := await self.run_db(replay.read, CHUNK):
-                yield pb.ReplayChunk(data=chunk)
+        for start in range(0, len(data or b""), CHUNK):
+            yield pb.ReplayChunk(data=data[start:start + CHUNK])
 
     async def WatchResults(self, request: pb.WatchResultsRequest, context: grpc.aio.ServicerContext) -> AsyncIterator[pb.Match]:
         await self._require_reader(context)

@@ -20,7 +20,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -28,6 +28,7 @@ from ladder import queries
 from ladder.game_settings import GameSettings, GamesFile, games_file
 from ladder.models import MatchStatus
 from ladder.registry import LadderError, get_bot, is_owner, notices
+from ladder.replays import load_replay
 from ladder.settings import LadderSettings
 from ladder.viewer_pages import viewer_routes
 
@@ -205,15 +206,15 @@ class Pages:
         row = queries.match(self.settings, request.path_params["key"])
         if row is None:
             raise HTTPException(404)
-        has_replay = bool(row.over and row.replay_path and Path(row.replay_path).exists())
-        return render("match.html", match=row, has_replay=has_replay)
+        return render("match.html", match=row, has_replay=row.over and row.has_replay)
 
     def replay(self, request: Request) -> Response:
         row = queries.match(self.settings, request.path_params["key"])
-        if row is None or not row.over or not row.replay_path or not Path(row.replay_path).exists():
-            raise HTTPException(404)  # an open match's replay would tell its seed, hence its chance
-        return FileResponse(row.replay_path, media_type="application/x-ndjson", filename=f"match-{row.id}.jsonl",
-                            headers=SECURITY_HEADERS)
+        data = load_replay(self.settings, row.id) if row is not None and row.over else None
+        if row is None or data is None:
+            raise HTTPException(404)
+        return Response(data, media_type="application/x-ndjson", headers={
+            **SECURITY_HEADERS, "Content-Disposition": f'attachment; filename="match-{row.id}.jsonl"'})
 
     def leaderboard_json(self, request: Request) -> Response:
         game = self.known_game(request.path_params["game"])
