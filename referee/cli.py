@@ -312,3 +312,7 @@ def _load_plugins() -> None:
 
 
 _load_plugins()
+
+
+if __name__ == "__main__":
+    main()  # python -m referee.cli ... (the same as b99 ...)

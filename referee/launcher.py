@@ -65,7 +65,8 @@ class BotProcess:
         flooded = [name for name, path in (("stdout", self.stdout_path), ("stderr", self.stderr_path)) if self._at_cap(path)]
         if code == -signal.SIGXFSZ or flooded:
             return Fault(FaultKind.OUTPUT_FLOOD, f"wrote past its {self._cap_text()} output cap on {' and '.join(flooded) or 'a file'} ({status})")
-        detail = f"{status} ({reason})" if code is not None else reason
+        said = last_lines(tail) if code is not None else ""
+        detail = f"{status}{'; its stderr ends: ' + said if said else ''} ({reason})" if code is not None else reason
         notes = self.cap_notes()
         return Fault(FaultKind.CRASH if code is not None else FaultKind.DISCONNECT, f"{detail}; {notes}" if notes else detail)
 
@@ -138,6 +139,13 @@ def _tail(path: Path, limit: int) -> str:
             return handle.read().decode("utf-8", errors="replace")
     except FileNotFoundError:
         return ""
+
+
+def last_lines(text: str, lines: int = 2, limit: int = 300) -> str:
+    """The last non-blank lines of a log, joined with ' | ' and cut to `limit` characters: a crash's cause at a glance."""
+    kept = [line.strip() for line in text.splitlines() if line.strip()][-lines:]
+    joined = " | ".join(kept)
+    return joined if len(joined) <= limit else "…" + joined[-limit:]
 
 
 def describe_exit(code: int | None) -> str:

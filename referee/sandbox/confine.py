@@ -25,9 +25,12 @@ from referee.sandbox import bubblewrap, cgroups, users
 from referee.sandbox.binds import (
     SANDBOX_PATH,
     absolute_script,
+    bot_paths,
     interpreter_paths,
+    private_for_others,
     read_only_paths,
     resolve_executable,
+    stage_private,
     unreachable_for_others,
 )
 from referee.sandbox.limits import MIB, Limits, apply_rlimits
@@ -129,7 +132,18 @@ def spawn(
     try:
         if request.level == "strict":
             process, held = _start_strict(
-                support.bwrap or "bwrap", support.setpriv, executable, command, env, stdout, stderr, cwd, request, uid, confinement.groups
+                support.bwrap or "bwrap",
+                support.setpriv,
+                executable,
+                command,
+                env,
+                stdout,
+                stderr,
+                cwd,
+                request,
+                uid,
+                confinement.groups,
+                workdir / "bot-files",
             )
         else:
             env["HOME"] = env["TMPDIR"] = _basic_scratch(workdir, uid)
@@ -211,10 +225,18 @@ def _start_strict(
     request: SandboxRequest,
     uid: int,
     groups: cgroups.BotGroups,
+    staging: Path,
 ) -> tuple[subprocess.Popen[bytes], _Held]:
+    read_only = read_only_paths(executable, command, cwd)
+    staged = {}
+    for path in bot_paths(command, cwd):
+        try:
+            if private_for_others(path):
+                staged[path] = stage_private(path, staging)
+        except OSError as error:
+            raise BotLaunchError(str(error)) from None
     info_read, info_write = os.pipe()
     block_read, block_write = os.pipe()
-    read_only = read_only_paths(executable, command, cwd)
     argv = bubblewrap.strict_command(
         bwrap,
         setpriv,
@@ -226,6 +248,7 @@ def _start_strict(
         request.socket_path,
         info_write,
         block_read,
+        staged,
     )
     try:
         process = subprocess.Popen(
