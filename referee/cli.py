@@ -224,12 +224,20 @@ def replay_verify(path: str) -> None:
 @click.argument("path", type=click.Path(dir_okay=False))
 @click.option("--seat", type=int, default=None, help="Show only what this seat saw (default: everything).")
 @click.option("--limit", type=int, default=0, help="Show at most this many timeline rows (0 = all).")
-def replay_show(path: str, seat: int | None, limit: int) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print the timeline as JSON, with the options each seat was offered and its think time.")
+def replay_show(path: str, seat: int | None, limit: int, as_json: bool) -> None:
     """Print a replay's timeline: chance outcomes, decisions (forced, fallback) and events."""
     from referee.replay import read_replay
+    from referee.replay_steps import timeline_json
 
     try:
         records = read_replay(path)
+        if as_json:
+            data = timeline_json(records, seat, path)
+            if limit:
+                data["timeline"] = data["timeline"][:limit]
+            click.echo(json.dumps(data, indent=1))
+            return
     except ArenaError as error:
         fail(str(error))
         return

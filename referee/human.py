@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import random
 import sys
+import uuid
+from pathlib import Path
 from collections.abc import Mapping, Sequence
 from typing import IO, Any
 
@@ -21,8 +23,9 @@ from sdk.types import EventInfo
 QUIT_WORDS = ("q", "quit", "exit")
 
 
-class QuitGame(BaseException):
-    """The person asked to leave (or their input ended): ends the match at once, as Ctrl-C does."""
+class QuitGame(Exception):  # noqa: N818 - a request, not an error
+    """The person left (q, end of input or Ctrl-C at the prompt): the fallback plays the seat to the end, so
+    the match finishes cleanly and its replay is written."""
 
 
 def format_value(value: Any) -> str:  # noqa: ANN401 - any JSON value
@@ -99,7 +102,10 @@ class HumanBot(Bot):
         while True:
             self.stdout.write(f"seat {request.seat} > ")
             self.stdout.flush()
-            line = self.stdin.readline()
+            try:
+                line = self.stdin.readline()
+            except KeyboardInterrupt:
+                raise QuitGame("Ctrl-C") from None
             if not line:
                 raise QuitGame("input ended")
             answer = line.strip()
@@ -150,6 +156,9 @@ def play_command(
         if not 0 <= seat < players:
             fail(f"seat must be between 0 and {players - 1} with {len(bot_texts)} bot(s)")
         game_object.make_config(players, parsed)
+        if replay_path is None:
+            Path("runs").mkdir(exist_ok=True)
+            replay_path = str(Path("runs") / f"{game}-play-{uuid.uuid4().hex[:12]}.jsonl")
         opponents = [resolve_bot(text, game, True, "none") for text in bot_texts]
         human = BotSpec(name="human", factory=HumanBot)
         specs = opponents[:seat] + [human] + opponents[seat:]
@@ -166,13 +175,18 @@ def play_command(
     except ArenaError as error:
         fail(str(error))
         return
-    except (QuitGame, KeyboardInterrupt) as reason:
-        click.echo(f"\nyou left the game ({reason or 'interrupted'})")
-        sys.exit(1)
+    except KeyboardInterrupt:
+        # A second Ctrl-C, while the fallback finished the game: stop at once (no replay).
+        click.echo("\nstopped: the game was not finished, no replay written")
+        sys.exit(130)
     mine = report.seats[seat]
     if mine.replaced:
         reason = mine.faults[-1].detail if mine.faults else "unknown"
-        click.echo(f"your seat was taken over by the fallback policy ({reason})")
-        sys.exit(1)
-    if replay_path:
+        left = reason.split("QuitGame: ", 1)[1] if "QuitGame: " in reason else ""
+        if left:
+            click.echo(f"\nyou left the game ({left}); the fallback policy played your seat to the end (ranked last)")
+        else:
+            click.echo(f"your seat was taken over by the fallback policy ({reason})")
         click.echo(f"replay written to {replay_path}")
+        sys.exit(1)
+    click.echo(f"replay written to {replay_path}")

@@ -109,6 +109,24 @@ class VerifiedReplay:
     events: int
 
 
+_MISSING = "<absent>"
+
+
+def first_difference(recorded: Any, expected: Any, where: str = "") -> tuple[str, Any, Any]:  # noqa: ANN401 - JSON values
+    """The path of the first field where two JSON values differ (`data.cubes_drawn[1]`) and both values there."""
+    if isinstance(recorded, dict) and isinstance(expected, dict):
+        for key in sorted(set(recorded) | set(expected)):
+            if recorded.get(key, _MISSING) != expected.get(key, _MISSING):
+                return first_difference(recorded.get(key, _MISSING), expected.get(key, _MISSING), f"{where}.{key}" if where else key)
+    if isinstance(recorded, list) and isinstance(expected, list):
+        for position, (left, right) in enumerate(zip(recorded, expected)):
+            if left != right:
+                return first_difference(left, right, f"{where}[{position}]")
+        if len(recorded) != len(expected):
+            return f"{where} (length)", len(recorded), len(expected)
+    return where or "the record", recorded, expected
+
+
 def _steps(records: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     for record in records:
         if record["type"] in ("chance", "decision", "event", "result"):
@@ -146,9 +164,12 @@ def simulate(records: list[dict[str, Any]], path: str | Path = "replay") -> Veri
                 event = state.events[index]
                 expected = event_record(index, event)
                 recorded = {key: record.get(key) for key in expected}
-                if json.loads(json.dumps(expected, sort_keys=True)) != recorded:
+                expected_json = json.loads(json.dumps(expected, sort_keys=True))
+                if expected_json != recorded:
+                    where, was, now = first_difference(recorded, expected_json)
                     raise ReplayError(
-                        f"replay {path}: event {index} differs: recorded {record.get('kind')!r}, re-simulated {event.kind!r}"
+                        f"replay {path}: event {index} ({event.kind}) differs at {where}: "
+                        f"recorded {json.dumps(was)}, re-simulated {json.dumps(now)}"
                     )
                 checked += 1
             elif kind == "result":
