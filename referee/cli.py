@@ -63,18 +63,27 @@ def games() -> None:
 
 
 def print_report(report: Any) -> None:
-    table = Table(title=f"{report.game} · seed {report.seed} · match {report.match_id}")
+    from referee.rank_reasons import rank_reasons
+
+    game = get_game(report.game)
+    table = Table(title=f"{report.game} · seed {report.seed} · match {report.match_id}", caption=f"score: {game.score_unit}")
+    ranks = [seat.rank for seat in report.seats]
+    scores = [seat.score for seat in report.seats]
+    reasons = rank_reasons(game, ranks, scores, [seat.replaced for seat in report.seats], report.details or {})
     table.add_column("seat", justify="right")
     table.add_column("bot")
     table.add_column("rank", justify="right", style="bold")
     table.add_column("score", justify="right")
+    if any(reasons):
+        table.add_column("why this rank")
     table.add_column("faults")
-    for seat in report.seats:
+    for seat, reason in zip(report.seats, reasons):
         faults = "; ".join(f"{fault.kind}: {fault.detail}" for fault in seat.faults)
         if seat.replaced:
             faults = (faults + " (fallback played on, ranked last)").strip()
         score = f"{seat.score:g}"
-        table.add_row(str(seat.seat), seat.name, str(seat.rank), score, faults or "-")
+        cells = [str(seat.seat), seat.name, str(seat.rank), score, *([reason or "-"] if any(reasons) else []), faults or "-"]
+        table.add_row(*cells)
     console.print(table)
     for seat in report.seats:
         sandbox = getattr(seat, "sandbox", None) or {}
