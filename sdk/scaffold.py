@@ -281,3 +281,33 @@ def new_bot(name: str, lang: str, game: str | None, parent: str) -> None:
     click.echo(f"created {made.directory}/ ({LANGUAGE_NAMES[lang]} bot for {chosen}); from inside it:")
     for line in ["cd " + shlex.quote(str(made.directory)), *made.run.splitlines(), *made.test.splitlines()]:
         click.echo(f"  {line}")
+
+
+def test_command(directory: Path) -> list[str] | None:
+    """The command that runs a scaffolded bot's own test, from its files (None if it is no bot we know)."""
+    if (directory / "package.json").is_file():
+        return ["npm", "test"]
+    if (directory / "Makefile").is_file():
+        return ["make", "test"]
+    if any(directory.glob("test_*.py")):
+        return [sys.executable, "-m", "pytest", "-q"]
+    return None
+
+
+@bot_group.command("test")
+@click.argument("directory", type=click.Path(file_okay=False, exists=True), default=".")
+def test_bot(directory: str) -> None:
+    """Run the own test of the bot in DIRECTORY (made by `b99 bot new`) with the right tools."""
+    import subprocess
+
+    command = test_command(Path(directory))
+    if command is None:
+        click.echo(f"error: {directory} holds no bot made by `b99 bot new` (no test_*.py, package.json or Makefile)", err=True)
+        sys.exit(2)
+    click.echo(f"$ {shlex.join(command)}  (in {directory})", err=True)
+    try:
+        completed = subprocess.run(command, cwd=directory)
+    except FileNotFoundError:
+        click.echo(f"error: {command[0]} is not installed", err=True)
+        sys.exit(2)
+    sys.exit(completed.returncode)
