@@ -141,9 +141,16 @@ def _tail(path: Path, limit: int) -> str:
         return ""
 
 
+#: A log line that states a cause (Python's last traceback line, Node's `Error: ...`, a shell's complaint).
+CAUSE_MARKS = ("error", "exception", "denied", "not found", "no such", "cannot", "can't", "missing")
+
+
 def last_lines(text: str, lines: int = 2, limit: int = 300) -> str:
-    """The last non-blank lines of a log, joined with ' | ' and cut to `limit` characters: a crash's cause at a glance."""
-    kept = [line.strip() for line in text.splitlines() if line.strip()][-lines:]
+    """A crash's cause at a glance: the last log line that names one (else the last non-blank lines),
+    joined with ' | ' and cut to `limit` characters."""
+    every = [line.strip() for line in text.splitlines() if line.strip()]
+    causes = [line for line in every if any(mark in line.lower() for mark in CAUSE_MARKS)]
+    kept = causes[-1:] if causes else every[-lines:]
     joined = " | ".join(kept)
     return joined if len(joined) <= limit else "…" + joined[-limit:]
 
