@@ -142,6 +142,13 @@ def default_sandbox_level() -> str:
     "none (trusted local code). The match report says which level and caps were in force.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the match report as JSON.")
+@click.option(
+    "--from",
+    "position_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Start from this position (a JSON file: b99 replay position ..., see docs/positions.md).",
+)
 def match(
     game: str,
     bot_texts: tuple[str, ...],
@@ -158,6 +165,7 @@ def match(
     ask_forced: bool,
     sandbox: str,
     as_json: bool,
+    position_path: str | None,
 ) -> None:
     """Play one match of GAME between the given bots and print ranks and scores."""
     import random
@@ -166,7 +174,15 @@ def match(
 
     try:
         game_object = get_game(game)
-        game_object.make_config(len(bot_texts), dict(variants))
+        position = None
+        if position_path is not None:
+            from referee.position import position_json, read_position
+
+            if variants:
+                fail("--variant cannot be given with --from: the position holds the game's config")
+            position = position_json(read_position(position_path))
+        else:
+            game_object.make_config(len(bot_texts), dict(variants))
         control = TimeControl(
             per_decision_seconds=time_per_decision,
             bank_seconds=time_bank,
@@ -189,6 +205,7 @@ def match(
             replay_path=replay_path,
             ask_forced=ask_forced,
             transport="tcp" if tcp else "unix",
+            position=position,
         )
         with console.status(f"playing {game}…"):
             report = run_match(spec)
@@ -227,6 +244,31 @@ def replay_verify(path: str) -> None:
         f"[green]ok[/green]: {path} re-simulates exactly ({verified.steps} steps, {verified.events} events; "
         f"ranks {list(result.ranks)}, scores {[f'{s:g}' for s in result.scores]})"
     )
+
+
+@replay.command("position")
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option("--step", type=int, required=True, help="The position after this many steps (0 = the start).")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False, writable=True), default=None, help="Write it here (default: print it).")
+def replay_position(path: str, step: int, out_path: str | None) -> None:
+    """Print (or write) the whole game state after STEP steps of a replay, as a position (docs/positions.md)."""
+    from referee.position import position_json
+    from referee.replay import read_replay
+    from referee.replay_steps import state_at
+
+    try:
+        state = state_at(read_replay(path), step, path)
+        data = position_json(state)
+    except ArenaError as error:
+        fail(str(error))
+        return
+    text = json.dumps(data, indent=1, ensure_ascii=False)
+    if out_path is None:
+        click.echo(text)
+        return
+    Path(out_path).write_text(text + "\n", encoding="utf-8")
+    who = ", ".join(f"seat {seat}" for seat in state.deciding_seats()) if not state.is_terminal() and not state.is_chance_node() else ""
+    click.echo(f"position after step {step} written to {out_path}" + (f" ({who} to decide)" if who else ""), err=True)
 
 
 @replay.command("show")

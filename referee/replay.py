@@ -143,7 +143,7 @@ def simulate(records: list[dict[str, Any]], path: str | Path = "replay") -> Veri
         raise ReplayError(f"replay {path}: header lacks {error}") from None
     except ArenaError as error:
         raise ReplayError(f"replay {path}: {error}") from None
-    state = game.new_initial_state(config)
+    state = game.new_initial_state(config) if "position" not in header else _start_position(header["position"], path)
     checked = 0
     steps = 0
     result_seen = False
@@ -195,6 +195,16 @@ def simulate(records: list[dict[str, Any]], path: str | Path = "replay") -> Veri
     if not result_seen:
         raise ReplayError(f"replay {path}: no result record (the match did not finish)")
     return VerifiedReplay(state, steps, checked)
+
+
+def _start_position(position: Any, path: str | Path) -> GameState:  # noqa: ANN401 - JSON
+    """The state a replay of a match started from a position begins with."""
+    from referee.position import load_position
+
+    try:
+        return load_position(position)
+    except ArenaError as error:
+        raise ReplayError(f"replay {path}: its start {error}") from None
 
 
 def verify_replay(path: str | Path) -> VerifiedReplay:

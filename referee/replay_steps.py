@@ -28,6 +28,10 @@ class Step:
 def initial_state(records: list[dict[str, Any]], path: str | Path = "replay") -> GameState:
     """The game's initial state from a replay's header config."""
     try:
+        if "position" in records[0]:
+            from referee.position import load_position
+
+            return load_position(records[0]["position"])
         game = get_game(str(records[0]["config"]["game"]))
         return game.new_initial_state(game.config_from_json(records[0]["config"]))
     except (KeyError, TypeError, IndexError) as error:
