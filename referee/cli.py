@@ -55,12 +55,12 @@ def games() -> None:
     table.add_column("name")
     table.add_column("players")
     table.add_column("flags (default)")
-    table.add_column("rules and components")
     for game in all_games():
         players = f"{game.min_players}" if game.min_players == game.max_players else f"{game.min_players}-{game.max_players}"
         flags = "\n".join(f"{flag.name}={json.dumps(flag.default)}" for flag in game.flags) or "-"
-        table.add_row(game.id, game.name, players, flags, f"docs/games/{game.id}.md")
+        table.add_row(game.id, game.name, players, flags)
     console.print(table)
+    console.print("Rules, components and variants of each game: docs/games/<id>.md (for example docs/games/underground_dice.md)")
 
 
 def print_report(report: Any) -> None:
