@@ -1,4 +1,4 @@
-"""Every command and code block of README.md, docs/writing-a-bot.md and docs/raw-grpc.md runs as written, from a plain shell.
+"""Every command and code block of README.md and the bot-writing docs (writing-a-bot, raw-grpc, positions) runs as written, from a plain shell.
 
 The shell has nothing activated: PATH is the system's plus one directory holding a `b99` link (what
 `scripts/setup` puts in /usr/local/bin). Blocks run in order in one scratch directory that sees the
@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-DOCS = ("README.md", "docs/writing-a-bot.md", "docs/raw-grpc.md")
+DOCS = ("README.md", "docs/writing-a-bot.md", "docs/raw-grpc.md", "docs/positions.md")
 FENCE = re.compile(
     r"^(?P<skip>[ \t]*<!-- docs-test: skip \((?P<why>[^)]+)\) -->\n)?(?P<indent>[ \t]*)```(?P<lang>[a-z]*)\n(?P<body>.*?)\n(?P=indent)```",
     re.DOTALL | re.MULTILINE,
