@@ -1,4 +1,4 @@
-"""Every command and code block of README.md and the bot-writing docs (writing-a-bot, raw-grpc, positions) runs as written, from a plain shell.
+"""Every command and code block of README.md and the bot-writing docs runs as written, from a plain shell.
 
 The shell has nothing activated: PATH is the system's plus one directory holding a `b99` link (what
 `scripts/setup` puts in /usr/local/bin). Blocks run in order in one scratch directory that sees the
