@@ -1,30 +1,57 @@
-"""The gRPC LadderService, with gRPC health checking and server reflection: a thin servicer over
-the ladder's registry and queries."""
+"""The gRPC LadderService on grpc.aio, with gRPC health checking and server reflection: a thin
+servicer over the ladder's registry and queries.
+
+Streams hold no thread: every watcher is a coroutine, and one poller per server (`ResultFeed`) reads
+the new results once and hands them to every watcher. Database calls run on a small thread pool, so
+unary calls keep answering however many watchers are connected. Requests are parsed here, not by
+gRPC, so a malformed message is INVALID_ARGUMENT with a one-line reason."""
 
 from __future__ import annotations
 
+import asyncio
 import hmac
+import logging
 import tempfile
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent import futures
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import grpc
+from google.protobuf.message import DecodeError, Message
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 import b99.ladder_pb2 as pb
-import b99.ladder_pb2_grpc as pb_grpc
 from ladder import queries
-from ladder.models import Bot
-from ladder.registry import LadderError, add_bot, get_bot, issue_token
+from ladder.models import Bot, MatchStatus
+from ladder.recompute import rating_intervals
+from ladder.registry import LadderError, add_bot, bot_for_token, get_bot, issue_token, revoke_tokens, rotate_token
 from ladder.settings import LadderSettings
 from referee.errors import ArenaError
 
-SERVICE_NAME = pb.DESCRIPTOR.services_by_name["LadderService"].full_name
+log = logging.getLogger(__name__)
+
+SERVICE = pb.DESCRIPTOR.services_by_name["LadderService"]
+SERVICE_NAME = SERVICE.full_name
 CHUNK = 64 * 1024
+#: Matches one ListMatches call returns at most.
+MAX_LIST = 500
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class WatchLimits:
+    """Caps on open WatchResults streams: per client address and for the whole server."""
+
+    per_client: int = 20
+    total: int = 1000
+    queue: int = 256  # results buffered per watcher before it falls back to reading the database
+    trust_proxy: bool = False  # behind a reverse proxy: the client is the `x-real-ip` the proxy sets
 
 
 def bot_message(bot: Bot) -> pb.Bot:
@@ -51,117 +78,440 @@ def match_message(row: queries.MatchRow) -> pb.Match:
     )
 
 
-class LadderServicer(pb_grpc.LadderServiceServicer):
-    """LadderService over one ladder's settings."""
+#: Longest error message sent back (error texts quote the request, which may be huge).
+MAX_DETAIL = 300
 
-    def __init__(self, settings: LadderSettings, admin_token: str | None, poll_seconds: float = 0.25) -> None:
+
+async def abort(context: grpc.aio.ServicerContext, code: grpc.StatusCode, message: str) -> None:
+    """End the call with `code` and a one-line message of bounded size."""
+    text = " ".join(message.split())
+    await context.abort(code, text if len(text) <= MAX_DETAIL else text[: MAX_DETAIL - 3] + "...")
+
+
+def client_of(context: grpc.aio.ServicerContext, trust_proxy: bool = False) -> str:
+    """The caller's address without its port ("ipv4:127.0.0.1:5555" -> "ipv4:127.0.0.1"); behind a
+    trusted proxy, the address the proxy says it serves (its `x-real-ip` header)."""
+    if trust_proxy:
+        for key, value in context.invocation_metadata() or ():
+            if key == "x-real-ip" and value:
+                return f"proxied:{str(value)[:64]}"
+    peer = context.peer() or "unknown"
+    kind, _, rest = peer.partition(":")
+    if kind in ("ipv4", "ipv6") and ":" in rest:
+        return f"{kind}:{rest.rsplit(':', 1)[0]}"
+    return peer
+
+
+def bearer(context: grpc.aio.ServicerContext) -> str:
+    """The token in the call's `authorization: Bearer ...` metadata ("" if none)."""
+    for key, value in context.invocation_metadata() or ():
+        if key == "authorization":
+            return str(value).removeprefix("Bearer ").strip()
+    return ""
+
+
+class Watcher:
+    """One open WatchResults stream: the games it follows and its inbox of new results."""
+
+    def __init__(self, game: str, queue_size: int) -> None:
+        self.game = game
+        self.inbox: asyncio.Queue[queries.MatchRow] = asyncio.Queue(queue_size)
+        self.lagging = False  # the inbox overflowed: catch up from the database
+        self.wake = asyncio.Event()
+
+    def offer(self, row: queries.MatchRow) -> None:
+        if self.game and row.game != self.game:
+            return
+        try:
+            self.inbox.put_nowait(row)
+        except asyncio.QueueFull:
+            self.lagging = True
+        self.wake.set()
+
+
+class ResultFeed:
+    """One poller for all watchers: reads each game's newest rating sequence number every tick and
+    hands new results to every watcher, so watchers cost no database work while nothing happens."""
+
+    def __init__(self, settings: LadderSettings, run_db: Callable[..., Awaitable[Any]], poll_seconds: float) -> None:
+        self.settings, self.run_db, self.poll_seconds = settings, run_db, poll_seconds
+        self.watchers: set[Watcher] = set()
+        self.cursors: dict[str, int] | None = None
+        self.task: asyncio.Task[None] | None = None
+        self.ready = asyncio.Event()
+
+    async def subscribe(self, watcher: Watcher) -> dict[str, int]:
+        """Add a watcher; returns the cursors up to which the feed has read (the watcher reads the
+        backlog up to there itself and gets everything after from its inbox)."""
+        self.watchers.add(watcher)
+        if self.task is None:
+            self.task = asyncio.get_running_loop().create_task(self.run())
+        await self.ready.wait()
+        assert self.cursors is not None
+        return dict(self.cursors)
+
+    def unsubscribe(self, watcher: Watcher) -> None:
+        self.watchers.discard(watcher)
+
+    async def run(self) -> None:
+        while True:
+            try:
+                await self.poll()
+            except Exception:  # noqa: BLE001 - a database hiccup: watchers wait, the feed retries
+                log.exception("result feed: poll failed; retrying")
+            await asyncio.sleep(self.poll_seconds)
+
+    async def poll(self) -> None:
+        latest = await self.run_db(queries.last_rating_seqs, self.settings)
+        if self.cursors is None:
+            self.cursors = latest
+            self.ready.set()
+            return
+        for game, seq in latest.items():
+            after = self.cursors.get(game, 0)
+            while seq > after:
+                rows = await self.run_db(partial(queries.matches, self.settings, game=game, after_seq=after, limit=100))
+                if not rows:
+                    break
+                for row in rows:
+                    # Offer and advance together (no await between), so that a watcher subscribing
+                    # meanwhile reads the backlog up to exactly where its inbox starts.
+                    for watcher in list(self.watchers):
+                        watcher.offer(row)
+                    after = self.cursors[game] = row.rating_seq or after
+
+    def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+
+
+class IntervalCache:
+    """Each game's bootstrap rating intervals, recomputed in the background at most every `max_age`
+    seconds: a leaderboard call waits for a bootstrap only the first time a game is asked for."""
+
+    def __init__(self, settings: LadderSettings, run_db: Callable[..., Awaitable[Any]], max_age: float = 5.0) -> None:
+        self.settings, self.run_db, self.max_age = settings, run_db, max_age
+        self.entries: dict[str, tuple[float, dict[int, tuple[float, float]]]] = {}
+        self.refreshing: set[str] = set()
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    async def get(self, game: str) -> dict[int, tuple[float, float]]:
+        entry = self.entries.get(game)
+        now = time.monotonic()
+        if entry is None:
+            intervals = await self.run_db(rating_intervals, self.settings, game)
+            self.entries[game] = (now, intervals)
+            return intervals
+        if now - entry[0] > self.max_age and game not in self.refreshing:
+            self.refreshing.add(game)
+            task = asyncio.get_running_loop().create_task(self._refresh(game))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+        return entry[1]
+
+    async def _refresh(self, game: str) -> None:
+        try:
+            self.entries[game] = (time.monotonic(), await self.run_db(rating_intervals, self.settings, game))
+        except Exception:  # noqa: BLE001 - keep the old intervals; the next call tries again
+            log.exception("intervals of %s: refresh failed", game)
+        finally:
+            self.refreshing.discard(game)
+
+
+class LadderServicer:
+    """LadderService over one ladder's settings; every method is a coroutine."""
+
+    def __init__(
+        self,
+        settings: LadderSettings,
+        admin_token: str | None,
+        poll_seconds: float = 0.25,
+        limits: WatchLimits | None = None,
+        private: bool = False,
+        db_threads: int = 8,
+    ) -> None:
         self.settings = settings
         self.admin_token = admin_token
-        self.poll_seconds = poll_seconds
+        self.limits = limits or WatchLimits()
+        self.private = private
+        self.pool = futures.ThreadPoolExecutor(max_workers=db_threads, thread_name_prefix="ladder-api-db")
+        self.feed = ResultFeed(settings, self.run_db, poll_seconds)
+        self.intervals = IntervalCache(settings, self.run_db)
+        self.watching: dict[str, int] = {}
 
-    def _require_admin(self, context: grpc.ServicerContext) -> None:
-        metadata = dict(context.invocation_metadata())
-        given = str(metadata.get("authorization", "")).removeprefix("Bearer ").strip()
-        if not self.admin_token or not hmac.compare_digest(given, self.admin_token):
-            context.abort(grpc.StatusCode.PERMISSION_DENIED, "this call needs the ladder's admin token")
+    async def run_db(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run a blocking database call on the servicer's thread pool."""
+        return await asyncio.get_running_loop().run_in_executor(self.pool, partial(function, *args, **kwargs))
 
-    def RegisterBot(self, request: pb.RegisterBotRequest, context: grpc.ServicerContext) -> pb.Bot:
-        self._require_admin(context)
+    def close(self) -> None:
+        self.feed.stop()
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+    # ------------------------------------------------------------------ access
+
+    async def _require_admin(self, context: grpc.aio.ServicerContext) -> None:
+        given = bearer(context)
+        if not self.admin_token or not hmac.compare_digest(given.encode(), self.admin_token.encode()):
+            await abort(context, grpc.StatusCode.PERMISSION_DENIED, "this call needs the ladder's admin token")
+
+    async def _require_reader(self, context: grpc.aio.ServicerContext) -> None:
+        """On a private ladder, streams need the admin token or a live bot token."""
+        if not self.private:
+            return
+        given = bearer(context)
+        if not given:
+            await abort(context, grpc.StatusCode.UNAUTHENTICATED, "this ladder is private: send authorization: Bearer <token>")
+        if self.admin_token and hmac.compare_digest(given.encode(), self.admin_token.encode()):
+            return
+        if await self.run_db(bot_for_token, self.settings, given) is None:
+            await abort(context, grpc.StatusCode.UNAUTHENTICATED, "unknown or revoked token")
+
+    # ------------------------------------------------------------------ admin calls
+
+    async def RegisterBot(self, request: pb.RegisterBotRequest, context: grpc.aio.ServicerContext) -> pb.Bot:
+        await self._require_admin(context)
         try:
-            if request.archive:
-                with tempfile.TemporaryDirectory() as scratch:
-                    archive = Path(scratch) / "bot.archive"
-                    archive.write_bytes(request.archive)
-                    bot = add_bot(self.settings, request.name, request.game, command=list(request.command),
-                                  upload=archive, owner=request.owner, version=request.version or "1")
-            else:
-                bot = add_bot(self.settings, request.name, request.game, command=list(request.command) or None,
-                              remote=request.remote, owner=request.owner, version=request.version or "1")
+            bot = await self.run_db(self._register, request)
         except (LadderError, ArenaError) as error:
-            context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(error))
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
         return bot_message(bot)
 
-    def IssueToken(self, request: pb.IssueTokenRequest, context: grpc.ServicerContext) -> pb.IssueTokenResponse:
-        self._require_admin(context)
+    def _register(self, request: pb.RegisterBotRequest) -> Bot:
+        if request.archive:
+            with tempfile.TemporaryDirectory() as scratch:
+                archive = Path(scratch) / "bot.archive"
+                archive.write_bytes(request.archive)
+                return add_bot(self.settings, request.name, request.game, command=list(request.command),
+                               upload=archive, owner=request.owner, version=request.version or "1")
+        return add_bot(self.settings, request.name, request.game, command=list(request.command) or None,
+                       remote=request.remote, owner=request.owner, version=request.version or "1")
+
+    async def IssueToken(self, request: pb.IssueTokenRequest, context: grpc.aio.ServicerContext) -> pb.IssueTokenResponse:
+        await self._require_admin(context)
         try:
-            return pb.IssueTokenResponse(token=issue_token(self.settings, request.bot))
+            return pb.IssueTokenResponse(token=await self.run_db(issue_token, self.settings, request.bot))
         except LadderError as error:
-            context.abort(grpc.StatusCode.NOT_FOUND, str(error))
+            await abort(context, grpc.StatusCode.NOT_FOUND, str(error))
             raise
 
-    def GetLeaderboard(self, request: pb.LeaderboardRequest, context: grpc.ServicerContext) -> pb.Leaderboard:
-        entries = []
-        for row in queries.leaderboard(self.settings, request.game):
-            bot = get_bot(self.settings, row.bot_id)
-            entry = pb.LeaderboardEntry(position=row.position, bot=bot_message(bot), rating=row.rating, games=row.games)
-            if row.interval is not None:
-                entry.interval_low, entry.interval_high, entry.has_interval = row.interval[0], row.interval[1], True
-            entries.append(entry)
-        return pb.Leaderboard(game=request.game, entries=entries)
+    async def RevokeToken(self, request: pb.RevokeTokenRequest, context: grpc.aio.ServicerContext) -> pb.RevokeTokenResponse:
+        await self._require_admin(context)
+        try:
+            revoked = await self.run_db(revoke_tokens, self.settings, request.bot, request.token or None)
+        except LadderError as error:
+            await abort(context, grpc.StatusCode.NOT_FOUND, str(error))
+            raise
+        return pb.RevokeTokenResponse(revoked=revoked)
 
-    def ListMatches(self, request: pb.ListMatchesRequest, context: grpc.ServicerContext) -> pb.MatchList:
+    async def RotateToken(self, request: pb.IssueTokenRequest, context: grpc.aio.ServicerContext) -> pb.IssueTokenResponse:
+        await self._require_admin(context)
+        try:
+            return pb.IssueTokenResponse(token=await self.run_db(rotate_token, self.settings, request.bot))
+        except LadderError as error:
+            await abort(context, grpc.StatusCode.NOT_FOUND, str(error))
+            raise
+
+    # ------------------------------------------------------------------ reading
+
+    async def _known_game(self, game: str, context: grpc.aio.ServicerContext) -> None:
+        if game and game not in await self.run_db(queries.games, self.settings):
+            await abort(context, grpc.StatusCode.NOT_FOUND, f"no bots play {game[:80]!r} on this ladder")
+
+    async def GetLeaderboard(self, request: pb.LeaderboardRequest, context: grpc.aio.ServicerContext) -> pb.Leaderboard:
+        intervals = await self.intervals.get(request.game) if request.game else {}
+        return await self.run_db(self._leaderboard, request.game, intervals)
+
+    def _leaderboard(self, game: str, intervals: dict[int, tuple[float, float]]) -> pb.Leaderboard:
+        entries = []
+        for row in queries.leaderboard(self.settings, game, with_intervals=False):
+            bot = pb.Bot(id=row.bot_id, name=row.name, game=row.game, owner=row.owner, version=row.version,
+                         kind=row.kind, status=row.status, paused_reason=row.paused_reason or "")
+            entry = pb.LeaderboardEntry(position=row.position, bot=bot, rating=row.rating, games=row.games)
+            interval = intervals.get(row.bot_id)
+            if interval is not None:
+                entry.interval_low, entry.interval_high, entry.has_interval = interval[0], interval[1], True
+            entries.append(entry)
+        return pb.Leaderboard(game=game, entries=entries)
+
+    async def ListMatches(self, request: pb.ListMatchesRequest, context: grpc.aio.ServicerContext) -> pb.MatchList:
+        if request.status and request.status not in (*MatchStatus.OPEN, MatchStatus.DONE, MatchStatus.VOID):
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, f"status {request.status[:40]!r} is not queued, running, done or void")
         bot_id = None
         if request.bot:
             try:
-                bot_id = get_bot(self.settings, request.bot).id
+                bot_id = (await self.run_db(get_bot, self.settings, request.bot)).id
             except LadderError as error:
-                context.abort(grpc.StatusCode.NOT_FOUND, str(error))
-        rows = queries.matches(self.settings, game=request.game or None, bot_id=bot_id,
-                               status=request.status or None, limit=request.limit or 50)
+                await abort(context, grpc.StatusCode.NOT_FOUND, str(error)[:200])
+        rows = await self.run_db(
+            queries.matches, self.settings, game=request.game or None, bot_id=bot_id, status=request.status or None,
+            limit=min(request.limit or 50, MAX_LIST), offset=min(request.offset, queries.MAX_ID),
+        )
         return pb.MatchList(matches=[match_message(row) for row in rows])
 
-    def _match(self, key: str, context: grpc.ServicerContext) -> queries.MatchRow:
-        row = queries.match(self.settings, key)
+    async def _match(self, key: str, context: grpc.aio.ServicerContext) -> queries.MatchRow:
+        row = await self.run_db(queries.match, self.settings, key) if key else None
         if row is None:
-            context.abort(grpc.StatusCode.NOT_FOUND, f"no match {key!r}")
+            await abort(context, grpc.StatusCode.NOT_FOUND, f"no match {key[:80]!r}")
         assert row is not None
         return row
 
-    def GetMatch(self, request: pb.GetMatchRequest, context: grpc.ServicerContext) -> pb.Match:
-        return match_message(self._match(request.match, context))
+    async def GetMatch(self, request: pb.GetMatchRequest, context: grpc.aio.ServicerContext) -> pb.Match:
+        return match_message(await self._match(request.match, context))
 
-    def FetchReplay(self, request: pb.GetMatchRequest, context: grpc.ServicerContext) -> Iterator[pb.ReplayChunk]:
-        row = self._match(request.match, context)
+    async def FetchReplay(self, request: pb.GetMatchRequest, context: grpc.aio.ServicerContext) -> AsyncIterator[pb.ReplayChunk]:
+        await self._require_reader(context)
+        row = await self._match(request.match, context)
         if not row.replay_path or not Path(row.replay_path).exists():
-            context.abort(grpc.StatusCode.NOT_FOUND, f"match {request.match!r} has no replay")
+            await abort(context, grpc.StatusCode.NOT_FOUND, f"match {request.match[:80]!r} has no replay")
         with open(row.replay_path, "rb") as replay:  # type: ignore[arg-type]
-            while chunk := replay.read(CHUNK):
+            while chunk := await self.run_db(replay.read, CHUNK):
                 yield pb.ReplayChunk(data=chunk)
 
-    def WatchResults(self, request: pb.WatchResultsRequest, context: grpc.ServicerContext) -> Iterator[pb.Match]:
-        cursors: dict[str, int] = {}
-        if request.game:
-            cursors[request.game] = request.after_rating_seq
-        else:
-            for game in queries.games(self.settings):
-                cursors[game] = _last_seq(self.settings, game)
-        while context.is_active():
-            sent = False
-            games = [request.game] if request.game else queries.games(self.settings)
-            for game in games:
-                cursors.setdefault(game, 0)
-                for row in queries.matches(self.settings, game=game, after_seq=cursors[game], limit=100):
+    async def WatchResults(self, request: pb.WatchResultsRequest, context: grpc.aio.ServicerContext) -> AsyncIterator[pb.Match]:
+        await self._require_reader(context)
+        await self._known_game(request.game, context)
+        client = client_of(context, self.limits.trust_proxy)
+        if sum(self.watching.values()) >= self.limits.total:
+            await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, f"the ladder has {self.limits.total} watchers already")
+        if self.watching.get(client, 0) >= self.limits.per_client:
+            await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                f"at most {self.limits.per_client} WatchResults streams per client")
+        self.watching[client] = self.watching.get(client, 0) + 1
+        watcher = Watcher(request.game, self.limits.queue)
+        try:
+            fed = await self.feed.subscribe(watcher)
+            # Every game: only what is rated from now on. One game: its backlog after the given number.
+            cursors = {request.game: min(request.after_rating_seq, queries.MAX_ID)} if request.game else dict(fed)
+            async for row in self._backlog(cursors, fed, request.game):
+                yield match_message(row)
+            while True:
+                await watcher.wake.wait()
+                watcher.wake.clear()
+                if watcher.lagging:
+                    watcher.lagging = False
+                    while not watcher.inbox.empty():
+                        watcher.inbox.get_nowait()
+                    async for row in self._backlog(cursors, dict(self.feed.cursors or {}), request.game):
+                        yield match_message(row)
+                while not watcher.inbox.empty():
+                    row = watcher.inbox.get_nowait()
+                    if (row.rating_seq or 0) > cursors.get(row.game, 0):
+                        cursors[row.game] = row.rating_seq or 0
+                        yield match_message(row)
+        finally:
+            self.feed.unsubscribe(watcher)
+            self.watching[client] -= 1
+            if not self.watching[client]:
+                del self.watching[client]
+
+    async def _backlog(self, cursors: dict[str, int], until: dict[str, int], only: str) -> AsyncIterator[queries.MatchRow]:
+        """Rated matches after each game's cursor up to `until` (of game `only`, or of every game),
+        oldest first; advances the cursors."""
+        for game in [only] if only else sorted(until):
+            cursors.setdefault(game, 0)
+            while cursors[game] < until.get(game, 0):
+                rows = await self.run_db(queries.matches, self.settings, game=game, after_seq=cursors[game], limit=100)
+                if not rows:
+                    break
+                for row in rows:
+                    if (row.rating_seq or 0) > until.get(game, 0):
+                        return
                     cursors[game] = row.rating_seq or cursors[game]
-                    sent = True
-                    yield match_message(row)
-            if not sent:
-                time.sleep(self.poll_seconds)
+                    yield row
 
 
-def _last_seq(settings: LadderSettings, game: str) -> int:
-    return queries.last_rating_seq(settings, game)
+# ---------------------------------------------------------------------------------------------- handlers
 
 
-def serve_grpc(settings: LadderSettings, address: str, admin_token: str | None = None, workers: int = 16) -> tuple[Any, int]:
+def _parsed(method: Any, request_type: type[Message], behaviour: Callable[..., Any], streaming: bool) -> Callable[..., Any]:
+    """Wrap a servicer method so that it parses its own request: bad bytes are INVALID_ARGUMENT."""
+
+    async def parse(data: bytes, context: grpc.aio.ServicerContext) -> Message:
+        try:
+            return request_type.FromString(data)
+        except (DecodeError, ValueError, RuntimeError) as error:
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, f"{method.name}: not a valid {request_type.__name__}: {error}"[:300])
+            raise
+
+    if streaming:
+        async def stream(data: bytes, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+            async for reply in behaviour(await parse(data, context), context):
+                yield reply
+
+        return stream
+
+    async def unary(data: bytes, context: grpc.aio.ServicerContext) -> Any:
+        return await behaviour(await parse(data, context), context)
+
+    return unary
+
+
+def ladder_handler(servicer: LadderServicer) -> grpc.GenericRpcHandler:
+    """The LadderService's method handlers, each parsing its request itself."""
+    from google.protobuf import message_factory
+
+    handlers = {}
+    for method in SERVICE.methods:
+        request_type = message_factory.GetMessageClass(method.input_type)
+        behaviour = getattr(servicer, method.name)
+        if method.server_streaming:
+            handlers[method.name] = grpc.unary_stream_rpc_method_handler(
+                _parsed(method, request_type, behaviour, True), response_serializer=lambda m: m.SerializeToString())
+        else:
+            handlers[method.name] = grpc.unary_unary_rpc_method_handler(
+                _parsed(method, request_type, behaviour, False), response_serializer=lambda m: m.SerializeToString())
+    return grpc.method_handlers_generic_handler(SERVICE_NAME, handlers)
+
+
+class GrpcServer:
+    """A grpc.aio server with the LadderService, run on an event loop in its own thread (so the
+    ladder's scheduling loop and the web server run beside it); stop() ends it."""
+
+    def __init__(self, servicer: LadderServicer, address: str) -> None:
+        self.servicer, self.address = servicer, address
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="ladder-grpc", daemon=True)
+        self.server: grpc.aio.Server | None = None
+        self.port = 0
+
+    def start(self) -> int:
+        self.thread.start()
+        self.port = asyncio.run_coroutine_threadsafe(self._start(), self.loop).result(30)
+        return self.port
+
+    async def _start(self) -> int:
+        server = grpc.aio.server()
+        server.add_generic_rpc_handlers((ladder_handler(self.servicer),))
+        health_servicer = health.aio.HealthServicer()
+        health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+        for name in ("", SERVICE_NAME):
+            await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+        reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+        port = server.add_insecure_port(self.address)
+        await server.start()
+        self.server = server
+        return port
+
+    def stop(self, grace: float | None = 0.5) -> None:
+        """Stop serving (open streams are cancelled after `grace` seconds) and end the thread."""
+        if not self.thread.is_alive():
+            return
+        if self.server is not None:
+            asyncio.run_coroutine_threadsafe(self.server.stop(grace), self.loop).result(30)
+        self.servicer.close()
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+
+
+def serve_grpc(
+    settings: LadderSettings,
+    address: str,
+    admin_token: str | None = None,
+    limits: WatchLimits | None = None,
+    private: bool = False,
+    poll_seconds: float = 0.25,
+) -> tuple[GrpcServer, int]:
     """Start the LadderService with health checking and reflection on `address` ("127.0.0.1:0",
     "unix:/path"); returns the server and its port (0 for a Unix socket)."""
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=workers))
-    pb_grpc.add_LadderServiceServicer_to_server(LadderServicer(settings, admin_token), server)
-    health_servicer = health.HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    for name in ("", SERVICE_NAME):
-        health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
-    port = server.add_insecure_port(address)
-    server.start()
-    return server, port
+    server = GrpcServer(LadderServicer(settings, admin_token, poll_seconds, limits, private), address)
+    return server, server.start()

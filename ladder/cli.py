@@ -139,8 +139,32 @@ def tournament(
         cells += [f"{line.score_share:.1%}"] if multiplayer else []
         table.add_row(*cells, str(line.faults))
     console.print(table)
+    print_tournament_faults(result)
     if json_path:
         json_path.write_text(json.dumps(result.to_json(), indent=2))
+
+
+#: Faulted games shown per entrant below the tournament's table (all of them are in --json).
+FAULTS_SHOWN_PER_ENTRANT = 2
+
+
+def print_tournament_faults(result: Any) -> None:
+    """Each entrant's first faulted games, each fault with the last lines of its bot's stderr."""
+    from referee.fault_text import fault_block
+
+    if result.void_games:
+        console.print(f"[bold]{len(result.void_games)} game(s) void[/bold] (every seat faulted before any decision; not rated)")
+    shown: dict[int, int] = {}
+    hidden: dict[str, int] = {}
+    for record in result.faults:
+        if shown.get(record.entrant, 0) >= FAULTS_SHOWN_PER_ENTRANT:
+            hidden[record.name] = hidden.get(record.name, 0) + 1
+            continue
+        shown[record.entrant] = shown.get(record.entrant, 0) + 1
+        title = f"{record.name}, game {record.game} seat {record.seat}:"
+        console.print(fault_block(title, record.faults, record.stderr_tail, record.replaced))
+    for name, count in hidden.items():
+        console.print(f"{name}: faults in {count} more game(s) (all of them with --json)")
 
 
 # ---------------------------------------------------------------------------------------------- ladder
@@ -207,13 +231,96 @@ def add_bot(settings: LadderSettings, name: str, game: str, command_text: str | 
 
 @ladder.command()
 @click.argument("name")
+@click.option("--rotate", is_flag=True, help="Revoke every token the bot has, then issue the new one.")
+@click.option("--revoke", is_flag=True, help="Revoke the bot's tokens (all of them, or the one in --token) and issue none.")
+@click.option("--token", "token_text", default=None, help="With --revoke: only this token.")
 @pass_settings
 @_guard
-def token(settings: LadderSettings, name: str) -> None:
-    """Issue a secret token for a remote bot (shown once; the ladder keeps only its hash)."""
-    from ladder.registry import issue_token
+def token(settings: LadderSettings, name: str, rotate: bool, revoke: bool, token_text: str | None) -> None:
+    """Issue a secret token for a remote bot (shown once; the ladder keeps only its hash), or rotate or
+    revoke its tokens. A revoked token opens no new connection."""
+    from ladder.registry import issue_token, revoke_tokens, rotate_token
 
-    click.echo(issue_token(settings, name))
+    if rotate and revoke:
+        _fail("--rotate and --revoke exclude each other")
+    if token_text and not revoke:
+        _fail("--token goes with --revoke")
+    if revoke:
+        count = revoke_tokens(settings, name, token_text)
+        console.print(f"{name}: {count} token{'s' if count != 1 else ''} revoked")
+        return
+    click.echo(rotate_token(settings, name) if rotate else issue_token(settings, name))
+
+
+@ladder.command()
+@click.argument("archive", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--no-files", is_flag=True, help="Only the database (no replays, no uploaded bots).")
+@pass_settings
+@_guard
+def backup(settings: LadderSettings, archive: Path, no_files: bool) -> None:
+    """Write the ladder (database snapshot, replays, uploaded bots) to ARCHIVE (.tar.gz); safe while it runs."""
+    from ladder.backup import backup as write_backup
+
+    summary = write_backup(settings, archive, with_files=not no_files)
+    console.print(f"backed up to {archive}: {summary.describe()}")
+
+
+@ladder.command()
+@click.argument("archive", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@pass_settings
+@_guard
+def restore(settings: LadderSettings, archive: Path) -> None:
+    """Restore a backup into this ladder (an empty database: SQLite or PostgreSQL, whichever it came from)."""
+    from ladder.backup import restore as read_backup
+
+    summary = read_backup(settings, archive)
+    console.print(f"restored {archive} into {settings.home}: {summary.describe()}")
+
+
+@ladder.command("settings")
+@click.argument("game", required=False)
+@click.option("--players", default=None, help='Player counts: "3", a mix "2,3,4", or weighted "2:1,4:2".')
+@click.option("--time-per-decision", type=float, default=None, help="Seconds per decision.")
+@click.option("--time-bank", type=float, default=None, help="Seconds in each seat's bank.")
+@click.option("--increment", type=float, default=None, help="Seconds added to the bank after each decision.")
+@click.option("--startup-time", type=float, default=None, help="Seconds a bot has to connect.")
+@click.option("--strikes", type=click.IntRange(min=0), default=None, help="Timeouts forgiven before a seat is replaced.")
+@click.option("--variant", "variant_pairs", multiple=True, help="A variant flag as key=value (repeatable).")
+@click.option("--reset", is_flag=True, help="Forget the game's settings (back to the game's defaults).")
+@click.option("--file", "path", type=click.Path(dir_okay=False, path_type=Path), envvar="B99_LADDER_GAMES", default=None,
+              help="The games file (default: games.toml in the ladder's home).")
+@pass_settings
+@_guard
+def game_settings_command(settings: LadderSettings, game: str | None, players: str | None, time_per_decision: float | None,
+                          time_bank: float | None, increment: float | None, startup_time: float | None, strikes: int | None,
+                          variant_pairs: tuple[str, ...], reset: bool, path: Path | None) -> None:
+    """Show or change per-game settings (player counts, time control, variants) used for new matches."""
+    from ladder.game_settings import games_file, load_games, make_settings, save_games
+
+    path = path or games_file(settings.home)
+    games = load_games(path)
+    changes: dict[str, Any] = {key: value for key, value in (
+        ("players", players), ("time_per_decision", time_per_decision), ("time_bank", time_bank),
+        ("increment", increment), ("startup_time", startup_time), ("strikes", strikes)) if value is not None}
+    if variant_pairs:
+        changes["variants"] = parse_variants(variant_pairs)
+    if (changes or reset) and not game:
+        _fail("name the GAME to change")
+    if game and reset:
+        games.pop(game, None)
+        save_games(path, games)
+    elif game and changes:
+        table = {**(games[game].to_toml() if game in games else {}), **changes}
+        games[game] = make_settings(game, table)
+        save_games(path, games)
+    shown = [game] if game else sorted(games)
+    if not shown:
+        console.print(f"no per-game settings in {path}: every game plays with its defaults")
+    for game_id in shown:
+        current = games.get(game_id) or make_settings(game_id, {})
+        control = ", ".join(f"{name} {value:g}" for name, value in sorted(current.time_control.items())) or "defaults"
+        variants = ", ".join(f"{name}={json.dumps(value)}" for name, value in sorted(current.variants.items())) or "standard"
+        console.print(f"{game_id}: players {current.describe_players()} · time control {control} · variants {variants}")
 
 
 @ladder.command()
@@ -326,27 +433,47 @@ def recompute(settings: LadderSettings, game: str | None, check: bool) -> None:
 @click.option("--grpc", "grpc_address", default=None, help="Serve the LadderService here (host:port, or unix:PATH).")
 @click.option("--http", "http_address", default=None, help="Serve the web pages here (host:port).")
 @click.option("--arena", "arena_address", default=None, help="Accept remote bots here (host:port).")
+@click.option("--metrics", "metrics_address", default=None,
+              help="Serve Prometheus metrics on a port of their own (host:port); they are also under /metrics of --http.")
+@click.option("--games-config", type=click.Path(dir_okay=False, path_type=Path), envvar="B99_LADDER_GAMES", default=None,
+              help="Per-game settings (TOML). Default: games.toml in the ladder's home.")
+@click.option("--private", is_flag=True, help="Streams (WatchResults, FetchReplay) need the admin token or a bot's token.")
+@click.option("--max-watchers", type=click.IntRange(min=1), default=1000, show_default=True, help="Open WatchResults streams in all.")
+@click.option("--max-watchers-per-client", type=click.IntRange(min=1), default=20, show_default=True,
+              help="Open WatchResults streams per client address.")
+@click.option("--trust-proxy", is_flag=True,
+              help="Behind a reverse proxy: count watchers per the x-real-ip header it sets, not per connection address.")
+@click.option("--log-format", type=click.Choice(["text", "json"]), envvar="B99_LADDER_LOG_FORMAT", default="text",
+              show_default=True, help="json: one JSON object per line (time, level, logger, message, match_id...).")
 @pass_settings
 @_guard
 def serve(settings: LadderSettings, executor: str, broker: str | None, workers: int, concurrency: int | None,
           games: tuple[str, ...], self_play: bool, max_matches: int | None, seed: int | None,
-          grpc_address: str | None, http_address: str | None, arena_address: str | None) -> None:
+          grpc_address: str | None, http_address: str | None, arena_address: str | None, metrics_address: str | None,
+          games_config: Path | None, private: bool, max_watchers: int, max_watchers_per_client: int, trust_proxy: bool,
+          log_format: str) -> None:
     """Run the ladder: schedule and play matches continuously, serve the APIs and pages."""
+    from ladder.api import WatchLimits
     from ladder.db import migrate
+    from ladder.game_settings import games_file, load_games
+    from ladder.logs import configure_logging
     from ladder.server import LadderServer
     from ladder.service import SchedulerOptions
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("alembic").setLevel(logging.WARNING)
+    configure_logging(log_format)
+    load_games(games_config or games_file(settings.home))  # a bad games file stops here, with its reason
     migrate(settings.db_url)
     if executor == "celery" and not broker:
         _fail("--executor celery needs --broker redis://...")
     if executor == "celery" and arena_address:
         _fail("remote bots (--arena) need the local executor: their relays dial the gateway on this machine")
     options = SchedulerOptions(games=games, concurrency=concurrency or workers, allow_self_play=self_play,
-                               seed=seed, max_matches=max_matches)
+                               seed=seed, max_matches=max_matches, games_file=games_config)
     server = LadderServer(settings, options, executor=executor, broker=broker, workers=workers,
-                          grpc_address=grpc_address, http_address=http_address, arena_address=arena_address)
+                          grpc_address=grpc_address, http_address=http_address, arena_address=arena_address,
+                          metrics_address=metrics_address, private=private,
+                          watch_limits=WatchLimits(per_client=max_watchers_per_client, total=max_watchers,
+                                                   trust_proxy=trust_proxy))
     signal.signal(signal.SIGTERM, lambda *_: server.stop())
     server.start()
     for line in server.describe():

@@ -40,7 +40,7 @@ def build_spec(settings: LadderSettings, job: MatchJob, time_control: Any = None
         bots=bots,
         seed=job.seed,
         variants=job.variants,
-        time_control=time_control or TimeControl(),
+        time_control=time_control or TimeControl(**job.time_control),
         replay_path=str(settings.replays_dir / f"{job.uid}-{job.attempt}.jsonl"),
         match_id=job.uid,
     )

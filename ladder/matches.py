@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -49,19 +49,24 @@ class MatchJob:
     variants: dict[str, Any]
     seed: int
     seats: tuple[SeatJob, ...]
+    time_control: dict[str, float] = field(default_factory=dict)  # referee TimeControl fields; empty: defaults
 
 
 def schedule_match(
-    settings: LadderSettings, game: str, bot_ids: Sequence[int], seed: int, variants: dict[str, Any] | None = None
+    settings: LadderSettings,
+    game: str,
+    bot_ids: Sequence[int],
+    seed: int,
+    variants: dict[str, Any] | None = None,
+    time_control: dict[str, float] | None = None,
 ) -> int:
-    """Queue a match between `bot_ids` (in seat order); returns its id."""
+    """Queue a match between `bot_ids` (in seat order), with the game's variants and time control
+    (TimeControl fields; none: the referee's defaults); returns its id."""
+    config: dict[str, Any] = {"game": game, "players": len(bot_ids), "variants": dict(variants or {})}
+    if time_control:
+        config["time_control"] = dict(time_control)
     with write_session(settings.db_url) as session:
-        match = Match(
-            uid=uuid.uuid4().hex,
-            game=game,
-            config={"game": game, "players": len(bot_ids), "variants": dict(variants or {})},
-            seed=seed,
-        )
+        match = Match(uid=uuid.uuid4().hex, game=game, config=config, seed=seed)
         session.add(match)
         session.flush()
         for seat, bot_id in enumerate(bot_ids):
@@ -113,6 +118,7 @@ def claim_match(settings: LadderSettings, match_id: int, worker: str, lease_seco
             variants=dict(match.config.get("variants") or {}),
             seed=match.seed,
             seats=tuple(jobs),
+            time_control=dict(match.config.get("time_control") or {}),
         )
 
 
@@ -192,8 +198,22 @@ def record_result(settings: LadderSettings, job: MatchJob, report: Any) -> bool:
         match = _locked_match(session, job.match_id)
         if match is None or match.status != MatchStatus.RUNNING or match.attempts != job.attempt:
             return False
-        counter = session.exec(select(GameCounter).where(GameCounter.game == match.game).with_for_update()).one()
         seats = list(session.exec(select(Seat).where(Seat.match_id == match.id).order_by(col(Seat.seat))).all())
+        if getattr(report, "void", False):
+            # Nobody played (every seat faulted before any decision): keep the faults, rate nothing.
+            for seat, seat_report in zip(seats, report.seats):
+                seat.faults = [
+                    {"kind": str(fault.kind), "detail": str(fault.detail), "decision_index": fault.decision_index}
+                    for fault in seat_report.faults
+                ]
+                seat.replaced = bool(seat_report.replaced)
+                session.add(seat)
+            _void(match, now, str(report.void_reason))
+            match.replay_path = report.replay_path
+            match.worker = None
+            session.add(match)
+            return True
+        counter = session.exec(select(GameCounter).where(GameCounter.game == match.game).with_for_update()).one()
         bot_ids = [seat.bot_id for seat in seats]
         ratings = {
             rating.bot_id: rating
@@ -227,7 +247,8 @@ def record_result(settings: LadderSettings, job: MatchJob, report: Any) -> bool:
         match.rating_seq = counter.rating_seq
         match.status = MatchStatus.DONE
         match.finished_at = now
-        match.config = dict(report.config)
+        # The referee's full config (every flag's value), and the time control the match was played with.
+        match.config = {**dict(report.config), **({"time_control": match.config["time_control"]} if match.config.get("time_control") else {})}
         match.replay_path = report.replay_path
         match.decisions = int(report.decisions)
         match.duration_seconds = float(report.duration_seconds)

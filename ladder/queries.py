@@ -28,6 +28,8 @@ class LeaderboardRow:
     rating: float
     games: int
     interval: tuple[float, float] | None
+    game: str = ""
+    paused_reason: str | None = None
 
 
 @dataclass
@@ -67,6 +69,19 @@ class MatchRow:
     seats: list[SeatRow] = field(default_factory=list)
 
 
+#: The largest id a table holds (64-bit signed); a longer number names nothing.
+MAX_ID = 2**63 - 1
+
+
+def parse_id(key: str | int) -> int | None:
+    """A row id from a URL or request part: None unless it is a number a table can hold."""
+    text = str(key)
+    if not text.isdigit() or not text.isascii():
+        return None
+    value = int(text)
+    return value if 0 < value <= MAX_ID else None
+
+
 def games(settings: LadderSettings) -> list[str]:
     """Games that have at least one bot on this ladder."""
     with read_session(settings.db_url) as session:
@@ -95,6 +110,8 @@ def leaderboard(
             rating=rating.rating,
             games=rating.games,
             interval=intervals.get(bot.id or 0),
+            game=bot.game,
+            paused_reason=bot.paused_reason,
         )
         for i, (bot, rating) in enumerate(ordered)
     ]
@@ -141,23 +158,19 @@ def matches(
     status: str | None = None,
     limit: int = 50,
     after_seq: int | None = None,
+    offset: int = 0,
 ) -> list[MatchRow]:
-    """Matches, newest first (or, with `after_seq`, rated matches after that sequence number, oldest first)."""
+    """Matches, newest first, skipping `offset` (or, with `after_seq`, rated matches after that
+    sequence number, oldest first)."""
     with read_session(settings.db_url) as session:
-        query = select(Match)
-        if game:
-            query = query.where(Match.game == game)
-        if status:
-            query = query.where(Match.status == status)
-        if bot_id is not None:
-            query = query.where(col(Match.id).in_(select(Seat.match_id).where(Seat.bot_id == bot_id)))
+        query = _match_filter(select(Match), game, bot_id, status)
         if after_seq is not None:
             query = query.where(Match.status == MatchStatus.DONE, col(Match.rating_seq) > after_seq).order_by(
                 col(Match.rating_seq)
             )
         else:
             query = query.order_by(col(Match.id).desc())
-        found = list(session.exec(query.limit(limit)).all())
+        found = list(session.exec(query.offset(offset).limit(limit)).all())
         seats: dict[int, list[tuple[Seat, Bot]]] = {}
         if found:
             for seat, bot in session.exec(
@@ -170,11 +183,57 @@ def matches(
     return [_match_row(match, seats.get(match.id or 0, [])) for match in found]
 
 
+def _match_filter(query: Any, game: str | None, bot_id: int | None, status: str | None) -> Any:
+    if game:
+        query = query.where(Match.game == game)
+    if status:
+        query = query.where(Match.status == status)
+    if bot_id is not None:
+        query = query.where(col(Match.id).in_(select(Seat.match_id).where(Seat.bot_id == bot_id)))
+    return query
+
+
+def count_matches(
+    settings: LadderSettings, game: str | None = None, bot_id: int | None = None, status: str | None = None
+) -> int:
+    """How many matches `matches()` would page through with the same filters."""
+    from sqlalchemy import func
+
+    with read_session(settings.db_url) as session:
+        return int(session.exec(_match_filter(select(func.count()).select_from(Match), game, bot_id, status)).one())
+
+
+def bots(settings: LadderSettings, game: str | None = None, limit: int = 50, offset: int = 0) -> list[LeaderboardRow]:
+    """Registered bots by game and name (position 0: not ranked here), one page of them."""
+    with read_session(settings.db_url) as session:
+        query = select(Bot, Rating).join(Rating, col(Rating.bot_id) == col(Bot.id))
+        if game:
+            query = query.where(Bot.game == game)
+        rows = session.exec(query.order_by(col(Bot.game), col(Bot.name)).offset(offset).limit(limit)).all()
+    return [
+        LeaderboardRow(position=0, bot_id=bot.id or 0, name=bot.name, owner=bot.owner, version=bot.version,
+                       kind=bot.kind, status=bot.status, rating=rating.rating, games=rating.games, interval=None, game=bot.game)
+        for bot, rating in rows
+    ]
+
+
+def count_bots(settings: LadderSettings, game: str | None = None) -> int:
+    """How many bots `bots()` pages through."""
+    from sqlalchemy import func
+
+    with read_session(settings.db_url) as session:
+        query = select(func.count()).select_from(Bot)
+        if game:
+            query = query.where(Bot.game == game)
+        return int(session.exec(query).one())
+
+
 def match(settings: LadderSettings, key: str | int) -> MatchRow | None:
     """One match by id or uid."""
     with read_session(settings.db_url) as session:
         if isinstance(key, int) or str(key).isdigit():
-            found = session.get(Match, int(key))
+            match_id = parse_id(key)
+            found = session.get(Match, match_id) if match_id is not None else None
         else:
             found = session.exec(select(Match).where(Match.uid == key)).first()
         if found is None:
@@ -210,6 +269,15 @@ def status_counts(settings: LadderSettings) -> dict[str, int]:
 
     with read_session(settings.db_url) as session:
         return dict(session.exec(select(Match.status, func.count()).group_by(Match.status)).all())
+
+
+def last_rating_seqs(settings: LadderSettings) -> dict[str, int]:
+    """Per game, the rating sequence number of its latest rated match (games with none are left out)."""
+    from sqlalchemy import func
+
+    with read_session(settings.db_url) as session:
+        rows = session.exec(select(Match.game, func.max(Match.rating_seq)).where(col(Match.rating_seq).is_not(None)).group_by(Match.game)).all()
+    return {game: int(seq) for game, seq in rows}
 
 
 def last_rating_seq(settings: LadderSettings, game: str) -> int:

@@ -11,7 +11,7 @@ import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from sqlmodel import select
+from sqlmodel import Session, select
 
 from ladder.db import read_session, write_session
 from ladder.models import Bot, BotKind, BotStatus, BotToken, Notice, Rating
@@ -101,9 +101,12 @@ def _check_member(member: str) -> None:
 
 def get_bot(settings: LadderSettings, name_or_id: str | int) -> Bot:
     """The bot with that name (or id); LadderError if there is none."""
+    from ladder.queries import parse_id
+
     with read_session(settings.db_url) as session:
         if isinstance(name_or_id, int) or str(name_or_id).isdigit():
-            bot = session.get(Bot, int(name_or_id))
+            key = parse_id(name_or_id)
+            bot = session.get(Bot, key) if key is not None else None
         else:
             bot = session.exec(select(Bot).where(Bot.name == name_or_id)).first()
     if bot is None:
@@ -118,6 +121,38 @@ def issue_token(settings: LadderSettings, bot_name: str) -> str:
     with write_session(settings.db_url) as session:
         session.add(BotToken(bot_id=bot.id, token_hash=hash_token(token)))
     return token
+
+
+def revoke_tokens(settings: LadderSettings, bot_name: str, token: str | None = None) -> int:
+    """Revoke one token of a bot (`token`) or every live one; returns how many were revoked. A revoked
+    token opens no new connection; a game already under way plays to its end."""
+    bot = get_bot(settings, bot_name)
+    with write_session(settings.db_url) as session:
+        revoked = _revoke(session, bot.id or 0, hash_token(token) if token else None)
+    if token and not revoked:
+        raise LadderError(f"bot {bot.name!r} has no live token like that")
+    return revoked
+
+
+def rotate_token(settings: LadderSettings, bot_name: str) -> str:
+    """Revoke every token of a bot and issue a new one, in one transaction (shown once)."""
+    bot = get_bot(settings, bot_name)
+    token = f"b99_{secrets.token_urlsafe(32)}"
+    with write_session(settings.db_url) as session:
+        _revoke(session, bot.id or 0, None)
+        session.add(BotToken(bot_id=bot.id, token_hash=hash_token(token)))
+    return token
+
+
+def _revoke(session: Session, bot_id: int, token_hash: str | None) -> int:
+    query = select(BotToken).where(BotToken.bot_id == bot_id, BotToken.revoked == False)  # noqa: E712
+    if token_hash is not None:
+        query = query.where(BotToken.token_hash == token_hash)
+    rows = list(session.exec(query).all())
+    for row in rows:
+        row.revoked = True
+        session.add(row)
+    return len(rows)
 
 
 def bot_for_token(settings: LadderSettings, token: str) -> Bot | None:

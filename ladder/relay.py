@@ -16,6 +16,7 @@ import grpc
 import b99.arena_pb2 as arena_pb2
 import b99.arena_pb2_grpc as arena_grpc
 import b99.ladder_pb2_grpc as ladder_grpc
+from sdk.run import token_metadata
 
 
 def _drain(source: queue.Queue):  # type: ignore[no-untyped-def]
@@ -59,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     answering.start()
     status = 0
     try:
-        for message in arena_grpc.ArenaStub(referee).Play(_drain(to_referee)):
+        for message in arena_grpc.ArenaStub(referee).Play(_drain(to_referee), metadata=token_metadata(seat_token)):
             to_gateway.put(message)
             if message.WhichOneof("body") == "game_over":
                 break

@@ -8,13 +8,12 @@ gave to X, and its answers only ever reach that seat's referee stream: a bot can
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
-import queue
 import sys
 import threading
-from collections.abc import Iterator
-from concurrent import futures
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +25,10 @@ import b99.ladder_pb2_grpc as ladder_grpc
 from ladder.models import BotKind, BotStatus
 from ladder.registry import bot_for_token
 from ladder.settings import LadderSettings
+from referee.arena_server import MAX_UNAUTHENTICATED, STREAMS_PER_CONNECTION, TOKEN_METADATA, metadata_token
+
+#: How long a stream without the token in its metadata may take to say hello.
+HELLO_WAIT_SECONDS = 10.0
 
 ATTACH_WAIT_SECONDS = 5.0
 
@@ -75,33 +78,48 @@ class Presence:
 
 @dataclass
 class RemoteConnection:
-    """One remote bot's open Play stream, waiting for a seat or playing one."""
+    """One remote bot's open Play stream, waiting for a seat or playing one (queues of the gateway's event loop)."""
 
     bot_id: int
-    to_bot: queue.Queue[arena_pb2.RefereeMessage | None] = field(default_factory=queue.Queue)
-    from_bot: queue.Queue[arena_pb2.BotMessage | None] = field(default_factory=queue.Queue)
+    to_bot: asyncio.Queue[arena_pb2.RefereeMessage | None] = field(default_factory=asyncio.Queue)
+    from_bot: asyncio.Queue[arena_pb2.BotMessage | None] = field(default_factory=asyncio.Queue)
     claimed: bool = False
 
 
 class ArenaGateway(arena_grpc.ArenaServicer, ladder_grpc.ArenaRelayServicer):
-    """The ladder's Arena endpoint for remote bots, and the relay side that seats them."""
+    """The ladder's Arena endpoint for remote bots, and the relay side that seats them.
+
+    It runs on grpc.aio in an event loop of its own: a stream that says nothing holds a coroutine, not
+    a worker thread, so idle or unauthenticated streams cannot shut remote bots out. A bot that puts
+    its token in the call's metadata is checked before its stream is read; one that sends it only in
+    its hello gets HELLO_WAIT_SECONDS and counts against a cap that metadata-authenticated streams
+    never meet.
+    """
 
     def __init__(self, settings: LadderSettings, address: str, presence: Presence) -> None:
         self.settings = settings
         self.address = address
         self.presence = presence
         self.secret = settings.admin_token()
-        self.lock = threading.Condition()
         self.waiting: dict[int, list[RemoteConnection]] = {}
+        self.unauthenticated = 0
         self.server: Any = None
         self.port = 0
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="arena-gateway", daemon=True)
+        self._changed: asyncio.Condition | None = None
 
     def start(self) -> None:
-        self.server = grpc.server(futures.ThreadPoolExecutor(max_workers=64))
+        self._thread.start()
+        asyncio.run_coroutine_threadsafe(self._start(), self._loop).result(10)
+
+    async def _start(self) -> None:
+        self._changed = asyncio.Condition()
+        self.server = grpc.aio.server(options=[("grpc.max_concurrent_streams", STREAMS_PER_CONNECTION)])
         arena_grpc.add_ArenaServicer_to_server(self, self.server)
         ladder_grpc.add_ArenaRelayServicer_to_server(self, self.server)
         self.port = self.server.add_insecure_port(self.address)
-        self.server.start()
+        await self.server.start()
 
     @property
     def relay_address(self) -> str:
@@ -111,89 +129,135 @@ class ArenaGateway(arena_grpc.ArenaServicer, ladder_grpc.ArenaRelayServicer):
 
     def stop(self) -> None:
         if self.server is not None:
-            self.server.stop(grace=0.5)
+            try:
+                asyncio.run_coroutine_threadsafe(self.server.stop(0.5), self._loop).result(6)
+            except Exception:  # noqa: BLE001 - stopping must go on
+                pass
+        if self._thread.is_alive():
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(5)
+
+    async def _bot(self, token: str) -> tuple[Any, arena_pb2.RefereeMessage | None]:
+        """The remote bot a token names, or the error that refuses it."""
+        bot = await asyncio.to_thread(bot_for_token, self.settings, token)
+        if bot is None or bot.kind != BotKind.REMOTE:
+            return None, _error(arena_pb2.UNKNOWN_TOKEN, "unknown or revoked ladder token")
+        if bot.status != BotStatus.ACTIVE:
+            return None, _error(arena_pb2.UNKNOWN_TOKEN, f"{bot.name} is {bot.status}: {bot.paused_reason or 'ask the ladder admin'}")
+        return bot, None
 
     # Arena.Play: a remote bot connects and waits for a seat.
-    def Play(self, request_iterator: Iterator[arena_pb2.BotMessage], context: grpc.ServicerContext) -> Iterator[arena_pb2.RefereeMessage]:
-        first = next(request_iterator, None)
+    async def Play(self, request_iterator: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[arena_pb2.RefereeMessage]:  # noqa: ANN401
+        token = metadata_token(context)
+        bot = None
+        if token is not None:
+            bot, refusal = await self._bot(token)
+            if refusal is not None:
+                yield refusal
+                return
+        elif self.unauthenticated >= MAX_UNAUTHENTICATED:
+            yield _error(arena_pb2.UNKNOWN_TOKEN, f"too many streams waiting for their hello; put the token in the {TOKEN_METADATA!r} metadata")
+            return
+        first = await self._first_message(context, counted=bot is None)
         if first is None or first.WhichOneof("body") != "hello":
             yield _error(arena_pb2.PROTOCOL_ERROR, "the first message must be hello")
             return
-        bot = bot_for_token(self.settings, first.hello.seat_token)
-        if bot is None or bot.kind != BotKind.REMOTE:
-            yield _error(arena_pb2.UNKNOWN_TOKEN, "unknown or revoked ladder token")
-            return
-        if bot.status != BotStatus.ACTIVE:
-            yield _error(arena_pb2.UNKNOWN_TOKEN, f"{bot.name} is {bot.status}: {bot.paused_reason or 'ask the ladder admin'}")
-            return
+        if bot is None:
+            bot, refusal = await self._bot(first.hello.seat_token)
+            if refusal is not None:
+                yield refusal
+                return
         connection = RemoteConnection(bot_id=bot.id or 0)
-        with self.lock:
+        assert self._changed is not None  # set when the server started
+        async with self._changed:
             self.waiting.setdefault(connection.bot_id, []).append(connection)
-            self.lock.notify_all()
+            self._changed.notify_all()
         self.presence.connected(connection.bot_id, +1)
-        reader = threading.Thread(target=self._read_bot, args=(request_iterator, connection), daemon=True)
-        reader.start()
-        context.add_callback(lambda: connection.to_bot.put(None))
+        reader = asyncio.ensure_future(self._read_bot(context, connection))
         try:
             while True:
-                message = connection.to_bot.get()
+                message = await connection.to_bot.get()
                 if message is None:
                     return
                 yield message
                 if message.WhichOneof("body") == "game_over":
                     return
         finally:
-            with self.lock:
-                if connection in self.waiting.get(connection.bot_id, []):
-                    self.waiting[connection.bot_id].remove(connection)
-                    self.presence.connected(connection.bot_id, -1)
+            reader.cancel()
+            connection.from_bot.put_nowait(None)
+            if connection in self.waiting.get(connection.bot_id, []):
+                self.waiting[connection.bot_id].remove(connection)
+                self.presence.connected(connection.bot_id, -1)
+
+    async def _first_message(self, context: grpc.aio.ServicerContext, counted: bool) -> Any:  # noqa: ANN401
+        if counted:
+            self.unauthenticated += 1
+        try:
+            read = context.read()
+            message = await (asyncio.wait_for(read, HELLO_WAIT_SECONDS) if counted else read)
+        except Exception:  # noqa: BLE001 - a stream that says nothing in time, or breaks, is just closed
+            return None
+        finally:
+            if counted:
+                self.unauthenticated -= 1
+        return None if message is grpc.aio.EOF else message
 
     @staticmethod
-    def _read_bot(request_iterator: Iterator[arena_pb2.BotMessage], connection: RemoteConnection) -> None:
+    async def _read_bot(context: grpc.aio.ServicerContext, connection: RemoteConnection) -> None:
         try:
-            for message in request_iterator:
+            while True:
+                message = await context.read()
+                if message is grpc.aio.EOF:
+                    break
                 if message.WhichOneof("body") == "decision":
-                    connection.from_bot.put(message)
-        except grpc.RpcError:
+                    connection.from_bot.put_nowait(message)
+        except (grpc.RpcError, asyncio.CancelledError):
             pass
         finally:
-            connection.from_bot.put(None)  # the bot disconnected: its relay ends, the referee sees it
+            connection.from_bot.put_nowait(None)  # the bot disconnected: its relay ends, the referee sees it
 
     # ArenaRelay.Attach: the relay of a seat given to a remote bot joins that bot's waiting connection.
-    def Attach(self, request_iterator: Iterator[arena_pb2.RefereeMessage], context: grpc.ServicerContext) -> Iterator[arena_pb2.BotMessage]:
-        metadata = dict(context.invocation_metadata())
+    async def Attach(self, request_iterator: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[arena_pb2.BotMessage]:  # noqa: ANN401
+        metadata = {key: value for key, value in (context.invocation_metadata() or ())}
         try:
             bot_id, match_uid, seat = int(metadata["b99-bot"]), str(metadata["b99-match"]), int(metadata["b99-seat"])
         except (KeyError, ValueError):
-            context.abort(grpc.StatusCode.INVALID_ARGUMENT, "b99-bot, b99-match and b99-seat are required")
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, "b99-bot, b99-match and b99-seat are required")
+            return
         if not hmac.compare_digest(str(metadata.get("b99-ticket", "")), ticket(self.secret, bot_id, match_uid, seat)):
-            context.abort(grpc.StatusCode.PERMISSION_DENIED, "bad relay ticket")
+            await context.abort(grpc.StatusCode.PERMISSION_DENIED, "bad relay ticket")
+            return
         self.presence.attached(bot_id)
-        connection = self._claim(bot_id)
+        connection = await self._claim(bot_id)
         if connection is None:
-            context.abort(grpc.StatusCode.UNAVAILABLE, f"bot {bot_id} is not connected")
-        assert connection is not None
+            await context.abort(grpc.StatusCode.UNAVAILABLE, f"bot {bot_id} is not connected")
+            return
 
-        def pump_up() -> None:
+        async def pump_up() -> None:
             try:
-                for message in request_iterator:
-                    connection.to_bot.put(message)
-            except grpc.RpcError:
+                async for message in request_iterator:
+                    connection.to_bot.put_nowait(message)
+            except (grpc.RpcError, asyncio.CancelledError):
                 pass
             finally:
-                connection.to_bot.put(None)
+                connection.to_bot.put_nowait(None)
 
-        threading.Thread(target=pump_up, daemon=True).start()
-        while True:
-            message = connection.from_bot.get()
-            if message is None:
-                return
-            yield message
+        pumping = asyncio.ensure_future(pump_up())
+        try:
+            while True:
+                message = await connection.from_bot.get()
+                if message is None:
+                    return
+                yield message
+        finally:
+            pumping.cancel()
 
-    def _claim(self, bot_id: int) -> RemoteConnection | None:
-        with self.lock:
-            found = self.lock.wait_for(lambda: self.waiting.get(bot_id), timeout=ATTACH_WAIT_SECONDS)
-            if not found:
+    async def _claim(self, bot_id: int) -> RemoteConnection | None:
+        assert self._changed is not None  # set when the server started
+        async with self._changed:
+            try:
+                await asyncio.wait_for(self._changed.wait_for(lambda: self.waiting.get(bot_id)), ATTACH_WAIT_SECONDS)
+            except asyncio.TimeoutError:
                 return None
             connection = self.waiting[bot_id].pop(0)
             connection.claimed = True

@@ -4,6 +4,7 @@ Arena gateway for remote bots, all in one process."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -25,6 +26,10 @@ class LadderServer:
         grpc_address: str | None = None,
         http_address: str | None = None,
         arena_address: str | None = None,
+        metrics_address: str | None = None,
+        watch_limits: Any = None,
+        private: bool = False,
+        web_routes: Sequence[Any] = (),
     ) -> None:
         self.settings = settings
         self.executor: Executor = CeleryExecutor(broker or "") if executor == "celery" else LocalExecutor(workers)
@@ -33,8 +38,12 @@ class LadderServer:
         self.online = Presence()
         self.ladder = Ladder(settings, self.executor, options, online=self.online)
         self.grpc_address, self.http_address, self.arena_address = grpc_address, http_address, arena_address
+        self.metrics_address = metrics_address
+        self.watch_limits, self.private, self.web_routes = watch_limits, private, list(web_routes)
         self.grpc_server: Any = None
         self.http_server: Any = None
+        self.metrics_server: Any = None
+        self.metrics_port: int | None = None
         self.arena: Any = None
         self.grpc_port: int | None = None
         self.http_port: int | None = None
@@ -52,11 +61,20 @@ class LadderServer:
         if self.grpc_address:
             from ladder.api import serve_grpc
 
-            self.grpc_server, self.grpc_port = serve_grpc(self.settings, self.grpc_address, self.settings.admin_token())
-        if self.http_address:
-            from ladder.web import serve_http
+            self.grpc_server, self.grpc_port = serve_grpc(self.settings, self.grpc_address, self.settings.admin_token(),
+                                                          limits=self.watch_limits, private=self.private)
+        if self.http_address or self.metrics_address:
+            from ladder.metrics import ladder_registry, metrics_app, metrics_route
+            from ladder.web import HttpServer, serve_http
 
-            self.http_server, self.http_port = serve_http(self.settings, self.http_address)
+            registry = ladder_registry(self.settings)
+            if self.http_address:
+                routes = [*self.web_routes, metrics_route(registry)]
+                self.http_server, self.http_port = serve_http(self.settings, self.http_address, routes,
+                                                              games=self.ladder.games_file)
+            if self.metrics_address:
+                self.metrics_server = HttpServer(metrics_app(registry), self.metrics_address)
+                self.metrics_port = self.metrics_server.start()
 
     def describe(self) -> list[str]:
         lines = [f"ladder in {self.settings.home}, executor {self.executor.name}"]
@@ -64,6 +82,10 @@ class LadderServer:
             lines.append(f"LadderService on port {self.grpc_port} ({self.grpc_address})")
         if self.http_server is not None:
             lines.append(f"web pages on http://{self.http_address.rsplit(':', 1)[0]}:{self.http_port}/")  # type: ignore[union-attr]
+        if self.metrics_server is not None:
+            lines.append(f"Prometheus metrics on port {self.metrics_port} ({self.metrics_address})")
+        elif self.http_server is not None:
+            lines.append("Prometheus metrics under /metrics of the web pages")
         if self.arena is not None:
             lines.append(f"Arena endpoint for remote bots on port {self.arena.port}")
         return lines
@@ -80,6 +102,8 @@ class LadderServer:
             self.grpc_server.stop(grace=0.5)
         if self.http_server is not None:
             self.http_server.shutdown()
+        if self.metrics_server is not None:
+            self.metrics_server.shutdown()
         if self.arena is not None:
             self.arena.stop()
         self.executor.shutdown()

@@ -7,6 +7,7 @@ import random
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from datetime import timedelta
 
@@ -16,6 +17,7 @@ from sqlmodel import col, select
 from ladder.db import read_session, write_session
 from ladder.execute import LEASE_SECONDS
 from ladder.executors import Executor
+from ladder.game_settings import GamesFile, games_file
 from ladder.matches import reap_stale, schedule_match
 from ladder.matchmaking import Candidate, pick_table
 from ladder.models import Bot, BotKind, BotStatus, Match, MatchStatus, Rating, Seat, utcnow
@@ -37,7 +39,8 @@ class SchedulerOptions:
     concurrency: int = 2  # matches queued or running at once (per ladder)
     allow_self_play: bool = False
     seed: int | None = None
-    players: dict[str, int] = field(default_factory=dict)  # per game; default: the game's default count
+    players: dict[str, int] = field(default_factory=dict)  # per game, overrides the games file's counts
+    games_file: Path | None = None  # per-game settings (TOML); default: <home>/games.toml
     max_matches: int | None = None  # stop scheduling after this many (tests, benchmarks)
     lease_seconds: float = LEASE_SECONDS
     tick_seconds: float = 0.2
@@ -61,6 +64,7 @@ class Ladder:
         self.stopping = threading.Event()
         self.remote_ids: set[int | None] = set()
         self.online = online  # a ladder.remote.Presence shared with the Arena gateway; None: no remote bots
+        self.games_file = GamesFile(self.options.games_file or games_file(settings.home))
 
     def recover(self) -> None:
         """After a restart: dispatch again what was queued but never sent to an executor. A local
@@ -72,7 +76,7 @@ class Ladder:
     def step(self) -> None:
         """One round: reap lost attempts, schedule new matches, dispatch the queued ones."""
         for match_id in reap_stale(self.settings, self.options.lease_seconds):
-            log.warning("match %s: attempt lost, requeued or voided", match_id)
+            log.warning("match %s: attempt lost, requeued or voided", match_id, extra={"match_id": match_id, "event": "reaped"})
         self.schedule()
         self.dispatch()
 
@@ -96,7 +100,7 @@ class Ladder:
             try:
                 scheduled = self.schedule_one(game)
             except ArenaError as error:  # a game whose engine is gone: its bots wait
-                log.warning("cannot schedule %s: %s", game, error)
+                log.warning("cannot schedule %s: %s", game, error, extra={"game": game, "event": "unschedulable"})
                 continue
             if scheduled is not None:
                 missing -= 1
@@ -127,17 +131,28 @@ class Ladder:
 
     def schedule_one(self, game: str) -> int | None:
         """Queue one match of `game` if matchmaking finds a table; returns its id."""
-        engine_game = get_game(game)
-        players = self.options.players.get(game, engine_game.default_players)
-        table = pick_table(self.candidates(game), players, self.rng, self.options.allow_self_play)
+        get_game(game)
+        game_settings = self.games_file.get(game)
+        candidates = self.candidates(game)
+        if game in self.options.players:
+            players: int | None = self.options.players[game]
+        else:
+            available = len(candidates) if not self.options.allow_self_play or not candidates else 1 << 30
+            players = game_settings.pick_players(self.rng, available)
+        if players is None:
+            return None
+        table = pick_table(candidates, players, self.rng, self.options.allow_self_play)
         if table is None:
             return None
-        match_id = schedule_match(self.settings, game, table, seed=self.rng.getrandbits(63))
+        match_id = schedule_match(self.settings, game, table, seed=self.rng.getrandbits(63),
+                                  variants=dict(game_settings.variants), time_control=dict(game_settings.time_control))
         if self.online is not None:
             for bot_id in table:
                 if bot_id in self.remote_ids:
                     self.online.reserve(bot_id)
         self.scheduled += 1
+        log.info("match %s scheduled: %s, %d players", match_id, game, len(table),
+                 extra={"match_id": match_id, "game": game, "bots": list(table), "event": "scheduled"})
         return match_id
 
     def dispatch(self) -> None:

@@ -66,6 +66,43 @@ class EntrantStanding:
     faults: int
 
 
+@dataclass(frozen=True)
+class SeatFaults:
+    """The faults of one entrant in one game, with the last of its bot's stderr."""
+
+    game: int
+    seat: int
+    entrant: int
+    name: str
+    faults: list[Any]
+    stderr_tail: str
+    replaced: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "seat": self.seat,
+            "name": self.name,
+            "faults": [fault.to_json() for fault in self.faults],
+            "stderr_tail": self.stderr_tail,
+            "replaced": self.replaced,
+        }
+
+
+def fault_records(names: Sequence[str], games: Sequence[TournamentGame], reports: Sequence[Any]) -> list[SeatFaults]:
+    """Every seat that faulted, game by game, with its stderr tail."""
+    records = []
+    for game, report in zip(games, reports):
+        for seat_report in report.seats:
+            if seat_report.faults:
+                entrant = game.seating[seat_report.seat]
+                records.append(
+                    SeatFaults(game.index, seat_report.seat, entrant, names[entrant], list(seat_report.faults),
+                               seat_report.stderr_tail, seat_report.replaced)
+                )
+    return records
+
+
 @dataclass
 class TournamentResult:
     """What a tournament produced: every report, in schedule order, and the standings."""
@@ -74,6 +111,15 @@ class TournamentResult:
     games: list[TournamentGame]
     reports: list[Any]
     standings: list[EntrantStanding] = field(default_factory=list)
+
+    @property
+    def faults(self) -> list[SeatFaults]:
+        return fault_records(self.names, self.games, self.reports)
+
+    @property
+    def void_games(self) -> list[TournamentGame]:
+        """Games nobody played (every seat faulted before any decision): not rated."""
+        return [game for game, report in zip(self.games, self.reports) if getattr(report, "void", False)]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -92,14 +138,23 @@ class TournamentResult:
                 for s in self.standings
             ],
             "matches": [
-                {"seating": list(game.seating), "seed": game.seed, "ranks": list(report.ranks), "scores": list(report.scores)}
+                {
+                    "seating": list(game.seating),
+                    "seed": game.seed,
+                    "status": getattr(report, "status", "complete"),
+                    "ranks": list(report.ranks),
+                    "scores": list(report.scores),
+                }
                 for game, report in zip(self.games, self.reports)
             ],
+            "faults": [record.to_json() for record in self.faults],
         }
 
 
 def standings(names: Sequence[str], games: Sequence[TournamentGame], reports: Sequence[Any]) -> list[EntrantStanding]:
-    """Elo (rated in schedule order, so the same seeds give the same table), wins and faults per entrant."""
+    """Elo (rated in schedule order, so the same seeds give the same table), wins and faults per entrant.
+
+    A void game (nobody played) is not rated and counts as no game played; its faults still count."""
     table = RatingTable()
     played = [0] * len(names)
     wins = [0.0] * len(names)
@@ -107,6 +162,11 @@ def standings(names: Sequence[str], games: Sequence[TournamentGame], reports: Se
     faults = [0] * len(names)
     history = []
     for game, report in zip(games, reports):
+        if getattr(report, "void", False):
+            # Nobody played: no result to rate; the faults still count against each entrant.
+            for seat, entrant in enumerate(game.seating):
+                faults[entrant] += len(report.seats[seat].faults)
+            continue
         ranks = list(report.ranks)
         table.apply(list(game.seating), ranks)
         history.append((list(game.seating), ranks))

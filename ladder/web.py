@@ -1,26 +1,44 @@
-"""The ladder's web pages: leaderboards per game, a bot page with its rating chart, a match page
-with ranks, faults and the replay download. Server-rendered (jinja2), served by the standard library."""
+"""The ladder's web pages: leaderboards per game (with the game's settings), lists of bots and
+matches a page at a time, a bot page with its rating chart, a match page with ranks, faults and the
+replay download. Server-rendered (jinja2), served by Starlette on uvicorn: connections are asyncio
+sockets, not threads, and pages are rendered on a small pool of threads.
+
+`build_app(settings, routes)` makes the application; extra routes (live updates, a replay viewer...)
+are passed in and can render with `render()` and the same templates."""
 
 from __future__ import annotations
 
-import json
-import re
+import asyncio
+import socket
 import threading
-from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
 
 from jinja2 import Environment, PackageLoader, select_autoescape
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
 
 from ladder import queries
+from ladder.game_settings import GameSettings, GamesFile, games_file
+from ladder.models import MatchStatus
 from ladder.registry import LadderError, get_bot, notices
 from ladder.settings import LadderSettings
 
 STATIC = Path(__file__).with_name("static")
 environment = Environment(loader=PackageLoader("ladder", "templates"), autoescape=select_autoescape(["html"]))
 environment.filters["when"] = lambda value: value.strftime("%Y-%m-%d %H:%M:%S") if value else "-"
+#: Rows per page of a list (matches, bots, a leaderboard).
+PAGE_SIZE = 50
+#: The last page anyone may ask for (a bigger number is a 400, not a slow query).
+MAX_PAGE = 100_000
+MATCH_STATUSES = (*MatchStatus.OPEN, MatchStatus.DONE, MatchStatus.VOID)
+SECURITY_HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin"}
 
 
 def rating_chart(points: list[float], width: int = 640, height: int = 220, pad: int = 32) -> dict[str, Any]:
@@ -49,122 +67,206 @@ def rating_chart(points: list[float], width: int = 640, height: int = 220, pad: 
     }
 
 
+def render(template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+    """A page from the ladder's templates."""
+    return HTMLResponse(environment.get_template(template).render(**context), status_code, headers=SECURITY_HEADERS)
+
+
+@dataclass(frozen=True)
+class Pager:
+    """One page of a list: which rows to read, and the links to the pages around it."""
+
+    page: int
+    total: int
+    size: int = PAGE_SIZE
+
+    @property
+    def offset(self) -> int:
+        return (self.page - 1) * self.size
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-self.total // self.size))
+
+    def link(self, request: Request, page: int) -> str:
+        """The current URL with another page number."""
+        return str(request.url.include_query_params(page=page).replace(scheme="", netloc="")).removeprefix("//")
+
+
+def page_number(request: Request) -> int:
+    """The `page` query parameter (1 if absent); 400 if it is not a page number."""
+    text = request.query_params.get("page", "1")
+    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= MAX_PAGE:
+        raise HTTPException(400, f"page must be a number from 1 to {MAX_PAGE}")
+    return int(text)
+
+
+def choice(request: Request, name: str, allowed: Sequence[str]) -> str | None:
+    """A query parameter that must be one of `allowed` (None if absent); 400 otherwise."""
+    value = request.query_params.get(name)
+    if value is None or value == "":
+        return None
+    if value not in allowed:
+        raise HTTPException(400, f"{name} must be one of {', '.join(allowed)}")
+    return value
+
+
 class Pages:
-    """Renders each page from the ladder's queries; None means not found."""
+    """The ladder's pages over its queries; each handler is a plain function Starlette runs on its
+    thread pool (the queries block)."""
 
-    def __init__(self, settings: LadderSettings) -> None:
+    def __init__(self, settings: LadderSettings, games: GamesFile | None = None) -> None:
         self.settings = settings
+        self.games = games or GamesFile(games_file(settings.home))
 
-    def render(self, template: str, **context: Any) -> bytes:
-        return environment.get_template(template).render(**context).encode()
+    def routes(self) -> list[BaseRoute]:
+        """Every page, the JSON endpoint and the static files."""
+        return [
+            Route("/", self.index, name="index"),
+            Route("/games/{game}", self.game, name="game"),
+            Route("/bots", self.bots, name="bots"),
+            Route("/bots/{key}", self.bot, name="bot"),
+            Route("/matches", self.matches, name="matches"),
+            Route("/matches/{key}", self.match, name="match"),
+            Route("/matches/{key}/replay.jsonl", self.replay, name="replay"),
+            Route("/api/games/{game}/leaderboard.json", self.leaderboard_json, name="leaderboard_json"),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ]
 
-    def index(self) -> bytes:
+    def known_game(self, game: str) -> str:
+        if game not in queries.games(self.settings):
+            raise HTTPException(404)
+        return game
+
+    def game_settings(self, game: str) -> GameSettings:
+        try:
+            return self.games.get(game)
+        except Exception:  # noqa: BLE001 - a broken games file must not take the page down
+            return GameSettings(game)
+
+    def index(self, request: Request) -> Response:
         games = queries.games(self.settings)
         boards = {game: queries.leaderboard(self.settings, game, with_intervals=False)[:5] for game in games}
-        return self.render("index.html", games=games, boards=boards, counts=queries.status_counts(self.settings))
+        return render("index.html", games=games, boards=boards, counts=queries.status_counts(self.settings))
 
-    def game(self, game: str) -> bytes | None:
-        if game not in queries.games(self.settings):
-            return None
-        return self.render("game.html", game=game, rows=queries.leaderboard(self.settings, game),
-                           matches=queries.matches(self.settings, game=game, limit=20))
+    def game(self, request: Request) -> Response:
+        game = self.known_game(request.path_params["game"])
+        rows = queries.leaderboard(self.settings, game)
+        pager = Pager(page_number(request), len(rows))
+        return render("game.html", request=request, game=game, rows=rows[pager.offset: pager.offset + pager.size],
+                      pager=pager, settings=self.game_settings(game),
+                      matches=queries.matches(self.settings, game=game, limit=20))
 
-    def bot(self, key: str) -> bytes | None:
+    def bots(self, request: Request) -> Response:
+        game = choice(request, "game", queries.games(self.settings))
+        pager = Pager(page_number(request), queries.count_bots(self.settings, game))
+        return render("bots.html", request=request, game=game, pager=pager,
+                      rows=queries.bots(self.settings, game, limit=pager.size, offset=pager.offset))
+
+    def bot(self, request: Request) -> Response:
         try:
-            bot = get_bot(self.settings, key)
+            bot = get_bot(self.settings, request.path_params["key"])
         except LadderError:
-            return None
+            raise HTTPException(404) from None
         history = queries.rating_history(self.settings, bot.id or 0)
         board = {row.bot_id: row for row in queries.leaderboard(self.settings, bot.game)}
-        return self.render("bot.html", bot=bot, line=board.get(bot.id or 0), history=history,
-                           chart=rating_chart([1500.0] + [rating for _, _, rating in history]),
-                           matches=queries.matches(self.settings, bot_id=bot.id, limit=30),
-                           notices=notices(self.settings, bot.name))
+        points = [1500.0] + [rating for _, _, rating in history]
+        pager = Pager(page_number(request), queries.count_matches(self.settings, bot_id=bot.id), size=30)
+        return render("bot.html", request=request, bot=bot, line=board.get(bot.id or 0), history=history,
+                      chart=rating_chart(points), pager=pager, notices=notices(self.settings, bot.name),
+                      matches=queries.matches(self.settings, bot_id=bot.id, limit=pager.size, offset=pager.offset))
 
-    def match(self, key: str) -> bytes | None:
-        row = queries.match(self.settings, key)
+    def matches(self, request: Request) -> Response:
+        game = choice(request, "game", queries.games(self.settings))
+        status = choice(request, "status", MATCH_STATUSES)
+        bot_id = None
+        if request.query_params.get("bot"):
+            try:
+                bot_id = get_bot(self.settings, request.query_params["bot"]).id
+            except LadderError:
+                raise HTTPException(400, "bot must be the name or id of a registered bot") from None
+        pager = Pager(page_number(request), queries.count_matches(self.settings, game, bot_id, status))
+        rows = queries.matches(self.settings, game=game, bot_id=bot_id, status=status, limit=pager.size, offset=pager.offset)
+        return render("matches.html", request=request, game=game, status=status, pager=pager, matches=rows)
+
+    def match(self, request: Request) -> Response:
+        row = queries.match(self.settings, request.path_params["key"])
         if row is None:
-            return None
+            raise HTTPException(404)
         has_replay = bool(row.replay_path and Path(row.replay_path).exists())
-        return self.render("match.html", match=row, has_replay=has_replay)
+        return render("match.html", match=row, has_replay=has_replay)
 
-    def leaderboard_json(self, game: str) -> bytes:
+    def replay(self, request: Request) -> Response:
+        row = queries.match(self.settings, request.path_params["key"])
+        if row is None or not row.replay_path or not Path(row.replay_path).exists():
+            raise HTTPException(404)
+        return FileResponse(row.replay_path, media_type="application/x-ndjson", filename=f"match-{row.id}.jsonl",
+                            headers=SECURITY_HEADERS)
+
+    def leaderboard_json(self, request: Request) -> Response:
+        game = self.known_game(request.path_params["game"])
         rows = queries.leaderboard(self.settings, game, with_intervals=False)
-        return json.dumps([{"bot": r.name, "id": r.bot_id, "rating": r.rating, "games": r.games, "status": r.status} for r in rows]).encode()
+        return JSONResponse([{"bot": r.name, "id": r.bot_id, "rating": r.rating, "games": r.games, "status": r.status}
+                             for r in rows], headers=SECURITY_HEADERS)
 
 
-ROUTES: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"^/$"), "index"),
-    (re.compile(r"^/games/(?P<key>[\w.-]+)$"), "game"),
-    (re.compile(r"^/bots/(?P<key>[\w.+-]+)$"), "bot"),
-    (re.compile(r"^/matches/(?P<key>[\w-]+)$"), "match"),
-    (re.compile(r"^/matches/(?P<key>[\w-]+)/replay\.jsonl$"), "replay"),
-    (re.compile(r"^/api/games/(?P<key>[\w.-]+)/leaderboard\.json$"), "leaderboard_json"),
-    (re.compile(r"^/static/(?P<key>[\w.-]+)$"), "static"),
-]
+async def http_error(request: Request, error: Exception) -> Response:
+    """404 and 400 as pages (or JSON under /api/); 405 keeps its Allow header."""
+    status = error.status_code if isinstance(error, HTTPException) else 500
+    detail = error.detail if isinstance(error, HTTPException) else "the ladder could not build this page"
+    headers = dict(getattr(error, "headers", None) or {})
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": detail}, status, headers=headers)
+    template = "not_found.html" if status == 404 else "error.html"
+    response = render(template, status, status=status, detail=detail)
+    response.headers.update(headers)
+    return response
 
 
-def make_handler(pages: Pages) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        server_version = "b99-ladder"
-
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
-            pass
-
-        def send(self, status: HTTPStatus, body: bytes, content_type: str, extra: dict[str, str] | None = None) -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", content_type)
-            self.send_header("Content-Length", str(len(body)))
-            self.send_header("X-Content-Type-Options", "nosniff")
-            for name, value in (extra or {}).items():
-                self.send_header(name, value)
-            self.end_headers()
-            self.wfile.write(body)
-
-        def do_GET(self) -> None:  # noqa: N802 - the standard library's name
-            path = unquote(self.path.split("?", 1)[0])
-            for pattern, name in ROUTES:
-                found = pattern.match(path)
-                if found is None:
-                    continue
-                key = found.groupdict().get("key", "")
-                try:
-                    self.route(name, key)
-                except Exception as error:  # noqa: BLE001 - a page error is a 500, never a dead server
-                    self.send(HTTPStatus.INTERNAL_SERVER_ERROR, f"error: {type(error).__name__}".encode(), "text/plain")
-                return
-            self.not_found()
-
-        def not_found(self) -> None:
-            self.send(HTTPStatus.NOT_FOUND, pages.render("not_found.html"), "text/html; charset=utf-8")
-
-        def route(self, name: str, key: str) -> None:
-            if name == "static":
-                file = STATIC / key
-                if not file.is_file():
-                    return self.not_found()
-                kind = {"css": "text/css", "js": "text/javascript"}.get(file.suffix.lstrip("."), "application/octet-stream")
-                return self.send(HTTPStatus.OK, file.read_bytes(), kind)
-            if name == "replay":
-                row = queries.match(pages.settings, key)
-                if row is None or not row.replay_path or not Path(row.replay_path).exists():
-                    return self.not_found()
-                return self.send(HTTPStatus.OK, Path(row.replay_path).read_bytes(), "application/x-ndjson",
-                                 {"Content-Disposition": f'attachment; filename="match-{row.id}.jsonl"'})
-            if name == "leaderboard_json":
-                return self.send(HTTPStatus.OK, pages.leaderboard_json(key), "application/json")
-            body = pages.index() if name == "index" else getattr(pages, name)(key)
-            if body is None:
-                return self.not_found()
-            return self.send(HTTPStatus.OK, body, "text/html; charset=utf-8")
-
-    return Handler
+def build_app(settings: LadderSettings, routes: Sequence[BaseRoute] = (), games: GamesFile | None = None) -> Starlette:
+    """The web application: `routes` first (so they may add pages or replace one), then the ladder's pages."""
+    pages = Pages(settings, games)
+    return Starlette(routes=[*routes, *pages.routes()],
+                     exception_handlers={HTTPException: http_error, 500: http_error})
 
 
-def serve_http(settings: LadderSettings, address: str) -> tuple[ThreadingHTTPServer, int]:
-    """Serve the pages on host:port (port 0 picks a free one) in a thread; returns the server and port."""
-    host, _, port = address.rpartition(":")
-    server = ThreadingHTTPServer((host or "127.0.0.1", int(port)), make_handler(Pages(settings)))
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, name="ladder-web", daemon=True).start()
-    return server, int(server.server_address[1])
+class HttpServer:
+    """uvicorn serving an ASGI app on its own event loop thread; shutdown() stops it."""
+
+    def __init__(self, app: Any, address: str, keep_alive_seconds: float = 5.0) -> None:
+        import uvicorn
+
+        host, _, port = address.rpartition(":")
+        host = (host or "127.0.0.1").strip("[]")
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        self.socket = socket.socket(family, socket.SOCK_STREAM)
+        self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.socket.bind((host, int(port)))
+        self.port = int(self.socket.getsockname()[1])
+        config = uvicorn.Config(app, lifespan="off", log_level="warning", access_log=False, loop="asyncio",
+                                http="h11", timeout_keep_alive=int(keep_alive_seconds), server_header=False)
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self._run, name="ladder-web", daemon=True)
+
+    def _run(self) -> None:
+        asyncio.run(self.server.serve(sockets=[self.socket]))
+
+    def start(self) -> int:
+        self.thread.start()
+        while not self.server.started and self.thread.is_alive():
+            threading.Event().wait(0.01)
+        return self.port
+
+    def shutdown(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+        self.socket.close()
+
+
+def serve_http(settings: LadderSettings, address: str, routes: Sequence[BaseRoute] = (),
+               games: GamesFile | None = None) -> tuple[HttpServer, int]:
+    """Serve the pages (and `routes`) on host:port (port 0 picks a free one) in a thread; returns the
+    server and its port."""
+    server = HttpServer(build_app(settings, routes, games), address)
+    return server, server.start()
+

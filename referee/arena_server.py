@@ -1,28 +1,50 @@
 """The referee's gRPC Arena service: bots dial in, prove their seat with a token, and exchange messages.
 
-The servicer only moves messages between a stream and its seat's queues; the match runner owns
-all game logic and decides what every message means.
+The servicer only moves messages between a stream and its seat's line; the match runner owns all
+game logic and decides what every message means.
+
+The server is asynchronous (grpc.aio on an event loop of its own): a stream that says nothing holds
+a coroutine, not a worker thread, so no number of idle streams can delay another seat's hello. A
+bot proves its seat before it sends anything, with its token in the call's metadata
+(`b99-seat-token`); a stream without that metadata (an SDK that only puts the token in its hello)
+is still served, but gets `HELLO_WAIT_SECONDS` to say hello and counts against a cap on such
+streams, which never applies to streams that authenticated by metadata. Each seat's inbox is
+bounded in messages and bytes: a bot that sends more than that, or one message larger than
+MAX_MESSAGE_BYTES, floods, and its stream is cut before the referee's memory grows.
 """
 
 from __future__ import annotations
 
+import asyncio
+import collections
 import os
 import queue
 import threading
 import time
-from collections.abc import Iterator
-from concurrent import futures
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
 
 import b99.arena_pb2 as arena_pb2
-import b99.arena_pb2_grpc as arena_pb2_grpc
+from sdk.run import TOKEN_METADATA
 
 MAX_MESSAGE_BYTES = 256 * 1024
 #: What the transport accepts: above MAX_MESSAGE_BYTES, so an oversized message is seen and reported, not just dropped.
 TRANSPORT_MAX_BYTES = 8 * 1024 * 1024
+#: Messages a seat may have waiting for the referee; an honest bot never has more than a few.
+INBOX_MESSAGES = 32
+#: Bytes a seat may have waiting for the referee.
+INBOX_BYTES = 1024 * 1024
+#: How long a stream without the token in its metadata may take to say hello.
+HELLO_WAIT_SECONDS = 10.0
+#: Streams without the token in their metadata that may wait for their hello at once.
+MAX_UNAUTHENTICATED = 64
+#: Streams one HTTP/2 connection may open at once (a bot needs one).
+STREAMS_PER_CONNECTION = 8
+#: The reason that starts an inbound end-of-stream when a bot flooded its inbox or sent an oversized message.
+FLOOD_PREFIX = "flood: "
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,12 +52,13 @@ class Rejected:
     """A message from a bot that is not one: bytes that do not parse, or more of them than allowed."""
 
     reason: str
+    oversized: bool = False
 
 
 def read_bot_message(raw: bytes) -> arena_pb2.BotMessage | Rejected:
-    """Parse a bot's message; never raises, so a bad message becomes a reported protocol error."""
+    """Parse a bot's message; never raises, so a bad message becomes a reported fault."""
     if len(raw) > MAX_MESSAGE_BYTES:
-        return Rejected(f"sent a {len(raw):,}-byte message; the limit is {MAX_MESSAGE_BYTES:,} bytes")
+        return Rejected(f"sent a {len(raw):,}-byte message; the limit is {MAX_MESSAGE_BYTES:,} bytes", oversized=True)
     try:
         return arena_pb2.BotMessage.FromString(raw)
     except Exception:  # noqa: BLE001 - protobuf raises DecodeError and others on garbage
@@ -49,24 +72,85 @@ class Inbound:
     message: arena_pb2.BotMessage | None
     received_at: float
     reason: str = ""
+    size: int = 0
 
 
 @dataclass
 class SeatLine:
-    """The two queues between one seat's stream and the runner."""
+    """One seat's connection: a bounded inbox the runner reads, and an outbox the stream drains.
+
+    The runner's thread calls `send`, `hang_up` and `take`; the server's event loop calls the rest.
+    """
 
     seat: int
     token: str
     inbox: queue.Queue[Inbound] = field(default_factory=queue.Queue)
-    outbox: queue.Queue[arena_pb2.RefereeMessage | None] = field(default_factory=queue.Queue)
     connected: threading.Event = field(default_factory=threading.Event)
     hello: arena_pb2.Hello | None = None
+    #: When the hello was accepted (time.monotonic()), None before.
+    hello_at: float | None = None
+    #: Why the seat's stream was cut for flooding ('' if it was not).
+    flooded: str = ""
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _waiting_bytes: int = 0
+    _outbox: collections.deque[arena_pb2.RefereeMessage | None] = field(default_factory=collections.deque)
+    _loop: asyncio.AbstractEventLoop | None = None
+    _wakeup: asyncio.Event | None = None
 
+    # ----- the runner's side ------------------------------------------------------------
     def send(self, message: arena_pb2.RefereeMessage) -> None:
-        self.outbox.put(message)
+        self._post(message)
 
     def hang_up(self) -> None:
-        self.outbox.put(None)
+        self._post(None)
+
+    def take(self, timeout: float | None = None) -> Inbound:
+        """The next inbound item; raises queue.Empty after `timeout` seconds (None: no wait)."""
+        item = self.inbox.get(timeout=timeout) if timeout is not None else self.inbox.get_nowait()
+        with self._lock:
+            self._waiting_bytes -= item.size
+        return item
+
+    def _post(self, message: arena_pb2.RefereeMessage | None) -> None:
+        with self._lock:
+            self._outbox.append(message)
+            loop, wakeup = self._loop, self._wakeup
+        if loop is not None and wakeup is not None:
+            try:
+                loop.call_soon_threadsafe(wakeup.set)
+            except RuntimeError:  # the server's loop is closed: nobody is left to read it
+                pass
+
+    # ----- the stream's side (on the server's event loop) -------------------------------------
+    def attach(self, loop: asyncio.AbstractEventLoop) -> asyncio.Event:
+        wakeup = asyncio.Event()
+        with self._lock:
+            self._loop, self._wakeup = loop, wakeup
+        wakeup.set()  # whatever was posted before the stream came is sent now
+        return wakeup
+
+    def next_outgoing(self) -> tuple[bool, arena_pb2.RefereeMessage | None]:
+        """(True, message or None = hang up) if something waits to be sent, else (False, None)."""
+        with self._lock:
+            if not self._outbox:
+                return False, None
+            return True, self._outbox.popleft()
+
+    def deliver(self, message: arena_pb2.BotMessage, size: int) -> bool:
+        """Queue a message for the runner; False (and the seat marked flooded) if its inbox is full."""
+        with self._lock:
+            if self.inbox.qsize() >= INBOX_MESSAGES or self._waiting_bytes + size > INBOX_BYTES:
+                self.flooded = (
+                    f"sent more than the referee holds for a seat ({INBOX_MESSAGES} messages or "
+                    f"{INBOX_BYTES // 1024} KiB waiting to be read)"
+                )
+                return False
+            self._waiting_bytes += size
+        self.inbox.put(Inbound(message, time.monotonic(), size=size))
+        return True
+
+    def end(self, reason: str) -> None:
+        self.inbox.put(Inbound(None, time.monotonic(), reason))
 
 
 class SeatDirectory:
@@ -99,85 +183,184 @@ def _error(code: int, text: str, request_id: int = 0) -> arena_pb2.RefereeMessag
     return arena_pb2.RefereeMessage(error=arena_pb2.Error(code=code, message=text, request_id=request_id))
 
 
-class ArenaServicer(arena_pb2_grpc.ArenaServicer):
-    """Implements Arena.Play: hello first, then a reader thread feeds the inbox while we drain the outbox."""
+def metadata_token(context: grpc.aio.ServicerContext) -> str | None:
+    """The seat token a call carries in its metadata, or None."""
+    for key, value in context.invocation_metadata() or ():
+        if key == TOKEN_METADATA:
+            return value if isinstance(value, str) else value.decode("utf-8", "replace")
+    return None
 
-    def __init__(self, directory: SeatDirectory) -> None:
+
+class ArenaServicer:
+    """Implements Arena.Play: authenticate, then one task reads into the seat's inbox while we drain its outbox."""
+
+    def __init__(self, directory: SeatDirectory, hello_wait: float = HELLO_WAIT_SECONDS, max_unauthenticated: int = MAX_UNAUTHENTICATED) -> None:
         self.directory = directory
+        self.hello_wait = hello_wait
+        self.max_unauthenticated = max_unauthenticated
+        self.unauthenticated = 0
 
-    def Play(self, request_iterator: Iterator[arena_pb2.BotMessage], context: grpc.ServicerContext) -> Iterator[arena_pb2.RefereeMessage]:
-        try:
-            first = next(request_iterator)
-        except (StopIteration, grpc.RpcError):
+    async def Play(self, request_iterator: AsyncIterator[Any], context: grpc.aio.ServicerContext) -> AsyncIterator[arena_pb2.RefereeMessage]:
+        token = metadata_token(context)
+        line: SeatLine | None = None
+        if token is not None:
+            # Authenticated before the stream is read: a stream without a free seat costs nothing more.
+            line = self.directory.claim(token)
+            if line is None:
+                yield _error(arena_pb2.UNKNOWN_TOKEN, "this seat token names no seat waiting for its bot")
+                return
+        elif self.unauthenticated >= self.max_unauthenticated:
+            yield _error(arena_pb2.UNKNOWN_TOKEN, f"too many streams waiting for their hello; put the seat token in the {TOKEN_METADATA!r} metadata")
             return
-        if isinstance(first, Rejected) or first.WhichOneof("body") != "hello":
+        first = await self._first_message(context, counted=line is None)
+        if first is None or isinstance(first, Rejected) or first.WhichOneof("body") != "hello":
+            if line is not None:
+                line.end("protocol violation: the first message of a stream must be hello" if first is not None else "stream ended before its hello")
             yield _error(arena_pb2.PROTOCOL_ERROR, "the first message of a stream must be hello")
             return
-        line = self.directory.claim(first.hello.seat_token)
         if line is None:
-            yield _error(arena_pb2.UNKNOWN_TOKEN, "this seat token names no seat waiting for its bot")
+            line = self.directory.claim(first.hello.seat_token)
+            if line is None:
+                yield _error(arena_pb2.UNKNOWN_TOKEN, "this seat token names no seat waiting for its bot")
+                return
+        elif first.hello.seat_token and first.hello.seat_token != token:
+            line.end("protocol violation: the hello names another seat's token than the call's metadata")
+            yield _error(arena_pb2.PROTOCOL_ERROR, "the hello's seat token differs from the call's metadata")
             return
         line.hello = first.hello
-        context.add_callback(lambda: line.inbox.put(Inbound(None, time.monotonic(), "stream closed")))
-        reader = threading.Thread(target=self._read, args=(request_iterator, line), daemon=True)
-        reader.start()
+        line.hello_at = time.monotonic()
+        wakeup = line.attach(asyncio.get_running_loop())
+        reader = asyncio.ensure_future(self._read(context, line))
         line.connected.set()
-        while True:
-            message = line.outbox.get()
-            if message is None:
-                return
-            yield message
+        try:
+            while True:
+                ready, message = line.next_outgoing()
+                if not ready:
+                    wakeup.clear()
+                    ready, message = line.next_outgoing()
+                    if not ready:
+                        await wakeup.wait()
+                        continue
+                if message is None:
+                    return
+                yield message
+                if line.flooded:
+                    return
+        finally:
+            reader.cancel()
+
+    async def _first_message(self, context: grpc.aio.ServicerContext, counted: bool) -> Any:  # noqa: ANN401
+        """The stream's first message, or None if it ended (or, unauthenticated, said nothing in time)."""
+        if counted:
+            self.unauthenticated += 1
+        try:
+            read = context.read()
+            message = await (asyncio.wait_for(read, self.hello_wait) if counted else read)
+        except (asyncio.TimeoutError, grpc.RpcError, asyncio.CancelledError):
+            return None
+        except Exception:  # noqa: BLE001 - a broken stream is a bot's problem, never the server's
+            return None
+        finally:
+            if counted:
+                self.unauthenticated -= 1
+        return None if message is grpc.aio.EOF else message
 
     @staticmethod
-    def _read(request_iterator: Iterator[arena_pb2.BotMessage], line: SeatLine) -> None:
+    async def _read(context: grpc.aio.ServicerContext, line: SeatLine) -> None:
+        # A message above TRANSPORT_MAX_BYTES is refused by grpc before it is read: the stream just ends
+        # here (grpc tells the servicer nothing more, the same as a cancelled stream); the bot is told
+        # RESOURCE_EXHAUSTED, which its stderr shows.
         reason = "stream ended by the bot"
         try:
-            for message in request_iterator:
-                if isinstance(message, Rejected):
-                    reason = f"protocol violation: {message.reason}"
+            while True:
+                message = await context.read()
+                if message is grpc.aio.EOF:
                     break
-                line.inbox.put(Inbound(message, time.monotonic()))
-        except grpc.RpcError as error:
-            reason = f"stream broken: {error.code().name if hasattr(error, 'code') else error}"
+                if isinstance(message, Rejected):
+                    if message.oversized:
+                        line.flooded = message.reason
+                        reason = FLOOD_PREFIX + message.reason
+                    else:
+                        reason = f"protocol violation: {message.reason}"
+                    break
+                if not line.deliver(message, message.ByteSize()):
+                    reason = FLOOD_PREFIX + line.flooded
+                    break
+        except asyncio.CancelledError:
+            reason = "stream closed by the referee"
+            line.end(reason)
+            raise
         except Exception as error:  # noqa: BLE001 - a bad stream must never reach the runner as an exception
-            reason = f"stream broken: {error}"
-        line.inbox.put(Inbound(None, time.monotonic(), reason))
+            reason = _broken(error)
+            if "RESOURCE_EXHAUSTED" in reason:
+                line.flooded = f"sent a message larger than the transport's {TRANSPORT_MAX_BYTES // (1024 * 1024)} MiB"
+                reason = FLOOD_PREFIX + line.flooded
+        line.end(reason)
+        if line.flooded:
+            line.hang_up()  # cut the stream: nothing more of this bot is read
+
+
+def _broken(error: Exception) -> str:
+    code = error.code() if isinstance(error, grpc.RpcError) and hasattr(error, "code") else None
+    return f"stream broken: {code.name if code is not None else error}"
 
 
 class ArenaServer:
-    """A gRPC server for the Arena service on a Unix socket or a loopback TCP port."""
+    """A gRPC server for the Arena service on a Unix socket or a loopback TCP port, on an event loop of its own."""
 
-    def __init__(self, address: str, max_workers: int = 16, options: list[tuple[str, Any]] | None = None) -> None:
+    def __init__(
+        self,
+        address: str,
+        options: list[tuple[str, Any]] | None = None,
+        hello_wait: float = HELLO_WAIT_SECONDS,
+        max_unauthenticated: int = MAX_UNAUTHENTICATED,
+    ) -> None:
         self.directory = SeatDirectory()
-        self.server = grpc.server(
-            futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="arena"),
-            options=[
-                ("grpc.max_receive_message_length", TRANSPORT_MAX_BYTES),
-                ("grpc.max_send_message_length", 16 * 1024 * 1024),
-                ("grpc.so_reuseport", 0),
-            ]
-            + (options or []),
-        )
-        servicer = ArenaServicer(self.directory)
+        self.servicer = ArenaServicer(self.directory, hello_wait, max_unauthenticated)
+        self._requested = address
+        self._options = [
+            ("grpc.max_receive_message_length", TRANSPORT_MAX_BYTES),
+            ("grpc.max_send_message_length", 16 * 1024 * 1024),
+            ("grpc.max_concurrent_streams", STREAMS_PER_CONNECTION),
+            ("grpc.so_reuseport", 0),
+        ] + (options or [])
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="arena-server", daemon=True)
+        self._server: grpc.aio.Server | None = None
+        self.address = address
+        self.socket_path: str | None = None
+
+    async def _start(self) -> int:
+        server = grpc.aio.server(options=self._options)
         play = grpc.stream_stream_rpc_method_handler(
-            servicer.Play, request_deserializer=read_bot_message, response_serializer=arena_pb2.RefereeMessage.SerializeToString
+            self.servicer.Play, request_deserializer=read_bot_message, response_serializer=arena_pb2.RefereeMessage.SerializeToString
         )
-        self.server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler("b99.arena.Arena", {"Play": play}),))
-        port = self.server.add_insecure_port(address)
-        if address.startswith("unix:"):
-            self.address = address
-            self.socket_path: str | None = address.removeprefix("unix://").removeprefix("unix:")
-        else:
-            host = address.rsplit(":", 1)[0]
-            self.address = f"{host}:{port}"
-            self.socket_path = None
+        server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler("b99.arena.Arena", {"Play": play}),))
+        port = server.add_insecure_port(self._requested)
+        await server.start()
+        self._server = server
+        return port
 
     def start(self) -> ArenaServer:
-        self.server.start()
-        if self.socket_path:
+        self._thread.start()
+        port = asyncio.run_coroutine_threadsafe(self._start(), self._loop).result(10)
+        if self._requested.startswith("unix:"):
+            self.socket_path = self._requested.removeprefix("unix://").removeprefix("unix:")
             # gRPC creates the socket 0755; a bot running as another user must be able to connect.
             os.chmod(self.socket_path, 0o777)
+        else:
+            host = self._requested.rsplit(":", 1)[0]
+            self.address = f"{host}:{port}"
         return self
 
     def stop(self, grace: float = 0.5) -> None:
-        self.server.stop(grace).wait(5)
+        if self._server is not None:
+            try:
+                asyncio.run_coroutine_threadsafe(self._server.stop(grace), self._loop).result(5 + grace)
+            except Exception:  # noqa: BLE001 - stopping must not hide the match's own outcome
+                pass
+        if self._thread.is_alive():
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(5)
+        if not self._loop.is_running():
+            self._loop.close()

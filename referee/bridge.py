@@ -29,7 +29,7 @@ from google.protobuf import json_format
 import b99.arena_pb2 as arena_pb2
 import b99.arena_pb2_grpc as arena_pb2_grpc
 from sdk.decode import load_game_messages
-from sdk.run import ADDRESS_VARIABLE, PROTOCOL_VERSION, TOKEN_VARIABLE
+from sdk.run import ADDRESS_VARIABLE, PROTOCOL_VERSION, TOKEN_VARIABLE, token_metadata
 
 
 class BridgeError(RuntimeError):
@@ -100,7 +100,7 @@ def run_bridge(command: Sequence[str], address: str, token: str, log: IO[str] = 
     )
     try:
         with grpc.insecure_channel(address) as channel:
-            for message in arena_pb2_grpc.ArenaStub(channel).Play(_outgoing(outbox)):
+            for message in arena_pb2_grpc.ArenaStub(channel).Play(_outgoing(outbox), metadata=token_metadata(token)):
                 body = message.WhichOneof("body")
                 if body == "game_start":
                     load_game_messages(message.game_start.game)
@@ -108,12 +108,12 @@ def run_bridge(command: Sequence[str], address: str, token: str, log: IO[str] = 
                     child.stdin.write(message_json(message) + "\n")
                     child.stdin.flush()
                 except BrokenPipeError:
-                    print("b99 bridge: the bot closed its stdin", file=log)
+                    print(f"b99 bridge: the bot closed its stdin{_ended(child, command)}", file=log)
                     break
                 if body == "decision_request":
                     reply = child.stdout.readline()
                     if not reply:
-                        print("b99 bridge: the bot ended its output before answering", file=log)
+                        print(f"b99 bridge: the bot ended its output before answering{_ended(child, command)}", file=log)
                         break
                     answer, problem = parse_reply(reply, message.decision_request.request_id)
                     if problem:
@@ -134,6 +134,19 @@ def run_bridge(command: Sequence[str], address: str, token: str, log: IO[str] = 
     except subprocess.TimeoutExpired:
         child.kill()
         return child.wait()
+
+
+def _ended(child: subprocess.Popen[str], command: Sequence[str]) -> str:
+    """'' while COMMAND runs, else how it ended: '; `python bot.py` exited with code 127 (command not found)'."""
+    try:
+        code = child.wait(timeout=0.5)
+    except subprocess.TimeoutExpired:
+        return ""
+    shown = " ".join(command)
+    if code < 0:
+        return f"; `{shown}` was killed by signal {-code}"
+    hint = {126: " (command not executable)", 127: " (command not found)"}.get(code, "")
+    return f"; `{shown}` exited with code {code}{hint}"
 
 
 @click.command("bridge", context_settings={"ignore_unknown_options": True})

@@ -64,13 +64,19 @@ def games() -> None:
 
 
 def print_report(report: Any) -> None:
+    from referee.fault_text import fault_block
     from referee.rank_reasons import rank_reasons
 
     game = get_game(report.game)
-    table = Table(title=f"{report.game} · seed {report.seed} · match {report.match_id}", caption=f"score: {game.score_unit}")
+    status = " · VOID" if getattr(report, "void", False) else ""
+    table = Table(title=f"{report.game} · seed {report.seed} · match {report.match_id}{status}", caption=f"score: {game.score_unit}")
     ranks = [seat.rank for seat in report.seats]
     scores = [seat.score for seat in report.seats]
-    reasons = rank_reasons(game, ranks, scores, [seat.replaced for seat in report.seats], report.details or {})
+    reasons = (
+        [""] * len(report.seats)
+        if getattr(report, "void", False)
+        else rank_reasons(game, ranks, scores, [seat.replaced for seat in report.seats], report.details or {})
+    )
     table.add_column("seat", justify="right")
     table.add_column("bot")
     table.add_column("rank", justify="right", style="bold")
@@ -82,10 +88,15 @@ def print_report(report: Any) -> None:
         faults = "; ".join(f"{fault.kind}: {fault.detail}" for fault in seat.faults)
         if seat.replaced:
             faults = (faults + " (fallback played on, ranked last)").strip()
-        score = f"{seat.score:g}"
-        cells = [str(seat.seat), seat.name, str(seat.rank), score, *([reason or "-"] if any(reasons) else []), faults or "-"]
-        table.add_row(*cells)
+        score = "-" if report.void else f"{seat.score:g}"
+        rank = str(seat.rank) if seat.rank else "-"
+        table.add_row(str(seat.seat), seat.name, rank, score, *([reason or "-"] if any(reasons) else []), faults or "-")
     console.print(table)
+    if report.void:
+        console.print(f"[bold red]void[/bold red]: no result ({report.void_reason})", highlight=False)
+    for seat in report.seats:
+        if seat.faults:
+            console.print(fault_block(f"seat {seat.seat} ({seat.name}):", seat.faults, seat.stderr_tail, seat.replaced))
     for seat in report.seats:
         sandbox = getattr(seat, "sandbox", None) or {}
         if sandbox:
@@ -218,7 +229,7 @@ def match(
     else:
         print_report(report)
     startup_faults = [seat for seat in report.seats if any(f.kind == "startup" for f in seat.faults)]
-    if startup_faults:
+    if startup_faults or report.void:
         for seat in startup_faults:
             click.echo(f"error: seat {seat.seat} ({seat.name}) did not start: {seat.faults[0].detail}", err=True)
         sys.exit(1)

@@ -19,6 +19,7 @@ class FaultKind(StrEnum):
     MEMORY = "memory"                   #: killed at its memory cap
     CPU = "cpu"                         #: killed at its CPU-time cap
     OUTPUT_FLOOD = "output_flood"       #: wrote more output than its log cap
+    FLOOD = "flood"                     #: sent the referee more messages, or a bigger one, than it holds for a seat
 
 
 @dataclass(slots=True)

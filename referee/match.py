@@ -43,8 +43,11 @@ ADDRESS_VARIABLE = "B99_ARENA_ADDRESS"
 TOKEN_VARIABLE = "B99_SEAT_TOKEN"
 SANDBOX_LEVELS = ("none", "basic", "strict")
 GAME_OVER_GRACE_SECONDS = 1.0
+#: MatchReport.status values.
+COMPLETE = "complete"
+VOID = "void"
 
-__all__ = ["BotSpec", "Fault", "MatchReport", "MatchSpec", "SeatReport", "TimeControl", "run_match"]
+__all__ = ["COMPLETE", "VOID", "BotSpec", "Fault", "MatchReport", "MatchSpec", "SeatReport", "TimeControl", "run_match"]
 
 
 @dataclass(frozen=True)
@@ -146,10 +149,21 @@ class MatchReport:
     engine_ranks: list[int] = field(default_factory=list)
     #: The game's own result details (for example a solo rank title), JSON-able.
     details: dict[str, Any] = field(default_factory=dict)
+    #: COMPLETE, or VOID: every seat faulted before any bot made a decision, so there is no result
+    #: (ranks and scores are empty; a ladder must not rate it). `void_reason` says why.
+    status: str = "complete"
+    void_reason: str = ""
+
+    @property
+    def void(self) -> bool:
+        """True if the match has no result (see `status`)."""
+        return self.status == VOID
 
     def to_json(self) -> dict[str, Any]:
         return {
             "match_id": self.match_id,
+            "status": self.status,
+            "void_reason": self.void_reason,
             "game": self.game,
             "config": self.config,
             "seed": self.seed,
@@ -178,6 +192,8 @@ class MatchReport:
             replay_path=data.get("replay_path"),
             engine_ranks=[int(rank) for rank in data.get("engine_ranks", [])],
             details=dict(data.get("details") or {}),
+            status=str(data.get("status", COMPLETE)),
+            void_reason=str(data.get("void_reason", "")),
         )
 
 
@@ -207,6 +223,15 @@ class _Seat:
     replaced: bool = False
     event_cursor: int = 0
     faults_recorded: int = 0
+    #: This seat's own numbering: request ids and event sequence numbers count only what it received.
+    next_request_id: int = 1
+    events_sent: int = 0
+
+    def number_events(self, events: list[tuple[int, Any]]) -> list[tuple[int, Any]]:
+        """Renumber events (from log positions) in this seat's own sequence, so gaps say nothing of others."""
+        numbered = [(self.events_sent + offset, event) for offset, (_, event) in enumerate(events)]
+        self.events_sent += len(events)
+        return numbered
 
     def fault(self, fault: Fault, decision_index: int | None) -> None:
         fault.decision_index = decision_index
@@ -239,8 +264,9 @@ class _Match:
         self.match_id = spec.match_id or uuid.uuid4().hex[:12]
         self.rng = random.Random(spec.seed)
         self.recorder = ReplayRecorder()
-        self.next_request_id = 1
         self.decisions = 0
+        #: Decisions a bot answered itself (not forced, not the fallback): none means nobody played.
+        self.bot_decisions = 0
         self.server: ArenaServer | None = None
         self.scratch: Path | None = None
         self.seats: list[_Seat] = [
@@ -286,13 +312,24 @@ class _Match:
                 seat.replaced = True
                 continue
             seat.agent = RemoteSeat(seat.spec.name, line, process)
-        deadline = time.monotonic() + control.startup_seconds
-        for seat in self.seats:
-            if seat.agent is None or seat.replaced:
-                continue
-            fault = seat.agent.connect(max(0.0, deadline - time.monotonic()))
-            if fault is not None:
-                self.replace(seat, fault, None)
+        self.await_hellos(control.startup_seconds)
+
+    def await_hellos(self, allowance: float) -> None:
+        """Wait for every seat's hello at once; each seat has `allowance` seconds from its own launch,
+        and only a seat that did not say hello in its own time is faulted."""
+        waiting = [seat for seat in self.seats if seat.agent is not None and not seat.replaced]
+        while waiting:
+            still = []
+            for seat in waiting:
+                assert seat.agent is not None  # filtered just above
+                status = seat.agent.poll_startup(allowance)
+                if isinstance(status, Fault):
+                    self.replace(seat, status, None)
+                elif status is False:
+                    still.append(seat)
+            waiting = still
+            if waiting:
+                time.sleep(0.02)
 
     def launch(self, seat: _Seat, environment: dict[str, str]):  # type: ignore[no-untyped-def]
         """Start a seat's process under its sandbox level; BotLaunchError if that level cannot run here."""
@@ -343,6 +380,8 @@ class _Match:
         try:
             self.start_bots()
             self.record_faults()
+            if self.nobody_plays():
+                return self.finish_void(time.monotonic() - began)
             for seat in self.seats:
                 if seat.agent is not None and not seat.replaced:
                     seat.agent.send(messages.game_start(self.match_id, self.config, seat.index, self.spec.time_control))
@@ -353,6 +392,8 @@ class _Match:
                     self.recorder.chance(state, outcome.id)
                 else:
                     self.decide(state)
+                    if self.nobody_plays():
+                        return self.finish_void(time.monotonic() - began)
             return self.finish(state, time.monotonic() - began)
         finally:
             self.shutdown()
@@ -365,6 +406,10 @@ class _Match:
         elapsed: dict[Seat, float] = {}
         pending: dict[Seat, arena_pb2.DecisionRequest] = {}
         decision_index = self.decisions
+        for seat in self.seats:
+            flooded = seat.agent.flood() if seat.agent is not None and not seat.replaced else None
+            if flooded is not None:
+                self.replace(seat, flooded, decision_index)
         for seat_index in deciding:
             seat = self.seats[seat_index]
             seat_options = options[seat_index]
@@ -374,12 +419,10 @@ class _Match:
                 continue
             if seat.replaced or seat.agent is None:
                 continue
-            events = messages.seat_events(state, seat_index, seat.event_cursor)
+            events = seat.number_events(messages.seat_events(state, seat_index, seat.event_cursor))
             seat.event_cursor = len(state.events)
-            request = messages.decision_request(
-                self.wire, self.next_request_id, state, seat_index, seat_options, events, seat.clock
-            )
-            self.next_request_id += 1
+            request = messages.decision_request(self.wire, seat.next_request_id, state, seat_index, seat_options, events, seat.clock)
+            seat.next_request_id += 1
             if self.spec.worlds and seat.agent.wants_world:
                 # A separate RNG per seat: asking for worlds never changes the match's chance outcomes.
                 try:
@@ -404,6 +447,7 @@ class _Match:
                     choices[seat_index] = outcome.option_id
                     how[seat_index] = "bot"
                     elapsed[seat_index] = outcome.elapsed
+                    self.bot_decisions += 1
                     continue
                 self.replace(seat, Fault(FaultKind.ILLEGAL_OPTION, f"{outcome.option_id!r} is not offered"), decision_index)
             elif outcome.kind == FaultKind.TIMEOUT:
@@ -429,8 +473,11 @@ class _Match:
         result = state.result()
         for seat in self.seats:
             if isinstance(seat.agent, RemoteSeat) and not seat.replaced:
+                flooded = seat.agent.flood()
                 stray = seat.agent.drain()
-                if stray:
+                if flooded is not None:
+                    seat.fault(flooded, None)
+                elif stray:
                     seat.fault(Fault(FaultKind.PROTOCOL_ERROR, f"{len(stray)} unrequested message(s) at game end"), None)
                 flood = seat.agent.process.output_flood() if seat.agent.process is not None else None
                 if flood is not None:
@@ -440,7 +487,7 @@ class _Match:
         summary = ", ".join(f"seat {i}: rank {rank}" for i, rank in enumerate(ranks))
         for seat in self.seats:
             if seat.agent is not None and not seat.replaced:
-                events = messages.seat_events(state, seat.index, seat.event_cursor)
+                events = seat.number_events(messages.seat_events(state, seat.index, seat.event_cursor))
                 seat.event_cursor = len(state.events)
                 seat.agent.send(messages.game_over(self.wire, result, ranks, events, summary))
         self.record_faults()
@@ -488,6 +535,52 @@ class _Match:
             replay_path=self.spec.replay_path,
             engine_ranks=list(result.ranks),
             details=dict(result.details),
+        )
+
+    def nobody_plays(self) -> bool:
+        """True when every seat has been replaced and no bot ever made a decision: a void match."""
+        return self.bot_decisions == 0 and all(seat.replaced for seat in self.seats)
+
+    def finish_void(self, duration: float) -> MatchReport:
+        """End a match nobody played: no ranks, no scores, every fault kept, the replay says why."""
+        reason = "every seat faulted before any bot made a decision: " + "; ".join(
+            f"seat {seat.index} {seat.faults[0].kind}" for seat in self.seats if seat.faults
+        )
+        self.record_faults()
+        seat_reports = []
+        for seat in self.seats:
+            if seat.agent is not None:
+                seat.agent.close()
+            seat_reports.append(
+                SeatReport(
+                    seat=seat.index,
+                    name=seat.spec.name,
+                    rank=0,
+                    score=0.0,
+                    faults=seat.faults,
+                    replaced=seat.replaced,
+                    exit_code=seat.agent.exit_code() if seat.agent is not None else None,
+                    stderr_tail=seat.agent.stderr_tail()[-2000:] if seat.agent is not None else "",
+                    sandbox=seat_sandbox(seat),
+                )
+            )
+        self.recorder.add({"type": "faults", "seats": [[f.to_json() for f in seat.faults] for seat in self.seats]})
+        self.recorder.add({"type": "void", "reason": reason, "decisions": self.decisions})
+        if self.spec.replay_path:
+            self.recorder.write(self.spec.replay_path)
+        return MatchReport(
+            match_id=self.match_id,
+            game=self.game.id,
+            config=self.config.to_json(),
+            seed=self.spec.seed,
+            ranks=[],
+            scores=[],
+            seats=seat_reports,
+            decisions=self.decisions,
+            duration_seconds=duration,
+            replay_path=self.spec.replay_path,
+            status=VOID,
+            void_reason=reason,
         )
 
     def shutdown(self) -> None:

@@ -129,7 +129,7 @@ def first_difference(recorded: Any, expected: Any, where: str = "") -> tuple[str
 
 def _steps(records: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     for record in records:
-        if record["type"] in ("chance", "decision", "event", "result"):
+        if record["type"] in ("chance", "decision", "event", "result", "void"):
             yield record
 
 
@@ -172,6 +172,8 @@ def simulate(records: list[dict[str, Any]], path: str | Path = "replay") -> Veri
                         f"recorded {json.dumps(was)}, re-simulated {json.dumps(now)}"
                     )
                 checked += 1
+            elif kind == "void":
+                result_seen = True  # nobody played: the steps up to here are checked, there is no result
             elif kind == "result":
                 result_seen = True
                 if not state.is_terminal():

@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
 import b99.arena_pb2 as arena_pb2
-from referee.arena_server import SeatLine
+from referee.arena_server import FLOOD_PREFIX, SeatLine
 from referee.engine import GameState
 from referee.faults import Fault, FaultKind
 from referee.launcher import BotProcess
@@ -45,6 +45,14 @@ class SeatAgent(ABC):
     @abstractmethod
     def connect(self, timeout: float) -> Fault | None:
         """Wait until the bot is ready to play; a Fault if it never is."""
+
+    def poll_startup(self, allowance: float) -> Fault | bool:
+        """True once the bot is ready, its Fault once it cannot be, False while it may still start."""
+        return True
+
+    def flood(self) -> Fault | None:
+        """The flood fault if the bot sent more than the referee holds for it (its stream is cut)."""
+        return None
 
     @abstractmethod
     def send(self, message: arena_pb2.RefereeMessage) -> None:
@@ -137,6 +145,8 @@ class RemoteSeat(SeatAgent):
         self.answered: set[int] = set()
         self.sent_at: dict[int, float] = {}
         self.closed_reason = ""
+        #: When the bot was launched (or its seat opened): its start-up allowance runs from here.
+        self.launched_at = time.monotonic()
 
     @property
     def wants_world(self) -> bool:
@@ -144,14 +154,41 @@ class RemoteSeat(SeatAgent):
 
     def connect(self, timeout: float) -> Fault | None:
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.line.connected.wait(0.02):
+        allowance = deadline - self.launched_at
+        while True:
+            status = self.poll_startup(allowance)
+            if status is True:
                 return None
-            if self.process is not None and self.process.exit_code() is not None:
-                ended = self.process.end_fault("before saying hello")
-                kind = ended.kind if ended.kind in (FaultKind.MEMORY, FaultKind.CPU, FaultKind.OUTPUT_FLOOD) else FaultKind.STARTUP
-                return Fault(kind, f"exited before saying hello ({ended.detail.removesuffix(' (before saying hello)')})")
-        return Fault(FaultKind.STARTUP, f"no hello within {timeout:.1f}s")
+            if isinstance(status, Fault):
+                return status
+            self.line.connected.wait(0.02)
+
+    def poll_startup(self, allowance: float) -> Fault | bool:
+        """True once the bot said hello within `allowance` seconds of its own launch; the Fault once
+        it cannot any more; False while it still may. Never blocks."""
+        line = self.line
+        if line.hello_at is not None and line.hello_at - self.launched_at <= allowance:
+            return True
+        if line.flooded:
+            return Fault(FaultKind.FLOOD, f"before saying hello: {line.flooded}")
+        if line.hello_at is None and not line.inbox.empty():
+            ended = line.take(None)
+            if ended.message is None:
+                reason = ended.reason.removeprefix("protocol violation: ")
+                return Fault(FaultKind.STARTUP, f"{reason} (no hello)")
+        if line.hello_at is not None:
+            late = line.hello_at - self.launched_at
+            return Fault(FaultKind.STARTUP, f"no hello within {allowance:.1f}s of its launch (it came after {late:.1f}s)")
+        if self.process is not None and self.process.exit_code() is not None:
+            ended = self.process.end_fault("before saying hello")
+            kind = ended.kind if ended.kind in (FaultKind.MEMORY, FaultKind.CPU, FaultKind.OUTPUT_FLOOD) else FaultKind.STARTUP
+            return Fault(kind, f"exited before saying hello ({ended.detail.removesuffix(' (before saying hello)')})")
+        if time.monotonic() - self.launched_at > allowance:
+            return Fault(FaultKind.STARTUP, f"no hello within {allowance:.1f}s of its launch")
+        return False
+
+    def flood(self) -> Fault | None:
+        return Fault(FaultKind.FLOOD, self.line.flooded) if self.line.flooded else None
 
     def send(self, message: arena_pb2.RefereeMessage) -> None:
         if message.WhichOneof("body") == "decision_request":
@@ -163,12 +200,15 @@ class RemoteSeat(SeatAgent):
         sent_at = self.sent_at.get(request_id, time.monotonic())
         deadline = sent_at + timeout
         while True:
+            flooded = self.flood()
+            if flooded is not None:
+                return flooded
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 self.timed_out.add(request_id)
                 return self._timeout(f"no answer within {timeout:.3f}s")
             try:
-                inbound = self.line.inbox.get(timeout=min(remaining, 0.25))
+                inbound = self.line.take(timeout=min(remaining, 0.25))
             except queue.Empty:
                 if self.process is not None and self.process.exit_code() is not None and self.line.inbox.empty():
                     return self._ended("the process exited")
@@ -220,6 +260,8 @@ class RemoteSeat(SeatAgent):
         self.closed_reason = reason
         if reason.startswith("protocol violation: "):
             return Fault(FaultKind.PROTOCOL_ERROR, reason.removeprefix("protocol violation: "))
+        if reason.startswith(FLOOD_PREFIX):
+            return Fault(FaultKind.FLOOD, reason.removeprefix(FLOOD_PREFIX))
         if self.process is not None:
             return self.process.end_fault(reason)
         return Fault(FaultKind.DISCONNECT, reason)
@@ -229,7 +271,7 @@ class RemoteSeat(SeatAgent):
         stray = []
         while True:
             try:
-                inbound = self.line.inbox.get_nowait()
+                inbound = self.line.take(None)
             except queue.Empty:
                 return stray
             if inbound.message is None:

@@ -29,6 +29,8 @@ TOKEN_VARIABLE = "B99_SEAT_TOKEN"
 EXIT_TOKEN_REJECTED = 3
 #: Seconds a rejected bot waits before it exits, so a supervisor that restarts it cannot hammer a ladder.
 REJECTED_BACKOFF_SECONDS = 10.0
+#: The call metadata that carries the seat token, so the referee authenticates a stream before reading it.
+TOKEN_METADATA = "b99-seat-token"
 
 
 class ConnectionSettingsError(RuntimeError):
@@ -71,10 +73,15 @@ def run(
         sys.exit(EXIT_TOKEN_REJECTED)
 
 
+def token_metadata(token: str) -> tuple[tuple[str, str], ...]:
+    """The call metadata that proves a stream's seat (the hello carries the same token)."""
+    return ((TOKEN_METADATA, token),)
+
+
 async def _play(bot: Bot, address: str, hello: arena_pb2.Hello) -> GameOverInfo | None:
     # The asyncio API is used for its lower per-message latency; `choose` runs synchronously in the loop.
     async with grpc.aio.insecure_channel(address, options=[("grpc.max_receive_message_length", 64 * 1024 * 1024)]) as channel:
-        call = arena_pb2_grpc.ArenaStub(channel).Play()
+        call = arena_pb2_grpc.ArenaStub(channel).Play(metadata=token_metadata(hello.seat_token))
         await call.write(arena_pb2.BotMessage(hello=hello))
         start: GameStartInfo | None = None
         while True:

@@ -4,7 +4,9 @@ isort:skip_file
 The Arena protocol: how a bot process plays one seat of a match run by the referee.
 
 Bots dial the referee (never the other way) and open one bidirectional Play stream per seat.
-The bot's first message is Hello with its seat token. The referee then sends GameStart, one
+The call's metadata carries the seat token under the key "b99-seat-token", so the referee
+authenticates the stream before reading it (a stream without it is still served, with a short
+wait for its hello). The bot's first message is Hello with its seat token. The referee then sends GameStart, one
 DecisionRequest per decision of that seat, and GameOver. The bot answers each request with a
 Decision that echoes the request id; an answer to any other request id is dropped and reported
 with an Error. Views, option payloads and events are the game's own typed messages, packed in

@@ -3,8 +3,11 @@
 isort:skip_file
 The LadderService: what a ladder offers over gRPC (bots, tokens, leaderboards, matches, replays).
 
-Reading is open to everyone. RegisterBot and IssueToken need the ladder's admin token in the
-`authorization` metadata ("Bearer <token>"). Ratings are Elo floats; an interval is a 90%
+Reading is open to everyone. RegisterBot, IssueToken, RevokeToken and RotateToken need the
+ladder's admin token in the `authorization` metadata ("Bearer <token>"). On a private ladder the
+streams (FetchReplay, WatchResults) need a token too: the admin token or a bot's token. A request
+that is not a valid message gets INVALID_ARGUMENT; a client over its share of watchers (or a
+ladder over its total) gets RESOURCE_EXHAUSTED. Ratings are Elo floats; an interval is a 90%
 bootstrap interval of the rating.
 """
 
@@ -147,6 +150,50 @@ class IssueTokenResponse(_message.Message):
 Global___IssueTokenResponse: _TypeAlias = IssueTokenResponse  # noqa: Y015
 
 @_typing.final
+class RevokeTokenRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    BOT_FIELD_NUMBER: _builtins.int
+    TOKEN_FIELD_NUMBER: _builtins.int
+    bot: _builtins.str
+    """name"""
+    token: _builtins.str
+    """empty: every token of the bot"""
+    def __init__(
+        self,
+        *,
+        bot: _builtins.str = ...,
+        token: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "token", b"token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RevokeTokenRequest: _TypeAlias = RevokeTokenRequest  # noqa: Y015
+
+@_typing.final
+class RevokeTokenResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REVOKED_FIELD_NUMBER: _builtins.int
+    revoked: _builtins.int
+    """tokens revoked by this call"""
+    def __init__(
+        self,
+        *,
+        revoked: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["revoked", b"revoked"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RevokeTokenResponse: _TypeAlias = RevokeTokenResponse  # noqa: Y015
+
+@_typing.final
 class LeaderboardRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -234,6 +281,7 @@ class ListMatchesRequest(_message.Message):
     BOT_FIELD_NUMBER: _builtins.int
     STATUS_FIELD_NUMBER: _builtins.int
     LIMIT_FIELD_NUMBER: _builtins.int
+    OFFSET_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     """empty: every game"""
     bot: _builtins.str
@@ -241,7 +289,9 @@ class ListMatchesRequest(_message.Message):
     status: _builtins.str
     """empty: any status"""
     limit: _builtins.int
-    """0: 50"""
+    """0: 50; at most 500"""
+    offset: _builtins.int
+    """matches to skip (newest first), for paging"""
     def __init__(
         self,
         *,
@@ -249,10 +299,11 @@ class ListMatchesRequest(_message.Message):
         bot: _builtins.str = ...,
         status: _builtins.str = ...,
         limit: _builtins.int = ...,
+        offset: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "game", b"game", "limit", b"limit", "status", b"status"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "game", b"game", "limit", b"limit", "offset", b"offset", "status", b"status"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -70,6 +70,16 @@ class LadderServiceStub:
                 request_serializer=b99_dot_ladder__pb2.WatchResultsRequest.SerializeToString,
                 response_deserializer=b99_dot_ladder__pb2.Match.FromString,
                 _registered_method=True)
+        self.RevokeToken = channel.unary_unary(
+                '/b99.ladder.LadderService/RevokeToken',
+                request_serializer=b99_dot_ladder__pb2.RevokeTokenRequest.SerializeToString,
+                response_deserializer=b99_dot_ladder__pb2.RevokeTokenResponse.FromString,
+                _registered_method=True)
+        self.RotateToken = channel.unary_unary(
+                '/b99.ladder.LadderService/RotateToken',
+                request_serializer=b99_dot_ladder__pb2.IssueTokenRequest.SerializeToString,
+                response_deserializer=b99_dot_ladder__pb2.IssueTokenResponse.FromString,
+                _registered_method=True)
 
 
 class LadderServiceServicer:
@@ -121,6 +131,20 @@ class LadderServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def RevokeToken(self, request, context):
+        """Revoke one token of a bot (given `token`) or all of its tokens (empty `token`).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RotateToken(self, request, context):
+        """Revoke all of a bot's tokens and issue a new one (shown once), in one transaction.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_LadderServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -158,6 +182,16 @@ def add_LadderServiceServicer_to_server(servicer, server):
                     servicer.WatchResults,
                     request_deserializer=b99_dot_ladder__pb2.WatchResultsRequest.FromString,
                     response_serializer=b99_dot_ladder__pb2.Match.SerializeToString,
+            ),
+            'RevokeToken': grpc.unary_unary_rpc_method_handler(
+                    servicer.RevokeToken,
+                    request_deserializer=b99_dot_ladder__pb2.RevokeTokenRequest.FromString,
+                    response_serializer=b99_dot_ladder__pb2.RevokeTokenResponse.SerializeToString,
+            ),
+            'RotateToken': grpc.unary_unary_rpc_method_handler(
+                    servicer.RotateToken,
+                    request_deserializer=b99_dot_ladder__pb2.IssueTokenRequest.FromString,
+                    response_serializer=b99_dot_ladder__pb2.IssueTokenResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -349,6 +383,60 @@ class LadderService:
             '/b99.ladder.LadderService/WatchResults',
             b99_dot_ladder__pb2.WatchResultsRequest.SerializeToString,
             b99_dot_ladder__pb2.Match.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RevokeToken(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/b99.ladder.LadderService/RevokeToken',
+            b99_dot_ladder__pb2.RevokeTokenRequest.SerializeToString,
+            b99_dot_ladder__pb2.RevokeTokenResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RotateToken(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/b99.ladder.LadderService/RotateToken',
+            b99_dot_ladder__pb2.IssueTokenRequest.SerializeToString,
+            b99_dot_ladder__pb2.IssueTokenResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -59,6 +59,8 @@ int main() {
   auto channel = grpc::CreateChannel(address, grpc::InsecureChannelCredentials());
   auto stub = arena::Arena::NewStub(channel);
   grpc::ClientContext context;
+  // The token also goes in the call's metadata: the referee authenticates the stream before reading it.
+  context.AddMetadata("b99-seat-token", token);
   auto stream = stub->Play(&context);
 
   arena::BotMessage hello;

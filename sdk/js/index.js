@@ -20,6 +20,7 @@ const TOKEN_VARIABLE = "B99_SEAT_TOKEN";
 /** Exit code of a bot whose seat token was rejected, and the wait before it exits (no restart storms). */
 const EXIT_TOKEN_REJECTED = 3;
 const REJECTED_BACKOFF_SECONDS = 10;
+const TOKEN_METADATA = "b99-seat-token";
 
 /**
  * Where the .proto files are: B99_PROTO_PATH, else this package's own copy (proto/, made by
@@ -146,7 +147,10 @@ function run(bot, options = {}) {
     "grpc.max_receive_message_length": 64 * 1024 * 1024,
   });
   return new Promise((resolve, reject) => {
-    const call = client.Play();
+    // The token also goes in the call's metadata: the referee authenticates the stream before reading it.
+    const metadata = new grpc.Metadata();
+    metadata.set(TOKEN_METADATA, token);
+    const call = client.Play(metadata);
     let start = null;
     let over = null;
     let pending = Promise.resolve();

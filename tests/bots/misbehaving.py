@@ -2,7 +2,8 @@
 
 Modes: crash (exit 3 mid-game), hang (stop answering), illegal (name an option that does not exist),
 stale (answer the current request with an old request id), early (answer before being asked),
-garbage (send a decision with no option), good (play random legal options).
+garbage (send a decision with no option), crash_first (exit 3 at its first request), good (play
+random legal options).
 """
 
 from __future__ import annotations
@@ -46,6 +47,10 @@ def main(mode: str) -> None:
         if body != "decision_request":
             continue
         request = message.decision_request
+        if mode == "crash_first":
+            sys.stderr.write("misbehaving bot: crashing at the first request\n")
+            sys.stderr.flush()
+            os._exit(3)
         if answered >= GOOD_ANSWERS:
             if mode == "crash":
                 sys.stderr.write("misbehaving bot: crashing on purpose\n")

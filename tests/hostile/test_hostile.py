@@ -37,8 +37,13 @@ FAST = TimeControl(per_decision_seconds=1.0, bank_seconds=0.0, startup_seconds=2
 ROOMY = TimeControl(per_decision_seconds=10.0, bank_seconds=0.0, startup_seconds=20.0, tolerance_seconds=0.05)
 
 
-def good_bot(level: str = "strict") -> BotSpec:
-    return BotSpec(name="good", command=(sys.executable, "-m", "bots", "random"), sandbox=level)
+def good_bot(level: str = "strict", delay: float = 0.0) -> BotSpec:
+    """The well-behaved seat; `delay` seconds before it starts (the hostile seat has the referee to itself)."""
+    command: tuple[str, ...] = (sys.executable, "-m", "bots", "random")
+    if delay:
+        late = f"import runpy, sys, time; time.sleep({delay}); sys.argv = ['bots', 'random']; runpy.run_module('bots', run_name='__main__')"
+        command = (sys.executable, "-c", late)
+    return BotSpec(name="good", command=command, sandbox=level)
 
 
 def hostile_bot(name: str, *args: str, level: str = "strict", limits: Limits | None = None) -> BotSpec:
@@ -64,13 +69,23 @@ def assert_nothing_left(seat: SeatReport) -> None:
         assert not list(hierarchy.parent.glob(f"b99-seat*-{uid}")), "a cgroup of the bot survived"
 
 
-def play(tmp_path: Path, bot: BotSpec, time_control: TimeControl = FAST, good_level: str = "strict") -> tuple[SeatReport, SeatReport, MatchReport]:
-    """Good bot in seat 0, `bot` in seat 1; checks the match finished, replays, and left nothing behind."""
+def play(
+    tmp_path: Path,
+    bot: BotSpec,
+    time_control: TimeControl = FAST,
+    good_level: str = "strict",
+    hostile_seat: int = 1,
+    good_delay: float = 0.0,
+) -> tuple[SeatReport, SeatReport, MatchReport]:
+    """Good bot in the other seat, `bot` in `hostile_seat` (1 unless told); checks the match finished,
+    replays, and left nothing behind."""
     before = bot_files()
     replay = tmp_path / "r.jsonl"
-    report = run_match(MatchSpec(GAME, [good_bot(good_level), bot], seed=3, replay_path=str(replay), time_control=time_control))
+    good_spec = good_bot(good_level, good_delay)
+    bots = [good_spec, bot] if hostile_seat == 1 else [bot, good_spec]
+    report = run_match(MatchSpec(GAME, bots, seed=3, replay_path=str(replay), time_control=time_control))
     verify_replay(replay)
-    good, bad = report.seats
+    good, bad = (report.seats[1 - hostile_seat], report.seats[hostile_seat])
     assert report.decisions > 0
     assert not good.faults and not good.replaced, good.faults
     assert good.sandbox["level"] == good_level
@@ -87,6 +102,16 @@ def assert_fault(good: SeatReport, bad: SeatReport, kind: str, *details: str) ->
     for detail in details:
         assert detail in bad.faults[0].detail, bad.faults[0].detail
     assert bad.rank == 2 and good.rank == 1
+
+
+@pytest.mark.parametrize("hostile_seat", [0, 1])
+def test_idle_streams_cannot_starve_the_other_seat(tmp_path: Path, hostile_seat: int) -> None:
+    # More idle streams than the server's cap on streams waiting for a hello, opened at once.
+    good, bad, report = play(tmp_path, hostile_bot("idle_streams", "100"), hostile_seat=hostile_seat)
+    assert "idle streams: opened 100" in bad.stderr_tail
+    assert not good.faults and not good.replaced
+    assert not bad.faults, bad.faults  # its own seat, authenticated by metadata, played too
+    assert "idle streams: played my own seat" in bad.stderr_tail
 
 
 def test_fork_bomb_hits_the_process_cap(tmp_path: Path) -> None:
@@ -149,7 +174,7 @@ def test_exit_mid_decision_is_a_crash(tmp_path: Path) -> None:
     assert "leaving" in bad.stderr_tail
 
 
-@pytest.mark.parametrize("name", ["early", "other_request", "garbage_bytes", "oversized"])
+@pytest.mark.parametrize("name", ["early", "other_request", "garbage_bytes"])
 def test_protocol_attacks_are_protocol_errors(tmp_path: Path, name: str) -> None:
     good, bad, _ = play(tmp_path, hostile_bot(name))
     assert_fault(good, bad, "protocol_error")
@@ -263,3 +288,55 @@ def test_basic_level_caps_hold_too(tmp_path: Path, name: str, limits: Limits, ki
     good, bad, _ = play(tmp_path, hostile_bot(name, level="basic", limits=limits), time_control=control, good_level="basic")
     assert bad.faults and bad.faults[0].kind in kinds, bad.faults
     assert_fault(good, bad, bad.faults[0].kind, detail)
+
+
+def test_message_flood_is_a_flood_fault_of_its_sender(tmp_path: Path) -> None:
+    # The good bot starts 2 s late: the flood fills the hostile seat's inbox before any request.
+    good, bad, _ = play(tmp_path, hostile_bot("message_flood", "40"), good_delay=2.0)
+    assert_fault(good, bad, "flood", "messages or")
+
+
+def test_a_100_mb_message_costs_only_its_sender_its_seat(tmp_path: Path) -> None:
+    good, bad, _ = play(tmp_path, hostile_bot("huge_message"), time_control=ROOMY)
+    # The transport refuses the message before reading it (the referee never holds it) and cuts the
+    # stream; the bot is told why, and its stderr tail in the report shows it.
+    assert bad.replaced and bad.faults[0].kind in ("crash", "disconnect"), bad.faults
+    assert "huge message: sending" in bad.stderr_tail
+    assert "Received message larger than max" in bad.stderr_tail
+
+
+REFEREE_RSS = """
+import json, resource, sys
+from referee.match import BotSpec, MatchSpec, TimeControl, run_match
+control = TimeControl(per_decision_seconds=2.0, bank_seconds=0.0, startup_seconds=20.0)
+bots = [BotSpec(**json.loads(text)) for text in sys.argv[1:]]
+report = run_match(MatchSpec("underground_dice", bots, seed=3, time_control=control))
+print(json.dumps({"faults": [[f.kind for f in seat.faults] for seat in report.seats],
+                  "max_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+#: What the referee process may reach while one bot floods it with 400 MB (it needs about 100 MB itself).
+REFEREE_BUDGET_MB = 250
+
+
+def test_a_flooding_strict_bot_cannot_grow_the_referee(tmp_path: Path) -> None:
+    import json
+    import subprocess
+
+    flood = hostile_bot("message_flood", "400")
+    specs = [
+        {"name": "good", "command": list(good_bot(delay=2.0).command or ()), "sandbox": "strict"},
+        {"name": "flood", "command": list(flood.command or ()), "cwd": flood.cwd, "sandbox": "strict"},
+    ]
+    run = subprocess.run(
+        [sys.executable, "-c", REFEREE_RSS, *[json.dumps(spec) for spec in specs]],
+        capture_output=True, text=True, timeout=120, cwd=Path(__file__).parents[2],
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    measured = json.loads(run.stdout.strip().splitlines()[-1])
+    assert measured["faults"] == [[], ["flood"]], measured
+    assert measured["max_rss_mb"] < REFEREE_BUDGET_MB, measured
+
+
+def test_an_oversized_answer_is_a_flood(tmp_path: Path) -> None:
+    good, bad, _ = play(tmp_path, hostile_bot("oversized"))
+    assert_fault(good, bad, "flood", "1,048,5", "the limit is 262,144 bytes")

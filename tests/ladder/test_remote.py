@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 import urllib.request
 from pathlib import Path
 
@@ -15,6 +16,7 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 import b99.arena_pb2 as arena_pb2
+import b99.arena_pb2_grpc as arena_pb2_grpc
 import b99.ladder_pb2_grpc as ladder_grpc
 from bots.random_bot import RandomBot
 from ladder import queries
@@ -86,3 +88,37 @@ def test_a_relay_needs_the_ladder_s_ticket(server) -> None:  # type: ignore[no-u
         with pytest.raises(grpc.RpcError) as denied:
             list(stub.Attach(iter([arena_pb2.RefereeMessage()]), metadata=metadata))
         assert denied.value.code() == grpc.StatusCode.PERMISSION_DENIED
+
+
+def test_idle_streams_do_not_shut_out_a_remote_bot(server) -> None:  # type: ignore[no-untyped-def]
+    settings, ladder_server = server
+    token = issue_token(settings, "far")
+    address = f"127.0.0.1:{ladder_server.arena.port}"
+    # 100 streams that never say anything, over connections of their own (more than any worker pool).
+    channels = [grpc.insecure_channel(address, options=[("grpc.use_local_subchannel_pool", 1)]) for _ in range(13)]
+    silent: list[object] = []
+    never = threading.Event()
+
+    def nothing():  # type: ignore[no-untyped-def]
+        never.wait()
+        yield from ()
+
+    for index in range(100):
+        silent.append(arena_pb2_grpc.ArenaStub(channels[index % len(channels)]).Play(nothing()))
+    try:
+        loop = threading.Thread(target=ladder_server.run, kwargs={"until_idle": True}, daemon=True)
+        loop.start()
+        env = {**os.environ, "B99_ARENA_ADDRESS": address, "B99_SEAT_TOKEN": token, "PYTHONPATH": str(ROOT)}
+        remote = subprocess.run([sys.executable, str(Path(__file__).with_name("remote_bot.py")), "1"], env=env,
+                                capture_output=True, text=True, timeout=120)
+        assert remote.returncode == 0, remote.stderr[-3000:]
+        deadline = time.monotonic() + 30
+        while queries.status_counts(settings).get(MatchStatus.DONE, 0) < 1 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert queries.status_counts(settings).get(MatchStatus.DONE, 0) >= 1
+    finally:
+        never.set()
+        for call in silent:
+            call.cancel()  # type: ignore[attr-defined]
+        for channel in channels:
+            channel.close()

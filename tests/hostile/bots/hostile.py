@@ -28,11 +28,15 @@ def say(text: str) -> None:
 class Stream:
     """The bot's bidirectional stream to the referee."""
 
-    def __init__(self, token: str | None = None, channel: grpc.Channel | None = None) -> None:
+    def __init__(self, token: str | None = None, channel: grpc.Channel | None = None, hello: bool = True, metadata: bool = False) -> None:
+        """A Play stream; `hello` sends the hello first, `metadata` also puts the token in the call's metadata."""
         self.channel = channel or grpc.insecure_channel(os.environ["B99_ARENA_ADDRESS"])
         self.outgoing: queue.Queue[arena_pb2.BotMessage | None] = queue.Queue()
-        self.send(arena_pb2.BotMessage(hello=arena_pb2.Hello(seat_token=token or os.environ["B99_SEAT_TOKEN"], bot_name="hostile")))
-        self.incoming = arena_pb2_grpc.ArenaStub(self.channel).Play(self._messages())
+        token = token or os.environ["B99_SEAT_TOKEN"]
+        if hello:
+            self.send(arena_pb2.BotMessage(hello=arena_pb2.Hello(seat_token=token, bot_name="hostile")))
+        call_metadata = (("b99-seat-token", token),) if metadata else None
+        self.incoming = arena_pb2_grpc.ArenaStub(self.channel).Play(self._messages(), metadata=call_metadata)
 
     def _messages(self) -> Iterator[arena_pb2.BotMessage]:
         while True:

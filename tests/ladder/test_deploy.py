@@ -1,0 +1,113 @@
+"""The deployment examples under deploy/ stay true to the command line: the compose file parses, every
+`b99` command in it and in the systemd units names real subcommands and options, the environment
+variables they set are ones the CLI reads, and nginx proxies to the ports the service listens on."""
+
+from __future__ import annotations
+
+import configparser
+import re
+import shlex
+from pathlib import Path
+
+import click
+import pytest
+import yaml
+
+from referee.cli import main
+
+DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
+
+
+def resolve(argv: list[str]) -> tuple[click.Command, set[str]]:
+    """Walk `b99 ARGS...` through the CLI: the command reached and every option accepted on the way;
+    fails on an unknown subcommand or option."""
+    command: click.Command = main
+    accepted: set[str] = set()
+    words = list(argv)
+    while words:
+        accepted |= {name for param in command.params for name in getattr(param, "opts", [])}
+        word = words.pop(0)
+        if word.startswith("-"):
+            name = word.split("=", 1)[0]
+            assert name in accepted, f"{' '.join(argv)}: {command.name} has no option {name}"
+            param = next(p for p in command.params if name in getattr(p, "opts", []))
+            if not getattr(param, "is_flag", False) and "=" not in word:
+                value = words.pop(0)
+                if isinstance(param.type, click.Choice):
+                    assert value in param.type.choices, f"{name} {value}: not one of {param.type.choices}"
+            continue
+        assert isinstance(command, click.Group), f"{' '.join(argv)}: {command.name} takes no subcommand {word}"
+        sub = command.get_command(click.Context(command), word)
+        assert sub is not None, f"{' '.join(argv)}: no subcommand {word!r}"
+        command = sub
+    return command, accepted
+
+
+def envvars() -> set[str]:
+    """Every environment variable an option of `b99 ladder ...` reads."""
+    found: set[str] = set()
+
+    def walk(command: click.Command) -> None:
+        for param in command.params:
+            if getattr(param, "envvar", None):
+                found.add(param.envvar)  # type: ignore[arg-type]
+        if isinstance(command, click.Group):
+            for name in command.list_commands(click.Context(command)):
+                walk(command.get_command(click.Context(command), name))  # type: ignore[arg-type]
+
+    walk(main)
+    return found | {"B99_LADDER_ADMIN_TOKEN", "B99_LADDER_LEASE", "B99_LADDER_HEARTBEAT", "B99_LADDER_VISIBILITY"}
+
+
+def test_the_compose_file_parses_and_runs_real_commands() -> None:
+    compose = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())
+    services = compose["services"]
+    assert {"postgres", "redis", "service", "worker", "proxy"} <= set(services)
+    known = envvars()
+    ladder_commands = 0
+    for name, service in services.items():
+        if service.get("image") != "b99-arena":
+            continue
+        ladder_commands += 1
+        command, _ = resolve(service["command"])
+        assert command.name in ("serve", "worker"), name
+        for variable in service["environment"]:
+            assert variable in known, f"{name}: the CLI reads no {variable}"
+    assert ladder_commands == 2
+    assert services["worker"]["deploy"]["replicas"] >= 2
+    serve = services["service"]["command"]
+    assert serve[serve.index("--executor") + 1] == "celery"
+    env = services["service"]["environment"]
+    assert env["B99_LADDER_DB"].startswith("postgresql://") and env["B99_LADDER_BROKER"].startswith("redis://")
+    for mount in services["proxy"]["volumes"]:
+        assert (DEPLOY / mount.split(":")[0]).resolve().is_file(), mount
+    assert (DEPLOY / services["service"]["build"]["dockerfile"].removeprefix("deploy/")).is_file()
+
+
+@pytest.mark.parametrize("unit", ["b99-ladder.service", "b99-ladder-worker@.service"])
+def test_the_systemd_units_run_real_commands(unit: str) -> None:
+    parser = configparser.ConfigParser(strict=False, interpolation=None)
+    parser.optionxform = str  # type: ignore[assignment,method-assign]
+    parser.read(DEPLOY / "systemd" / unit)
+    assert {"Unit", "Service", "Install"} <= set(parser.sections())
+    service = parser["Service"]
+    assert service["Restart"] == "always" and service["EnvironmentFile"] == "/etc/b99/ladder.env"
+    for key in ("ExecStart", "ExecStartPre"):
+        if key not in service:
+            continue
+        argv = shlex.split(service[key])
+        assert argv[0] == "/opt/b99/venv/bin/b99"
+        resolve(argv[1:])
+    env = dict(line.split("=", 1) for line in (DEPLOY / "systemd" / "b99-ladder.env").read_text().splitlines()
+               if line and not line.startswith("#"))
+    assert set(env) <= envvars()
+
+
+def test_nginx_proxies_to_the_ports_the_service_listens_on() -> None:
+    conf = (DEPLOY / "nginx" / "b99-ladder.conf").read_text()
+    upstreams = dict(re.findall(r"upstream (\w+) \{\s*server [\w.]+:(\d+);", conf))
+    serve = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())["services"]["service"]["command"]
+    assert upstreams["b99_web"] == serve[serve.index("--http") + 1].rsplit(":", 1)[1]
+    assert upstreams["b99_grpc"] == serve[serve.index("--grpc") + 1].rsplit(":", 1)[1]
+    assert "grpc_pass grpc://b99_grpc;" in conf and "proxy_pass http://b99_web;" in conf
+    assert conf.count("{") == conf.count("}")
