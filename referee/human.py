@@ -100,9 +100,9 @@ class HumanBot(Bot):
         for option in request.options:
             self.say(f"  {option.index + 1:>3}. {option.label}  [{option.id}]")
         while True:
-            self.stdout.write(f"seat {request.seat} > ")
-            self.stdout.flush()
             try:
+                self.stdout.write(f"seat {request.seat} > ")
+                self.stdout.flush()
                 line = self.stdin.readline()
             except KeyboardInterrupt:
                 raise QuitGame("Ctrl-C") from None
