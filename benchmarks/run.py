@@ -58,12 +58,12 @@ def machine_description() -> str:
 
 
 def engine_playouts(game_id: str, seconds: float) -> dict[str, float]:
-    """Random playouts for `seconds`: decisions (apply_decisions calls) and chance steps per second."""
+    """Random playouts for `seconds` of CPU time: decisions (apply_decisions calls) and chance steps per second."""
     game = get_game(game_id)
     rng = random.Random(1)
     decisions = chance = games = 0
-    began = time.perf_counter()
-    while time.perf_counter() - began < seconds:
+    began = time.process_time()
+    while time.process_time() - began < seconds:
         state = game.new_initial_state(game.make_config(game.default_players))
         while not state.is_terminal():
             if state.is_chance_node():
@@ -75,7 +75,7 @@ def engine_playouts(game_id: str, seconds: float) -> dict[str, float]:
                 )
                 decisions += 1
         games += 1
-    elapsed = time.perf_counter() - began
+    elapsed = time.process_time() - began
     return {
         "players": game.default_players,
         "games": games,
@@ -238,7 +238,8 @@ def main() -> None:
         "",
         "## Engines: random playouts",
         "",
-        f"Random legal play from the initial state, seeded chance, {seconds:g} s per game at its default player count.",
+        f"Random legal play from the initial state, seeded chance, {seconds:g} s of CPU time (this process's, so a",
+        "shared machine's other load counts little) per game at its default player count.",
         "A decision is one `apply_decisions` call (all deciding seats at once); chance steps are counted apart.",
         "",
         "| game | players | decisions/s | chance steps/s | games/s |",

@@ -1,8 +1,14 @@
-"""The strength table of the reference bots: ISMCTS against the heuristic and random bots, every game.
+"""The strength table of the reference bots: search and ISMCTS against the heuristic and random bots, every game.
 
     scripts/strength                                   # every game, written into docs/bots.md
     python -m benchmarks.strength                      # print the table only
     python -m benchmarks.strength --games 200 --iterations 200 --only underground_dice --write docs/bots.md
+    python -m benchmarks.strength --only fuji99 --pairings search:heuristic --players 2 4 --seconds 1 --games 60
+    python -m benchmarks.strength --only deep_dive --players 1 --solo search --variant ai_difficulty=hard
+
+The searching bot (`search`) gets `--seconds` of CPU time per decision (its thread's CPU time, so
+a loaded shared machine measures the same bot as an idle one; see bots/search/bot.py), ISMCTS
+(`mcts`) `--iterations`. The *budget* column says which.
 
 For each game and each player count of 2 and 4 it allows, every pairing of reference bots (A vs
 B) plays `--games` games: A holds one seat, rotated through all seats, and B every other seat;
@@ -45,6 +51,12 @@ class Pairing:
     players: int
     bot: str
     opponent: str
+    variants: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def game_label(self) -> str:
+        """The game id, with any variant flags (`deep_dive ai_difficulty=hard`)."""
+        return " ".join([self.game, *(f"{key}={value}" for key, value in self.variants)])
 
 
 @dataclass
@@ -58,7 +70,30 @@ class PairingResult:
     seconds: float
 
 
-def make_bot(name: str, iterations: int, seed: int):  # type: ignore[no-untyped-def]
+@dataclass(frozen=True)
+class Budget:
+    """What the searching bots get per decision: ISMCTS iterations, and CPU seconds for `search`."""
+
+    iterations: int
+    seconds: float
+
+    def label(self, names: Sequence[str]) -> str:
+        parts = []
+        if "search" in names:
+            parts.append(f"{self.seconds:g} s CPU")
+        if "mcts" in names:
+            parts.append(f"{self.iterations} iterations")
+        return ", ".join(parts) or "—"
+
+
+def make_bot(name: str, budget: Budget | int, seed: int):  # type: ignore[no-untyped-def]
+    if isinstance(budget, int):
+        budget = Budget(budget, 1.0)
+    iterations = budget.iterations
+    if name == "search":
+        from bots.search.bot import SearchBot
+
+        return SearchBot(seconds=budget.seconds, seed=seed, cpu_seconds=True)
     if name == "mcts":
         from bots.ismcts import ISMCTSBot
 
@@ -72,7 +107,7 @@ def make_bot(name: str, iterations: int, seed: int):  # type: ignore[no-untyped-
     return reference_bot(name)
 
 
-def play_one(pairing: Pairing, seed: int, iterations: int) -> tuple[float, float, list[float]]:
+def play_one(pairing: Pairing, seed: int, iterations: Budget | int) -> tuple[float, float, list[float]]:
     """One game: (pairwise score of the bot, its share of first place, every seat's score)."""
     from referee.local import play_local
 
@@ -81,7 +116,7 @@ def play_one(pairing: Pairing, seed: int, iterations: int) -> tuple[float, float
         make_bot(pairing.bot if index == seat else pairing.opponent, iterations, seed * 101 + index)
         for index in range(pairing.players)
     ]
-    report = play_local(pairing.game, bots, seed=seed)
+    report = play_local(pairing.game, bots, seed=seed, variants=dict(pairing.variants))
     ranks = report.ranks
     others = [ranks[i] for i in range(pairing.players) if i != seat]
     if not others:
@@ -92,7 +127,7 @@ def play_one(pairing: Pairing, seed: int, iterations: int) -> tuple[float, float
     return score, first, list(report.scores)
 
 
-def _play_one(arguments: tuple[Pairing, int, int]) -> tuple[float, float, list[float]]:
+def _play_one(arguments: tuple[Pairing, int, Budget]) -> tuple[float, float, list[float]]:
     return play_one(*arguments)
 
 
@@ -112,7 +147,7 @@ def elo(score: float) -> float:
     return -400.0 * math.log10(1.0 / clipped - 1.0)
 
 
-def run_pairing(pairing: Pairing, games: int, iterations: int, pool: ProcessPoolExecutor) -> tuple[PairingResult, list[list[float]]]:
+def run_pairing(pairing: Pairing, games: int, iterations: Budget, pool: ProcessPoolExecutor) -> tuple[PairingResult, list[list[float]]]:
     began = time.monotonic()
     outcomes = list(pool.map(_play_one, [(pairing, seed, iterations) for seed in range(games)]))
     scores = [outcome[0] for outcome in outcomes]
@@ -126,31 +161,47 @@ def run_pairing(pairing: Pairing, games: int, iterations: int, pool: ProcessPool
 def available_bots(game_id: str) -> list[str]:
     from bots.registry import supports
 
-    return [name for name in ("mcts", "heuristic", "random") if supports(name, game_id)]
+    return [name for name in ("search", "mcts", "heuristic", "random") if supports(name, game_id)]
 
 
-def pairings_for(game_id: str, min_players: int, max_players: int) -> list[Pairing]:
+def pairings_for(
+    game_id: str,
+    min_players: int,
+    max_players: int,
+    players_asked: Sequence[int] | None = None,
+    pairs: Sequence[tuple[str, str]] | None = None,
+    variants: tuple[tuple[str, str], ...] = (),
+) -> list[Pairing]:
     bots = available_bots(game_id)
+    if pairs is None:
+        pairs = [(bot, opponent) for index, bot in enumerate(bots) for opponent in bots[index + 1 :]]
     found = []
-    for players in (2, 4):
-        if not min_players <= players <= max_players:
+    for players in players_asked or (2, 4):
+        if players < 2 or not min_players <= players <= max_players:
             continue
-        for index, bot in enumerate(bots):
-            for opponent in bots[index + 1 :]:
-                found.append(Pairing(game_id, players, bot, opponent))
+        for bot, opponent in pairs:
+            if bot in bots and opponent in bots:
+                found.append(Pairing(game_id, players, bot, opponent, variants))
     return found
 
 
-def solo_scores(game_id: str, bot: str, games: int, iterations: int, pool: ProcessPoolExecutor) -> tuple[float, float]:
-    pairing = Pairing(game_id, 1, bot, bot)
-    scores = [outcome[2][0] for outcome in pool.map(_play_one, [(pairing, seed, iterations) for seed in range(games)])]
+def solo_scores(
+    game_id: str, bot: str, games: int, iterations: Budget, pool: ProcessPoolExecutor, variants: tuple[tuple[str, str], ...] = ()
+) -> tuple[float, float, float]:
+    """Mean solo score with its 95% half-width, and the share of games ranked first (won against an engine-run AI)."""
+    pairing = Pairing(game_id, 1, bot, bot, variants)
+    outcomes = list(pool.map(_play_one, [(pairing, seed, iterations) for seed in range(games)]))
+    scores = [outcome[2][0] for outcome in outcomes]
     mean = statistics.fmean(scores)
     half = Z95 * statistics.stdev(scores) / math.sqrt(len(scores)) if len(scores) > 1 else math.inf
-    return mean, half
+    return mean, half, statistics.fmean(outcome[1] for outcome in outcomes)
 
 
-HEADER = "| game | players | bot vs opponent | games | mcts iterations | score (95% CI) | Elo (95% CI) | first | minutes | date |"
-SOLO_HEADER = "| game | bot | games | mcts iterations | score (95% CI) | date |"
+HEADER = "| game | players | bot vs opponent | games | budget | score (95% CI) | Elo (95% CI) | first | minutes | date |"
+SOLO_HEADER = "| game | bot | games | budget | score (95% CI) | won vs engine AI (95% CI) | date |"
+#: The headers before the budget column named what it holds (rows are converted when merged).
+LEGACY_HEADER = "| game | players | bot vs opponent | games | mcts iterations | score (95% CI) | Elo (95% CI) | first | minutes | date |"
+LEGACY_SOLO_HEADER = "| game | bot | games | mcts iterations | score (95% CI) | date |"
 
 
 def measure(args: argparse.Namespace, emit: Callable[[str], None]) -> tuple[list[str], list[str]]:
@@ -164,21 +215,32 @@ def measure(args: argparse.Namespace, emit: Callable[[str], None]) -> tuple[list
                 continue
             default_games, default_iterations = GAME_SETTINGS.get(game.id, DEFAULT_SETTINGS)
             games = args.games or default_games
-            iterations = args.iterations or default_iterations
-            for pairing in pairings_for(game.id, game.min_players, game.max_players):
-                result, _ = run_pairing(pairing, games, iterations, pool)
+            budget = Budget(args.iterations or default_iterations, args.seconds)
+            variants = tuple(sorted(tuple(item.split("=", 1)) for item in args.variant))  # type: ignore[misc]
+            pairs = [tuple(item.split(":", 1)) for item in args.pairings] if args.pairings else None
+            for pairing in pairings_for(game.id, game.min_players, game.max_players, args.players, pairs, variants):  # type: ignore[arg-type]
+                result, _ = run_pairing(pairing, games, budget, pool)
+                label = budget.label((pairing.bot, pairing.opponent))
                 row = (
-                    f"| {game.id} | {pairing.players} | {pairing.bot} vs {pairing.opponent} | {result.games} | {iterations} | "
+                    f"| {pairing.game_label} | {pairing.players} | {pairing.bot} vs {pairing.opponent} | {result.games} | {label} | "
                     f"{100 * result.score:.1f}% ({100 * result.low:.1f}–{100 * result.high:.1f}) | "
                     f"{elo(result.score):+.0f} ({elo(result.low):+.0f} to {elo(result.high):+.0f}) | "
                     f"{100 * result.firsts:.1f}% | {result.seconds / 60:.1f} | {today} |"
                 )
                 rows.append(row)
                 emit(row)
-            if game.min_players == 1:
-                for bot in available_bots(game.id):
-                    mean, half = solo_scores(game.id, bot, games, iterations, pool)
-                    row = f"| {game.id} | {bot} | {games} | {iterations} | {mean:.2f} ± {half:.2f} | {today} |"
+            if game.min_players == 1 and (args.players is None or 1 in args.players):
+                game_label = Pairing(game.id, 1, "", "", variants).game_label
+                for bot in args.solo if args.solo is not None else available_bots(game.id):
+                    if bot not in available_bots(game.id):
+                        continue
+                    mean, half, won = solo_scores(game.id, bot, games, budget, pool, variants)
+                    if game.solo_opponent:
+                        low, high = wilson(won, games)
+                        won_cell = f"{100 * won:.1f}% ({100 * low:.1f}–{100 * high:.1f})"
+                    else:
+                        won_cell = "—"
+                    row = f"| {game_label} | {bot} | {games} | {budget.label((bot,))} | {mean:.2f} ± {half:.2f} | {won_cell} | {today} |"
                     solo_rows.append(row)
                     emit(row)
     return rows, solo_rows
@@ -201,26 +263,40 @@ def merge(old: Sequence[str], new: Sequence[str], width: int) -> list[str]:
 
 
 def existing_rows(text: str, header: str) -> list[str]:
-    """The body rows of the table under `header` in `text`."""
+    """The body rows of the table under `header` in `text` (rows under an older header converted)."""
     lines = text.splitlines()
-    if header not in lines:
+    legacy = {HEADER: LEGACY_HEADER, SOLO_HEADER: LEGACY_SOLO_HEADER}.get(header)
+    found = header if header in lines else legacy if legacy in lines else None
+    if found is None:
         return []
     rows = []
-    for line in lines[lines.index(header) + 2 :]:
+    for line in lines[lines.index(found) + 2 :]:
         if not line.startswith("|"):
             break
-        rows.append(line)
+        rows.append(line if found == header else _from_legacy(line, solo=header == SOLO_HEADER))
     return rows
+
+
+def _from_legacy(row: str, solo: bool) -> str:
+    """A row made when the budget column held ISMCTS iterations only (and solo rows had no won column)."""
+    cells = [cell.strip() for cell in row.strip().strip("|").split("|")]
+    budget_index = 3 if solo else 4
+    bots = cells[1] if solo else cells[2]
+    cells[budget_index] = f"{cells[budget_index]} iterations" if "mcts" in bots else "—"
+    if solo:
+        cells.insert(5, "—")
+    return "| " + " | ".join(cells) + " |"
 
 
 def section(rows: Sequence[str], solo_rows: Sequence[str]) -> list[str]:
     lines = [
         SECTION,
         "",
-        "Made by `python -m benchmarks.strength --games N --iterations I [--only GAME ...] --write docs/bots.md`",
-        "(`scripts/strength` runs it for every game; rows measured again replace the old ones). ISMCTS",
-        "(`mcts`) runs a fixed number of iterations per decision, so the figures do not depend on the",
-        "machine's speed. *Score*: the first bot's mean pairwise result against the other seats (win 1,",
+        "Made by `python -m benchmarks.strength --games N [--seconds S] [--iterations I] [--only GAME ...] --write docs/bots.md`",
+        "(`scripts/strength` runs it for every game; rows measured again replace the old ones). *Budget*:",
+        "ISMCTS (`mcts`) runs a fixed number of iterations per decision; the searching bot (`search`)",
+        "thinks for a number of seconds of CPU time per decision (one core; the machine's other load does",
+        "not change it, its speed does). *Score*: the first bot's mean pairwise result against the other seats (win 1,",
         "tie 1/2; 50% = equal strength) with its 95% Wilson interval; *Elo*: the rating difference that",
         "score implies; *first*: how often it ranked first (2 players: 50% is even; 4 players, one seat",
         "against three of the opponent: 25% is even). Seats rotate; seeds 0..games-1. A bot a game does",
@@ -231,7 +307,14 @@ def section(rows: Sequence[str], solo_rows: Sequence[str]) -> list[str]:
         *rows,
     ]
     if solo_rows:
-        lines += ["", "Solo games: mean final score with its 95% interval.", "", SOLO_HEADER, "|---|---|---|---|---|---|", *solo_rows]
+        lines += [
+            "",
+            "Solo games: mean final score with its 95% interval, and (against an engine-run AI) how often the bot won.",
+            "",
+            SOLO_HEADER,
+            "|---|---|---|---|---|---|---|",
+            *solo_rows,
+        ]
     return lines
 
 
@@ -254,6 +337,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=None, help="games per pairing and player count (default: per game)")
     parser.add_argument("--iterations", type=int, default=None, help="ISMCTS iterations per decision (default: per game)")
+    parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per decision for the search bot")
+    parser.add_argument("--pairings", nargs="*", default=None, help="BOT:OPPONENT pairs (default: every pair)")
+    parser.add_argument("--players", type=int, nargs="*", default=None, help="player counts (default: 2 and 4, and solo)")
+    parser.add_argument("--solo", nargs="*", default=None, help="bots measured solo (default: every bot)")
+    parser.add_argument("--variant", action="append", default=[], help="a game flag KEY=VALUE (repeatable)")
     parser.add_argument("--workers", type=int, default=2, help="games played in parallel")
     parser.add_argument("--only", nargs="*", default=None, help="only these game ids")
     parser.add_argument("--write", type=Path, default=None, help="replace the section in this markdown file")

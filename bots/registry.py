@@ -62,8 +62,15 @@ def _mcts() -> Bot:
     return ISMCTSBot()
 
 
+def _search() -> Bot:
+    from bots.search.bot import SearchBot
+
+    return SearchBot()
+
+
 FACTORIES: dict[str, Callable[[], Bot]] = {
     "random": _random,
+    "search": _search,
     "heuristic": lambda: PerGameBot("heuristic", "bots.heuristic"),
 }
 

@@ -38,19 +38,32 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     to_referee: queue.Queue[arena_pb2.BotMessage | None] = queue.Queue()
     to_gateway: queue.Queue[arena_pb2.RefereeMessage | None] = queue.Queue()
-    to_referee.put(arena_pb2.BotMessage(hello=arena_pb2.Hello(seat_token=seat_token, bot_name=args.name, protocol_version=1)))
     referee = grpc.insecure_channel(referee_address)
     gateway = grpc.insecure_channel(args.gateway)
     metadata = [("b99-bot", args.bot), ("b99-match", args.match), ("b99-seat", args.seat), ("b99-ticket", args.ticket)]
     answers = ladder_grpc.ArenaRelayStub(gateway).Attach(_drain(to_gateway), metadata=metadata)
 
+    def hello(want_world: bool) -> arena_pb2.BotMessage:
+        return arena_pb2.BotMessage(
+            hello=arena_pb2.Hello(seat_token=seat_token, bot_name=args.name, protocol_version=1, want_world=want_world)
+        )
+
     def pump_answers() -> None:
+        greeted = False
         try:
             for message in answers:
+                if not greeted:
+                    # The gateway's first message is the remote bot's hello: forward its want_world.
+                    greeted = True
+                    to_referee.put(hello(message.WhichOneof("body") == "hello" and message.hello.want_world))
+                    if message.WhichOneof("body") == "hello":
+                        continue
                 to_referee.put(message)
         except grpc.RpcError as error:
             print(f"relay: remote bot lost: {error.details()}", file=sys.stderr)
         finally:
+            if not greeted:
+                to_referee.put(hello(False))  # the referee still gets a hello, then sees the seat end
             to_referee.put(None)
 
     # The referee asks a seat's process to stop right after the game over, and kills it a second

@@ -81,6 +81,8 @@ class RemoteConnection:
     """One remote bot's open Play stream, waiting for a seat or playing one (queues of the gateway's event loop)."""
 
     bot_id: int
+    #: The remote bot's hello asked for worlds (sdk.forward): its relay asks the referee for them.
+    want_world: bool = False
     to_bot: asyncio.Queue[arena_pb2.RefereeMessage | None] = field(default_factory=asyncio.Queue)
     from_bot: asyncio.Queue[arena_pb2.BotMessage | None] = field(default_factory=asyncio.Queue)
     claimed: bool = False
@@ -167,7 +169,7 @@ class ArenaGateway(arena_grpc.ArenaServicer, ladder_grpc.ArenaRelayServicer):
             if refusal is not None:
                 yield refusal
                 return
-        connection = RemoteConnection(bot_id=bot.id or 0)
+        connection = RemoteConnection(bot_id=bot.id or 0, want_world=first.hello.want_world)
         assert self._changed is not None  # set when the server started
         async with self._changed:
             self.waiting.setdefault(connection.bot_id, []).append(connection)
@@ -244,6 +246,8 @@ class ArenaGateway(arena_grpc.ArenaServicer, ladder_grpc.ArenaRelayServicer):
 
         pumping = asyncio.ensure_future(pump_up())
         try:
+            # First the remote bot's hello, so the relay's hello to the referee carries what it asked for.
+            yield arena_pb2.BotMessage(hello=arena_pb2.Hello(want_world=connection.want_world))
             while True:
                 message = await connection.from_bot.get()
                 if message is None:

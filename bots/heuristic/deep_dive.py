@@ -11,6 +11,7 @@ tiles cannot be told apart) of the best follow-up. Only the request is used, plu
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from referee.games.deep_dive.data import COLOURS, FOOD, OPEN_WATER, PREDATOR, ROCK, Tile, load_data
@@ -20,6 +21,20 @@ from sdk import Bot, Request
 NO_OPTION = float("-inf")
 CAPTURE_COST = 0.3  # a lost penguin this turn; its skip right later is worth a little, the lost turn more
 ROCK_VALUE = 2.0  # a later dive started deep
+
+
+@lru_cache(maxsize=1 << 16)
+def _potential(columns: tuple[tuple[int, ...], ...], share: float) -> float:
+    """Complete rows at full value, incomplete ones at half plus `share` of the rest (cached: searches repeat them)."""
+    total = 0.0
+    for row in range(max(len(c) for c in columns)):
+        values = [c[row] for c in columns if len(c) > row]
+        row_sum = sum(values)
+        if len(values) == 3:
+            total += row_sum
+        else:
+            total += row_sum // 2 + share * (row_sum - row_sum // 2) * len(values) / 3
+    return total
 
 
 class _Position:
@@ -45,15 +60,7 @@ class _Position:
         self._arrive_cache: dict[int, float] = {}
 
     def potential(self, columns: Sequence[Sequence[int]]) -> float:
-        total = 0.0
-        for row in range(max(len(c) for c in columns)):
-            values = [c[row] for c in columns if len(c) > row]
-            row_sum = sum(values)
-            if len(values) == 3:
-                total += row_sum
-            else:
-                total += row_sum // 2 + self.share * (row_sum - row_sum // 2) * len(values) / 3
-        return total
+        return _potential(tuple(tuple(column) for column in columns), self.share)
 
     def gain(self, tile_id: str) -> float:
         """What holding this tile is worth now."""

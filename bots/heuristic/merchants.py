@@ -33,6 +33,25 @@ class HeuristicBot(Bot):
 
     def __init__(self) -> None:
         self.data: MerchantsData = load_data()
+        #: The last placement plan (tile, target, rotation) and the position it was made for: DP4 and
+        #: DP5 of the same placement find the same plan again, so they reuse it instead.
+        self._plan: tuple[Any, str, tuple[int, int, str], int] | None = None
+
+    def _plan_key(self, view: Mapping[str, Any]) -> Any:  # noqa: ANN401 - an opaque, hashable position key
+        me = self._me(view)
+        return (
+            view.get("round", 1),
+            tuple(sorted(self._shop(view).items())),
+            tuple(me.get("unused_chips", [])),
+            len(me.get("discards", [])),
+            tuple(view.get("reputation_hand", [])),
+        )
+
+    def _planned(self, view: Mapping[str, Any], tile: str) -> tuple[tuple[int, int, str], int] | None:
+        """The plan made at DP3 for this tile and position, if there is one."""
+        if self._plan is None or self._plan[1] != tile or self._plan[0] != self._plan_key(view):
+            return None
+        return self._plan[2], self._plan[3]
 
     # ----- reading the view ---------------------------------------------------------------
     def _me(self, view: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -119,16 +138,25 @@ class HeuristicBot(Bot):
         decision = request.decision
         if decision == "choose_tile":
             shop = self._shop(view)
-            tile, _, _ = self._best_placement(view, [o.payload["tile"] for o in options], legal_targets(shop))
+            tile, target, rotation = self._best_placement(view, [o.payload["tile"] for o in options], legal_targets(shop))
+            self._plan = (self._plan_key(view), tile, target, rotation)
             return f"tile:{tile}"
         if decision == "choose_target":
             tile = view["pending_tile"]
             targets = [(o.payload["row"], o.payload["col"], o.payload["mode"]) for o in options]
-            _, (row, col, mode), _ = self._best_placement(view, [tile], targets)
+            planned = self._planned(view, tile)
+            if planned is not None and planned[0] in targets:
+                row, col, mode = planned[0]
+            else:
+                _, (row, col, mode), _ = self._best_placement(view, [tile], targets)
             return f"{mode}:{row},{col}"
         if decision == "choose_rotation":
             target = view["pending_target"]
-            _, _, rotation = self._best_placement(view, [view["pending_tile"]], [(target["row"], target["col"], target["mode"])])
+            chosen = (target["row"], target["col"], target["mode"])
+            planned = self._planned(view, view["pending_tile"])
+            if planned is not None and planned[0] == chosen:
+                return f"rotation:{planned[1]}"
+            _, _, rotation = self._best_placement(view, [view["pending_tile"]], [chosen])
             return f"rotation:{rotation}"
         if decision == "initial_rotation":
             return "rotation:90"

@@ -45,6 +45,7 @@ def server(sqlite_settings: LadderSettings):  # type: ignore[no-untyped-def]
 
 
 def test_a_remote_bot_plays_while_connected(server) -> None:  # type: ignore[no-untyped-def]
+    """It asks for worlds (sdk.forward) and gets one with every request: the relay forwards want_world."""
     settings, ladder_server = server
     token = issue_token(settings, "far")
     loop = threading.Thread(target=ladder_server.run, kwargs={"until_idle": True}, daemon=True)
@@ -53,7 +54,7 @@ def test_a_remote_bot_plays_while_connected(server) -> None:  # type: ignore[no-
     assert queries.status_counts(settings) == {}  # only one local bot, the remote one is not connected
     env = {**os.environ, "B99_ARENA_ADDRESS": f"127.0.0.1:{ladder_server.arena.port}", "B99_SEAT_TOKEN": token,
            "PYTHONPATH": str(ROOT)}
-    remote = subprocess.run([sys.executable, str(Path(__file__).with_name("remote_bot.py")), "3"], env=env,
+    remote = subprocess.run([sys.executable, str(Path(__file__).with_name("remote_bot.py")), "3", "world"], env=env,
                             capture_output=True, text=True, timeout=120)
     assert remote.returncode == 0, remote.stderr[-3000:]
     loop.join(60)

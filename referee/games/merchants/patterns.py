@@ -284,15 +284,17 @@ def region_best(face: CompiledFace, shop: Shop, kind: str | None) -> int:
     if target is None:
         return 0
     targets = [cell for cell, tile in shop.items() if target.key(tile, kind) is not None]
-    target_set = set(targets)
     best = 0
     for variant in face.template:
-        for anchor_i, anchor_j, _ in variant:
+        # A translation's coverage is how many (template cell, target) pairs it maps onto each
+        # other: count the pairs per translation instead of testing every translation cell by cell.
+        counts: dict[Cell, int] = {}
+        for i, j, _ in variant:
             for row, col in targets:
-                dr, dc = row - anchor_i, col - anchor_j
-                count = sum(1 for i, j, _ in variant if (i + dr, j + dc) in target_set)
-                if count > best:
-                    best = count
+                shift = (row - i, col - j)
+                counts[shift] = counts.get(shift, 0) + 1
+        if counts:
+            best = max(best, max(counts.values()))
     return best
 
 

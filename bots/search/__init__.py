@@ -1,0 +1,1 @@
+"""The searching reference bot's parts: direct requests for in-search policies, playout policies, the search."""

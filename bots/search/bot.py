@@ -1,0 +1,117 @@
+"""The searching reference bot (`search`): heuristic-guided playouts from sampled worlds, on a time budget."""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import time
+
+from bots.registry import UnknownBotError, per_game_bot
+from bots.search.policy import HeuristicPolicy
+from bots.search.rollout import RolloutSearch
+from sdk import Bot, OptionInfo, Request
+
+DEFAULT_SECONDS = 1.0
+
+
+class SearchBot(Bot):
+    """Searches every decision with more than one option for `seconds` (or `iterations` playouts).
+
+    Budget from the arguments, else B99_SEARCH_SECONDS / B99_SEARCH_ITERATIONS, else 1 s a decision,
+    never more than 80% of the per-decision allowance. Without worlds it plays the heuristic.
+    `cpu_seconds=True` counts the budget in CPU time of the searching thread instead of wall time:
+    strength measurements on a shared machine then mean "seconds of one core", whatever the load
+    (the per-decision allowance of a match is still checked against the wall clock).
+    """
+
+    name = "search"
+    wants_world = True
+
+    def __init__(
+        self,
+        seconds: float | None = None,
+        iterations: int | None = None,
+        seed: int | None = None,
+        epsilon: float = 0.05,
+        exploration: float = 0.5,
+        prior_visits: int = 4,
+        cpu_seconds: bool = False,
+    ) -> None:
+        if seconds is None and os.environ.get("B99_SEARCH_SECONDS"):
+            seconds = float(os.environ["B99_SEARCH_SECONDS"])
+        if iterations is None and os.environ.get("B99_SEARCH_ITERATIONS"):
+            iterations = int(os.environ["B99_SEARCH_ITERATIONS"])
+        if seconds is None and iterations is None:
+            seconds = DEFAULT_SECONDS
+        if seed is None and os.environ.get("B99_BOT_SEED"):
+            seed = int(os.environ["B99_BOT_SEED"])
+        self.seconds = seconds
+        self.iterations = iterations
+        self.epsilon = epsilon
+        self.exploration = exploration
+        self.prior_visits = prior_visits
+        self.rng = random.Random(seed)
+        self.cpu_seconds = cpu_seconds
+        self.heuristic: Bot | None = None
+        self.heuristic_game: str | None = None
+        self.policy: HeuristicPolicy | None = None
+        self.last_search: RolloutSearch | None = None
+        self.warned = False
+
+    def _heuristic_choice(self, request: Request) -> str | None:
+        """The game's heuristic on the real request (it sees every event, as in a match)."""
+        if self.heuristic_game != request.game:
+            self.heuristic_game = request.game
+            try:
+                self.heuristic = per_game_bot("bots.heuristic", request.game)
+            except UnknownBotError:
+                self.heuristic = None
+        if self.heuristic is None:
+            return None
+        answer = self.heuristic.choose(request)
+        if isinstance(answer, OptionInfo):
+            return answer.id
+        if isinstance(answer, int):
+            return request.options[answer].id
+        return answer
+
+    def choose(self, request: Request) -> str | OptionInfo:
+        began = time.monotonic()
+        began_cpu = time.thread_time()
+        prior = self._heuristic_choice(request)
+        legal = [option.id for option in request.options]
+        if len(legal) == 1:
+            return legal[0]
+        worlds = request.world
+        if worlds is None:
+            if not self.warned:
+                print("search: the referee sends no worlds; playing the heuristic", file=sys.stderr)
+                self.warned = True
+            return prior if prior is not None else self.rng.choice(legal)
+        if self.policy is None or self.policy.table != (request.game, request.players):
+            self.policy = HeuristicPolicy(request.game, request.players, self.epsilon)
+        search = RolloutSearch(worlds, legal, prior, self.policy, self.rng, self.exploration, self.prior_visits)
+        wall_deadline = self._deadline(request, began)
+        if self.cpu_seconds and self.seconds is not None:
+            cpu_deadline = began_cpu + self.seconds
+
+            def spent() -> float:
+                # Whichever comes first: the CPU budget, or the wall-clock allowance of the match.
+                return cpu_deadline if time.monotonic() >= wall_deadline else time.thread_time()
+
+            search.run(cpu_deadline, self.iterations, spent)
+        else:
+            search.run(wall_deadline, self.iterations)
+        self.last_search = search
+        return search.best()
+
+    def _deadline(self, request: Request, began: float) -> float:
+        """The wall-clock deadline: the budget (unless counted in CPU time), capped by the match's allowance."""
+        limits = [self.seconds if self.seconds is not None and not self.cpu_seconds else 3600.0]
+        allowance = request.clock.per_decision_seconds
+        if allowance > 0:
+            limits.append(0.8 * allowance)
+        elif request.clock.bank_remaining_seconds > 0:
+            limits.append(0.05 * request.clock.bank_remaining_seconds)
+        return began + min(limits)

@@ -1,0 +1,48 @@
+"""Playout policies: how every seat of an imagined game decides inside a search.
+
+`HeuristicPolicy` asks the game's heuristic bot (bots/heuristic/<game>.py) with a direct request
+(bots.search.requests) and plays a uniformly random option instead with probability `epsilon`, so
+playouts look like good play while still exploring. A heuristic that cannot read a direct request
+(or has none for the game) leaves the choice to chance, never to an exception.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from bots.registry import UnknownBotError, per_game_bot
+from bots.search.requests import direct_request
+from referee.engine import GameState, Option, Seat
+from sdk import Bot
+
+
+class HeuristicPolicy:
+    """The game's heuristic with `epsilon` random moves, one heuristic instance per seat."""
+
+    def __init__(self, game_id: str, players: int, epsilon: float) -> None:
+        self.epsilon = epsilon
+        self.table = (game_id, players)
+        self.bots: list[Bot | None] = []
+        for _ in range(players):
+            try:
+                self.bots.append(per_game_bot("bots.heuristic", game_id))
+            except UnknownBotError:
+                self.bots.append(None)
+
+    def choose(self, state: GameState, seat: Seat, options: Sequence[Option], rng: random.Random) -> Option:
+        """One option for `seat` among its legal `options`."""
+        if len(options) == 1:
+            return options[0]
+        bot = self.bots[seat]
+        if bot is None or rng.random() < self.epsilon:
+            return options[rng.randrange(len(options))]
+        try:
+            answer = bot.choose(direct_request(state, seat, options))
+        except Exception:  # noqa: BLE001 - a policy slip inside a search only costs one random move
+            return options[rng.randrange(len(options))]
+        answer_id = answer if isinstance(answer, str) else answer.id
+        for option in options:
+            if option.id == answer_id:
+                return option
+        return options[rng.randrange(len(options))]

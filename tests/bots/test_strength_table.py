@@ -1,0 +1,35 @@
+"""The strength table's budget column: rows made before it named its budget are converted, new rows say theirs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchmarks.strength import HEADER, LEGACY_HEADER, LEGACY_SOLO_HEADER, SOLO_HEADER, Budget, Pairing, pairings_for, write_section
+
+
+def test_old_rows_get_their_budget_named_and_new_rows_join_them(tmp_path: Path) -> None:
+    path = tmp_path / "bots.md"
+    path.write_text(
+        "# Reference bots\n\n## Strength table\n\n"
+        f"{LEGACY_HEADER}\n|---|---|---|---|---|---|---|---|---|---|\n"
+        "| g | 2 | mcts vs random | 60 | 30 | 80.0% | +241 | 80.0% | 0.6 | d1 |\n"
+        "| g | 2 | heuristic vs random | 60 | 30 | 88.3% | +352 | 88.3% | 0.0 | d1 |\n\n"
+        f"Solo games.\n\n{LEGACY_SOLO_HEADER}\n|---|---|---|---|---|---|\n| g | mcts | 60 | 30 | 52.23 ± 2.46 | d1 |\n"
+    )
+    new = "| g | 2 | search vs heuristic | 40 | 1 s CPU | 70.0% | +147 | 70.0% | 3.0 | d2 |"
+    write_section(path, [new], ["| g ai=hard | search | 40 | 1 s CPU | 60.00 ± 2.00 | 25.0% (14.2–40.2) | d2 |"])
+    text = path.read_text()
+    assert HEADER in text and LEGACY_HEADER not in text and SOLO_HEADER in text
+    assert "| g | 2 | mcts vs random | 60 | 30 iterations | 80.0% |" in text
+    assert "| g | 2 | heuristic vs random | 60 | — | 88.3% |" in text
+    assert "| g | mcts | 60 | 30 iterations | 52.23 ± 2.46 | — | d1 |" in text
+    assert new in text and "| g ai=hard | search | 40 |" in text
+
+
+def test_budget_labels_and_chosen_pairings() -> None:
+    assert Budget(30, 0.5).label(("search", "heuristic")) == "0.5 s CPU"
+    assert Budget(30, 0.5).label(("mcts", "random")) == "30 iterations"
+    assert Budget(30, 0.5).label(("heuristic", "random")) == "—"
+    pairings = pairings_for("deep_dive", 1, 6, [2, 4], [("search", "heuristic")], (("ai_difficulty", "hard"),))
+    assert [(p.players, p.bot, p.opponent) for p in pairings] == [(2, "search", "heuristic"), (4, "search", "heuristic")]
+    assert Pairing("deep_dive", 1, "search", "search", (("ai_difficulty", "hard"),)).game_label == "deep_dive ai_difficulty=hard"
