@@ -99,8 +99,7 @@ class BotProcess:
         flooded = [name for name, path in (("stdout", self.stdout_path), ("stderr", self.stderr_path)) if self._at_cap(path)]
         if code == -signal.SIGXFSZ or flooded:
             return Fault(FaultKind.OUTPUT_FLOOD, f"wrote past its {self._cap_text()} output cap on {' and '.join(flooded) or 'a file'} ({status})")
-        said = last_lines(tail) if code is not None else ""
-        detail = f"{status}{'; its stderr ends: ' + said if said else ''} ({reason})" if code is not None else reason
+        detail = f"{status} ({reason})" if code is not None else reason
         notes = self.cap_notes()
         return Fault(FaultKind.CRASH if code is not None else FaultKind.DISCONNECT, f"{detail}; {notes}" if notes else detail)
 
@@ -176,20 +175,6 @@ def _tail(path: Path, limit: int) -> str:
             return handle.read().decode("utf-8", errors="replace")
     except FileNotFoundError:
         return ""
-
-
-#: A log line that states a cause (Python's last traceback line, Node's `Error: ...`, a shell's complaint).
-CAUSE_MARKS = ("error", "exception", "denied", "not found", "no such", "cannot", "can't", "missing")
-
-
-def last_lines(text: str, lines: int = 2, limit: int = 300) -> str:
-    """A crash's cause at a glance: the last log line that names one (else the last non-blank lines),
-    joined with ' | ' and cut to `limit` characters."""
-    every = [line.strip() for line in text.splitlines() if line.strip()]
-    causes = [line for line in every if any(mark in line.lower() for mark in CAUSE_MARKS)]
-    kept = causes[-1:] if causes else every[-lines:]
-    joined = " | ".join(kept)
-    return joined if len(joined) <= limit else "…" + joined[-limit:]
 
 
 def describe_exit(code: int | None) -> str:

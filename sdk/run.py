@@ -82,7 +82,10 @@ async def _play(bot: Bot, address: str, hello: arena_pb2.Hello) -> GameOverInfo 
     # The asyncio API is used for its lower per-message latency; `choose` runs synchronously in the loop.
     async with grpc.aio.insecure_channel(address, options=[("grpc.max_receive_message_length", 64 * 1024 * 1024)]) as channel:
         call = arena_pb2_grpc.ArenaStub(channel).Play(metadata=token_metadata(hello.seat_token))
-        await call.write(arena_pb2.BotMessage(hello=hello))
+        try:
+            await call.write(arena_pb2.BotMessage(hello=hello))
+        except Exception:  # noqa: BLE001 - a stream the referee already ended (a rejected token): read why below
+            pass
         start: GameStartInfo | None = None
         while True:
             message = await call.read()
