@@ -87,6 +87,8 @@ class MatchSpec:
     transport: str = "unix"
     #: Send a world of its information set with each request to a bot that asks (sdk.forward).
     worlds: bool = True
+    #: Start from this position (referee.position JSON) instead of the game's initial state.
+    position: Mapping[str, Any] | None = None
     #: Also stream the replay, line by line, to `<replay_path>.live` while the match runs (live pages follow it).
     live_replay: bool = False
 
@@ -243,6 +245,18 @@ class _Seat:
         self.faults.append(fault)
 
 
+def start_position(position: Mapping[str, Any], game: str, players: int) -> GameState:
+    """The checked state a match starts from; ConfigError if it is another game's or another player count's."""
+    from referee.position import load_position
+
+    state = load_position(position)
+    if state.game.id != game:
+        raise ConfigError(f"the position is of {state.game.id}, not {game}")
+    if state.config.players != players:
+        raise ConfigError(f"the position has {state.config.players} players, but {players} bots were given")
+    return state
+
+
 class _Match:
     """One match in progress (internal: use run_match)."""
 
@@ -250,6 +264,9 @@ class _Match:
         self.spec = spec
         self.game = get_game(spec.game)
         self.config = self.game.make_config(len(spec.bots), spec.variants)
+        self.start = None if spec.position is None else start_position(spec.position, spec.game, len(spec.bots))
+        if self.start is not None:
+            self.config = self.start.config
         self.wire = get_wire(spec.game)
         self.match_id = spec.match_id or uuid.uuid4().hex[:12]
         # Chance, fallback choices and worlds each draw from their own stream keyed by the secret seed.
@@ -363,8 +380,9 @@ class _Match:
     # ----- the game loop ------------------------------------------------------------
     def play(self) -> MatchReport:
         began = time.monotonic()
-        state = self.game.new_initial_state(self.config)
+        state = self.game.new_initial_state(self.config) if self.start is None else self.start.clone()
         self.recorder.header(
+            **({} if self.spec.position is None else {"position": dict(self.spec.position)}),
             match_id=self.match_id,
             config=self.config.to_json(),
             # The seed itself is revealed only by the last line, once the match is over.
