@@ -80,7 +80,7 @@ def test_a_wrong_token_is_refused(server, capsys: pytest.CaptureFixture[str]) ->
     with pytest.raises(SystemExit) as refused:
         run(RandomBot(), address=address, token="b99_not-a-real-token", backoff_seconds=0)
     assert refused.value.code == 3
-    assert "rejected the seat token: unknown or revoked ladder token" in capsys.readouterr().err
+    assert "rejected the seat token" in capsys.readouterr().err
     assert not ladder_server.online.available(2)
 
 
