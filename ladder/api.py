@@ -61,10 +61,11 @@ def bot_message(bot: Bot) -> pb.Bot:
 
 def match_message(row: queries.MatchRow) -> pb.Match:
     return pb.Match(
-        id=row.id, uid=row.uid, game=row.game, status=row.status, seed=row.seed, attempts=row.attempts,
+        id=row.id, uid=row.uid, game=row.game, status=row.status, seed=row.seed if row.over else 0, attempts=row.attempts,
         finished_at=row.finished_at.isoformat() if row.finished_at else "", decisions=row.decisions or 0,
         duration_seconds=row.duration_seconds or 0.0, void_reason=row.void_reason or "",
-        rating_seq=row.rating_seq or 0, has_replay=bool(row.replay_path and Path(row.replay_path).exists()),
+        rating_seq=row.rating_seq or 0, has_replay=bool(row.over and row.replay_path and Path(row.replay_path).exists()),
+        kind=row.kind, unrated_reason=row.unrated_reason or "",
         seats=[
             pb.MatchSeat(
                 seat=seat.seat, bot=seat.bot, bot_id=seat.bot_id, rank=seat.rank or 0, score=seat.score or 0.0,
@@ -186,8 +187,8 @@ class ResultFeed:
 
 
 class IntervalCache:
-    """Each game's bootstrap rating intervals, recomputed in the background at most every `max_age`
-    seconds: a leaderboard call waits for a bootstrap only the first time a game is asked for."""
+    """Each game's strength intervals (ladder.strength), refreshed in the background at most every
+    `max_age` seconds: a leaderboard call waits for a fit only the first time a game is asked for."""
 
     def __init__(self, settings: LadderSettings, run_db: Callable[..., Awaitable[Any]], max_age: float = 5.0) -> None:
         self.settings, self.run_db, self.max_age = settings, run_db, max_age
@@ -282,9 +283,10 @@ class LadderServicer:
                 archive = Path(scratch) / "bot.archive"
                 archive.write_bytes(request.archive)
                 return add_bot(self.settings, request.name, request.game, command=list(request.command),
-                               upload=archive, owner=request.owner, version=request.version or "1")
+                               upload=archive, owner=request.owner, version=request.version or "1", validate=True)
         return add_bot(self.settings, request.name, request.game, command=list(request.command) or None,
-                       remote=request.remote, owner=request.owner, version=request.version or "1")
+                       remote=request.remote, owner=request.owner, version=request.version or "1",
+                       validate=not request.remote)
 
     async def IssueToken(self, request: pb.IssueTokenRequest, context: grpc.aio.ServicerContext) -> pb.IssueTokenResponse:
         await self._require_admin(context)
@@ -322,7 +324,7 @@ class LadderServicer:
         return await self.run_db(self._leaderboard, request.game, intervals)
 
     def _leaderboard(self, game: str, intervals: dict[int, tuple[float, float]]) -> pb.Leaderboard:
-        entries = []
+        entries, unranked = [], []
         for row in queries.leaderboard(self.settings, game, with_intervals=False):
             bot = pb.Bot(id=row.bot_id, name=row.name, game=row.game, owner=row.owner, version=row.version,
                          kind=row.kind, status=row.status, paused_reason=row.paused_reason or "")
@@ -330,8 +332,9 @@ class LadderServicer:
             interval = intervals.get(row.bot_id)
             if interval is not None:
                 entry.interval_low, entry.interval_high, entry.has_interval = interval[0], interval[1], True
-            entries.append(entry)
-        return pb.Leaderboard(game=game, entries=entries)
+                entry.strength = (interval[0] + interval[1]) / 2  # the interval is centred on the strength
+            (entries if row.ranked else unranked).append(entry)
+        return pb.Leaderboard(game=game, entries=entries, unranked=unranked)
 
     async def ListMatches(self, request: pb.ListMatchesRequest, context: grpc.aio.ServicerContext) -> pb.MatchList:
         if request.status and request.status not in (*MatchStatus.OPEN, MatchStatus.DONE, MatchStatus.VOID):
@@ -361,6 +364,8 @@ class LadderServicer:
     async def FetchReplay(self, request: pb.GetMatchRequest, context: grpc.aio.ServicerContext) -> AsyncIterator[pb.ReplayChunk]:
         await self._require_reader(context)
         row = await self._match(request.match, context)
+        if not row.over:
+            await abort(context, grpc.StatusCode.FAILED_PRECONDITION, f"match {request.match[:80]!r} is not over; its replay is served once it is")
         if not row.replay_path or not Path(row.replay_path).exists():
             await abort(context, grpc.StatusCode.NOT_FOUND, f"match {request.match[:80]!r} has no replay")
         with open(row.replay_path, "rb") as replay:  # type: ignore[arg-type]

@@ -75,7 +75,7 @@ def reference_command(text: str) -> list[str] | None:
 @click.option("--games", "games_per_table", type=click.IntRange(min=1), default=10, show_default=True, help="Games per table of players.")
 @click.option("--players", type=click.IntRange(min=1), default=None, help="Seats per game (default: as many bots as the game allows).")
 @click.option("--duplicate", is_flag=True, help="Play every seed in every seat rotation, so that luck cancels out.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the schedule's game seeds.")
+@click.option("--seed", type=int, default=None, help="Seed of the schedule's game seeds, to replay a tournament (default: fresh secret seeds).")
 @click.option("--parallel", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default=True, help="Matches at once.")
 @click.option("--in-process", is_flag=True, help="Run reference bots inside the referee (no gRPC; fast simulation).")
 @click.option("--variant", "variant_pairs", multiple=True, help="A variant flag as key=value.")
@@ -90,7 +90,7 @@ def tournament(
     games_per_table: int,
     players: int | None,
     duplicate: bool,
-    seed: int,
+    seed: int | None,
     parallel: int,
     in_process: bool,
     variant_pairs: tuple[str, ...],
@@ -207,19 +207,21 @@ def init(settings: LadderSettings) -> None:
 @click.option("--version", "version", default="1", show_default=True)
 @click.option("--sandbox", type=click.Choice(["none", "basic", "strict"]), default=None,
               help="Sandbox level (default: strict for uploads, none for local commands).")
+@click.option("--validate/--no-validation", default=True, show_default=True,
+              help="Play unrated validation games against the reference bot before rated play (remote bots: never).")
 @pass_settings
 @_guard
 def add_bot(settings: LadderSettings, name: str, game: str, command_text: str | None, upload: Path | None,
-            remote: bool, owner: str, version: str, sandbox: str | None) -> None:
-    """Register a bot."""
+            remote: bool, owner: str, version: str, sandbox: str | None, validate: bool) -> None:
+    """Register a bot (it plays validation games first, unless --no-validation)."""
     from ladder.registry import add_bot as register
 
     command: list[str] | str | None = command_text
     if command_text is not None and upload is None:
         command = reference_command(command_text) or command_text
     bot = register(settings, name, game, command=command, upload=upload, remote=remote, owner=owner,
-                   version=version, sandbox=sandbox)
-    console.print(f"bot {bot.name} (#{bot.id}) added to {game} as a {bot.kind} bot (sandbox {bot.sandbox})")
+                   version=version, sandbox=sandbox, validate=validate and not remote)
+    console.print(f"bot {bot.name} (#{bot.id}) added to {game} as a {bot.kind} bot (sandbox {bot.sandbox}, {bot.status})")
     if bot.sandbox != "none":
         from referee.sandbox import machine_support
 
@@ -354,18 +356,117 @@ def resume(settings: LadderSettings, name: str) -> None:
 @pass_settings
 @_guard
 def leaderboard(settings: LadderSettings, game: str | None, samples: int) -> None:
-    """Show the leaderboard of GAME (or of every game)."""
+    """Show the leaderboard of GAME (or of every game): the ranked bots, then the bots listed apart."""
     from ladder import queries
 
     for game_id in [game] if game else queries.games(settings):
-        table = Table(title=f"{game_id} leaderboard")
-        for column, justify in [("#", "right"), ("bot", "left"), ("owner", "left"), ("Elo", "right"),
+        rows = queries.leaderboard(settings, game_id, samples=samples)
+        table = Table(title=f"{game_id} leaderboard", caption="Elo: official rating · strength and its 90% interval: fitted to the whole history")
+        for column, justify in [("#", "right"), ("bot", "left"), ("owner", "left"), ("Elo", "right"), ("strength", "right"),
                                 ("90% interval", "right"), ("games", "right"), ("status", "left")]:
             table.add_column(column, justify=justify)  # type: ignore[arg-type]
-        for row in queries.leaderboard(settings, game_id, samples=samples):
+        for row in rows:
+            if not row.ranked:
+                continue
             interval = f"{row.interval[0]:.0f}–{row.interval[1]:.0f}" if row.interval else "-"
-            table.add_row(str(row.position), row.name, row.owner or "-", f"{row.rating:.1f}", interval, str(row.games), row.status)
+            strength = f"{row.strength:.0f}" if row.strength is not None else "-"
+            table.add_row(str(row.position), row.name, row.owner or "-", f"{row.rating:.1f}", strength, interval,
+                          str(row.games), row.status)
         console.print(table)
+        apart = [row for row in rows if not row.ranked]
+        if apart:
+            reasons = queries.status_reasons(settings, game_id)
+            listing = Table(title=f"{game_id}: not ranked")
+            for column in ("bot", "owner", "status", "why", "games"):
+                listing.add_column(column)
+            for row in apart:
+                listing.add_row(row.name, row.owner or "-", row.status, reasons.get(row.bot_id, "-"), str(row.games))
+            console.print(listing)
+
+
+@ladder.command()
+@click.argument("name")
+@pass_settings
+@_guard
+def validate(settings: LadderSettings, name: str) -> None:
+    """Send a bot (rejected, paused, or a fixed one) through its validation games again."""
+    from ladder.validation import VALIDATION_GAMES, revalidate
+
+    revalidate(settings, name)
+    console.print(f"{name} will play {VALIDATION_GAMES} validation games before rated play")
+
+
+@ladder.command()
+@click.argument("name")
+@click.option("--limit", type=int, default=10, show_default=True, help="Latest faulted matches to show.")
+@click.option("--lines", type=int, default=12, show_default=True, help="Last stderr lines per fault.")
+@pass_settings
+@_guard
+def faults(settings: LadderSettings, name: str, limit: int, lines: int) -> None:
+    """Show a bot's latest faults (any match kind) with the reasons and the last lines of its stderr."""
+    from ladder import queries
+    from ladder.registry import get_bot
+
+    bot = get_bot(settings, name)
+    found = queries.bot_faults(settings, bot.id or 0, limit=limit)
+    status = f"{bot.name}: {bot.status}" + (f" ({bot.paused_reason})" if bot.paused_reason else "")
+    console.print(status, markup=False)
+    if not found:
+        console.print("no faults")
+    for row in found:
+        finished = row.finished_at.strftime("%Y-%m-%d %H:%M:%S") if row.finished_at else "-"
+        console.print(f"match #{row.match_id} ({row.kind}, seat {row.seat}, {finished})", markup=False)
+        for fault in row.faults:
+            at = f" at decision {fault['decision_index']}" if fault.get("decision_index") is not None else ""
+            console.print(f"  {fault['kind']}{at}: {fault['detail']}", markup=False)
+        if row.exit_code is not None:
+            console.print(f"  exit code {row.exit_code}", markup=False)
+        tail = [line for line in row.stderr_tail.splitlines() if line.strip()][-lines:]
+        console.print("  stderr:" + ("".join(f"\n    {line}" for line in tail) if tail else " (empty)"), markup=False)
+
+
+@ladder.command()
+@click.argument("bot")
+@click.argument("opponent")
+@click.option("--games", type=click.IntRange(min=1), default=10, show_default=True, help="Unrated games to play.")
+@click.option("--by", "requested_by", default="", help="Who asks (shown with the results).")
+@click.option("--seed", type=int, default=None)
+@pass_settings
+@_guard
+def challenge(settings: LadderSettings, bot: str, opponent: str, games: int, requested_by: str, seed: int | None) -> None:
+    """Ask for GAMES unrated games between BOT and OPPONENT (seats alternate; ratings never change).
+
+    The running ladder (`b99 ladder serve`) plays them; `b99 ladder challenge-results ID` shows them."""
+    from ladder.challenges import request_challenge
+
+    challenge_id = request_challenge(settings, bot, opponent, games, requested_by, seed)
+    console.print(f"challenge #{challenge_id}: {games} unrated games, {bot} against {opponent}, queued")
+
+
+@ladder.command("challenge-results")
+@click.argument("challenge_id", type=int)
+@pass_settings
+@_guard
+def challenge_results(settings: LadderSettings, challenge_id: int) -> None:
+    """Show a challenge's games: ranks, faults and replays, and the challenger's record."""
+    from ladder.challenges import challenge_result
+
+    result = challenge_result(settings, challenge_id)
+    table = Table(title=f"challenge #{result.id}: {result.bot} against {result.opponent} · "
+                        f"{result.finished} of {result.games} played · {result.bot} won {result.wins}, "
+                        f"drew {result.draws}, lost {result.losses}")
+    for column in ("match", "status", "seats (rank, faults)", "replay"):
+        table.add_column(column)
+    for row in result.matches:
+        seats = []
+        for seat in row.seats:
+            text = seat.bot + (f" #{seat.rank}" if seat.rank is not None else "")
+            if seat.faults:
+                text += " [" + ", ".join(f"{fault['kind']}: {fault['detail']}" for fault in seat.faults) + "]"
+            seats.append(text)
+        replay = row.replay_path if row.replay_path and Path(row.replay_path).exists() else "-"
+        table.add_row(str(row.id), row.status, "\n".join(seats), replay)
+    console.print(table)
 
 
 @ladder.command()
@@ -389,12 +490,15 @@ def matches(settings: LadderSettings, game: str | None, bot_name: str | None, st
         for seat in row.seats:
             text = f"{seat.bot}"
             if seat.rank is not None:
-                change = (seat.rating_after or 0) - (seat.rating_before or 0)
-                text += f" #{seat.rank} ({change:+.1f})"
+                text += f" #{seat.rank}"
+                if seat.rating_after is not None:
+                    text += f" ({(seat.rating_after or 0) - (seat.rating_before or 0):+.1f})"
             if seat.faults:
                 text += " [" + ", ".join(fault["kind"] for fault in seat.faults) + "]"
             seats.append(text)
-        status_text = row.status + (f": {row.void_reason}" if row.status == "void" and row.void_reason else "")
+        status_text = row.status + (f" ({row.kind})" if row.kind != "rated" else "")
+        status_text += f": {row.void_reason}" if row.status == "void" and row.void_reason else ""
+        status_text += f" (unrated: {row.unrated_reason})" if row.unrated_reason else ""
         finished = row.finished_at.strftime("%Y-%m-%d %H:%M:%S") if row.finished_at else "-"
         table.add_row(str(row.id), row.game, status_text, "\n".join(seats), finished)
     console.print(table)

@@ -23,6 +23,7 @@ def worker_name() -> str:
 
 def build_spec(settings: LadderSettings, job: MatchJob, time_control: Any = None) -> Any:
     """The referee's MatchSpec for a claimed attempt (replay in the ladder's home)."""
+    from referee.chance import attempt_seed
     from referee.match import BotSpec, MatchSpec, TimeControl
 
     bots = []
@@ -38,11 +39,12 @@ def build_spec(settings: LadderSettings, job: MatchJob, time_control: Any = None
     return MatchSpec(
         game=job.game,
         bots=bots,
-        seed=job.seed,
+        seed=attempt_seed(job.seed, job.attempt),  # a requeued attempt does not replay the chance a bot saw
         variants=job.variants,
         time_control=time_control or TimeControl(**job.time_control),
         replay_path=str(settings.replays_dir / f"{job.uid}-{job.attempt}.jsonl"),
         match_id=job.uid,
+        live_replay=True,
     )
 
 

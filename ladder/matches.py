@@ -15,13 +15,14 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from ladder.db import read_session, write_session
-from ladder.models import Bot, BotStatus, GameCounter, Match, MatchStatus, Notice, Rating, Seat, utcnow
+from ladder.models import Bot, BotStatus, GameCounter, Match, MatchKind, MatchStatus, Notice, Rating, Seat, utcnow
 from ladder.ratings import INITIAL_RATING, RatingTable
 from ladder.settings import LadderSettings
 
-#: A bot with faults in this many of its last PAUSE_WINDOW matches is paused.
-PAUSE_FAULTS = 5
-PAUSE_WINDOW = 6
+#: A bot with faults in this many of its last PAUSE_WINDOW rated matches is paused (it passed its
+#: validation games, so repeated faults mean it broke since, or fails against some opponents).
+PAUSE_FAULTS = 3
+PAUSE_WINDOW = 5
 
 
 @dataclass(frozen=True)
@@ -59,14 +60,17 @@ def schedule_match(
     seed: int,
     variants: dict[str, Any] | None = None,
     time_control: dict[str, float] | None = None,
+    kind: str = MatchKind.RATED,
+    challenge_id: int | None = None,
 ) -> int:
     """Queue a match between `bot_ids` (in seat order), with the game's variants and time control
-    (TimeControl fields; none: the referee's defaults); returns its id."""
+    (TimeControl fields; none: the referee's defaults); returns its id. Only `rated` matches change
+    ratings; `validation` and `challenge` matches are played the same way and never do."""
     config: dict[str, Any] = {"game": game, "players": len(bot_ids), "variants": dict(variants or {})}
     if time_control:
         config["time_control"] = dict(time_control)
     with write_session(settings.db_url) as session:
-        match = Match(uid=uuid.uuid4().hex, game=game, config=config, seed=seed)
+        match = Match(uid=uuid.uuid4().hex, game=game, config=config, seed=seed, kind=kind, challenge_id=challenge_id)
         session.add(match)
         session.flush()
         for seat, bot_id in enumerate(bot_ids):
@@ -192,72 +196,95 @@ def reap_stale(settings: LadderSettings, lease_seconds: float) -> list[int]:
 
 def record_result(settings: LadderSettings, job: MatchJob, report: Any) -> bool:
     """Write a finished attempt's result and rate it, exactly once: False (and nothing written) if
-    this attempt is no longer the match's current one."""
+    this attempt is no longer the match's current one.
+
+    Every seat's faults, exit code and stderr tail are kept for its owner. A void report (every
+    seat faulted before the first decision) voids the match; a rated match decided only by faults
+    changes no rating (`unrated_reason` says why); validation and challenge matches never do."""
+    from ladder.ratings import rating_decision
+
     now = utcnow()
     with write_session(settings.db_url) as session:
         match = _locked_match(session, job.match_id)
         if match is None or match.status != MatchStatus.RUNNING or match.attempts != job.attempt:
             return False
         seats = list(session.exec(select(Seat).where(Seat.match_id == match.id).order_by(col(Seat.seat))).all())
-        if getattr(report, "void", False):
-            # Nobody played (every seat faulted before any decision): keep the faults, rate nothing.
-            for seat, seat_report in zip(seats, report.seats):
-                seat.faults = [
-                    {"kind": str(fault.kind), "detail": str(fault.detail), "decision_index": fault.decision_index}
-                    for fault in seat_report.faults
-                ]
-                seat.replaced = bool(seat_report.replaced)
-                session.add(seat)
-            _void(match, now, str(report.void_reason))
-            match.replay_path = report.replay_path
-            match.worker = None
-            session.add(match)
-            return True
-        counter = session.exec(select(GameCounter).where(GameCounter.game == match.game).with_for_update()).one()
-        bot_ids = [seat.bot_id for seat in seats]
-        ratings = {
-            rating.bot_id: rating
-            for rating in session.exec(
-                select(Rating).where(col(Rating.bot_id).in_(bot_ids)).with_for_update()
-            ).all()
-        }
-        table = RatingTable()
-        for bot_id in bot_ids:
-            table.ratings[bot_id] = ratings[bot_id].rating if bot_id in ratings else INITIAL_RATING
-            table.games[bot_id] = ratings[bot_id].games if bot_id in ratings else 0
-        before, after = table.apply(bot_ids, list(report.ranks))
-        for seat, seat_report, old, new in zip(seats, report.seats, before, after):
-            seat.rank = int(report.ranks[seat.seat])
-            seat.score = float(report.scores[seat.seat])
+        # A void report (every seat faulted before any decision) has no ranks or scores.
+        void = bool(getattr(report, "void", False)) or str(getattr(report, "status", "") or "") == MatchStatus.VOID
+        ranks = [int(rank) for rank in report.ranks] if not void else [0] * len(seats)
+        decision = rating_decision(ranks, [bool(seat.replaced) for seat in report.seats], void=void)
+        for seat, seat_report in zip(seats, report.seats):
+            seat.rank = None if void else int(report.ranks[seat.seat])
+            seat.score = None if void else float(report.scores[seat.seat])
             seat.faults = [
                 {"kind": str(fault.kind), "detail": str(fault.detail), "decision_index": fault.decision_index}
                 for fault in seat_report.faults
             ]
             seat.replaced = bool(seat_report.replaced)
-            seat.rating_before, seat.rating_after = float(old), float(new)
+            seat.exit_code = getattr(seat_report, "exit_code", None)
+            seat.stderr_tail = str(getattr(seat_report, "stderr_tail", "") or "")[-STDERR_TAIL_CHARS:]
             session.add(seat)
-        for bot_id in set(bot_ids):
-            rating = ratings.get(bot_id) or Rating(bot_id=bot_id, game=match.game, rating=INITIAL_RATING)
-            rating.rating = float(table.ratings[bot_id])
-            rating.games = table.games[bot_id]
-            rating.updated_at = now
-            session.add(rating)
-        counter.rating_seq += 1
-        session.add(counter)
-        match.rating_seq = counter.rating_seq
-        match.status = MatchStatus.DONE
+        if match.kind == MatchKind.RATED and not void:
+            _rate(session, match, seats, decision, now)
+        match.status = MatchStatus.VOID if void else MatchStatus.DONE
         match.finished_at = now
         # The referee's full config (every flag's value), and the time control the match was played with.
         match.config = {**dict(report.config), **({"time_control": match.config["time_control"]} if match.config.get("time_control") else {})}
         match.replay_path = report.replay_path
         match.decisions = int(report.decisions)
         match.duration_seconds = float(report.duration_seconds)
-        match.void_reason = None
+        match.void_reason = (str(getattr(report, "void_reason", "") or "") or decision.reason) if void else None
+        if void:
+            match.worker = None
         session.add(match)
         session.flush()
-        for bot_id in set(bot_ids):
-            _pause_if_failing(session, bot_id)
+        bot_ids = {seat.bot_id for seat in seats}
+        if match.kind == MatchKind.VALIDATION and not void:
+            # A void validation match (every seat, the reference bot too, faulted before the first
+            # decision) says more about the host than the bot: it is played again, not judged.
+            from ladder.validation import judge_validation
+
+            judge_validation(session, match, seats)
+        elif match.kind == MatchKind.RATED:
+            for bot_id in bot_ids:
+                _pause_if_failing(session, bot_id)
         return True
+
+
+#: How much of a seat's stderr the ladder keeps (the referee sends at most 2,000 characters).
+STDERR_TAIL_CHARS = 4000
+
+
+def _rate(session: Session, match: Match, seats: list[Seat], decision: Any, now: datetime) -> None:
+    """Apply a rated-kind match to the ratings (or record why it changes none), under the rating lock."""
+    counter = session.exec(select(GameCounter).where(GameCounter.game == match.game).with_for_update()).one()
+    bot_ids = [seat.bot_id for seat in seats]
+    ratings = {
+        rating.bot_id: rating
+        for rating in session.exec(select(Rating).where(col(Rating.bot_id).in_(bot_ids)).with_for_update()).all()
+    }
+    table = RatingTable()
+    for bot_id in bot_ids:
+        table.ratings[bot_id] = ratings[bot_id].rating if bot_id in ratings else INITIAL_RATING
+        table.games[bot_id] = ratings[bot_id].games if bot_id in ratings else 0
+    if decision.rated:
+        before, after = table.apply(bot_ids, list(decision.ranks))
+    else:
+        before = after = [table.rating(bot_id) for bot_id in bot_ids]
+    for seat, old, new in zip(seats, before, after):
+        seat.rating_before, seat.rating_after = float(old), float(new)
+        session.add(seat)
+    if decision.rated:
+        for bot_id in set(bot_ids):
+            rating = ratings.get(bot_id) or Rating(bot_id=bot_id, game=match.game, rating=INITIAL_RATING)
+            rating.rating = float(table.ratings[bot_id])
+            rating.games = table.games[bot_id]
+            rating.updated_at = now
+            session.add(rating)
+    counter.rating_seq += 1
+    session.add(counter)
+    match.rating_seq = counter.rating_seq
+    match.unrated_reason = decision.reason
 
 
 def _pause_if_failing(session: Session, bot_id: int) -> None:
@@ -268,12 +295,12 @@ def _pause_if_failing(session: Session, bot_id: int) -> None:
     recent = session.exec(
         select(Seat, Match)
         .join(Match, col(Match.id) == col(Seat.match_id))
-        .where(Seat.bot_id == bot_id, Match.status == MatchStatus.DONE)
-        .order_by(col(Match.rating_seq).desc())
+        .where(Seat.bot_id == bot_id, Match.kind == MatchKind.RATED, col(Match.status).in_([MatchStatus.DONE, MatchStatus.VOID]))
+        .order_by(col(Match.id).desc())
         .limit(PAUSE_WINDOW)
     ).all()
     faulty = [(seat, match) for seat, match in recent if seat.faults]
-    if len(recent) < PAUSE_WINDOW or len(faulty) < PAUSE_FAULTS:
+    if len(faulty) < PAUSE_FAULTS:
         return
     kinds = sorted({fault["kind"] for seat, _ in faulty for fault in seat.faults})
     last = faulty[0][0].faults[0]
@@ -281,10 +308,19 @@ def _pause_if_failing(session: Session, bot_id: int) -> None:
         f"faults in {len(faulty)} of its last {len(recent)} matches ({', '.join(kinds)}); "
         f"latest in match {faulty[0][1].uid}: {last['kind']}: {last['detail']}"
     )
+    reason = reason[:1900]
     bot.status = BotStatus.PAUSED
     bot.paused_reason = reason
     session.add(bot)
-    session.add(Notice(bot_id=bot_id, message=f"{bot.name} was paused: {reason}"))
+    tail = last_lines(faulty[0][0].stderr_tail, 10)
+    message = f"{bot.name} was paused: {reason}" + (f"; its stderr ended: {tail}" if tail else "")
+    session.add(Notice(bot_id=bot_id, message=message[:4000]))  # the owner's eyes only: stderr may say anything
+
+
+def last_lines(text: str, count: int) -> str:
+    """The last `count` non-empty lines of a stderr tail, joined with " | " (empty if none)."""
+    lines = [line.strip() for line in (text or "").splitlines() if line.strip()]
+    return " | ".join(lines[-count:])[-1000:]
 
 
 def undispatch(settings: LadderSettings, match_id: int) -> bool:

@@ -29,6 +29,20 @@ class BotStatus:
     ACTIVE = "active"
     PAUSED = "paused"  # too many faults; its owner got a notice saying why
     RETIRED = "retired"
+    VALIDATING = "validating"  # new: plays unrated validation games before rated play
+    REJECTED = "rejected"  # faulted in its validation games; its owner got a notice per fault
+    REFERENCE = "reference"  # the ladder's own opponent for validation games; never rated or listed
+    #: Statuses listed apart from the ranked table.
+    UNRANKED = (PAUSED, VALIDATING, REJECTED)
+
+
+class MatchKind:
+    """Why a match is played: for the ratings, to admit a new bot, or at an owner's request."""
+
+    RATED = "rated"
+    VALIDATION = "validation"  # unrated: a new bot against reference bots
+    CHALLENGE = "challenge"  # unrated: games an owner asked for
+    VALIDATION_SUPERSEDED = "validation-old"  # validation games before the bot was sent to validation again
 
 
 class MatchStatus:
@@ -58,6 +72,7 @@ class Bot(SQLModel, table=True):
     status: str = Field(default=BotStatus.ACTIVE, index=True, max_length=16)
     paused_reason: str | None = Field(default=None, max_length=2000)
     created_at: datetime = Field(default_factory=utcnow)
+    validated_at: datetime | None = None  # when it passed its validation games
 
 
 class BotToken(SQLModel, table=True):
@@ -108,6 +123,10 @@ class Match(SQLModel, table=True):
     duration_seconds: float | None = None
     void_reason: str | None = Field(default=None, max_length=2000)
     rating_seq: int | None = Field(default=None, index=True)  # order in which ratings were applied
+    kind: str = Field(default=MatchKind.RATED, index=True, max_length=16)
+    #: Why a finished rated-kind match changed no rating (decided only by faults), None if it did.
+    unrated_reason: str | None = Field(default=None, max_length=2000)
+    challenge_id: int | None = Field(default=None, foreign_key="challenge.id", index=True)
 
 
 class Seat(SQLModel, table=True):
@@ -125,6 +144,8 @@ class Seat(SQLModel, table=True):
     replaced: bool = Field(default=False)
     rating_before: float | None = None
     rating_after: float | None = None
+    exit_code: int | None = None
+    stderr_tail: str = Field(default="", max_length=4000)  # the bot's last stderr lines, for its owner
 
 
 class Notice(SQLModel, table=True):
@@ -134,3 +155,14 @@ class Notice(SQLModel, table=True):
     bot_id: int = Field(foreign_key="bot.id", index=True)
     created_at: datetime = Field(default_factory=utcnow)
     message: str = Field(max_length=4000)
+
+
+class Challenge(SQLModel, table=True):
+    """An owner's request for unrated games between their bot and another bot of the same game."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    bot_id: int = Field(foreign_key="bot.id", index=True)  # the requester's bot
+    opponent_id: int = Field(foreign_key="bot.id")
+    games: int
+    requested_by: str = Field(default="", max_length=200)
+    created_at: datetime = Field(default_factory=utcnow)

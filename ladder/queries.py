@@ -9,9 +9,10 @@ from typing import Any
 from sqlmodel import col, select
 
 from ladder.db import read_session
-from ladder.models import Bot, Match, MatchStatus, Rating, Seat
-from ladder.recompute import rating_intervals
+from ladder.models import Bot, BotStatus, Match, MatchKind, MatchStatus, Rating, Seat
+from ladder.recompute import strengths
 from ladder.settings import LadderSettings
+from referee.chance import seed_commitment
 
 
 @dataclass
@@ -25,11 +26,18 @@ class LeaderboardRow:
     version: str
     kind: str
     status: str
-    rating: float
+    rating: float  # official Elo
     games: int
+    #: 90% interval of the bot's strength (the Bradley-Terry fit of the whole history), None before its first game.
     interval: tuple[float, float] | None
+    strength: float | None = None  # the Bradley-Terry fit's estimate, on the Elo scale
     game: str = ""
     paused_reason: str | None = None
+
+    @property
+    def ranked(self) -> bool:
+        """Whether the bot is in the ranked table (active); paused, validating and rejected bots are listed apart."""
+        return self.status == BotStatus.ACTIVE
 
 
 @dataclass
@@ -45,6 +53,8 @@ class SeatRow:
     replaced: bool
     rating_before: float | None
     rating_after: float | None
+    stderr_tail: str = ""
+    exit_code: int | None = None
 
 
 @dataclass
@@ -67,6 +77,18 @@ class MatchRow:
     rating_seq: int | None
     worker: str | None
     seats: list[SeatRow] = field(default_factory=list)
+    kind: str = MatchKind.RATED
+    unrated_reason: str | None = None
+
+    @property
+    def over(self) -> bool:
+        """Done or void: only then are its seed and replay public (a running match's seed predicts its chance)."""
+        return self.status not in MatchStatus.OPEN
+
+    @property
+    def seed_commitment(self) -> str:
+        """The hash of the seed that the referee publishes at the start (referee.chance.seed_commitment)."""
+        return seed_commitment(self.seed, self.uid)
 
 
 #: The largest id a table holds (64-bit signed); a longer number names nothing.
@@ -91,30 +113,40 @@ def games(settings: LadderSettings) -> list[str]:
 def leaderboard(
     settings: LadderSettings, game: str, with_intervals: bool = True, samples: int = 60
 ) -> list[LeaderboardRow]:
-    """Bots of `game` by rating, best first, with games played and a 90% bootstrap interval."""
+    """Bots of `game`: the ranked (active) ones by Elo, best first, numbered from 1; then the bots
+    listed apart (paused, validating, rejected, retired) with position 0. Each with games played,
+    its Bradley-Terry strength and that strength's 90% interval (`samples` is kept for callers of
+    the former bootstrap and ignored)."""
     with read_session(settings.db_url) as session:
         rows = session.exec(
-            select(Bot, Rating).join(Rating, col(Rating.bot_id) == col(Bot.id)).where(Bot.game == game)
+            select(Bot, Rating)
+            .join(Rating, col(Rating.bot_id) == col(Bot.id))
+            .where(Bot.game == game, Bot.status != BotStatus.REFERENCE)
         ).all()
-    intervals = rating_intervals(settings, game, samples) if with_intervals else {}
-    ordered = sorted(rows, key=lambda row: (-row[1].rating, row[0].name))
-    return [
-        LeaderboardRow(
-            position=i + 1,
-            bot_id=bot.id or 0,
-            name=bot.name,
-            owner=bot.owner,
-            version=bot.version,
-            kind=bot.kind,
-            status=bot.status,
-            rating=rating.rating,
-            games=rating.games,
-            interval=intervals.get(bot.id or 0),
-            game=bot.game,
-            paused_reason=bot.paused_reason,
+    fit = strengths.fit(settings, game) if with_intervals else None
+    ranked = sorted((row for row in rows if row[0].status == BotStatus.ACTIVE), key=lambda row: (-row[1].rating, row[0].name))
+    apart = sorted((row for row in rows if row[0].status != BotStatus.ACTIVE), key=lambda row: (row[0].status, row[0].name))
+    result = []
+    for i, (bot, rating) in enumerate(ranked + apart):
+        played = fit is not None and (bot.id or 0) in fit.index
+        result.append(
+            LeaderboardRow(
+                position=i + 1 if bot.status == BotStatus.ACTIVE else 0,
+                bot_id=bot.id or 0,
+                name=bot.name,
+                owner=bot.owner,
+                version=bot.version,
+                kind=bot.kind,
+                status=bot.status,
+                rating=rating.rating,
+                games=rating.games,
+                interval=fit.interval(bot.id or 0) if played else None,  # type: ignore[union-attr]
+                strength=fit.rating(bot.id or 0) if played else None,  # type: ignore[union-attr]
+                game=bot.game,
+                paused_reason=bot.paused_reason,
+            )
         )
-        for i, (bot, rating) in enumerate(ordered)
-    ]
+    return result
 
 
 def _match_row(match: Match, seats: list[tuple[Seat, Bot]]) -> MatchRow:
@@ -134,6 +166,8 @@ def _match_row(match: Match, seats: list[tuple[Seat, Bot]]) -> MatchRow:
         void_reason=match.void_reason,
         rating_seq=match.rating_seq,
         worker=match.worker,
+        kind=match.kind,
+        unrated_reason=match.unrated_reason,
         seats=[
             SeatRow(
                 seat=seat.seat,
@@ -145,6 +179,8 @@ def _match_row(match: Match, seats: list[tuple[Seat, Bot]]) -> MatchRow:
                 replaced=seat.replaced,
                 rating_before=seat.rating_before,
                 rating_after=seat.rating_after,
+                stderr_tail=seat.stderr_tail,
+                exit_code=seat.exit_code,
             )
             for seat, bot in seats
         ],
@@ -252,7 +288,7 @@ def rating_history(settings: LadderSettings, bot_id: int) -> list[tuple[int, dat
         rows = session.exec(
             select(Match.id, Match.finished_at, Seat.rating_after)
             .join(Match, col(Match.id) == col(Seat.match_id))
-            .where(Seat.bot_id == bot_id, Match.status == MatchStatus.DONE)
+            .where(Seat.bot_id == bot_id, Match.status == MatchStatus.DONE, Match.kind == MatchKind.RATED)
             .order_by(col(Match.rating_seq), col(Seat.seat))
         ).all()
     history: list[tuple[int, datetime | None, float]] = []
@@ -286,3 +322,140 @@ def last_rating_seq(settings: LadderSettings, game: str) -> int:
 
     with read_session(settings.db_url) as session:
         return int(session.exec(select(func.max(Match.rating_seq)).where(Match.game == game)).one() or 0)
+
+
+def status_reasons(settings: LadderSettings, game: str) -> dict[int, str]:
+    """Why each bot of `game` is listed apart from the ranked table (paused or rejected: the
+    reason; validating: what it waits for)."""
+    with read_session(settings.db_url) as session:
+        bots = session.exec(select(Bot).where(Bot.game == game, col(Bot.status).in_(BotStatus.UNRANKED))).all()
+    reasons = {}
+    for bot in bots:
+        if bot.status == BotStatus.VALIDATING:
+            reasons[bot.id or 0] = "playing its validation games"
+        elif bot.paused_reason:
+            reasons[bot.id or 0] = bot.paused_reason
+    return reasons
+
+
+@dataclass
+class FaultRow:
+    """One seat of one match in which a bot faulted, with what its owner needs to fix it."""
+
+    match_id: int
+    uid: str
+    kind: str
+    finished_at: datetime | None
+    seat: int
+    faults: list[dict[str, Any]]
+    exit_code: int | None
+    stderr_tail: str
+
+
+@dataclass
+class HeadToHead:
+    """A bot's pairwise record against one opponent in rated matches (by rank; equal ranks draw)."""
+
+    opponent_id: int
+    opponent: str
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    @property
+    def score(self) -> float:
+        """Points per game: a win 1, a draw 1/2."""
+        return (self.wins + self.draws / 2) / self.games if self.games else 0.0
+
+
+@dataclass
+class SeatRecord:
+    """A bot's rated results from one seat."""
+
+    seat: int
+    games: int = 0
+    firsts: int = 0
+    rank_total: int = 0
+    faults: int = 0
+
+    @property
+    def mean_rank(self) -> float:
+        return self.rank_total / self.games if self.games else 0.0
+
+
+def bot_faults(settings: LadderSettings, bot_id: int, limit: int = 50) -> list[FaultRow]:
+    """Every seat of the bot's finished matches (any kind) that has a fault, newest first."""
+    with read_session(settings.db_url) as session:
+        rows = session.exec(
+            select(Seat, Match)
+            .join(Match, col(Match.id) == col(Seat.match_id))
+            .where(Seat.bot_id == bot_id, col(Match.status).in_([MatchStatus.DONE, MatchStatus.VOID]))
+            .order_by(col(Match.id).desc())
+        ).all()
+    found = []
+    for seat, match in rows:
+        if not seat.faults:
+            continue
+        found.append(FaultRow(match.id or 0, match.uid, match.kind, match.finished_at, seat.seat, list(seat.faults),
+                              seat.exit_code, seat.stderr_tail))
+        if len(found) >= limit:
+            break
+    return found
+
+
+def _rated_tables(settings: LadderSettings, bot_id: int) -> list[list[tuple[Seat, Bot]]]:
+    """The seats of every rated match the bot played whose result counted."""
+    with read_session(settings.db_url) as session:
+        ids = select(Seat.match_id).where(Seat.bot_id == bot_id)
+        rows = session.exec(
+            select(Seat, Bot, Match.id)
+            .join(Match, col(Match.id) == col(Seat.match_id))
+            .join(Bot, col(Bot.id) == col(Seat.bot_id))
+            .where(
+                col(Seat.match_id).in_(ids),
+                Match.status == MatchStatus.DONE,
+                Match.kind == MatchKind.RATED,
+                col(Match.unrated_reason).is_(None),
+            )
+            .order_by(col(Match.id), col(Seat.seat))
+        ).all()
+    tables: dict[int, list[tuple[Seat, Bot]]] = {}
+    for seat, bot, match_id in rows:
+        tables.setdefault(int(match_id), []).append((seat, bot))
+    return list(tables.values())
+
+
+def head_to_head(settings: LadderSettings, bot_id: int) -> list[HeadToHead]:
+    """The bot's pairwise record against each opponent in its rated matches, most games first."""
+    records: dict[int, HeadToHead] = {}
+    for table in _rated_tables(settings, bot_id):
+        mine = [seat for seat, _ in table if seat.bot_id == bot_id]
+        for seat in mine:
+            for other, other_bot in table:
+                if other.bot_id == bot_id or seat.rank is None or other.rank is None:
+                    continue
+                record = records.setdefault(other.bot_id, HeadToHead(other.bot_id, other_bot.name))
+                record.games += 1
+                if seat.rank < other.rank:
+                    record.wins += 1
+                elif seat.rank == other.rank:
+                    record.draws += 1
+                else:
+                    record.losses += 1
+    return sorted(records.values(), key=lambda record: (-record.games, record.opponent))
+
+
+def results_by_seat(settings: LadderSettings, bot_id: int) -> list[SeatRecord]:
+    """The bot's rated results from each seat it played."""
+    records: dict[int, SeatRecord] = {}
+    for table in _rated_tables(settings, bot_id):
+        for seat, _ in table:
+            if seat.bot_id != bot_id or seat.rank is None:
+                continue
+            record = records.setdefault(seat.seat, SeatRecord(seat.seat))
+            record.games += 1
+            record.firsts += seat.rank == 1
+            record.rank_total += seat.rank
+            record.faults += bool(seat.faults)
+    return [records[seat] for seat in sorted(records)]

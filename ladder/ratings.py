@@ -78,6 +78,45 @@ class RatingTable:
         return before, after
 
 
+@dataclass(frozen=True)
+class RatingDecision:
+    """Whether a finished match changes ratings, and with which ranks.
+
+    `ranks` are the ranks the ratings use: the referee's, except that seats which faulted (were
+    replaced by the fallback) share the last place, since their order among themselves is the
+    fallback's play, not theirs. `reason` says why a match is not rated (None when it is).
+    """
+
+    ranks: tuple[int, ...]
+    reason: str | None
+
+    @property
+    def rated(self) -> bool:
+        return self.reason is None
+
+
+def rating_decision(ranks: Sequence[int], replaced: Sequence[bool], void: bool = False) -> RatingDecision:
+    """Decide how a finished match is rated from the referee's ranks and which seats faulted.
+
+    A void match is never rated. A match where two or more seats faulted and at most one seat
+    played clean is decided only by faults: it changes no rating. Otherwise every clean seat keeps
+    its rank and the faulted seats share the last place.
+    """
+    if len(ranks) != len(replaced):
+        raise ValueError(f"{len(ranks)} ranks for {len(replaced)} seat flags")
+    if void:
+        return RatingDecision(tuple(int(rank) for rank in ranks), "void: every seat faulted before the first decision")
+    faulted = [seat for seat, out in enumerate(replaced) if out]
+    clean = len(ranks) - len(faulted)
+    if len(faulted) >= 2 and clean <= 1:
+        seats = ", ".join(str(seat) for seat in faulted)
+        return RatingDecision(tuple(int(rank) for rank in ranks), f"decided only by faults (seats {seats} faulted)")
+    if len(faulted) < 2:
+        return RatingDecision(tuple(int(rank) for rank in ranks), None)
+    last = clean + 1  # the referee ranks every faulted seat below every clean one
+    return RatingDecision(tuple(last if out else int(rank) for rank, out in zip(ranks, replaced)), None)
+
+
 def replay_ratings(
     matches: Iterable[tuple[Sequence[Hashable], Sequence[int]]],
     k_factor: float = K_FACTOR,
@@ -134,11 +173,13 @@ def win_shares(ranks: Sequence[int]) -> list[float]:
 __all__ = [
     "INITIAL_RATING",
     "K_FACTOR",
+    "RatingDecision",
     "RatingTable",
     "bootstrap_intervals",
     "interval_halfwidth",
     "pairwise_scores",
     "rate_match",
+    "rating_decision",
     "replay_ratings",
     "win_shares",
 ]

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 
 from sqlmodel import col, select
 
 from ladder.db import read_session, write_session
-from ladder.models import Match, MatchStatus, Rating, Seat
-from ladder.ratings import INITIAL_RATING, RatingTable, bootstrap_intervals
+from ladder.models import Match, MatchKind, MatchStatus, Rating, Seat
+from ladder.ratings import INITIAL_RATING, RatingTable, rating_decision
 from ladder.settings import LadderSettings
+from ladder.strength import IncrementalFit, StrengthFit
 
 TOLERANCE = 1e-9
 
@@ -23,22 +25,42 @@ class RatingDifference:
     recomputed: float
 
 
-def rated_history(settings: LadderSettings, game: str) -> list[tuple[int, list[int], list[int]]]:
-    """Every rated match of `game` as (match id, bot ids in seat order, ranks), in rating order."""
+def rated_history(
+    settings: LadderSettings, game: str, after_seq: int = 0
+) -> list[tuple[int, list[int], list[int]]]:
+    """Every match of `game` that changed ratings, as (match id, bot ids in seat order, the ranks
+    the ratings used), in rating order; with `after_seq`, only those rated after that number."""
+    return [(match_id, bots, ranks) for match_id, _, bots, ranks in rated_history_with_seq(settings, game, after_seq)]
+
+
+def rated_history_with_seq(
+    settings: LadderSettings, game: str, after_seq: int = 0
+) -> list[tuple[int, int, list[int], list[int]]]:
+    """Like rated_history, with each match's rating sequence number: (match id, seq, bots, ranks)."""
     with read_session(settings.db_url) as session:
         rows = session.exec(
-            select(Match.id, Seat.bot_id, Seat.rank)
+            select(Match.id, Match.rating_seq, Seat.bot_id, Seat.rank, Seat.replaced)
             .join(Seat, col(Seat.match_id) == col(Match.id))
-            .where(Match.game == game, Match.status == MatchStatus.DONE)
+            .where(
+                Match.game == game,
+                Match.status == MatchStatus.DONE,
+                Match.kind == MatchKind.RATED,
+                col(Match.unrated_reason).is_(None),
+                col(Match.rating_seq) > after_seq,
+            )
             .order_by(col(Match.rating_seq), col(Seat.seat))
         ).all()
-    history: list[tuple[int, list[int], list[int]]] = []
-    for match_id, bot_id, rank in rows:
-        if not history or history[-1][0] != match_id:
-            history.append((match_id, [], []))
-        history[-1][1].append(bot_id)
-        history[-1][2].append(int(rank))
-    return history
+    grouped: list[tuple[int, int, list[int], list[int], list[bool]]] = []
+    for match_id, seq, bot_id, rank, replaced in rows:
+        if not grouped or grouped[-1][0] != match_id:
+            grouped.append((match_id, int(seq), [], [], []))
+        grouped[-1][2].append(bot_id)
+        grouped[-1][3].append(int(rank))
+        grouped[-1][4].append(bool(replaced))
+    return [
+        (match_id, seq, bots, list(rating_decision(ranks, replaced).ranks))
+        for match_id, seq, bots, ranks, replaced in grouped
+    ]
 
 
 def recompute_table(settings: LadderSettings, game: str) -> RatingTable:
@@ -76,18 +98,30 @@ def recompute(settings: LadderSettings, game: str, write: bool = False) -> list[
     return differences
 
 
-_interval_cache: dict[tuple[str, str, int, int, int], dict[int, tuple[float, float]]] = {}
+class StrengthCache:
+    """Each game's Bradley-Terry fit, kept current by reading only the matches rated since the last call."""
+
+    def __init__(self) -> None:
+        self._fits: dict[tuple[str, str], tuple[int, IncrementalFit]] = {}
+        self._lock = threading.Lock()
+
+    def fit(self, settings: LadderSettings, game: str) -> StrengthFit:
+        """The fit of every rated match of `game` so far."""
+        key = (settings.db_url, game)
+        with self._lock:
+            last, incremental = self._fits.get(key, (0, IncrementalFit()))
+            for _, seq, bots, ranks in rated_history_with_seq(settings, game, last):
+                incremental.add(bots, ranks)
+                last = seq
+            self._fits[key] = (last, incremental)
+            return incremental.current()
+
+
+#: The process's strength fits (the leaderboard, the bot page and the matchmaker share it).
+strengths = StrengthCache()
 
 
 def rating_intervals(settings: LadderSettings, game: str, samples: int = 60) -> dict[int, tuple[float, float]]:
-    """A 90% bootstrap interval of each bot's rating in `game` (computed once per rated history)."""
-    history = rated_history(settings, game)
-    key = (settings.db_url, game, history[-1][0] if history else 0, len(history), samples)
-    if key not in _interval_cache:
-        matches = [(bots, ranks) for _, bots, ranks in history]
-        if len(_interval_cache) > 64:
-            _interval_cache.clear()
-        _interval_cache[key] = {
-            int(bot): interval for bot, interval in bootstrap_intervals(matches, samples=samples).items()  # type: ignore[call-overload]
-        }
-    return _interval_cache[key]
+    """A 90% interval of each bot's strength in `game`, centred on it (the strength fit; `samples`
+    is kept for callers of the former bootstrap and ignored)."""
+    return {int(bot): interval for bot, interval in strengths.fit(settings, game).intervals().items()}  # type: ignore[call-overload]

@@ -59,7 +59,8 @@ class Ladder:
         self.settings = settings
         self.executor = executor
         self.options = options or SchedulerOptions()
-        self.rng = random.Random(self.options.seed)
+        # Without a seed, match seeds come from the OS's CSPRNG: a Mersenne Twister's future outputs follow from revealed ones.
+        self.rng = random.Random(self.options.seed) if self.options.seed is not None else random.SystemRandom()
         self.scheduled = 0
         self.stopping = threading.Event()
         self.remote_ids: set[int | None] = set()
@@ -77,6 +78,9 @@ class Ladder:
         """One round: reap lost attempts, schedule new matches, dispatch the queued ones."""
         for match_id in reap_stale(self.settings, self.options.lease_seconds):
             log.warning("match %s: attempt lost, requeued or voided", match_id, extra={"match_id": match_id, "event": "reaped"})
+        from ladder.validation import schedule_validations
+
+        schedule_validations(self.settings, dict(self.options.players), self.rng, games_file=self.games_file)
         self.schedule()
         self.dispatch()
 
@@ -121,12 +125,17 @@ class Ladder:
                     select(Seat.bot_id, func.count()).where(col(Seat.match_id).in_(recent_ids.scalar_subquery())).group_by(Seat.bot_id)
                 ).all()
             )
+        from ladder.recompute import strengths
+
+        fit = strengths.fit(self.settings, game)
         result = []
         self.remote_ids = {bot.id for bot, _ in bots if bot.kind == BotKind.REMOTE}
         for bot, rating in bots:
             if bot.kind == BotKind.REMOTE and (self.online is None or bot.id not in self.online):
                 continue
-            result.append(Candidate(bot.id or 0, rating.rating, rating.games, int(counts.get(bot.id, 0))))
+            fitted = bot.id in fit.index
+            result.append(Candidate(bot.id or 0, rating.rating, rating.games, int(counts.get(bot.id, 0)),
+                                    strength=fit.rating(bot.id) if fitted else None, sd=fit.sd(bot.id) if fitted else None))
         return result
 
     def schedule_one(self, game: str) -> int | None:

@@ -26,16 +26,17 @@ class TournamentGame:
 
 
 def round_robin(
-    entrants: int, players: int, games_per_table: int, seed: int, duplicate: bool = False
+    entrants: int, players: int, games_per_table: int, seed: int | None, duplicate: bool = False
 ) -> list[TournamentGame]:
     """Every table of `players` distinct entrants plays `games_per_table` games, cycling through all
     its seatings. With `duplicate`, each seed is played once in every rotation of a seating (so each
-    entrant meets the same luck from every seat), rounding the games up to a multiple of `players`."""
+    entrant meets the same luck from every seat), rounding the games up to a multiple of `players`.
+    With no `seed`, every game's seed is fresh and secret (from the operating system's CSPRNG)."""
     if players < 1:
         raise ValueError("a game needs at least one player")
     if entrants < players:
         raise ValueError(f"{players} players per game need at least {players} bots, not {entrants}")
-    rng = random.Random(seed)
+    rng = random.Random(seed) if seed is not None else random.SystemRandom()
     schedule: list[TournamentGame] = []
     for table in itertools.combinations(range(entrants), players):
         seatings = list(itertools.permutations(table))
@@ -216,7 +217,7 @@ def run_tournament(
     *,
     games_per_table: int,
     players: int | None = None,
-    seed: int = 0,
+    seed: int | None = None,
     duplicate: bool = False,
     parallel: int = 1,
     variants: dict[str, Any] | None = None,

@@ -27,8 +27,9 @@ from starlette.staticfiles import StaticFiles
 from ladder import queries
 from ladder.game_settings import GameSettings, GamesFile, games_file
 from ladder.models import MatchStatus
-from ladder.registry import LadderError, get_bot, notices
+from ladder.registry import LadderError, get_bot, is_owner, notices
 from ladder.settings import LadderSettings
+from ladder.viewer_pages import viewer_routes
 
 STATIC = Path(__file__).with_name("static")
 environment = Environment(loader=PackageLoader("ladder", "templates"), autoescape=select_autoescape(["html"]))
@@ -129,6 +130,7 @@ class Pages:
             Route("/matches", self.matches, name="matches"),
             Route("/matches/{key}", self.match, name="match"),
             Route("/matches/{key}/replay.jsonl", self.replay, name="replay"),
+            *viewer_routes(self.settings),
             Route("/api/games/{game}/leaderboard.json", self.leaderboard_json, name="leaderboard_json"),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ]
@@ -146,7 +148,7 @@ class Pages:
 
     def index(self, request: Request) -> Response:
         games = queries.games(self.settings)
-        boards = {game: queries.leaderboard(self.settings, game, with_intervals=False)[:5] for game in games}
+        boards = {game: queries.leaderboard(self.settings, game)[:5] for game in games}
         return render("index.html", games=games, boards=boards, counts=queries.status_counts(self.settings))
 
     def game(self, request: Request) -> Response:
@@ -154,7 +156,7 @@ class Pages:
         rows = queries.leaderboard(self.settings, game)
         pager = Pager(page_number(request), len(rows))
         return render("game.html", request=request, game=game, rows=rows[pager.offset: pager.offset + pager.size],
-                      pager=pager, settings=self.game_settings(game),
+                      pager=pager, settings=self.game_settings(game), reasons=queries.status_reasons(self.settings, game),
                       matches=queries.matches(self.settings, game=game, limit=20))
 
     def bots(self, request: Request) -> Response:
@@ -164,6 +166,8 @@ class Pages:
                       rows=queries.bots(self.settings, game, limit=pager.size, offset=pager.offset))
 
     def bot(self, request: Request) -> Response:
+        """A bot's page: rating over time, head to head, by seat, faults; with its owner's token
+        (`?token=`, a token of this bot or the admin's) also the faults' stderr and the notices."""
         try:
             bot = get_bot(self.settings, request.path_params["key"])
         except LadderError:
@@ -171,9 +175,16 @@ class Pages:
         history = queries.rating_history(self.settings, bot.id or 0)
         board = {row.bot_id: row for row in queries.leaderboard(self.settings, bot.game)}
         points = [1500.0] + [rating for _, _, rating in history]
+        chart = rating_chart(points)
+        dated = [when for _, when, _ in history if when]
+        chart["dates"] = [f"{when:%Y-%m-%d %H:%M}" for when in (dated[:1] + dated[-1:])] if dated else []
+        owner = is_owner(self.settings, bot, request.query_params.get("token"))
         pager = Pager(page_number(request), queries.count_matches(self.settings, bot_id=bot.id), size=30)
         return render("bot.html", request=request, bot=bot, line=board.get(bot.id or 0), history=history,
-                      chart=rating_chart(points), pager=pager, notices=notices(self.settings, bot.name),
+                      chart=chart, pager=pager, owner=owner, notices=notices(self.settings, bot.name) if owner else [],
+                      faults=queries.bot_faults(self.settings, bot.id or 0),
+                      head_to_head=queries.head_to_head(self.settings, bot.id or 0),
+                      by_seat=queries.results_by_seat(self.settings, bot.id or 0),
                       matches=queries.matches(self.settings, bot_id=bot.id, limit=pager.size, offset=pager.offset))
 
     def matches(self, request: Request) -> Response:
@@ -193,12 +204,12 @@ class Pages:
         row = queries.match(self.settings, request.path_params["key"])
         if row is None:
             raise HTTPException(404)
-        has_replay = bool(row.replay_path and Path(row.replay_path).exists())
+        has_replay = bool(row.over and row.replay_path and Path(row.replay_path).exists())
         return render("match.html", match=row, has_replay=has_replay)
 
     def replay(self, request: Request) -> Response:
         row = queries.match(self.settings, request.path_params["key"])
-        if row is None or not row.replay_path or not Path(row.replay_path).exists():
+        if row is None or not row.over or not row.replay_path or not Path(row.replay_path).exists():
             raise HTTPException(404)
         return FileResponse(row.replay_path, media_type="application/x-ndjson", filename=f"match-{row.id}.jsonl",
                             headers=SECURITY_HEADERS)

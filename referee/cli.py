@@ -115,7 +115,13 @@ def default_sandbox_level() -> str:
 @main.command()
 @click.argument("game")
 @click.option("--bot", "bot_texts", multiple=True, required=True, help="A reference bot name or a command; once per seat.")
-@click.option("--seed", type=int, default=None, help="Seed of the referee's RNG (random when omitted).")
+@click.option(
+    "--seed",
+    type=int,
+    default=None,
+    envvar="B99_SEED",
+    help="Seed of the referee's chance (a fresh secret one when omitted). B99_SEED keeps it off the command line, which other users can read.",
+)
 @click.option("--variant", "variants", type=VariantParam(), multiple=True, help="A config flag, key=value.")
 @click.option(
     "--replay",
@@ -159,7 +165,7 @@ def match(
     as_json: bool,
 ) -> None:
     """Play one match of GAME between the given bots and print ranks and scores."""
-    import random
+    from referee.chance import fresh_seed
 
     from referee.match import MatchSpec, run_match
 
@@ -182,7 +188,7 @@ def match(
             match_id=match_id,
             game=game,
             bots=specs,
-            seed=seed if seed is not None else random.SystemRandom().randrange(2**31),
+            seed=seed if seed is not None else fresh_seed(),
             variants=dict(variants),
             time_control=control,
             replay_path=replay_path,
@@ -234,7 +240,7 @@ def replay_verify(path: str) -> None:
 @click.option("--limit", type=int, default=0, help="Show at most this many timeline rows (0 = all).")
 def replay_show(path: str, seat: int | None, limit: int) -> None:
     """Print a replay's timeline: chance outcomes, decisions (forced, fallback) and events."""
-    from referee.replay import read_replay
+    from referee.replay import read_replay, revealed_seed
 
     try:
         records = read_replay(path)
@@ -243,7 +249,7 @@ def replay_show(path: str, seat: int | None, limit: int) -> None:
         return
     header = records[0]
     console.print(
-        f"[bold]{header['config']['game']}[/bold] · match {header.get('match_id')} · seed {header.get('seed')} · "
+        f"[bold]{header['config']['game']}[/bold] · match {header.get('match_id')} · seed {revealed_seed(records)} · "
         f"seats {', '.join(f'{i}: {name}' for i, name in enumerate(header.get('seats', [])))}"
     )
     table = Table(show_lines=False)
@@ -292,6 +298,17 @@ def replay_show(path: str, seat: int | None, limit: int) -> None:
         if limit and rows >= limit:
             break
     console.print(table)
+
+
+def _add_viewer_commands() -> None:
+    """`b99 replay render` and `b99 replay view` live with the viewer (referee/viewer/commands.py)."""
+    from referee.viewer.commands import replay_render, replay_view
+
+    replay.add_command(replay_render)
+    replay.add_command(replay_view)
+
+
+_add_viewer_commands()
 
 
 @main.command("bots")

@@ -6,9 +6,11 @@ of that seat sees (the seat's view, its options, the events it may see) and noth
 
 from __future__ import annotations
 
-import random
+from referee.chance import fresh_seed
 import sys
+import time
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import IO, Any
 
 import click
@@ -16,9 +18,23 @@ import click
 from referee.clock import TimeControl
 from referee.errors import ArenaError
 from sdk import Bot, GameOverInfo, GameStartInfo, Request
+from referee.viewer.words import explain, ids_in
 from sdk.types import EventInfo
 
 QUIT_WORDS = ("q", "quit", "exit")
+#: At most this many ids of the view are explained at each decision.
+MAX_NOTES = 40
+
+
+def component_glossary(game_id: str) -> Mapping[str, str]:
+    """What each component id of the game is (from its drawing module), or nothing if it has none."""
+    from referee.errors import UnknownGameError
+    from referee.viewer.pictures import glossary
+
+    try:
+        return glossary(game_id)
+    except UnknownGameError:
+        return {}
 
 
 class QuitGame(BaseException):
@@ -93,9 +109,19 @@ class HumanBot(Bot):
         self.say(f"Your view (seat {request.seat}):")
         for line in render_view(request.view):
             self.say(line)
+        glossary = component_glossary(request.game)
+        option_ids = {token for option in request.options for token in ids_in([option.id, option.label])}
+        notes = explain([t for t in ids_in(request.view) if t not in option_ids], glossary)
+        if notes:
+            self.say("What the ids in your view are:")
+            for note in notes[:MAX_NOTES]:
+                self.say(f"  {note}")
+            if len(notes) > MAX_NOTES:
+                self.say(f"  ... and {len(notes) - MAX_NOTES} more")
         self.say(f"Decision: {request.decision.replace('_', ' ')}")
         for option in request.options:
-            self.say(f"  {option.index + 1:>3}. {option.label}  [{option.id}]")
+            what = "; ".join(explain(ids_in([option.id, option.label]), glossary))
+            self.say(f"  {option.index + 1:>3}. {option.label}  [{option.id}]" + (f"  ({what})" if what else ""))
         while True:
             self.stdout.write(f"seat {request.seat} > ")
             self.stdout.flush()
@@ -124,10 +150,19 @@ class HumanBot(Bot):
 @click.argument("game")
 @click.option("--bot", "bot_texts", multiple=True, help="An opponent: a reference bot name or a command; once per other seat.")
 @click.option("--seat", type=int, default=0, show_default=True, help="Your seat (0 = first).")
-@click.option("--seed", type=int, default=None, help="Seed of the referee's RNG (random when omitted).")
+@click.option(
+    "--seed",
+    type=int,
+    default=None,
+    envvar="B99_SEED",
+    help="Seed of the referee's chance (a fresh secret one when omitted). B99_SEED keeps it off the command line, which other users can read.",
+)
 @click.option("--variant", "variants", multiple=True, help="A config flag, key=value.")
 @click.option("--ask-forced", is_flag=True, help="Ask even when only one option is legal.")
 @click.option("--replay", "replay_path", type=click.Path(dir_okay=False, writable=True), default=None, help="Write the replay here.")
+@click.option("--web", is_flag=True, help="Play in the browser: serve a page with your seat's picture (prints its URL).")
+@click.option("--host", default="127.0.0.1", show_default=True, help="With --web: the address to serve on.")
+@click.option("--port", type=int, default=0, help="With --web: the port to serve on (0 = any free port).")
 def play_command(
     game: str,
     bot_texts: tuple[str, ...],
@@ -136,8 +171,11 @@ def play_command(
     variants: tuple[str, ...],
     ask_forced: bool,
     replay_path: str | None,
+    web: bool,
+    host: str,
+    port: int,
 ) -> None:
-    """Play GAME yourself in the terminal against bots (you see only your seat's view and options)."""
+    """Play GAME yourself in the terminal (or the browser with --web) against bots; you see only your seat's view and options."""
     from referee.bot_resolution import resolve_bot
     from referee.cli import VariantParam, fail
     from referee.match import BotSpec, MatchSpec, run_match
@@ -150,13 +188,25 @@ def play_command(
         if not 0 <= seat < players:
             fail(f"seat must be between 0 and {players - 1} with {len(bot_texts)} bot(s)")
         game_object.make_config(players, parsed)
-        opponents = [resolve_bot(text, game, True, "none") for text in bot_texts]
+        # In the browser the bots run as processes over the protocol, as in any match.
+        opponents = [resolve_bot(text, game, not web, "none") for text in bot_texts]
         human = BotSpec(name="human", factory=HumanBot)
+        if web:
+            from referee.viewer.seat import WebHumanBot, WebSeat
+            from referee.viewer.server import serve
+
+            if replay_path is None:
+                Path("runs").mkdir(exist_ok=True)
+                replay_path = str(Path("runs") / f"{game}-web-{random.SystemRandom().randrange(16**8):08x}.jsonl")
+            web_seat = WebSeat(game, game_object.name, replay_path)
+            server, url = serve(web_seat.respond, host, port)
+            click.echo(f"your seat is at {url} (Ctrl-C stops)")
+            human = BotSpec(name="human", factory=lambda: WebHumanBot(web_seat))
         specs = opponents[:seat] + [human] + opponents[seat:]
         spec = MatchSpec(
             game=game,
             bots=specs,
-            seed=seed if seed is not None else random.SystemRandom().randrange(2**31),
+            seed=seed if seed is not None else fresh_seed(),
             variants=parsed,
             time_control=TimeControl(per_decision_seconds=86_400.0, bank_seconds=0.0, startup_seconds=15.0),
             replay_path=replay_path,
@@ -176,3 +226,10 @@ def play_command(
         sys.exit(1)
     if replay_path:
         click.echo(f"replay written to {replay_path}")
+    if web:
+        click.echo(f"game over: {', '.join(f'seat {s.seat} rank {s.rank}' for s in report.seats)}; the result and the replay stay at {url} (Ctrl-C stops)")
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            server.shutdown()

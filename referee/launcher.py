@@ -5,15 +5,21 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import threading
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from referee.bot_logs import LogPump
 from referee.errors import BotLaunchError
 from referee.faults import Fault, FaultKind
 from referee.sandbox import Confinement, SandboxRequest, spawn
+from referee.sandbox.limits import MIB
 
 LOG_TAIL_BYTES = 4096
+#: CPU time within this of the cap, with a kill by SIGKILL or SIGXCPU, counts as the CPU cap (clock granularity).
+CPU_CAP_SLACK_SECONDS = 0.05
 #: What in a dying bot's stderr says it ran out of memory (Python, C++, Node, libc).
 OUT_OF_MEMORY_MARKS = ("MemoryError", "std::bad_alloc", "heap out of memory", "Cannot allocate memory", "out of memory")
 
@@ -29,16 +35,37 @@ class BotProcess:
     stderr_path: Path
     notes: list[str] = field(default_factory=list)
     confinement: Confinement | None = None
+    logs: tuple[LogPump, ...] = ()
+    #: CPU seconds (user + system) of the bot's process tree, known once it has been reaped.
+    cpu_seconds: float | None = None
+    _reaping: threading.Lock = field(default_factory=threading.Lock)
+
+    def _reap(self) -> int | None:
+        """Reap the process if it has ended, keeping its resource usage (CPU time of all it waited for)."""
+        with self._reaping:
+            if self.process.returncode is not None:
+                return self.process.returncode
+            try:
+                pid, status, usage = os.wait4(self.process.pid, os.WNOHANG)
+            except ChildProcessError:
+                return self.process.poll()
+            if pid == 0:
+                return None
+            self.cpu_seconds = usage.ru_utime + usage.ru_stime
+            self.process.returncode = os.waitstatus_to_exitcode(status)
+            return self.process.returncode
 
     def exit_code(self) -> int | None:
         """The exit code (negative = killed by that signal), or None while it runs."""
-        return self._decode(self.process.poll())
+        return self._decode(self._reap())
 
     def wait(self, timeout: float) -> int | None:
-        try:
-            return self._decode(self.process.wait(timeout=timeout))
-        except subprocess.TimeoutExpired:
-            return None
+        deadline = time.monotonic() + timeout
+        while True:
+            code = self._reap()
+            if code is not None or time.monotonic() >= deadline:
+                return self._decode(code)
+            time.sleep(min(0.01, max(0.0, deadline - time.monotonic())))
 
     def _decode(self, code: int | None) -> int | None:
         return self.confinement.decode_exit(code) if self.confinement is not None else code
@@ -52,16 +79,23 @@ class BotProcess:
     def end_fault(self, reason: str) -> Fault:
         """Why the bot ended: its memory, CPU or output cap, or else a crash with its exit status."""
         code = self.wait(1.0)
+        if code is not None:
+            for log in self.logs:
+                log.settle(0.5)  # what it wrote before it died, for the tail and the flood count
         status = describe_exit(code)
         tail = self.stderr_tail(1024)
         oom_kills, cap_hits = self.confinement.counters() if self.confinement is not None else (0, 0)
         limits = self.confinement.limits if self.confinement is not None else None
+        cpu = f" of {limits.cpu_seconds} s" if limits is not None else ""
         if code == -signal.SIGXCPU or (code == -signal.SIGKILL and limits is not None and "CPU time limit" in tail):
-            cap = f" of {limits.cpu_seconds} s" if limits is not None else ""
-            return Fault(FaultKind.CPU, f"killed at its CPU-time cap{cap} ({status})")
+            return Fault(FaultKind.CPU, f"killed at its CPU-time cap{cpu} ({status})")
         if oom_kills and code is not None and code != 0 or any(mark in tail for mark in OUT_OF_MEMORY_MARKS):
             cap = f" of {limits.memory_mb} MiB" if limits is not None and oom_kills else ""
             return Fault(FaultKind.MEMORY, f"ran out of memory at its cap{cap} ({status})")
+        used = self.cpu_used()
+        if code == -signal.SIGKILL and limits is not None and used is not None and used >= limits.cpu_seconds - CPU_CAP_SLACK_SECONDS:
+            # SIGXCPU ignored: the kernel's SIGKILL a second later says nothing; the CPU time used does.
+            return Fault(FaultKind.CPU, f"killed at its CPU-time cap{cpu} ({status}, {used:.2f} s of CPU used)")
         flooded = [name for name, path in (("stdout", self.stdout_path), ("stderr", self.stderr_path)) if self._at_cap(path)]
         if code == -signal.SIGXFSZ or flooded:
             return Fault(FaultKind.OUTPUT_FLOOD, f"wrote past its {self._cap_text()} output cap on {' and '.join(flooded) or 'a file'} ({status})")
@@ -69,8 +103,13 @@ class BotProcess:
         notes = self.cap_notes()
         return Fault(FaultKind.CRASH if code is not None else FaultKind.DISCONNECT, f"{detail}; {notes}" if notes else detail)
 
+    def cpu_used(self) -> float | None:
+        """CPU seconds of the bot's processes: its cgroup's accounting, or the reaped process tree's usage."""
+        measured = [value for value in (self.cpu_seconds, self.confinement.cpu_seconds if self.confinement else None) if value is not None]
+        return max(measured) if measured else None
+
     def output_flood(self) -> Fault | None:
-        """An output_flood fault if the bot filled a log to its cap (and lived on, writes failing)."""
+        """An output_flood fault if the bot wrote more than its cap to a log (and lived on, writes failing)."""
         flooded = [name for name, path in (("stdout", self.stdout_path), ("stderr", self.stderr_path)) if self._at_cap(path)]
         if not flooded:
             return None
@@ -90,12 +129,8 @@ class BotProcess:
         return "; ".join(notes)
 
     def _at_cap(self, path: Path) -> bool:
-        if self.confinement is None:
-            return False
-        try:
-            return path.stat().st_size >= self.confinement.limits.file_mb * 1024 * 1024
-        except OSError:
-            return False
+        """True if the bot sent more than its cap down that log's pipe (counted as it arrived, never from the file)."""
+        return any(log.flooded for log in self.logs if log.path == path)
 
     def _cap_text(self) -> str:
         return f"{self.confinement.limits.file_mb} MiB" if self.confinement is not None else ""
@@ -120,6 +155,8 @@ class BotProcess:
                 pass
         if self.confinement is not None:
             self.confinement.cleanup()
+        for log in self.logs:
+            log.settle(1.0)
         return self.exit_code()
 
     def stderr_tail(self, limit: int = LOG_TAIL_BYTES) -> str:
@@ -168,23 +205,38 @@ def launch(
     workdir.mkdir(parents=True, exist_ok=True)
     stdout_path = workdir / "stdout.log"
     stderr_path = workdir / "stderr.log"
-    if sandbox is not None and sandbox.level != "none":
-        with stdout_path.open("wb") as stdout, stderr_path.open("wb") as stderr:
-            process, confinement = spawn(seat, command, environment, stdout, stderr, cwd, sandbox, workdir)
-        return BotProcess(seat, process, workdir, stdout_path, stderr_path, confinement=confinement)
+    confined = sandbox is not None and sandbox.level != "none"
+    cap = sandbox.limits.file_mb * MIB if sandbox is not None and confined else None
+    logs = (LogPump(stdout_path, cap), LogPump(stderr_path, cap))
+    stdout, stderr = logs
+    if sandbox is not None and confined:
+        try:
+            process, confinement = spawn(seat, command, environment, stdout, stderr, cwd, sandbox, workdir)  # type: ignore[arg-type]
+        except BotLaunchError:
+            for log in logs:
+                log.settle(1.0)
+            raise
+        finally:
+            for log in logs:
+                log.started()
+        return BotProcess(seat, process, workdir, stdout_path, stderr_path, confinement=confinement, logs=logs)
     env = dict(os.environ)
     env.update(environment)
     try:
-        with stdout_path.open("wb") as stdout, stderr_path.open("wb") as stderr:
-            process = subprocess.Popen(
-                list(command),
-                stdin=subprocess.DEVNULL,
-                stdout=stdout,
-                stderr=stderr,
-                env=env,
-                cwd=cwd,
-                start_new_session=True,
-            )
+        process = subprocess.Popen(
+            list(command),
+            stdin=subprocess.DEVNULL,
+            stdout=stdout,  # type: ignore[arg-type]
+            stderr=stderr,  # type: ignore[arg-type]
+            env=env,
+            cwd=cwd,
+            start_new_session=True,
+        )
     except (OSError, ValueError) as error:
+        for log in logs:
+            log.settle(1.0)
         raise BotLaunchError(f"seat {seat}: bot command {' '.join(command)!r} does not start: {error}") from None
-    return BotProcess(seat, process, workdir, stdout_path, stderr_path)
+    finally:
+        for log in logs:
+            log.started()
+    return BotProcess(seat, process, workdir, stdout_path, stderr_path, logs=logs)

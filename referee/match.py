@@ -23,7 +23,7 @@ from typing import Any
 import b99.arena_pb2 as arena_pb2
 from referee import messages
 from referee.arena_server import ArenaServer, SeatLine
-from referee.chance import sample_outcome
+from referee.chance import CHANCE_SCHEME, KeyedRandom, sample_outcome, seed_commitment
 from referee.clock import SeatClock, TimeControl
 from referee.engine import GameState, Seat
 from referee.errors import BotLaunchError, ConfigError
@@ -31,13 +31,14 @@ from referee.faults import Fault, FaultKind
 from referee.launcher import launch
 from referee.ranking import competition_ranks
 from referee.registry import get_game
-from referee.replay import ReplayRecorder
+from referee.replay import ReplayRecorder, live_path_of
 from referee.sandbox import Limits, SandboxRequest
 from referee.sandbox.bubblewrap import SOCKET as SANDBOX_SOCKET
+from referee.sandbox.reaper import Lease, reap_once
 from referee.seats import Answer, InProcessSeat, RemoteSeat, SeatAgent
 from referee.wire import get_wire
 from sdk.bot import Bot
-from sdk.forward import encode_world, seat_world
+from sdk.forward import encode_world, in_process_world
 
 ADDRESS_VARIABLE = "B99_ARENA_ADDRESS"
 TOKEN_VARIABLE = "B99_SEAT_TOKEN"
@@ -86,6 +87,8 @@ class MatchSpec:
     transport: str = "unix"
     #: Send a world of its information set with each request to a bot that asks (sdk.forward).
     worlds: bool = True
+    #: Also stream the replay, line by line, to `<replay_path>.live` while the match runs (live pages follow it).
+    live_replay: bool = False
 
 
 @dataclass
@@ -156,6 +159,8 @@ class MatchReport:
     def void(self) -> bool:
         """True if the match has no result (see `status`)."""
         return self.status == VOID
+    #: The hash of the seed published at the start (referee.chance.seed_commitment).
+    seed_commitment: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -173,6 +178,7 @@ class MatchReport:
             "duration_seconds": self.duration_seconds,
             "replay_path": self.replay_path,
             "details": self.details,
+            "seed_commitment": self.seed_commitment,
         }
 
     @staticmethod
@@ -192,6 +198,7 @@ class MatchReport:
             details=dict(data.get("details") or {}),
             status=str(data.get("status", COMPLETE)),
             void_reason=str(data.get("void_reason", "")),
+            seed_commitment=str(data.get("seed_commitment", "")),
         )
 
 
@@ -245,21 +252,27 @@ class _Match:
         self.config = self.game.make_config(len(spec.bots), spec.variants)
         self.wire = get_wire(spec.game)
         self.match_id = spec.match_id or uuid.uuid4().hex[:12]
-        self.rng = random.Random(spec.seed)
+        # Chance, fallback choices and worlds each draw from their own stream keyed by the secret seed.
+        self.rng = KeyedRandom(spec.seed, "chance")
+        self.commitment = seed_commitment(spec.seed, self.match_id)
         self.recorder = ReplayRecorder()
+        if spec.live_replay and spec.replay_path:
+            self.recorder.live_path = live_path_of(spec.replay_path)
+            self.recorder.live_path.unlink(missing_ok=True)
         self.decisions = 0
         #: Decisions a bot answered itself (not forced, not the fallback): none means nobody played.
         self.bot_decisions = 0
         self.server: ArenaServer | None = None
         self.scratch: Path | None = None
+        self.lease: Lease | None = None
         self.seats: list[_Seat] = [
             _Seat(
                 i,
                 bot,
                 None,
                 SeatClock.start(spec.time_control),
-                random.Random(f"{spec.seed}:fallback:{i}"),
-                random.Random(f"{spec.seed}:world:{i}"),
+                KeyedRandom(spec.seed, f"fallback:{i}"),
+                KeyedRandom(spec.seed, f"world:{i}"),
             )
             for i, bot in enumerate(spec.bots)
         ]
@@ -268,7 +281,9 @@ class _Match:
     def start_bots(self) -> None:
         control = self.spec.time_control
         if any(seat.spec.command is not None for seat in self.seats):
+            reap_once()
             self.scratch = Path(tempfile.mkdtemp(prefix=f"b99-{self.match_id}-"))
+            self.lease = Lease.create(self.scratch)
             address = f"unix:{self.scratch / 'arena.sock'}" if self.spec.transport == "unix" else "127.0.0.1:0"
             self.server = ArenaServer(address).start()
         for seat in self.seats:
@@ -325,7 +340,7 @@ class _Match:
             if socket_path is None:
                 raise BotLaunchError(f"seat {seat.index}: a strict sandbox has no network; play it over the Unix socket, not TCP")
             environment[ADDRESS_VARIABLE] = f"unix:{SANDBOX_SOCKET}"
-        request = SandboxRequest(level, seat.spec.limits, socket_path)
+        request = SandboxRequest(level, seat.spec.limits, socket_path, self.lease)
         return launch(seat.index, command, environment, self.scratch / f"seat{seat.index}", seat.spec.cwd, request)
 
     def record_faults(self) -> None:
@@ -353,7 +368,9 @@ class _Match:
         self.recorder.header(
             match_id=self.match_id,
             config=self.config.to_json(),
-            seed=self.spec.seed,
+            # The seed itself is revealed only by the last line, once the match is over.
+            seed_commitment=self.commitment,
+            chance=CHANCE_SCHEME,
             seats=[seat.spec.name for seat in self.seats],
             time_control=vars_of(self.spec.time_control),
             ask_forced=self.spec.ask_forced,
@@ -409,7 +426,7 @@ class _Match:
                 # A separate RNG per seat: asking for worlds never changes the match's chance outcomes.
                 try:
                     if isinstance(seat.agent, InProcessSeat):
-                        seat.agent.pending_world = seat_world(state, seat_index, seat.world_rng)
+                        seat.agent.pending_world = in_process_world(state, seat_index, seat.world_rng)
                     else:
                         request.world = encode_world(state, seat_index, seat.world_rng)
                 except (pickle.PicklingError, TypeError, AttributeError) as error:
@@ -502,6 +519,7 @@ class _Match:
                 "replaced": replaced,
             }
         )
+        self.recorder.add({"type": "seed", "seed": self.spec.seed})
         if self.spec.replay_path:
             self.recorder.write(self.spec.replay_path)
         return MatchReport(
@@ -517,6 +535,7 @@ class _Match:
             replay_path=self.spec.replay_path,
             engine_ranks=list(result.ranks),
             details=dict(result.details),
+            seed_commitment=self.commitment,
         )
 
     def nobody_plays(self) -> bool:
@@ -548,6 +567,7 @@ class _Match:
             )
         self.recorder.add({"type": "faults", "seats": [[f.to_json() for f in seat.faults] for seat in self.seats]})
         self.recorder.add({"type": "void", "reason": reason, "decisions": self.decisions})
+        self.recorder.add({"type": "seed", "seed": self.spec.seed})
         if self.spec.replay_path:
             self.recorder.write(self.spec.replay_path)
         return MatchReport(
@@ -563,6 +583,7 @@ class _Match:
             replay_path=self.spec.replay_path,
             status=VOID,
             void_reason=reason,
+            seed_commitment=self.commitment,
         )
 
     def shutdown(self) -> None:
@@ -576,6 +597,8 @@ class _Match:
             self.server.stop()
         if self.scratch is not None:
             shutil.rmtree(self.scratch, ignore_errors=True)
+        if self.lease is not None:
+            self.lease.release()
 
 
 def seat_sandbox(seat: _Seat) -> dict[str, Any]:

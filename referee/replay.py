@@ -1,11 +1,15 @@
 """Replays: one JSON object per line, enough to re-simulate a match exactly and to show it to a person.
 
-Line kinds, in order: `header` (format, match id, game config, seed, seat names, time control),
+Line kinds, in order: `header` (format, match id, game config, the seed's commitment and chance
+scheme, seat names, time control),
 then for each step a `chance` (outcome id) or a `decision` (per deciding seat: option id, and how it
 was made: bot / forced / fallback), each followed by the `event`s it produced (kind, data,
 audience: null for everyone or the list of seats), then `faults` and a final `result`. A `fault`
 record (seat, kind, detail, decision_index) stands in the timeline where a fault happened (a timeout
-just before the decision the fallback then made); replay verification skips it.
+just before the decision the fallback then made); replay verification skips it. The last line,
+`seed`, reveals the seed once the match is over: verification checks it against the header's
+commitment and re-draws every chance outcome from it. (Replays written before seeds were secret
+carry the seed in the header and no commitment; their chance outcomes are replayed as recorded.)
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from referee.chance import CHANCE_SCHEME, KeyedRandom, sample_outcome, seed_commitment
 from referee.engine import Event, GameState
 from referee.errors import ArenaError, ReplayError
 from referee.registry import get_game
@@ -39,16 +44,24 @@ class ReplayRecorder:
 
     lines: list[dict[str, Any]] = field(default_factory=list)
     events_written: int = 0
+    #: While the match runs, every line is also appended here at once (a live page follows it); removed at the end.
+    live_path: Path | None = None
 
     def header(self, **fields: Any) -> None:
-        self.lines.append({"type": "header", "format": FORMAT, **fields})
+        self._line({"type": "header", "format": FORMAT, **fields})
+
+    def _line(self, record: dict[str, Any]) -> None:
+        self.lines.append(record)
+        if self.live_path is not None:
+            with self.live_path.open("a", encoding="utf-8") as handle:
+                handle.write(json.dumps(record, separators=(",", ":"), sort_keys=True) + "\n")
 
     def chance(self, state: GameState, outcome_id: str) -> None:
-        self.lines.append({"type": "chance", "outcome": outcome_id})
+        self._line({"type": "chance", "outcome": outcome_id})
         self._events(state)
 
     def decision(self, state: GameState, choices: Mapping[int, str], how: Mapping[int, str], elapsed: Mapping[int, float]) -> None:
-        self.lines.append(
+        self._line(
             {
                 "type": "decision",
                 "choices": {str(seat): option for seat, option in sorted(choices.items())},
@@ -63,11 +76,11 @@ class ReplayRecorder:
 
     def _events(self, state: GameState) -> None:
         for index in range(self.events_written, len(state.events)):
-            self.lines.append(event_record(index, state.events[index]))
+            self._line(event_record(index, state.events[index]))
         self.events_written = len(state.events)
 
     def add(self, record: dict[str, Any]) -> None:
-        self.lines.append(record)
+        self._line(record)
 
     def write(self, path: str | Path) -> None:
         target = Path(path)
@@ -76,6 +89,14 @@ class ReplayRecorder:
             for line in self.lines:
                 handle.write(json.dumps(line, separators=(",", ":"), sort_keys=True) + "\n")
         temporary.replace(target)
+        if self.live_path is not None:
+            self.live_path.unlink(missing_ok=True)
+
+
+def live_path_of(replay_path: str | Path) -> Path:
+    """Where a running match streams its replay lines (beside the final file, which replaces it at the end)."""
+    path = Path(replay_path)
+    return path.with_name(path.name + ".live")
 
 
 def read_replay(path: str | Path) -> list[dict[str, Any]]:
@@ -126,6 +147,7 @@ def simulate(records: list[dict[str, Any]], path: str | Path = "replay") -> Veri
     except ArenaError as error:
         raise ReplayError(f"replay {path}: {error}") from None
     state = game.new_initial_state(config)
+    chance = _chance_check(records, path)
     checked = 0
     steps = 0
     result_seen = False
@@ -134,6 +156,13 @@ def simulate(records: list[dict[str, Any]], path: str | Path = "replay") -> Veri
         kind = record["type"]
         try:
             if kind == "chance":
+                if chance is not None:
+                    drawn = sample_outcome(state.chance_outcomes(), chance).id
+                    if drawn != str(record["outcome"]):
+                        raise ReplayError(
+                            f"replay {path}: chance step {steps + 1} recorded {record['outcome']!r}, "
+                            f"but the revealed seed draws {drawn!r}"
+                        )
                 state.apply_chance(str(record["outcome"]))
                 steps += 1
             elif kind == "decision":
@@ -176,6 +205,31 @@ def simulate(records: list[dict[str, Any]], path: str | Path = "replay") -> Veri
     if not result_seen:
         raise ReplayError(f"replay {path}: no result record (the match did not finish)")
     return VerifiedReplay(state, steps, checked)
+
+
+def revealed_seed(records: list[dict[str, Any]]) -> int | None:
+    """The seed a finished replay reveals (its `seed` line, or an old header's), None while it is secret."""
+    for record in reversed(records):
+        if record.get("type") == "seed":
+            return int(record["seed"])
+    seed = records[0].get("seed") if records else None
+    return None if seed is None else int(seed)
+
+
+def _chance_check(records: list[dict[str, Any]], path: str | Path) -> KeyedRandom | None:
+    """The generator that must reproduce every recorded chance outcome; ReplayError if the seed breaks its commitment."""
+    header = records[0]
+    commitment = header.get("seed_commitment")
+    if commitment is None:
+        return None  # an old replay: no commitment, chance outcomes are taken as recorded
+    seed = revealed_seed(records)
+    if seed is None:
+        raise ReplayError(f"replay {path}: the seed is not revealed (the match did not finish)")
+    if seed_commitment(seed, str(header.get("match_id"))) != commitment:
+        raise ReplayError(f"replay {path}: the revealed seed does not match the commitment published at the start")
+    if header.get("chance") != CHANCE_SCHEME:
+        raise ReplayError(f"replay {path}: unknown chance scheme {header.get('chance')!r}")
+    return KeyedRandom(seed, "chance")
 
 
 def verify_replay(path: str | Path) -> VerifiedReplay:

@@ -66,6 +66,15 @@ def encode_world(state: GameState, seat: Seat, rng: random.Random) -> bytes:
     return buffer.getvalue()
 
 
+def in_process_world(state: GameState, seat: Seat, rng: random.Random) -> GameState:
+    """A world for a bot inside the referee: a deep copy through pickle, so it shares no object with the match.
+
+    A world from `seat_world` alone shares events and component containers with the referee's state; an
+    in-process bot that changed them would change the match itself.
+    """
+    return decode_world(encode_world(state, seat, rng))
+
+
 def decode_world(data: bytes) -> GameState:
     """The bot's side: the world sent with a request (only ever unpickle what the referee sent)."""
     state = _WorldUnpickler(io.BytesIO(data)).load()

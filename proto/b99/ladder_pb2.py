@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from b99 import arena_pb2 as b99_dot_arena__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x10\x62\x39\x39/ladder.proto\x12\nb99.ladder\x1a\x0f\x62\x39\x39/arena.proto\"\x82\x01\n\x12RegisterBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\r\n\x05owner\x18\x03 \x01(\t\x12\x0f\n\x07version\x18\x04 \x01(\t\x12\x0e\n\x06remote\x18\x05 \x01(\x08\x12\x0f\n\x07\x63ommand\x18\x06 \x03(\t\x12\x0f\n\x07\x61rchive\x18\x07 \x01(\x0c\"\x82\x01\n\x03\x42ot\x12\n\n\x02id\x18\x01 \x01(\x04\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0c\n\x04game\x18\x03 \x01(\t\x12\r\n\x05owner\x18\x04 \x01(\t\x12\x0f\n\x07version\x18\x05 \x01(\t\x12\x0c\n\x04kind\x18\x06 \x01(\t\x12\x0e\n\x06status\x18\x07 \x01(\t\x12\x15\n\rpaused_reason\x18\x08 \x01(\t\" \n\x11IssueTokenRequest\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\"#\n\x12IssueTokenResponse\x12\r\n\x05token\x18\x01 \x01(\t\"0\n\x12RevokeTokenRequest\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\"&\n\x13RevokeTokenResponse\x12\x0f\n\x07revoked\x18\x01 \x01(\r\"\"\n\x12LeaderboardRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\"\xa4\x01\n\x10LeaderboardEntry\x12\x10\n\x08position\x18\x01 \x01(\r\x12\x1c\n\x03\x62ot\x18\x02 \x01(\x0b\x32\x0f.b99.ladder.Bot\x12\x0e\n\x06rating\x18\x03 \x01(\x01\x12\r\n\x05games\x18\x04 \x01(\r\x12\x14\n\x0cinterval_low\x18\x05 \x01(\x01\x12\x15\n\rinterval_high\x18\x06 \x01(\x01\x12\x14\n\x0chas_interval\x18\x07 \x01(\x08\"J\n\x0bLeaderboard\x12\x0c\n\x04game\x18\x01 \x01(\t\x12-\n\x07\x65ntries\x18\x02 \x03(\x0b\x32\x1c.b99.ladder.LeaderboardEntry\"^\n\x12ListMatchesRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0b\n\x03\x62ot\x18\x02 \x01(\t\x12\x0e\n\x06status\x18\x03 \x01(\t\x12\r\n\x05limit\x18\x04 \x01(\r\x12\x0e\n\x06offset\x18\x05 \x01(\r\"=\n\x05\x46\x61ult\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x0e\n\x06\x64\x65tail\x18\x02 \x01(\t\x12\x16\n\x0e\x64\x65\x63ision_index\x18\x03 \x01(\x03\"\xb5\x01\n\tMatchSeat\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0b\n\x03\x62ot\x18\x02 \x01(\t\x12\x0e\n\x06\x62ot_id\x18\x03 \x01(\x04\x12\x0c\n\x04rank\x18\x04 \x01(\r\x12\r\n\x05score\x18\x05 \x01(\x01\x12!\n\x06\x66\x61ults\x18\x06 \x03(\x0b\x32\x11.b99.ladder.Fault\x12\x10\n\x08replaced\x18\x07 \x01(\x08\x12\x15\n\rrating_before\x18\x08 \x01(\x01\x12\x14\n\x0crating_after\x18\t \x01(\x01\"\x83\x02\n\x05Match\x12\n\n\x02id\x18\x01 \x01(\x04\x12\x0b\n\x03uid\x18\x02 \x01(\t\x12\x0c\n\x04game\x18\x03 \x01(\t\x12\x0e\n\x06status\x18\x04 \x01(\t\x12\x0c\n\x04seed\x18\x05 \x01(\x04\x12\x10\n\x08\x61ttempts\x18\x06 \x01(\r\x12\x13\n\x0b\x66inished_at\x18\x07 \x01(\t\x12\x11\n\tdecisions\x18\x08 \x01(\r\x12\x18\n\x10\x64uration_seconds\x18\t \x01(\x01\x12\x13\n\x0bvoid_reason\x18\n \x01(\t\x12\x12\n\nrating_seq\x18\x0b \x01(\x04\x12$\n\x05seats\x18\x0c \x03(\x0b\x32\x15.b99.ladder.MatchSeat\x12\x12\n\nhas_replay\x18\r \x01(\x08\"/\n\tMatchList\x12\"\n\x07matches\x18\x01 \x03(\x0b\x32\x11.b99.ladder.Match\" \n\x0fGetMatchRequest\x12\r\n\x05match\x18\x01 \x01(\t\"\x1b\n\x0bReplayChunk\x12\x0c\n\x04\x64\x61ta\x18\x01 \x01(\x0c\"=\n\x13WatchResultsRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x18\n\x10\x61\x66ter_rating_seq\x18\x02 \x01(\x04\x32\x94\x05\n\rLadderService\x12>\n\x0bRegisterBot\x12\x1e.b99.ladder.RegisterBotRequest\x1a\x0f.b99.ladder.Bot\x12K\n\nIssueToken\x12\x1d.b99.ladder.IssueTokenRequest\x1a\x1e.b99.ladder.IssueTokenResponse\x12I\n\x0eGetLeaderboard\x12\x1e.b99.ladder.LeaderboardRequest\x1a\x17.b99.ladder.Leaderboard\x12\x44\n\x0bListMatches\x12\x1e.b99.ladder.ListMatchesRequest\x1a\x15.b99.ladder.MatchList\x12:\n\x08GetMatch\x12\x1b.b99.ladder.GetMatchRequest\x1a\x11.b99.ladder.Match\x12\x45\n\x0b\x46\x65tchReplay\x12\x1b.b99.ladder.GetMatchRequest\x1a\x17.b99.ladder.ReplayChunk0\x01\x12\x44\n\x0cWatchResults\x12\x1f.b99.ladder.WatchResultsRequest\x1a\x11.b99.ladder.Match0\x01\x12N\n\x0bRevokeToken\x12\x1e.b99.ladder.RevokeTokenRequest\x1a\x1f.b99.ladder.RevokeTokenResponse\x12L\n\x0bRotateToken\x12\x1d.b99.ladder.IssueTokenRequest\x1a\x1e.b99.ladder.IssueTokenResponse2L\n\nArenaRelay\x12>\n\x06\x41ttach\x12\x19.b99.arena.RefereeMessage\x1a\x15.b99.arena.BotMessage(\x01\x30\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x10\x62\x39\x39/ladder.proto\x12\nb99.ladder\x1a\x0f\x62\x39\x39/arena.proto\"\x82\x01\n\x12RegisterBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\r\n\x05owner\x18\x03 \x01(\t\x12\x0f\n\x07version\x18\x04 \x01(\t\x12\x0e\n\x06remote\x18\x05 \x01(\x08\x12\x0f\n\x07\x63ommand\x18\x06 \x03(\t\x12\x0f\n\x07\x61rchive\x18\x07 \x01(\x0c\"\x82\x01\n\x03\x42ot\x12\n\n\x02id\x18\x01 \x01(\x04\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0c\n\x04game\x18\x03 \x01(\t\x12\r\n\x05owner\x18\x04 \x01(\t\x12\x0f\n\x07version\x18\x05 \x01(\t\x12\x0c\n\x04kind\x18\x06 \x01(\t\x12\x0e\n\x06status\x18\x07 \x01(\t\x12\x15\n\rpaused_reason\x18\x08 \x01(\t\" \n\x11IssueTokenRequest\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\"#\n\x12IssueTokenResponse\x12\r\n\x05token\x18\x01 \x01(\t\"0\n\x12RevokeTokenRequest\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\"&\n\x13RevokeTokenResponse\x12\x0f\n\x07revoked\x18\x01 \x01(\r\"\"\n\x12LeaderboardRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\"\xb6\x01\n\x10LeaderboardEntry\x12\x10\n\x08position\x18\x01 \x01(\r\x12\x1c\n\x03\x62ot\x18\x02 \x01(\x0b\x32\x0f.b99.ladder.Bot\x12\x0e\n\x06rating\x18\x03 \x01(\x01\x12\r\n\x05games\x18\x04 \x01(\r\x12\x14\n\x0cinterval_low\x18\x05 \x01(\x01\x12\x15\n\rinterval_high\x18\x06 \x01(\x01\x12\x14\n\x0chas_interval\x18\x07 \x01(\x08\x12\x10\n\x08strength\x18\x08 \x01(\x01\"z\n\x0bLeaderboard\x12\x0c\n\x04game\x18\x01 \x01(\t\x12-\n\x07\x65ntries\x18\x02 \x03(\x0b\x32\x1c.b99.ladder.LeaderboardEntry\x12.\n\x08unranked\x18\x03 \x03(\x0b\x32\x1c.b99.ladder.LeaderboardEntry\"^\n\x12ListMatchesRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x0b\n\x03\x62ot\x18\x02 \x01(\t\x12\x0e\n\x06status\x18\x03 \x01(\t\x12\r\n\x05limit\x18\x04 \x01(\r\x12\x0e\n\x06offset\x18\x05 \x01(\r\"=\n\x05\x46\x61ult\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x0e\n\x06\x64\x65tail\x18\x02 \x01(\t\x12\x16\n\x0e\x64\x65\x63ision_index\x18\x03 \x01(\x03\"\xb5\x01\n\tMatchSeat\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0b\n\x03\x62ot\x18\x02 \x01(\t\x12\x0e\n\x06\x62ot_id\x18\x03 \x01(\x04\x12\x0c\n\x04rank\x18\x04 \x01(\r\x12\r\n\x05score\x18\x05 \x01(\x01\x12!\n\x06\x66\x61ults\x18\x06 \x03(\x0b\x32\x11.b99.ladder.Fault\x12\x10\n\x08replaced\x18\x07 \x01(\x08\x12\x15\n\rrating_before\x18\x08 \x01(\x01\x12\x14\n\x0crating_after\x18\t \x01(\x01\"\xa9\x02\n\x05Match\x12\n\n\x02id\x18\x01 \x01(\x04\x12\x0b\n\x03uid\x18\x02 \x01(\t\x12\x0c\n\x04game\x18\x03 \x01(\t\x12\x0e\n\x06status\x18\x04 \x01(\t\x12\x0c\n\x04seed\x18\x05 \x01(\x04\x12\x10\n\x08\x61ttempts\x18\x06 \x01(\r\x12\x13\n\x0b\x66inished_at\x18\x07 \x01(\t\x12\x11\n\tdecisions\x18\x08 \x01(\r\x12\x18\n\x10\x64uration_seconds\x18\t \x01(\x01\x12\x13\n\x0bvoid_reason\x18\n \x01(\t\x12\x12\n\nrating_seq\x18\x0b \x01(\x04\x12$\n\x05seats\x18\x0c \x03(\x0b\x32\x15.b99.ladder.MatchSeat\x12\x12\n\nhas_replay\x18\r \x01(\x08\x12\x0c\n\x04kind\x18\x0e \x01(\t\x12\x16\n\x0eunrated_reason\x18\x0f \x01(\t\"/\n\tMatchList\x12\"\n\x07matches\x18\x01 \x03(\x0b\x32\x11.b99.ladder.Match\" \n\x0fGetMatchRequest\x12\r\n\x05match\x18\x01 \x01(\t\"\x1b\n\x0bReplayChunk\x12\x0c\n\x04\x64\x61ta\x18\x01 \x01(\x0c\"=\n\x13WatchResultsRequest\x12\x0c\n\x04game\x18\x01 \x01(\t\x12\x18\n\x10\x61\x66ter_rating_seq\x18\x02 \x01(\x04\x32\x94\x05\n\rLadderService\x12>\n\x0bRegisterBot\x12\x1e.b99.ladder.RegisterBotRequest\x1a\x0f.b99.ladder.Bot\x12K\n\nIssueToken\x12\x1d.b99.ladder.IssueTokenRequest\x1a\x1e.b99.ladder.IssueTokenResponse\x12I\n\x0eGetLeaderboard\x12\x1e.b99.ladder.LeaderboardRequest\x1a\x17.b99.ladder.Leaderboard\x12\x44\n\x0bListMatches\x12\x1e.b99.ladder.ListMatchesRequest\x1a\x15.b99.ladder.MatchList\x12:\n\x08GetMatch\x12\x1b.b99.ladder.GetMatchRequest\x1a\x11.b99.ladder.Match\x12\x45\n\x0b\x46\x65tchReplay\x12\x1b.b99.ladder.GetMatchRequest\x1a\x17.b99.ladder.ReplayChunk0\x01\x12\x44\n\x0cWatchResults\x12\x1f.b99.ladder.WatchResultsRequest\x1a\x11.b99.ladder.Match0\x01\x12N\n\x0bRevokeToken\x12\x1e.b99.ladder.RevokeTokenRequest\x1a\x1f.b99.ladder.RevokeTokenResponse\x12L\n\x0bRotateToken\x12\x1d.b99.ladder.IssueTokenRequest\x1a\x1e.b99.ladder.IssueTokenResponse2L\n\nArenaRelay\x12>\n\x06\x41ttach\x12\x19.b99.arena.RefereeMessage\x1a\x15.b99.arena.BotMessage(\x01\x30\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -47,27 +47,27 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_LEADERBOARDREQUEST']._serialized_start=476
   _globals['_LEADERBOARDREQUEST']._serialized_end=510
   _globals['_LEADERBOARDENTRY']._serialized_start=513
-  _globals['_LEADERBOARDENTRY']._serialized_end=677
-  _globals['_LEADERBOARD']._serialized_start=679
-  _globals['_LEADERBOARD']._serialized_end=753
-  _globals['_LISTMATCHESREQUEST']._serialized_start=755
-  _globals['_LISTMATCHESREQUEST']._serialized_end=849
-  _globals['_FAULT']._serialized_start=851
-  _globals['_FAULT']._serialized_end=912
-  _globals['_MATCHSEAT']._serialized_start=915
-  _globals['_MATCHSEAT']._serialized_end=1096
-  _globals['_MATCH']._serialized_start=1099
-  _globals['_MATCH']._serialized_end=1358
-  _globals['_MATCHLIST']._serialized_start=1360
-  _globals['_MATCHLIST']._serialized_end=1407
-  _globals['_GETMATCHREQUEST']._serialized_start=1409
-  _globals['_GETMATCHREQUEST']._serialized_end=1441
-  _globals['_REPLAYCHUNK']._serialized_start=1443
-  _globals['_REPLAYCHUNK']._serialized_end=1470
-  _globals['_WATCHRESULTSREQUEST']._serialized_start=1472
-  _globals['_WATCHRESULTSREQUEST']._serialized_end=1533
-  _globals['_LADDERSERVICE']._serialized_start=1536
-  _globals['_LADDERSERVICE']._serialized_end=2196
-  _globals['_ARENARELAY']._serialized_start=2198
-  _globals['_ARENARELAY']._serialized_end=2274
+  _globals['_LEADERBOARDENTRY']._serialized_end=695
+  _globals['_LEADERBOARD']._serialized_start=697
+  _globals['_LEADERBOARD']._serialized_end=819
+  _globals['_LISTMATCHESREQUEST']._serialized_start=821
+  _globals['_LISTMATCHESREQUEST']._serialized_end=915
+  _globals['_FAULT']._serialized_start=917
+  _globals['_FAULT']._serialized_end=978
+  _globals['_MATCHSEAT']._serialized_start=981
+  _globals['_MATCHSEAT']._serialized_end=1162
+  _globals['_MATCH']._serialized_start=1165
+  _globals['_MATCH']._serialized_end=1462
+  _globals['_MATCHLIST']._serialized_start=1464
+  _globals['_MATCHLIST']._serialized_end=1511
+  _globals['_GETMATCHREQUEST']._serialized_start=1513
+  _globals['_GETMATCHREQUEST']._serialized_end=1545
+  _globals['_REPLAYCHUNK']._serialized_start=1547
+  _globals['_REPLAYCHUNK']._serialized_end=1574
+  _globals['_WATCHRESULTSREQUEST']._serialized_start=1576
+  _globals['_WATCHRESULTSREQUEST']._serialized_end=1637
+  _globals['_LADDERSERVICE']._serialized_start=1640
+  _globals['_LADDERSERVICE']._serialized_end=2300
+  _globals['_ARENARELAY']._serialized_start=2302
+  _globals['_ARENARELAY']._serialized_end=2378
 # @@protoc_insertion_point(module_scope)

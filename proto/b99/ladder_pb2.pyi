@@ -8,7 +8,7 @@ ladder's admin token in the `authorization` metadata ("Bearer <token>"). On a pr
 streams (FetchReplay, WatchResults) need a token too: the admin token or a bot's token. A request
 that is not a valid message gets INVALID_ARGUMENT; a client over its share of watchers (or a
 ladder over its total) gets RESOURCE_EXHAUSTED. Ratings are Elo floats; an interval is a 90%
-bootstrap interval of the rating.
+interval of the bot's strength fitted to the whole history (Bradley-Terry).
 """
 
 from collections import abc as _abc
@@ -223,12 +223,16 @@ class LeaderboardEntry(_message.Message):
     INTERVAL_LOW_FIELD_NUMBER: _builtins.int
     INTERVAL_HIGH_FIELD_NUMBER: _builtins.int
     HAS_INTERVAL_FIELD_NUMBER: _builtins.int
+    STRENGTH_FIELD_NUMBER: _builtins.int
     position: _builtins.int
     rating: _builtins.float
     games: _builtins.int
     interval_low: _builtins.float
+    """90% interval of the bot's strength (Bradley-Terry fit of the whole history)"""
     interval_high: _builtins.float
     has_interval: _builtins.bool
+    strength: _builtins.float
+    """the Bradley-Terry fit's estimate, on the Elo scale"""
     @_builtins.property
     def bot(self) -> Global___Bot: ...
     def __init__(
@@ -241,10 +245,11 @@ class LeaderboardEntry(_message.Message):
         interval_low: _builtins.float = ...,
         interval_high: _builtins.float = ...,
         has_interval: _builtins.bool = ...,
+        strength: _builtins.float = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "games", b"games", "has_interval", b"has_interval", "interval_high", b"interval_high", "interval_low", b"interval_low", "position", b"position", "rating", b"rating"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "games", b"games", "has_interval", b"has_interval", "interval_high", b"interval_high", "interval_low", b"interval_low", "position", b"position", "rating", b"rating", "strength", b"strength"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -256,18 +261,26 @@ class Leaderboard(_message.Message):
 
     GAME_FIELD_NUMBER: _builtins.int
     ENTRIES_FIELD_NUMBER: _builtins.int
+    UNRANKED_FIELD_NUMBER: _builtins.int
     game: _builtins.str
     @_builtins.property
-    def entries(self) -> _containers.RepeatedCompositeFieldContainer[Global___LeaderboardEntry]: ...
+    def entries(self) -> _containers.RepeatedCompositeFieldContainer[Global___LeaderboardEntry]:
+        """the ranked table: active bots by Elo"""
+
+    @_builtins.property
+    def unranked(self) -> _containers.RepeatedCompositeFieldContainer[Global___LeaderboardEntry]:
+        """listed apart: paused, validating, rejected, retired (position 0)"""
+
     def __init__(
         self,
         *,
         game: _builtins.str = ...,
         entries: _abc.Iterable[Global___LeaderboardEntry] | None = ...,
+        unranked: _abc.Iterable[Global___LeaderboardEntry] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["entries", b"entries", "game", b"game"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["entries", b"entries", "game", b"game", "unranked", b"unranked"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -396,6 +409,8 @@ class Match(_message.Message):
     RATING_SEQ_FIELD_NUMBER: _builtins.int
     SEATS_FIELD_NUMBER: _builtins.int
     HAS_REPLAY_FIELD_NUMBER: _builtins.int
+    KIND_FIELD_NUMBER: _builtins.int
+    UNRATED_REASON_FIELD_NUMBER: _builtins.int
     id: _builtins.int
     uid: _builtins.str
     game: _builtins.str
@@ -410,6 +425,10 @@ class Match(_message.Message):
     void_reason: _builtins.str
     rating_seq: _builtins.int
     has_replay: _builtins.bool
+    kind: _builtins.str
+    """rated, validation or challenge"""
+    unrated_reason: _builtins.str
+    """why a finished rated match changed no rating (decided only by faults)"""
     @_builtins.property
     def seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___MatchSeat]: ...
     def __init__(
@@ -428,10 +447,12 @@ class Match(_message.Message):
         rating_seq: _builtins.int = ...,
         seats: _abc.Iterable[Global___MatchSeat] | None = ...,
         has_replay: _builtins.bool = ...,
+        kind: _builtins.str = ...,
+        unrated_reason: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["attempts", b"attempts", "decisions", b"decisions", "duration_seconds", b"duration_seconds", "finished_at", b"finished_at", "game", b"game", "has_replay", b"has_replay", "id", b"id", "rating_seq", b"rating_seq", "seats", b"seats", "seed", b"seed", "status", b"status", "uid", b"uid", "void_reason", b"void_reason"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["attempts", b"attempts", "decisions", b"decisions", "duration_seconds", b"duration_seconds", "finished_at", b"finished_at", "game", b"game", "has_replay", b"has_replay", "id", b"id", "kind", b"kind", "rating_seq", b"rating_seq", "seats", b"seats", "seed", b"seed", "status", b"status", "uid", b"uid", "unrated_reason", b"unrated_reason", "void_reason", b"void_reason"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -38,9 +38,11 @@ def strict_command(
     socket_path: str | None,
     info_fd: int,
     block_fd: int,
+    seccomp_fd: int,
 ) -> list[str]:
     """bwrap (run by root, no user namespace) sets up the namespaces and mounts, then setpriv drops to `uid`
-    with no capabilities, no supplementary groups and no new privileges, and executes the bot."""
+    with no capabilities, no supplementary groups and no new privileges, and executes the bot under the
+    seccomp program bubblewrap reads from `seccomp_fd` (referee.sandbox.seccomp)."""
     arguments = [
         bwrap,
         "--unshare-ipc",
@@ -64,6 +66,8 @@ def strict_command(
         str(info_fd),
         "--block-fd",
         str(block_fd),
+        "--seccomp",
+        str(seccomp_fd),
         *system_arguments(),
         "--perms",
         "1777",

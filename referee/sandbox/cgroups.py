@@ -1,4 +1,4 @@
-"""Per-bot cgroups for memory and process caps, on whichever hierarchy (v1 or v2) offers the controller.
+"""Per-bot cgroups for memory and process caps and CPU accounting, on whichever hierarchy (v1 or v2) offers the controller.
 
 Groups are made below the referee's own cgroup, so they nest inside whatever limits the referee
 itself runs under. A machine may offer a controller on v1 only (its v2 hierarchy then lacks it):
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-CONTROLLERS = ("memory", "pids")
+CONTROLLERS = ("memory", "pids", "cpuacct")
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +143,7 @@ class BotGroups:
                         swap = path / "memory.swap.max"
                         if swap.exists():
                             swap.write_text("0")
-                else:
+                elif controller == "pids":
                     (path / "pids.max").write_text(str(processes))
             except OSError:
                 _remove(path)
@@ -175,6 +175,17 @@ class BotGroups:
             return 0
         return _counter(self.groups["pids"][1] / "pids.events", "max")
 
+    def cpu_seconds(self) -> float | None:
+        """CPU time used by every process that ran in the groups (v1 cpuacct, or any v2 group's cpu.stat)."""
+        if "cpuacct" in self.groups:
+            usage = _read(self.groups["cpuacct"][1] / "cpuacct.usage").strip()
+            if usage.isdigit():
+                return int(usage) / 1e9
+        for hierarchy, path in self.groups.values():
+            if hierarchy.version == 2 and (path / "cpu.stat").exists():
+                return _counter(path / "cpu.stat", "usage_usec") / 1e6
+        return None
+
     def pids(self) -> list[int]:
         found: set[int] = set()
         for _, path in self.groups.values():
@@ -183,10 +194,19 @@ class BotGroups:
                     found.add(int(line))
         return sorted(found)
 
+    def paths(self) -> list[str]:
+        return [str(path) for _, path in self.groups.values()]
+
     def destroy(self) -> None:
         """Kill whatever still runs in the groups, then remove them."""
+        for _, path in self.groups.values():
+            BotGroups.remove_path(path)
+
+    @staticmethod
+    def remove_path(path: Path) -> None:
+        """Kill whatever runs in the group at `path`, then remove it (also for a group a dead referee left)."""
         for _ in range(50):
-            pids = self.pids()
+            pids = [int(line) for line in _read(path / "cgroup.procs").split() if line.isdigit()]
             if not pids:
                 break
             for pid in pids:
@@ -195,8 +215,7 @@ class BotGroups:
                 except ProcessLookupError:
                     pass
             time.sleep(0.02)
-        for _, path in self.groups.values():
-            _remove(path)
+        _remove(path)
 
 
 def _remove(path: Path) -> None:

@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from referee.errors import BotLaunchError
-from referee.sandbox import bubblewrap, cgroups, users
+from referee.sandbox import bubblewrap, cgroups, seccomp, users
+from referee.sandbox.reaper import Lease, remove_files_of
 from referee.sandbox.binds import (
     SANDBOX_PATH,
     absolute_script,
@@ -46,6 +47,8 @@ class SandboxRequest:
     level: str
     limits: Limits = field(default_factory=Limits)
     socket_path: str | None = None
+    #: The match's record of its bots, so that they are cleaned up even if the referee dies (reaper).
+    lease: Lease | None = None
 
 
 @dataclass
@@ -59,6 +62,7 @@ class Confinement:
     in_force: dict[str, str] = field(default_factory=dict)
     oom_kills: int = 0
     process_cap_hits: int = 0
+    cpu_seconds: float | None = None
     cleaned: bool = False
 
     def report(self) -> dict[str, Any]:
@@ -76,6 +80,7 @@ class Confinement:
         if self.groups is not None and not self.cleaned:
             self.oom_kills = max(self.oom_kills, self.groups.oom_kills())
             self.process_cap_hits = max(self.process_cap_hits, self.groups.process_cap_hits())
+            self.cpu_seconds = self.groups.cpu_seconds()
         return self.oom_kills, self.process_cap_hits
 
     def cleanup(self) -> None:
@@ -89,6 +94,9 @@ class Confinement:
         setpriv = machine_support().setpriv
         if self.uid is not None and setpriv is not None:
             users.kill_all_of(self.uid, setpriv)
+        if self.uid is not None and self.level == "basic":
+            # A basic bot shares the host's /tmp, /var/tmp and /dev/shm: what it left there goes with it.
+            remove_files_of(self.uid)
 
 
 def unavailable(level: str) -> str:
@@ -123,6 +131,8 @@ def spawn(
     uid = users.allocate_uid()
     confinement = Confinement(request.level, limits, uid)
     confinement.groups = cgroups.BotGroups.create(f"b99-seat{seat}-{uid}", limits.memory_mb * MIB, limits.processes)
+    if request.lease is not None:
+        request.lease.record_bot(uid, confinement.groups.paths())
     confinement.in_force = _in_force(request.level, limits, confinement.groups, support.bwrap_version)
     env = {**BASE_ENVIRONMENT, "PATH": _path_for(executable), "HOME": bubblewrap.SCRATCH, "TMPDIR": bubblewrap.SCRATCH}
     env.update(environment)
@@ -167,6 +177,7 @@ def _in_force(level: str, limits: Limits, groups: cgroups.BotGroups, bwrap_versi
             if level == "strict"
             else "none (basic: same network, file system and process view as the referee)"
         ),
+        **({"syscalls": seccomp.describe()} if level == "strict" else {}),
         "user": "a uid of its own, no groups, no capabilities, no new privileges",
         "memory": memory,
         "address_space": f"{limits.address_space_mb} MiB (RLIMIT_AS)",
@@ -214,6 +225,12 @@ def _start_strict(
 ) -> tuple[subprocess.Popen[bytes], _Held]:
     info_read, info_write = os.pipe()
     block_read, block_write = os.pipe()
+    try:
+        filter_fd = seccomp.filter_fd()
+    except seccomp.SeccompUnavailable as error:
+        for fd in (info_read, info_write, block_read, block_write):
+            os.close(fd)
+        raise BotLaunchError(str(error)) from None
     read_only = read_only_paths(executable, command, cwd)
     argv = bubblewrap.strict_command(
         bwrap,
@@ -226,17 +243,25 @@ def _start_strict(
         request.socket_path,
         info_write,
         block_read,
+        filter_fd,
     )
     try:
         process = subprocess.Popen(
-            argv, stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr, env=env, pass_fds=(info_write, block_read), start_new_session=True
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=stdout,
+            stderr=stderr,
+            env=env,
+            pass_fds=(info_write, block_read, filter_fd),
+            start_new_session=True,
         )
     except (OSError, ValueError) as error:
-        for fd in (info_read, info_write, block_read, block_write):
+        for fd in (info_read, info_write, block_read, block_write, filter_fd):
             os.close(fd)
         raise BotLaunchError(f"bubblewrap does not start: {error}") from None
     os.close(info_write)
     os.close(block_read)
+    os.close(filter_fd)
     try:
         # Moving a process between cgroups waits for an RCU grace period (milliseconds); moving bubblewrap's
         # monitor now overlaps that wait with the sandbox's set-up, and the bot's own move later is quick.
@@ -318,6 +343,9 @@ def _start_basic(
 
 def _last_line(stream: IO[bytes]) -> str:
     """The last line the sandbox wrote to the bot's stderr (bubblewrap explains its failures there)."""
+    settle = getattr(stream, "settle", None)
+    if settle is not None:
+        settle(1.0)  # the referee drains the bot's output through a pipe: let it catch up
     try:
         lines = Path(stream.name).read_text(errors="replace").strip().splitlines()
     except (OSError, TypeError):

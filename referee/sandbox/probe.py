@@ -8,7 +8,7 @@ import subprocess
 from dataclasses import dataclass
 from functools import cache
 
-from referee.sandbox import cgroups
+from referee.sandbox import cgroups, seccomp
 from referee.sandbox.bubblewrap import system_arguments
 
 LEVELS = ("none", "basic", "strict")
@@ -49,6 +49,10 @@ def machine_support() -> MachineSupport:
         version, error = _trial(bwrap)
         if error:
             strict.append(f"bubblewrap cannot make a sandbox here: {error}")
+    try:
+        seccomp.filter_program()
+    except seccomp.SeccompUnavailable as error:
+        strict.append(str(error))
     missing["strict"] = "; ".join(strict)
     return MachineSupport(bwrap, version, setpriv, missing)
 

@@ -156,6 +156,20 @@ def test_spinner_is_killed_at_its_cpu_cap(tmp_path: Path) -> None:
     assert_fault(good, bad, "cpu", "CPU-time cap of 1 s")
 
 
+def test_cpu_cap_is_recognised_when_sigxcpu_is_ignored(tmp_path: Path) -> None:
+    """SIGKILL one second after the cap, and no message: the tree's CPU time says it was the cap."""
+    patient = TimeControl(per_decision_seconds=20.0, bank_seconds=0.0, startup_seconds=20.0)
+    good, bad, _ = play(tmp_path, hostile_bot("cpu_stealth", limits=Limits(cpu_seconds=1)), time_control=patient)
+    assert_fault(good, bad, "cpu", "CPU-time cap of 1 s", "SIGKILL", "of CPU used")
+
+
+def test_a_flood_truncated_by_its_bot_is_still_a_flood(tmp_path: Path) -> None:
+    """The bot writes through a pipe the referee drains: it holds no descriptor of its log to truncate."""
+    good, bad, _ = play(tmp_path, hostile_bot("truncator", limits=Limits(file_mb=2)), time_control=ROOMY)
+    assert [fault.kind for fault in bad.faults] == ["output_flood"], bad.faults
+    assert "stdout and stderr" in bad.faults[0].detail
+
+
 def test_flood_of_stdout_and_stderr_is_cut_at_the_log_cap(tmp_path: Path) -> None:
     good, bad, _ = play(tmp_path, hostile_bot("flood", limits=Limits(file_mb=2)), time_control=ROOMY)
     assert_fault(good, bad, "output_flood", "2 MiB")
@@ -340,3 +354,31 @@ def test_a_flooding_strict_bot_cannot_grow_the_referee(tmp_path: Path) -> None:
 def test_an_oversized_answer_is_a_flood(tmp_path: Path) -> None:
     good, bad, _ = play(tmp_path, hostile_bot("oversized"))
     assert_fault(good, bad, "flood", "1,048,5", "the limit is 262,144 bytes")
+
+
+def kernel_attempts(stderr: str) -> dict[str, str]:
+    """Per family the kernel_surface bot tried: 'blocked' or 'LEAK'."""
+    found = {}
+    for line in stderr.splitlines():
+        verdict, _, rest = line.partition(" ")
+        if verdict in ("blocked", "LEAK"):
+            found[rest.partition(":")[0]] = verdict
+    return found
+
+
+def test_seccomp_denies_every_family_a_bot_never_needs(tmp_path: Path) -> None:
+    good, bad, _ = play(tmp_path, hostile_bot("kernel_surface"), time_control=ROOMY)
+    assert not bad.faults and not bad.replaced, bad.faults
+    assert "seccomp mode 2" in bad.stderr_tail and "fork works" in bad.stderr_tail, bad.stderr_tail
+    attempts = kernel_attempts(bad.stderr_tail)
+    assert len(attempts) == 25, bad.stderr_tail
+    assert set(attempts.values()) == {"blocked"}, attempts
+    assert "EPERM" in bad.stderr_tail and "syscalls" in bad.sandbox
+
+
+def test_without_the_filter_the_same_bot_gets_a_user_namespace(tmp_path: Path) -> None:
+    """The control for the test above: at the basic level (no seccomp) the calls it makes do work."""
+    good, bad, _ = play(tmp_path, hostile_bot("kernel_surface", level="basic"), time_control=ROOMY, good_level="basic")
+    attempts = kernel_attempts(bad.stderr_tail)
+    assert "seccomp mode 0" in bad.stderr_tail
+    assert attempts["unshare user namespace"] == "LEAK" and attempts["clone new user namespace"] == "LEAK", attempts

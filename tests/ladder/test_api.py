@@ -138,3 +138,58 @@ def test_watch_every_game_streams_only_new_results(api) -> None:  # type: ignore
     first = next(stream)
     assert first.seed == 77 and first.game == GAME  # the three earlier results are not replayed
     stream.cancel()
+
+
+def test_a_running_match_keeps_its_seed_and_replay_secret(sqlite_settings: LadderSettings) -> None:
+    """Its seed would predict every chance outcome: API and page show only the commitment until it is over."""
+    import urllib.error
+    import urllib.request
+
+    from ladder.web import serve_http
+    from referee.chance import seed_commitment
+
+    settings = sqlite_settings
+    ids = [add_bot(settings, name, GAME, command=RANDOM, owner="o").id or 0 for name in ("x", "y")]
+    seed = 8_123_456_789_012_345
+    match_id = schedule_match(settings, GAME, ids, seed=seed)
+    job = claim_match(settings, match_id, "w", 60)
+    assert not isinstance(job, str)
+    server, port = serve_grpc(settings, "127.0.0.1:0", admin_token=ADMIN)
+    http, http_port = serve_http(settings, "127.0.0.1:0")
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+            stub = pb_grpc.LadderServiceStub(channel)
+            shown = stub.GetMatch(pb.GetMatchRequest(match=str(match_id)))
+            assert shown.status == "running" and shown.seed == 0 and not shown.has_replay
+            assert [m.seed for m in stub.ListMatches(pb.ListMatchesRequest(game=GAME)).matches] == [0]
+            with pytest.raises(grpc.RpcError) as refused:
+                list(stub.FetchReplay(pb.GetMatchRequest(match=str(match_id))))
+            assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+        with urllib.request.urlopen(f"http://127.0.0.1:{http_port}/matches/{match_id}") as response:
+            page = response.read().decode()
+        assert str(seed) not in page and seed_commitment(seed, job.uid) in page
+        with pytest.raises(urllib.error.HTTPError) as missing:
+            urllib.request.urlopen(f"http://127.0.0.1:{http_port}/matches/{match_id}/replay.jsonl")
+        assert missing.value.code == 404
+        settings.replays_dir.mkdir(parents=True, exist_ok=True)
+        report = play_local(GAME, [RandomBot(1), RandomBot(2)], seed=seed, replay_path=str(settings.replays_dir / "done.jsonl"))
+        assert record_result(settings, job, report)
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+            assert pb_grpc.LadderServiceStub(channel).GetMatch(pb.GetMatchRequest(match=str(match_id))).seed == seed
+    finally:
+        http.shutdown()
+        server.stop(grace=None)
+
+
+def test_paused_and_validating_bots_are_listed_apart(api) -> None:  # type: ignore[no-untyped-def]
+    from ladder.registry import set_status
+
+    settings, ids, channel = api
+    set_status(settings, "y", "paused", "too many faults")
+    add_bot(settings, "new", GAME, command=RANDOM, validate=True)
+    board = pb_grpc.LadderServiceStub(channel).GetLeaderboard(pb.LeaderboardRequest(game=GAME))
+    assert [(entry.position, entry.bot.name) for entry in board.entries] == [(1, "x")]
+    assert board.entries[0].has_interval and board.entries[0].interval_low < board.entries[0].strength < board.entries[0].interval_high
+    assert {(entry.bot.name, entry.bot.status, entry.position) for entry in board.unranked} == {("y", "paused", 0), ("new", "validating", 0)}
+    match = pb_grpc.LadderServiceStub(channel).ListMatches(pb.ListMatchesRequest(game=GAME)).matches[0]
+    assert match.kind == "rated" and match.unrated_reason == ""

@@ -30,7 +30,7 @@ def test_ladder_cli_end_to_end(tmp_path: Path) -> None:
         assert result.exit_code == 0, result.output
         return result.output
 
-    assert "schema 0001" in run("init")
+    assert "schema 0002_fair_ratings" in run("init")
     for name in ("ann", "ben", "cat"):
         assert f"bot {name}" in run("add-bot", name, "--game", GAME, "--command", "random", "--owner", "me")
     token = run("token", "ann").strip()
@@ -38,8 +38,9 @@ def test_ladder_cli_end_to_end(tmp_path: Path) -> None:
     run("serve", "--workers", "2", "--max-matches", "4", "--seed", "3")
     board = run("leaderboard", GAME)
     assert all(name in board for name in ("ann", "ben", "cat")) and "90% interval" in board
-    listing = run("matches", "--limit", "10")
-    assert listing.count("done") == 4
+    assert "not ranked" not in board  # all three passed their validation games
+    listing = run("matches", "--limit", "20")
+    assert listing.count("done") == 4 + 3 * 2 and listing.count("(validation)") == 3 * 2
     assert "0 ratings differ" in run("recompute", "--check")
     bad = runner.invoke(ladder, [*home, "add-bot", "dup", "--game", "chess", "--command", "random"])
     assert bad.exit_code != 0 and "unknown game 'chess'" in bad.output

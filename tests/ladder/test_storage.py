@@ -36,7 +36,7 @@ def local_report(seed: int):  # type: ignore[no-untyped-def]
 
 
 def test_migrations_match_the_models(settings: LadderSettings) -> None:
-    assert current_revision(settings.db_url) == "0001"
+    assert current_revision(settings.db_url) == "0002_fair_ratings"
     with get_engine(settings.db_url).connect() as connection:
         assert compare_metadata(MigrationContext.configure(connection), SQLModel.metadata) == []
 
@@ -177,21 +177,26 @@ def test_concurrent_results_lose_no_update(settings: LadderSettings) -> None:
 
 def test_a_bot_that_keeps_faulting_is_paused_with_a_notice(sqlite_settings: LadderSettings) -> None:
     from ladder.execute import execute_match
+    from ladder.matches import PAUSE_FAULTS
     from ladder.registry import notices
 
     settings = sqlite_settings
-    crasher = add_bot(settings, "crasher", GAME, command=[sys.executable, "-c", "import sys; sys.exit(3)"], owner="bob")
+    crash = "import sys; print('Traceback: ModuleNotFoundError: numpyy', file=sys.stderr); sys.exit(3)"
+    crasher = add_bot(settings, "crasher", GAME, command=[sys.executable, "-c", crash], owner="bob")
     steady = add_bot(settings, "steady", GAME, command=RANDOM)
-    for seed in range(6):
+    for seed in range(PAUSE_FAULTS):
+        assert get_bot(settings, "crasher").status == BotStatus.ACTIVE
         match_id = schedule_match(settings, GAME, [crasher.id, steady.id][:: 1 if seed % 2 else -1], seed=seed)  # type: ignore[list-item]
         assert execute_match(settings, match_id) == "done"
     assert get_bot(settings, "crasher").status == BotStatus.PAUSED
     assert get_bot(settings, "steady").status == BotStatus.ACTIVE
     [notice] = notices(settings, "crasher")
-    assert "crasher was paused: faults in 6 of its last 6 matches" in notice.message
+    assert f"crasher was paused: faults in {PAUSE_FAULTS} of its last {PAUSE_FAULTS} matches" in notice.message
+    assert "ModuleNotFoundError: numpyy" in notice.message  # the owner sees why, not only "exited before hello"
     row = queries.matches(settings, bot_id=crasher.id, limit=1)[0]
     crash_seat = next(seat for seat in row.seats if seat.bot == "crasher")
     assert crash_seat.faults and crash_seat.rank == 2
+    assert "ModuleNotFoundError: numpyy" in crash_seat.stderr_tail and crash_seat.exit_code == 3
 
 
 @pytest.mark.parametrize("sandbox", ["none", "strict"])

@@ -90,13 +90,7 @@ class DraftMixin:
         """Redraw, in place, every draft card `seat` has not seen, keeping all it has seen."""
         n = self.players
         if self.draft_round >= PICKS:
-            known = (seat - PICKS + 1) % n
-            unknown = [h for h in range(n) if h != known]
-            pool = self.master_deck + [self.draft_removed[h] for h in unknown]
-            rng.shuffle(pool)
-            for h in unknown:
-                self.draft_removed[h] = pool.pop()
-            self.master_deck = sorted(pool)
+            self._determinize_after_draft(seat, rng)
             return
         if not self.master_deck and not any(self.draft_hands):
             return  # the cards are not shuffled yet
@@ -151,6 +145,46 @@ class DraftMixin:
         self.draft_hands = [list(history[rounds]) for history in histories]
         self.draft_picks = picks
         self.master_deck = sorted(unseen)
+
+    def _determinize_after_draft(self: MagnificentState, seat: int, rng: random.Random) -> None:
+        """Redraw, in place, the one thing `seat` cannot know once all picks are revealed: which card left which
+        hand before the seat first held it. Everything else follows from what it saw: a card of a hand it held
+        left that hand with the seat whose revealed picks hold it, and the card no pick holds was removed, so
+        every removed card and the master deck stay exactly as they are."""
+        n = self.players
+        owner = {card: x for x in range(n) for card in self.draft_picks[x]}
+        sighted = {h: [r for r in range(PICKS) if (seat - r) % n == h] for h in range(n)}
+        slots: dict[tuple[int, int], str] = {}  # (hand, round) -> the card picked from that hand in that round
+        contents: dict[tuple[int, int], set[str]] = {}
+        for h in range(n):
+            first = sighted[h][0]
+            hand = set(self.draft_history[h][first])
+            for r in range(first, PICKS):
+                picker = (h + r) % n
+                if picker == seat:
+                    card = self.draft_picks[seat][r]
+                else:
+                    # the picker's card from this hand: one of its revealed picks still here, not in a later sighting
+                    later = next((set(self.draft_history[h][x]) for x in sighted[h] if x > r), None)
+                    candidates = sorted(c for c in hand if owner.get(c) == picker and (later is None or c not in later))
+                    card = rng.choice(candidates)
+                contents[h, r] = set(hand)
+                slots[h, r] = card
+                hand.discard(card)
+            (self.draft_removed[h],) = hand
+        placed = set(slots.values())
+        unplaced = {x: sorted(set(self.draft_picks[x]) - placed) for x in range(n)}
+        for cards in unplaced.values():
+            rng.shuffle(cards)
+        for h in range(n):
+            for r in range(sighted[h][0] - 1, -1, -1):
+                slots[h, r] = unplaced[(h + r) % n].pop()
+                contents[h, r] = contents[h, r + 1] | {slots[h, r]}
+        order = self.c.masters
+        self.draft_history = [
+            [tuple(sorted(contents[h, r], key=lambda m: order[m].order)) for r in range(PICKS)] for h in range(n)
+        ]
+        self.draft_picks = [[slots[(x - r) % n, r] for r in range(PICKS)] for x in range(n)]
 
     def _pick_of(self: MagnificentState, hand: int, r: int) -> str:
         """The card picked from `hand` at round r (the engine's own record)."""

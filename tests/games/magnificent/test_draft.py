@@ -79,3 +79,41 @@ def test_determinize_keeps_what_the_seat_saw_at_every_draft_step() -> None:
             conformance._advance_randomly(state, rng)
         assert len(worlds) > 1
         conformance._play_to_end(state.determinize(0, rng), rng, state, conformance.PlayRecord(state.config, 0))
+
+
+def _after_draft(players: int, seed: int):  # type: ignore[no-untyped-def]
+    """A game just past the draft's reveal, with random picks."""
+    rng = random.Random(seed)
+    state = GAME.new_initial_state(GAME.make_config(players, {"draft_master_cards": True}))
+    while state.draft_round < 4:
+        conformance._advance_randomly(state, rng)
+    return state
+
+
+def test_worlds_after_the_draft_keep_everything_the_seat_can_deduce() -> None:
+    """Removed cards follow from the hands a seat held and the revealed picks: worlds must keep them (and the deck)."""
+    rng = random.Random(5)
+    for players in (2, 3, 4):
+        for seed in range(3):
+            state = _after_draft(players, seed)
+            for seat in range(players):
+                histories = set()
+                for _ in range(10):
+                    world = state.determinize(seat, rng)
+                    assert world.draft_removed == state.draft_removed
+                    assert world.master_deck == state.master_deck
+                    assert world.draft_picks[seat] == state.draft_picks[seat]
+                    assert [set(p) for p in world.draft_picks] == [set(p) for p in state.draft_picks]
+                    for r in range(4):
+                        held = (seat - r) % players
+                        assert world.draft_history[held][r] == state.draft_history[held][r]
+                    for hand in range(players):
+                        for r in range(4):
+                            picker = (hand + r) % players
+                            after = set(world.draft_history[hand][r]) - {world.draft_picks[picker][r]}
+                            assert len(after) == 4 - r
+                            expected = set(world.draft_history[hand][r + 1]) if r < 3 else {world.draft_removed[hand]}
+                            assert after == expected
+                    histories.add(repr(world.draft_history))
+                if players == 4:
+                    assert len(histories) > 1  # what it never saw is redrawn, not copied from the truth

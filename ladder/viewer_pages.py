@@ -1,0 +1,91 @@
+"""The replay viewer inside the ladder's pages: a finished match's replay from every perspective, and a
+running match followed live (spectator only). Plain functions over `referee.viewer.app`, for any web server."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+from starlette.routing import BaseRoute, Route
+
+from ladder import queries
+from ladder.settings import LadderSettings
+from referee.errors import ReplayError
+from referee.replay import live_path_of, read_replay
+from referee.viewer.app import LiveReplay, Reply, ReplayPages
+from referee.viewer.timeline import Timeline
+
+_LIVE: dict[str, LiveReplay] = {}
+_FINISHED: dict[str, tuple[float, Timeline]] = {}
+_LOCK = threading.Lock()
+
+
+def running_replay_path(settings: LadderSettings, uid: str, attempt: int) -> Path:
+    """Where the attempt now running writes its replay (the same name the executor gives it)."""
+    return settings.replays_dir / f"{uid}-{attempt}.jsonl"
+
+
+def _finished_timeline(path: str) -> Timeline:
+    stamp = Path(path).stat().st_mtime
+    with _LOCK:
+        cached = _FINISHED.get(path)
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
+    timeline = Timeline.from_records(read_replay(path))
+    with _LOCK:
+        _FINISHED[path] = (stamp, timeline)
+    return timeline
+
+
+def viewer_reply(settings: LadderSettings, key: str, mode: str, subpath: str, query: Mapping[str, str]) -> Reply | Iterator[bytes] | None:
+    """Answer /matches/<key>/view/<subpath> (finished) or /matches/<key>/live/<subpath> (running); None = no such match."""
+    row = queries.match(settings, key)
+    if row is None:
+        return None
+    back = f"/matches/{row.id}"
+    if row.replay_path and Path(row.replay_path).exists():
+        if mode == "live" and subpath == "events":
+            timeline = _finished_timeline(row.replay_path)
+            return iter([f"event: over\ndata: {json.dumps({'result': timeline.result})}\n\n".encode()])
+        pages = ReplayPages(lambda: _finished_timeline(str(row.replay_path)), live=False, back_link=back)
+        return pages.respond(subpath, query)
+    if mode != "live":
+        return Reply.error("this match has no replay yet; watch it live", 404)
+    path = running_replay_path(settings, row.uid, row.attempts)
+    with _LOCK:
+        live = _LIVE.get(str(path))
+        if live is None:
+            live = _LIVE[str(path)] = LiveReplay(live_path_of(path), path)
+    if subpath == "events":
+        return live.events()
+    try:
+        live.timeline()
+    except ReplayError as error:
+        return Reply.error(str(error), 404)
+    return ReplayPages(live.timeline, live=True, back_link=back).respond(subpath, query)
+
+
+def viewer_routes(settings: LadderSettings) -> list[BaseRoute]:
+    """Starlette routes for /matches/{key}/view/... and /matches/{key}/live/... over `viewer_reply`."""
+
+    def endpoint(mode: str) -> Any:  # noqa: ANN401 - a Starlette endpoint
+        def answer(request: Request) -> Response:
+            reply = viewer_reply(settings, request.path_params["key"], mode, request.path_params["rest"], dict(request.query_params))
+            if reply is None:
+                raise HTTPException(404)
+            if isinstance(reply, Reply):
+                return Response(reply.body, reply.status, media_type=reply.content_type, headers={"Cache-Control": "no-store"})
+            return StreamingResponse(reply, media_type="text/event-stream", headers={"Cache-Control": "no-store"})
+
+        return answer
+
+    return [
+        Route("/matches/{key}/view/{rest:path}", endpoint("view"), name="match_viewer"),
+        Route("/matches/{key}/live/{rest:path}", endpoint("live"), name="match_live"),
+    ]

@@ -1,0 +1,65 @@
+"""A bot's stdout and stderr: pipes the referee drains into log files it alone holds, counting every byte.
+
+A bot never gets a descriptor of its log file, so it cannot truncate or rewrite what it has written: the
+count of bytes it sent is the referee's own, and past the cap the pipe is closed (further writes fail
+with EPIPE) and the flood is on record however the bot behaves afterwards.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+CHUNK = 65536
+
+
+class LogPump:
+    """One output stream of a bot: the write end goes to the bot, a thread copies the read end to `path`."""
+
+    def __init__(self, path: Path, cap_bytes: int | None) -> None:
+        self.path = path
+        self.name = str(path)  # where the stream's text can be read back (a file object's `name`)
+        self.cap_bytes = cap_bytes
+        self.written = 0
+        self.flooded = False
+        self._read, self._write = os.pipe()
+        self._file = path.open("wb")
+        self._thread = threading.Thread(target=self._drain, name=f"log-{path.name}", daemon=True)
+        self._thread.start()
+
+    def fileno(self) -> int:
+        """The write end, for the bot's process (subprocess duplicates it into the child)."""
+        return self._write
+
+    def started(self) -> None:
+        """The child has its copy of the write end: drop ours, so the pipe ends when the bot's processes do."""
+        if self._write >= 0:
+            os.close(self._write)
+            self._write = -1
+
+    def _drain(self) -> None:
+        try:
+            while True:
+                try:
+                    chunk = os.read(self._read, CHUNK)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                room = self.cap_bytes - self.written if self.cap_bytes is not None else len(chunk)
+                if room > 0:
+                    self._file.write(chunk[:room])
+                    self._file.flush()
+                self.written += len(chunk)
+                if self.cap_bytes is not None and self.written > self.cap_bytes:
+                    self.flooded = True
+                    break  # closing the read end makes every further write of the bot fail (EPIPE)
+        finally:
+            os.close(self._read)
+            self._file.close()
+
+    def settle(self, timeout: float = 1.0) -> None:
+        """Wait (up to `timeout`) until everything the bot wrote so far is in the file."""
+        self.started()
+        self._thread.join(timeout)

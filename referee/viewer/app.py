@@ -1,0 +1,210 @@
+"""The replay viewer as plain functions: a request path and query in, a status, content type and body out.
+
+Any web server can mount it (the local `b99 replay view` server, the ladder's pages): `ReplayPages.respond`
+answers the page, its script and style, `timeline.json`, `step.json` and `frame.svg`; `LiveReplay` follows a
+replay file a running match is still writing and yields server-sent events as decisions happen.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from referee.errors import ReplayError
+from referee.replay import read_replay
+from referee.viewer.timeline import Timeline
+
+STATIC = Path(__file__).with_name("static")
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+CONTENT_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8", ".html": "text/html; charset=utf-8"}
+
+
+@dataclass(frozen=True)
+class Reply:
+    """An HTTP answer: status, content type and body."""
+
+    status: int
+    content_type: str
+    body: bytes
+
+    @staticmethod
+    def json(data: Any, status: int = 200) -> Reply:  # noqa: ANN401 - any JSON value
+        return Reply(status, "application/json", json.dumps(data, separators=(",", ":")).encode())
+
+    @staticmethod
+    def error(message: str, status: int = 400) -> Reply:
+        return Reply.json({"error": message}, status)
+
+
+def static_file(name: str) -> Reply | None:
+    """viewer.js, viewer.css, seat.js and the other files beside this module."""
+    file = STATIC / name
+    if "/" in name or not file.is_file():
+        return None
+    return Reply(200, CONTENT_TYPES.get(file.suffix, "application/octet-stream"), file.read_bytes())
+
+
+def docs_file(subpath: str) -> Reply | None:
+    """A page of this project's docs/ (a game's rules page the viewer links to), as plain text."""
+    if not subpath.startswith("docs/"):
+        return None
+    root = DOCS.resolve()
+    file = (root / subpath.removeprefix("docs/")).resolve()
+    if root not in file.parents or not file.is_file() or file.suffix != ".md":
+        return Reply.error(f"no such page: {subpath} (the rules pages live in docs/games/)", 404)
+    return Reply(200, "text/plain; charset=utf-8", file.read_bytes())
+
+
+def rules_link(game_id: str) -> str:
+    """Where a game's rules page is: docs/games/<id>.md (served by the local viewer)."""
+    return f"docs/games/{game_id}.md"
+
+
+def page(template: str, title: str, config: Mapping[str, Any], *, base: str = "", status: str = "", back: str = "", game_id: str = "", game_name: str = "") -> bytes:
+    """Fill one of the HTML pages beside this module (the viewer or the browser seat)."""
+    text = (STATIC / template).read_text(encoding="utf-8")
+    script_safe = json.dumps(dict(config)).replace("</", "<\\/")
+    values = {
+        "{title}": escape(title),
+        "{base}": escape(base),
+        "{config}": script_safe,
+        "{status}": escape(status),
+        "{rules}": escape(config.get("rules", rules_link(game_id))),
+        "{game_name}": escape(game_name),
+        "{back}": back,
+    }
+    for key, value in values.items():
+        text = text.replace(key, value)
+    # Style and script are inlined: the page is one request, whatever path it is mounted under.
+    text = text.replace("{style}", (STATIC / "viewer.css").read_text(encoding="utf-8"))
+    for name in ("viewer.js", "seat.js"):
+        text = text.replace("{script:" + name + "}", (STATIC / name).read_text(encoding="utf-8").replace("</", "<\\/"))
+    return text.encode()
+
+
+def _int(query: Mapping[str, str], key: str) -> int | None:
+    text = query.get(key, "")
+    if text == "":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise ReplayError(f"{key} must be a whole number, not {text!r}") from None
+
+
+@dataclass
+class ReplayPages:
+    """The viewer of one match: a finished replay, or a running one followed through `LiveReplay`."""
+
+    timeline: Callable[[], Timeline]
+    live: bool = False
+    back_link: str = ""
+    rules: str = ""
+    start_step: int = 0
+
+    def respond(self, subpath: str, query: Mapping[str, str]) -> Reply:
+        """Answer `subpath` (relative to where the viewer is mounted, '' for its page)."""
+        try:
+            timeline = self.timeline()
+            if subpath in ("", "index.html"):
+                return self.index(timeline)
+            if subpath == "timeline.json":
+                return Reply.json(timeline.summary_json())
+            if subpath in ("step.json", "frame.svg"):
+                index = _int(query, "n") or 0
+                seat = _int(query, "seat")
+                if seat is not None and self.live and not timeline.finished:
+                    return Reply.error("while the match runs, only the spectator's view is shown", 403)
+                if subpath == "frame.svg":
+                    return Reply(200, "image/svg+xml", timeline.frame(index, seat).encode())
+                return Reply.json(timeline.step_json(index, seat, reveal=timeline.finished))
+        except ReplayError as error:
+            return Reply.error(str(error))
+        found = docs_file(subpath) or static_file(subpath)
+        return found if found is not None else Reply.error(f"no such page: {subpath}", 404)
+
+    def index(self, timeline: Timeline) -> Reply:
+        config = {"live": self.live, "start": self.start_step, "rules": self.rules or rules_link(timeline.game.id)}
+        back = f' <a href="{escape(self.back_link)}">back</a>' if self.back_link else ""
+        status = "live" if self.live and not timeline.finished else ("finished" if timeline.finished else "unfinished")
+        body = page("viewer.html", f"{timeline.game.name} replay", config, status=status, back=back, game_id=timeline.game.id, game_name=timeline.game.name)
+        return Reply(200, "text/html; charset=utf-8", body)
+
+
+@dataclass
+class LiveReplay:
+    """Follows a replay file that a running match appends to (and the finished file once it is written)."""
+
+    live_path: Path
+    final_path: Path | None = None
+    _timeline: Timeline | None = None
+    _offset: int = 0
+    _buffer: str = ""
+    _lock: Any = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        import threading
+
+        self._lock = threading.Lock()
+
+    def timeline(self) -> Timeline:
+        """The timeline so far, after reading whatever the match wrote since the last call."""
+        with self._lock:
+            self._read()
+            if self._timeline is None:
+                raise ReplayError("the match has not started writing its replay yet")
+            return self._timeline
+
+    def _read(self) -> None:
+        source = self.live_path if self.live_path.exists() else self.final_path
+        if source is None or not source.exists():
+            return
+        if source != self.live_path:
+            # The match finished and its final file replaced the live one (whose last lines may be unread).
+            if self._timeline is None or not self._timeline.finished:
+                self._timeline = Timeline.from_records(read_replay(source))
+            return
+        with source.open("r", encoding="utf-8") as handle:
+            handle.seek(self._offset)
+            chunk = handle.read()
+            self._offset = handle.tell()
+        self._buffer += chunk
+        lines = self._buffer.split("\n")
+        self._buffer = lines.pop()
+        records = [json.loads(line) for line in lines if line.strip()]
+        if not records:
+            return
+        if self._timeline is None:
+            self._timeline = Timeline(records[0])
+            records = records[1:]
+        self._timeline.feed(records)
+
+    def events(self, poll_seconds: float = 0.2, idle_seconds: float = 3600.0) -> Iterator[bytes]:
+        """Server-sent events: one `step` event per new step (spectator view), then `over` with the result."""
+        sent = None
+        quiet_since = time.monotonic()
+        while time.monotonic() - quiet_since < idle_seconds:
+            try:
+                timeline = self.timeline()
+            except ReplayError:
+                time.sleep(poll_seconds)
+                yield b": waiting\n\n"
+                continue
+            if sent is None:
+                sent = len(timeline.steps)
+            if len(timeline.steps) > sent:
+                outline = [timeline.step_outline(step) for step in timeline.steps[sent:]]
+                data = {"steps": outline, "step": timeline.step_json(len(timeline.steps) - 1, None, reveal=False)}
+                sent = len(timeline.steps)
+                quiet_since = time.monotonic()
+                yield f"event: step\ndata: {json.dumps(data, separators=(',', ':'))}\n\n".encode()
+            if timeline.finished:
+                yield f"event: over\ndata: {json.dumps({'result': timeline.result})}\n\n".encode()
+                return
+            time.sleep(poll_seconds)
+            yield b": alive\n\n"

@@ -1,0 +1,83 @@
+"""`b99 replay render`, the viewer's JSON answers, and the terminal seat naming what each id is."""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from referee.cli import main
+from referee.replay import read_replay
+from referee.viewer.app import ReplayPages
+from referee.viewer.timeline import Timeline
+from tests.viewer.games import write_replay
+
+
+@pytest.fixture(scope="module")
+def replay(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_replay("merchants", 3, tmp_path_factory.mktemp("replays"))
+
+
+def test_render_writes_one_frame_of_a_seat_or_the_spectator(replay: Path, tmp_path: Path) -> None:
+    runner = CliRunner()
+    seat_frame, public_frame = tmp_path / "seat.svg", tmp_path / "public.svg"
+    done = runner.invoke(main, ["replay", "render", str(replay), "--step", "40", "--seat", "1", "--out", str(seat_frame)])
+    assert done.exit_code == 0, done.output
+    assert "step 40" in done.output
+    done = runner.invoke(main, ["replay", "render", str(replay), "--step", "40", "--out", str(public_frame)])
+    assert done.exit_code == 0, done.output
+    seat_svg, public_svg = seat_frame.read_text(), public_frame.read_text()
+    ElementTree.fromstring(seat_svg)
+    timeline = Timeline.from_records(read_replay(replay))
+    assert seat_svg == timeline.frame(40, 1) and public_svg == timeline.frame(40, None)
+    hand = timeline.view(40, 1)["hand"]
+    assert hand and f'data-keys="tile:{hand[0]}"' in seat_svg and f'data-keys="tile:{hand[0]}"' not in public_svg
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--step", "100000"], "no step 100000"),
+        (["--seat", "7"], "no seat 7"),
+    ],
+)
+def test_render_bad_input_is_a_one_line_error(replay: Path, tmp_path: Path, arguments: list[str], message: str) -> None:
+    done = CliRunner().invoke(main, ["replay", "render", str(replay), *arguments, "--out", str(tmp_path / "x.svg")])
+    assert done.exit_code != 0
+    assert message in done.output and len(done.output.strip().splitlines()) == 1
+
+
+def test_render_of_a_missing_or_broken_file(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("not json\n")
+    for path in (tmp_path / "missing.jsonl", broken):
+        done = CliRunner().invoke(main, ["replay", "render", str(path), "--out", str(tmp_path / "x.svg")])
+        assert done.exit_code != 0 and done.output.startswith("error:"), done.output
+
+
+def test_step_json_has_options_offered_the_choice_and_think_time(replay: Path) -> None:
+    timeline = Timeline.from_records(read_replay(replay))
+    pages = ReplayPages(lambda: timeline)
+    decision = next(i for i, step in enumerate(timeline.steps) if step.kind == "decision" and len(step.choices) > 1)
+    data = json.loads(pages.respond("step.json", {"n": str(decision), "seat": "0"}).body)
+    mine = next(d for d in data["decisions"] if d["seat"] == 0)
+    assert mine["chosen"] in {option["id"] for option in mine["options"]}
+    assert mine["seconds"] is not None and mine["how"] == "bot"
+    records = [r for r in read_replay(replay) if r["type"] == "decision"]
+    decisions_before = sum(1 for step in timeline.steps[:decision] if step.kind == "decision")
+    assert mine["chosen"] == records[decisions_before]["choices"]["0"]
+    summary = json.loads(pages.respond("timeline.json", {}).body)
+    assert len(summary["steps"]) == len(timeline.steps) and summary["finished"]
+    live = ReplayPages(lambda: timeline, live=True)
+    assert live.respond("step.json", {"n": "3", "seat": "0"}).status == 200, "a finished match shows every perspective"
+    assert pages.respond("step.json", {"n": "x"}).status == 400
+
+
+def test_terminal_play_says_what_each_tile_is() -> None:
+    done = CliRunner().invoke(main, ["play", "merchants", "--bot", "random", "--seed", "3"], input="1\n1\n1\nq\n")
+    assert re.search(r"take [RBY]\d\d  \[tile:[RBY]\d\d\]  \([RBY]\d\d: (red|blue|yellow) (sword|staff|shield|armor), (fire|ice|thunder)", done.output), done.output[-2000:]
+    assert "What the ids in your view are:" in done.output

@@ -1,0 +1,78 @@
+"""The ladder's match page: the viewer for a finished match, and a running match watched live in Chromium."""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ladder.db import migrate, sqlite_url
+from ladder.execute import execute_match
+from ladder.matches import schedule_match
+from ladder.registry import add_bot
+from ladder.settings import LadderSettings
+from ladder.web import serve_http
+from referee.viewer.headless import Browser
+
+SLOW = [sys.executable, str(Path(__file__).parents[1] / "ladder" / "slow_bot.py")]
+GAME = "deep_dive"
+
+
+@pytest.fixture
+def ladder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[LadderSettings, str, list[int]]]:
+    monkeypatch.setenv("B99_SLOW_SECONDS", "0.015")  # long enough to watch, short enough for the suite
+    settings = LadderSettings(home=tmp_path, db_url=sqlite_url(tmp_path / "ladder.db"))
+    migrate(settings.db_url)
+    bots = [add_bot(settings, name, GAME, command=SLOW, sandbox="none").id for name in ("s1", "s2")]
+    server, port = serve_http(settings, "127.0.0.1:0")
+    yield settings, f"http://127.0.0.1:{port}", [int(b) for b in bots if b is not None]
+    server.shutdown()
+
+
+def get(url: str) -> tuple[int, bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            return answer.status, answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+def test_a_running_match_is_watched_live_then_replayed(ladder, browser: Browser) -> None:  # type: ignore[no-untyped-def]
+    settings, base, bots = ladder
+    match_id = schedule_match(settings, GAME, bots, seed=3)
+    runner = threading.Thread(target=execute_match, args=(settings, match_id), daemon=True)
+    runner.start()
+    page = browser.page()
+    try:
+        deadline = time.monotonic() + 30
+        while get(f"{base}/matches/{match_id}/live/timeline.json")[0] != 200 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert b"watch live" in get(f"{base}/matches/{match_id}")[1]
+        status, body = get(f"{base}/matches/{match_id}/live/step.json?n=0&seat=0")
+        assert status == 403 and b"spectator" in body, "no seat's view while the match runs"
+        page.goto(f"{base}/matches/{match_id}/live/")
+        page.wait_for("document.body && document.body.dataset.ready === '1'")
+        first = int(page.wait_for("document.body.dataset.liveSteps"))
+        page.wait_for(f"Number(document.body.dataset.liveSteps) > {first + 2}", timeout=30)
+        runner.join(120)
+        page.wait_for("document.getElementById('status').textContent === 'finished'", timeout=30)
+        assert page.errors == []
+        # Finished: the match page embeds the viewer with every seat's perspective.
+        assert b'src="/matches/%d/view/"' % match_id in get(f"{base}/matches/{match_id}")[1]
+        page.goto(f"{base}/matches/{match_id}/view/")
+        page.wait_for("document.body && document.body.dataset.ready === '1'")
+        assert page.evaluate("document.getElementById('perspective').options.length") == 3
+        assert set(page.evaluate("[...document.querySelectorAll('#picture [data-seat-area]')].map(n => n.dataset.seatArea)")) >= {"0", "1"}
+        status, body = get(f"{base}/matches/{match_id}/view/step.json?n=5&seat=1")
+        assert status == 200 and json.loads(body)["step"] == 5
+        assert page.errors == []
+    finally:
+        page.close()
+    assert get(f"{base}/matches/999999/view/")[0] == 404
