@@ -62,7 +62,7 @@ def pick_table(
 
     The anchor is a new bot if there is one (the burst), otherwise the bot with the widest
     interval per recent game (ties broken at random). The other seats go to bots drawn with
-    `opponent_weight`. The anchor's seat rotates with its game count, and the others are seated
+    `opponent_weight`, scaled down for bots seated often in recent matches. The anchor's seat rotates with its game count, and the others are seated
     in random order.
     """
     pool = list(candidates)
@@ -82,7 +82,8 @@ def pick_table(
             if not allow_self_play:
                 return None
             others = list(pool)
-        weights = [opponent_weight(anchor, c) for c in others]
+        # Fewest games first for the other seats too: a bot already seated often recently is drawn less.
+        weights = [opponent_weight(anchor, c) * (mean_recent + 1) / (c.recent + 1) for c in others]
         chosen = rng.choices(others, weights=weights)[0]
         table.append(chosen)
         if not allow_self_play:
