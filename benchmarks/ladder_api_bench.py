@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import multiprocessing
+import os
 import re
 import sys
 import tempfile
@@ -152,12 +153,14 @@ def main() -> None:
         rows.append(f"| {name} | {percentile(idle[name], 0.5) * 1000:.1f} | {percentile(idle[name], 0.99) * 1000:.1f} "
                     f"| {percentile(loaded[name], 0.5) * 1000:.1f} | {percentile(loaded[name], 0.99) * 1000:.1f} "
                     f"| {max(loaded[name]) * 1000:.1f} |")
+    load = os.getloadavg()[0]
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     text = "\n".join([
         f"Measured {stamp} on {machine_description()}, `python -m benchmarks.ladder_api_bench --watchers {args.watchers}`: "
         f"{args.rounds} calls of each kind, one after another with 50 ms between rounds; the ladder has 20 bots and 200 rated matches (SQLite). "
         f"While {args.watchers} watchers were connected, {rated.value} new results were rated and "
-        f"{delivered} messages delivered to the watchers ({delivered / max(1, rated.value):.0f} per result).",
+        f"{delivered} messages delivered to the watchers ({delivered / max(1, rated.value):.0f} per result). "
+        f"The machine is shared: its load average was {load:.1f} at the end.",
         "",
         f"| call | p50 ms, no watchers | p99 ms, no watchers | p50 ms, {args.watchers} watchers | p99 ms, {args.watchers} watchers | max ms |",
         "|---|---:|---:|---:|---:|---:|",

@@ -11,12 +11,15 @@ Fairness runs the real matchmaker over simulated results and reports the spread 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import os
 import platform
 import random
 import re
+import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -99,11 +102,159 @@ def fairness(bots: int, players: int, matches: int, seed: int = 0) -> dict[str, 
     return {"min": min(counts), "max": max(counts), "mean": statistics.fmean(counts), "stdev": statistics.pstdev(counts)}
 
 
+@contextlib.contextmanager
+def hosted_servers(workers: int = 2, scratch: Path | None = None):  # type: ignore[no-untyped-def]
+    """A throwaway PostgreSQL and Redis on this machine, and `workers` Celery workers (one process each)."""
+    from tests.ladder.conftest import PostgresCluster, RedisServer
+
+    postgres, redis = PostgresCluster(), RedisServer()
+    scratch = Path(tempfile.mkdtemp(prefix="b99-bench-"))
+    processes = [
+        subprocess.Popen([sys.executable, "-c", "from referee.cli import main; main()", "ladder", "worker", "--broker",
+                          redis.url, "--concurrency", "1", "--name", f"bench{i}@%h", "--scratch", str(scratch / f"w{i}")],
+                         env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         start_new_session=True)
+        for i in range(workers)
+    ]
+    try:
+        yield postgres, redis, processes
+    finally:
+        for process in processes:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        redis.stop()
+        postgres.stop()
+
+
+def hosted_ladder(postgres, game: str):  # type: ignore[no-untyped-def]
+    """A fresh ladder of random bots for `game` on its own PostgreSQL database."""
+    from ladder.db import migrate
+    from ladder.registry import add_bot
+    from ladder.settings import LadderSettings
+    from referee.registry import get_game
+
+    settings = LadderSettings(home=Path(tempfile.mkdtemp(prefix="b99-bench-home-")), db_url=postgres.new_database())
+    migrate(settings.db_url)
+    for i in range(max(4, get_game(game).default_players + 1)):
+        add_bot(settings, f"r{i}", game, command=RANDOM)
+    return settings
+
+
+def celery_throughput(postgres, redis, game: str, matches: int, workers: int) -> float:  # type: ignore[no-untyped-def]
+    """Matches per minute of the hosted ladder: PostgreSQL, Redis, Celery workers, bot processes."""
+    from ladder.executors import CeleryExecutor
+    from ladder.service import Ladder, SchedulerOptions
+
+    settings = hosted_ladder(postgres, game)
+    executor = CeleryExecutor(redis.url)
+    Ladder(settings, executor, SchedulerOptions(concurrency=workers, seed=0, max_matches=workers, tick_seconds=0.02)).run(until_idle=True)
+    ladder = Ladder(settings, executor, SchedulerOptions(concurrency=2 * workers, seed=1, max_matches=matches, tick_seconds=0.02))
+    start = time.perf_counter()
+    ladder.run(until_idle=True)
+    return matches / (time.perf_counter() - start) * 60
+
+
+def fault_recovery(postgres, redis, workers: list, outage: float = 5.0) -> list[tuple[str, float, float]]:  # type: ignore[no-untyped-def]
+    """Per fault: seconds from its end to the first new result, and until every match open at the
+    fault is closed (a running hosted ladder of underground_dice with random bots; default leases)."""
+    import threading
+
+    from ladder import queries
+    from ladder.executors import CeleryExecutor
+    from ladder.models import MatchStatus
+    from ladder.service import Ladder, SchedulerOptions
+
+    settings = hosted_ladder(postgres, "underground_dice")
+    ladder = Ladder(settings, CeleryExecutor(redis.url), SchedulerOptions(concurrency=2 * len(workers), seed=2, tick_seconds=0.05))
+    loop = threading.Thread(target=ladder.run, daemon=True)
+    loop.start()
+
+    def done() -> int:
+        return queries.status_counts(settings).get(MatchStatus.DONE, 0)
+
+    def measure(name: str, fault) -> tuple[str, float, float]:  # type: ignore[no-untyped-def]
+        while not queries.matches(settings, status=MatchStatus.RUNNING, limit=1):
+            time.sleep(0.05)
+        open_ids = [row.id for row in queries.matches(settings, limit=50) if row.status in MatchStatus.OPEN]
+        fault()
+        before, end = done(), time.perf_counter()
+        first = None
+        while True:
+            try:
+                if first is None and done() > before:
+                    first = time.perf_counter() - end
+                if all(queries.match(settings, m).status not in MatchStatus.OPEN for m in open_ids):  # type: ignore[union-attr]
+                    return name, first if first is not None else time.perf_counter() - end, time.perf_counter() - end
+            except Exception:  # noqa: BLE001 - the database is coming back
+                pass
+            time.sleep(0.05)
+
+    def kill_pool_process() -> None:
+        row = queries.matches(settings, status=MatchStatus.RUNNING, limit=1)[0]
+        os.kill(int(str(row.worker).rsplit(":", 1)[1]), signal.SIGKILL)
+
+    def restart_redis() -> None:
+        redis.kill()
+        time.sleep(2)
+        redis.start()
+
+    def stop_postgres() -> None:
+        postgres.halt()
+        time.sleep(outage)
+        postgres.resume()
+
+    try:
+        return [measure("kill -9 of a pool process mid-match", kill_pool_process),
+                measure("Redis restarted without persistence (down 2 s)", restart_redis),
+                measure(f"PostgreSQL stopped for {outage:.0f} s", stop_postgres)]
+    finally:
+        ladder.stop()
+        loop.join(30)
+
+
+def distributed(matches: int, quick: bool) -> int:
+    """Hosted-ladder throughput per game next to the embedded ladder, and recovery after faults."""
+    from referee.registry import game_ids
+
+    lines = [
+        f"Measured {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC on {platform.machine()}, "
+        f"{os.cpu_count()} cores, Python {platform.python_version()}, `python -m benchmarks.ladder_bench --distributed`: "
+        f"{matches} matches per game between random bots (bot processes over gRPC), 2 matches at a time. "
+        "Hosted: the service, PostgreSQL, Redis and 2 Celery workers (one process each) on this machine. "
+        "Embedded: SQLite and 2 local match processes.",
+        "",
+        "| game | hosted (PostgreSQL, Redis, 2 Celery workers) | embedded (SQLite, 2 match processes) |",
+        "|---|---:|---:|",
+    ]
+    with hosted_servers(2) as (postgres, redis, workers):
+        for game in game_ids():
+            hosted_rate = celery_throughput(postgres, redis, game, matches, 2)
+            embedded_rate = ladder_throughput(game, matches, 2)
+            lines.append(f"| {game} | {hosted_rate:.0f}/min | {embedded_rate:.0f}/min |")
+            print(lines[-1], flush=True)
+        lines += ["", "Recovery of the hosted ladder (default leases: 20 s running, 30 s dispatch), underground_dice:", "",
+                  "| fault | first new result after it | every match open at the fault closed |", "|---|---:|---:|"]
+        for name, first, closed in fault_recovery(postgres, redis, workers):
+            lines.append(f"| {name} | {first:.1f} s | {closed:.1f} s |")
+            print(lines[-1], flush=True)
+    text = "\n".join(lines)
+    print(text)
+    if not quick:
+        doc = ROOT / "docs" / "ladder.md"
+        marker = re.compile(r"(<!-- distributed-benchmarks:start -->\n).*?(<!-- distributed-benchmarks:end -->)", re.S)
+        doc.write_text(marker.sub(lambda m: m.group(1) + text + "\n" + m.group(2), doc.read_text()))
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="shorter runs; print only")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--distributed", action="store_true",
+                        help="the hosted ladder (PostgreSQL, Redis, 2 Celery workers) next to the embedded one, and fault recovery")
     args = parser.parse_args()
+    if args.distributed:
+        return distributed(4 if args.quick else 12, args.quick)
     from referee.registry import game_ids
 
     matches = 6 if args.quick else 30

@@ -31,6 +31,7 @@ from ladder import queries
 from ladder.models import Bot, MatchStatus
 from ladder.recompute import rating_intervals
 from ladder.registry import LadderError, add_bot, bot_for_token, get_bot, issue_token, revoke_tokens, rotate_token
+from ladder.replays import load_replay
 from ladder.settings import LadderSettings
 from referee.errors import ArenaError
 
@@ -64,7 +65,7 @@ def match_message(row: queries.MatchRow) -> pb.Match:
         id=row.id, uid=row.uid, game=row.game, status=row.status, seed=row.seed if row.over else 0, attempts=row.attempts,
         finished_at=row.finished_at.isoformat() if row.finished_at else "", decisions=row.decisions or 0,
         duration_seconds=row.duration_seconds or 0.0, void_reason=row.void_reason or "",
-        rating_seq=row.rating_seq or 0, has_replay=bool(row.over and row.replay_path and Path(row.replay_path).exists()),
+        rating_seq=row.rating_seq or 0, has_replay=bool(row.over and row.has_replay),
         kind=row.kind, unrated_reason=row.unrated_reason or "",
         seats=[
             pb.MatchSeat(
@@ -116,15 +117,15 @@ class Watcher:
 
     def __init__(self, game: str, queue_size: int) -> None:
         self.game = game
-        self.inbox: asyncio.Queue[queries.MatchRow] = asyncio.Queue(queue_size)
+        self.inbox: asyncio.Queue[tuple[queries.MatchRow, pb.Match]] = asyncio.Queue(queue_size)
         self.lagging = False  # the inbox overflowed: catch up from the database
         self.wake = asyncio.Event()
 
-    def offer(self, row: queries.MatchRow) -> None:
+    def offer(self, row: queries.MatchRow, message: pb.Match) -> None:
         if self.game and row.game != self.game:
             return
         try:
-            self.inbox.put_nowait(row)
+            self.inbox.put_nowait((row, message))
         except asyncio.QueueFull:
             self.lagging = True
         self.wake.set()
@@ -175,15 +176,12 @@ class ResultFeed:
                 if not rows:
                     break
                 for row in rows:
+                    message = match_message(row)  # built once, sent to every watcher
                     # Offer and advance together (no await between), so that a watcher subscribing
                     # meanwhile reads the backlog up to exactly where its inbox starts.
                     for watcher in list(self.watchers):
-                        watcher.offer(row)
+                        watcher.offer(row, message)
                     after = self.cursors[game] = row.rating_seq or after
-
-    def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
 
 
 class IntervalCache:
@@ -244,8 +242,12 @@ class LadderServicer:
         """Run a blocking database call on the servicer's thread pool."""
         return await asyncio.get_running_loop().run_in_executor(self.pool, partial(function, *args, **kwargs))
 
-    def close(self) -> None:
-        self.feed.stop()
+    async def close(self) -> None:
+        """Stop the result feed and the background refreshes (on the server's loop), then the pool."""
+        for task in [self.feed.task, *self.intervals.tasks]:
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
         self.pool.shutdown(wait=False, cancel_futures=True)
 
     # ------------------------------------------------------------------ access
@@ -364,13 +366,13 @@ class LadderServicer:
     async def FetchReplay(self, request: pb.GetMatchRequest, context: grpc.aio.ServicerContext) -> AsyncIterator[pb.ReplayChunk]:
         await self._require_reader(context)
         row = await self._match(request.match, context)
-        if not row.over:
+        if not row.over:  # a running match's replay would tell its seed, hence its chance
             await abort(context, grpc.StatusCode.FAILED_PRECONDITION, f"match {request.match[:80]!r} is not over; its replay is served once it is")
-        if not row.replay_path or not Path(row.replay_path).exists():
+        data = await self.run_db(load_replay, self.settings, row.id)
+        if data is None:
             await abort(context, grpc.StatusCode.NOT_FOUND, f"match {request.match[:80]!r} has no replay")
-        with open(row.replay_path, "rb") as replay:  # type: ignore[arg-type]
-            while chunk := await self.run_db(replay.read, CHUNK):
-                yield pb.ReplayChunk(data=chunk)
+        for start in range(0, len(data or b""), CHUNK):
+            yield pb.ReplayChunk(data=data[start:start + CHUNK])
 
     async def WatchResults(self, request: pb.WatchResultsRequest, context: grpc.aio.ServicerContext) -> AsyncIterator[pb.Match]:
         await self._require_reader(context)
@@ -399,10 +401,10 @@ class LadderServicer:
                     async for row in self._backlog(cursors, dict(self.feed.cursors or {}), request.game):
                         yield match_message(row)
                 while not watcher.inbox.empty():
-                    row = watcher.inbox.get_nowait()
+                    row, message = watcher.inbox.get_nowait()
                     if (row.rating_seq or 0) > cursors.get(row.game, 0):
                         cursors[row.game] = row.rating_seq or 0
-                        yield match_message(row)
+                        yield message
         finally:
             self.feed.unsubscribe(watcher)
             self.watching[client] -= 1
@@ -503,9 +505,11 @@ class GrpcServer:
             return
         if self.server is not None:
             asyncio.run_coroutine_threadsafe(self.server.stop(grace), self.loop).result(30)
-        self.servicer.close()
+        asyncio.run_coroutine_threadsafe(self.servicer.close(), self.loop).result(30)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(10)
+        if not self.thread.is_alive():
+            self.loop.close()
 
 
 def serve_grpc(

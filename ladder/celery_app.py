@@ -1,7 +1,8 @@
-"""The Celery application of distributed ladders: one task per match attempt, acknowledged late.
+"""The Celery application of distributed ladders: one task per dispatch of a match, acknowledged late.
 
 A worker that dies mid-match never acknowledges its task, so the broker hands it to another
-worker; the database's attempt counter makes sure only one attempt's result is ever written.
+worker; a task lost with the broker is sent again by the service's reconciler when its dispatch
+lease runs out. The database's claim and its once-per-match result make duplicates harmless.
 """
 
 from __future__ import annotations
@@ -10,9 +11,15 @@ import os
 from pathlib import Path
 
 from celery import Celery
+from celery.signals import worker_process_init
 
-from ladder.execute import LEASE_SECONDS, execute_match
+from ladder.db import DatabaseUnavailable
+from ladder.execute import die_with_parent, execute_match
 from ladder.settings import LadderSettings
+
+#: Seconds between tries of a task whose claim found the database away (for longer than the
+#: claim's own retry window).
+RETRY_SECONDS = float(os.environ.get("B99_LADDER_TASK_RETRY", "2"))
 
 app = Celery("b99_ladder")
 app.conf.update(
@@ -26,6 +33,7 @@ app.conf.update(
     result_backend=None,
     task_ignore_result=True,
     broker_connection_retry_on_startup=True,
+    broker_connection_max_retries=None,  # a worker waits for a restarted broker, however long
     # An unacknowledged task returns to the queue after this long (its worker is presumed dead).
     broker_transport_options={"visibility_timeout": float(os.environ.get("B99_LADDER_VISIBILITY", "3600"))},
     worker_hijack_root_logger=False,
@@ -38,10 +46,20 @@ def configure(broker_url: str) -> Celery:
     return app
 
 
-@app.task(name="ladder.execute_match", bind=True, max_retries=20)
-def execute_match_task(self, home: str, db_url: str, match_id: int) -> str:  # type: ignore[no-untyped-def]
-    """Play one attempt; if another attempt still looks alive, come back when its lease runs out."""
-    outcome = execute_match(LadderSettings(Path(home), db_url), match_id)
-    if outcome == "busy":
-        raise self.retry(countdown=LEASE_SECONDS)
-    return outcome
+@worker_process_init.connect
+def _die_with_worker(**_: object) -> None:
+    """A pool process dies with the worker that forked it: no match plays on unsupervised."""
+    os.environ["B99_LADDER_WORKER_KIND"] = "celery"
+    die_with_parent(os.getppid())
+
+
+@app.task(name="ladder.execute_match", bind=True, max_retries=None)
+def execute_match_task(self, home: str, db_url: str, match_id: int, gateway: str | None = None) -> str:  # type: ignore[no-untyped-def]
+    """Play one attempt. A claim the database cannot answer is tried again, never taken as played;
+    a match another attempt holds is left to it (the reconciler sends it again if that attempt dies).
+    $B99_LADDER_WORKER_HOME replaces the service's home as this machine's scratch and bot cache."""
+    settings = LadderSettings(Path(os.environ.get("B99_LADDER_WORKER_HOME") or home), db_url, gateway=gateway)
+    try:
+        return execute_match(settings, match_id)
+    except DatabaseUnavailable as error:
+        raise self.retry(exc=error, countdown=RETRY_SECONDS)

@@ -464,7 +464,8 @@ def challenge_results(settings: LadderSettings, challenge_id: int) -> None:
             if seat.faults:
                 text += " [" + ", ".join(f"{fault['kind']}: {fault['detail']}" for fault in seat.faults) + "]"
             seats.append(text)
-        replay = row.replay_path if row.replay_path and Path(row.replay_path).exists() else "-"
+        replay = (row.replay_path if row.replay_path and Path(row.replay_path).exists()
+                  else f"in the database: /matches/{row.id}/replay.jsonl" if getattr(row, "has_replay", False) else "-")
         table.add_row(str(row.id), row.status, "\n".join(seats), replay)
     console.print(table)
 
@@ -526,6 +527,49 @@ def recompute(settings: LadderSettings, game: str | None, check: bool) -> None:
 
 
 @ladder.command()
+@click.option("--margin", type=float, default=10.0, show_default=True,
+              help="Seconds past its lease after which an open match counts as stuck.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables.")
+@pass_settings
+@_guard
+def status(settings: LadderSettings, margin: float, as_json: bool) -> None:
+    """Show queued, running, stuck and retried matches, and the workers seen with their last heartbeat."""
+    from ladder.models import utcnow
+    from ladder.status import ladder_status
+
+    report = ladder_status(settings, margin=margin)
+    now = utcnow()
+    if as_json:
+        click.echo(json.dumps({
+            "counts": report.counts, "retried": report.retried, "stuck": [m.id for m in report.stuck],
+            "open": [{"id": m.id, "game": m.game, "status": m.status, "attempts": m.attempts, "dispatches": m.dispatches,
+                      "worker": m.worker, "lease_expires_at": m.lease_expires_at.isoformat() if m.lease_expires_at else None,
+                      "stuck": m.stuck} for m in report.open],
+            "workers": [{"name": w.name, "kind": w.kind, "heartbeat_age_seconds": round((now - w.heartbeat_at).total_seconds(), 1),
+                         "match": w.match_id, "matches_done": w.matches_done} for w in report.workers],
+        }, indent=2))
+        return
+    summary = ", ".join(f"{report.counts.get(name, 0)} {name}" for name in ("queued", "running", "done", "void"))
+    console.print(f"matches: {summary}; {len(report.stuck)} stuck; {report.retried} retried")
+    if report.open:
+        table = Table(title="open matches")
+        for column in ("id", "game", "status", "attempts", "sent", "worker", "lease", ""):
+            table.add_column(column)
+        for match in report.open:
+            lease = "-" if match.lease_expires_at is None else f"{(match.lease_expires_at - now).total_seconds():+.1f} s"
+            table.add_row(str(match.id), match.game, match.status, str(match.attempts), str(match.dispatches),
+                          match.worker or "-", lease, "STUCK" if match.stuck else "")
+        console.print(table)
+    table = Table(title="workers seen")
+    for column in ("worker", "kind", "last heartbeat", "playing", "matches done"):
+        table.add_column(column)
+    for worker in report.workers:
+        age = (now - worker.heartbeat_at).total_seconds()
+        table.add_row(worker.name, worker.kind, f"{age:.1f} s ago", str(worker.match_id or "-"), str(worker.matches_done))
+    console.print(table)
+
+
+@ladder.command()
 @click.option("--executor", type=click.Choice(["local", "celery"]), default="local", show_default=True)
 @click.option("--broker", envvar="B99_LADDER_BROKER", default=None, help="Celery broker URL (redis://...).")
 @click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default=True, help="Local worker processes.")
@@ -537,6 +581,8 @@ def recompute(settings: LadderSettings, game: str | None, check: bool) -> None:
 @click.option("--grpc", "grpc_address", default=None, help="Serve the LadderService here (host:port, or unix:PATH).")
 @click.option("--http", "http_address", default=None, help="Serve the web pages here (host:port).")
 @click.option("--arena", "arena_address", default=None, help="Accept remote bots here (host:port).")
+@click.option("--arena-advertise", default=None, envvar="B99_LADDER_ARENA_ADVERTISE",
+              help="host:port at which Celery workers on other machines reach --arena (default: this machine's).")
 @click.option("--metrics", "metrics_address", default=None,
               help="Serve Prometheus metrics on a port of their own (host:port); they are also under /metrics of --http.")
 @click.option("--games-config", type=click.Path(dir_okay=False, path_type=Path), envvar="B99_LADDER_GAMES", default=None,
@@ -555,7 +601,7 @@ def serve(settings: LadderSettings, executor: str, broker: str | None, workers: 
           games: tuple[str, ...], self_play: bool, max_matches: int | None, seed: int | None,
           grpc_address: str | None, http_address: str | None, arena_address: str | None, metrics_address: str | None,
           games_config: Path | None, private: bool, max_watchers: int, max_watchers_per_client: int, trust_proxy: bool,
-          log_format: str) -> None:
+          log_format: str, arena_advertise: str | None) -> None:
     """Run the ladder: schedule and play matches continuously, serve the APIs and pages."""
     from ladder.api import WatchLimits
     from ladder.db import migrate
@@ -569,17 +615,20 @@ def serve(settings: LadderSettings, executor: str, broker: str | None, workers: 
     migrate(settings.db_url)
     if executor == "celery" and not broker:
         _fail("--executor celery needs --broker redis://...")
-    if executor == "celery" and arena_address:
-        _fail("remote bots (--arena) need the local executor: their relays dial the gateway on this machine")
     options = SchedulerOptions(games=games, concurrency=concurrency or workers, allow_self_play=self_play,
                                seed=seed, max_matches=max_matches, games_file=games_config)
     server = LadderServer(settings, options, executor=executor, broker=broker, workers=workers,
                           grpc_address=grpc_address, http_address=http_address, arena_address=arena_address,
                           metrics_address=metrics_address, private=private,
                           watch_limits=WatchLimits(per_client=max_watchers_per_client, total=max_watchers,
-                                                   trust_proxy=trust_proxy))
+                                                   trust_proxy=trust_proxy),
+                          arena_advertise=arena_advertise)
     signal.signal(signal.SIGTERM, lambda *_: server.stop())
-    server.start()
+    try:
+        server.start()
+    except (OSError, ValueError, RuntimeError) as error:  # an address taken or malformed
+        server.stop()
+        _fail(f"cannot start the servers: {error}")
     for line in server.describe():
         console.print(line)
     try:
@@ -594,10 +643,16 @@ def serve(settings: LadderSettings, executor: str, broker: str | None, workers: 
 @click.option("--broker", envvar="B99_LADDER_BROKER", required=True, help="Celery broker URL (redis://...).")
 @click.option("--concurrency", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default=True)
 @click.option("--name", "hostname", default=None, help="Worker name (default: celery's).")
-def worker(broker: str, concurrency: int, hostname: str | None) -> None:
-    """Run a Celery worker that plays the ladder's matches (one per process at a time)."""
+@click.option("--scratch", type=click.Path(file_okay=False), envvar="B99_LADDER_WORKER_HOME", default=None,
+              help="This machine's directory for match scratch files and unpacked bots (default: the service's home path).")
+def worker(broker: str, concurrency: int, hostname: str | None, scratch: str | None) -> None:
+    """Run a Celery worker that plays the ladder's matches (one per process at a time). It needs
+    only the broker and the database: bots and replays travel through the database."""
     from ladder.celery_app import configure
 
+    os.environ["B99_LADDER_WORKER_KIND"] = "celery"
+    if scratch:
+        os.environ["B99_LADDER_WORKER_HOME"] = str(Path(scratch).resolve())
     app = configure(broker)
     argv = ["worker", "--loglevel=INFO", f"--concurrency={concurrency}", "--pool=prefork", "-Q", "ladder", "--without-gossip", "--without-mingle"]
     if hostname:

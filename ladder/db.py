@@ -3,17 +3,54 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+import logging
+import time
+from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
+from typing import TypeVar
 
 from sqlalchemy import event
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, create_engine
 
 from ladder.settings import sqlite_url  # noqa: F401 - re-exported: db URLs are made here too
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+class DatabaseUnavailable(RuntimeError):
+    """The database did not answer within the time allowed (it is down or unreachable)."""
+
+
+def is_unavailable(error: BaseException) -> bool:
+    """Whether `error` means the database is away (connection refused, dropped, shut down), so the
+    same call may succeed later, as opposed to a bug or a constraint the call will always break."""
+    if isinstance(error, (OperationalError, InterfaceError)):
+        return True
+    return isinstance(error, DBAPIError) and bool(error.connection_invalidated)
+
+
+def retrying(call: Callable[[], T], within: float, what: str, first_delay: float = 0.1) -> T:
+    """`call()`, tried again with growing pauses while the database is away, for up to `within`
+    seconds; then DatabaseUnavailable. Each try is a whole transaction, so a retry never half-repeats."""
+    deadline = time.monotonic() + within
+    delay = first_delay
+    while True:
+        try:
+            return call()
+        except Exception as error:  # noqa: BLE001 - only outages are retried, everything else is raised
+            if not is_unavailable(error):
+                raise
+            if time.monotonic() + delay > deadline:
+                raise DatabaseUnavailable(f"{what}: the database is unavailable: {type(error).__name__}") from error
+            log.warning("%s: the database is unavailable, trying again in %.1f s", what, delay)
+            time.sleep(delay)
+            delay = min(delay * 2, 2.0)
 
 
 def normalize_url(url: str) -> str:
@@ -103,3 +140,13 @@ def current_revision(url: str) -> str | None:
 
     with get_engine(url).connect() as connection:
         return MigrationContext.configure(connection).get_current_revision()
+
+
+def head_revision() -> str:
+    """The newest migration revision this code knows."""
+    from alembic.script import ScriptDirectory
+
+    head = ScriptDirectory.from_config(alembic_config("sqlite://")).get_current_head()
+    if head is None:
+        raise RuntimeError("the ladder has no migrations")
+    return head

@@ -1,19 +1,36 @@
-"""Playing one claimed match attempt on a worker: the same function for every executor."""
+"""Playing one claimed match attempt on a worker: the same function for every executor.
+
+`python -m ladder.execute --home H --db URL MATCH_ID` plays one match in a process of its own: the
+local executor starts one per match, so a process killed mid-match fails only its own match.
+"""
 
 from __future__ import annotations
 
+import argparse
+import logging
 import os
+import signal
 import socket
+import sys
 import threading
+import time
+from pathlib import Path
 from typing import Any
 
+from ladder.db import DatabaseUnavailable, retrying
 from ladder.matches import MatchJob, claim_match, fail_attempt, heartbeat, record_result
 from ladder.models import BotKind
 from ladder.settings import LadderSettings
 
-#: How often a running attempt says it is alive, and after how long without that it counts as lost.
+log = logging.getLogger(__name__)
+
+#: How often a running attempt renews its lease, and how long a lease lasts without renewal.
 HEARTBEAT_SECONDS = float(os.environ.get("B99_LADDER_HEARTBEAT", "2.0"))
 LEASE_SECONDS = float(os.environ.get("B99_LADDER_LEASE", "20.0"))
+#: How long a worker keeps trying to claim a match while the database is away before giving the
+#: task back, and how long it keeps a finished result in hand trying to commit it.
+CLAIM_RETRY_SECONDS = float(os.environ.get("B99_LADDER_CLAIM_RETRY", "60"))
+RECORD_RETRY_SECONDS = float(os.environ.get("B99_LADDER_RECORD_RETRY", "900"))
 
 
 def worker_name() -> str:
@@ -22,7 +39,8 @@ def worker_name() -> str:
 
 
 def build_spec(settings: LadderSettings, job: MatchJob, time_control: Any = None) -> Any:
-    """The referee's MatchSpec for a claimed attempt (replay in the ladder's home)."""
+    """The referee's MatchSpec for a claimed attempt (uploaded bots unpacked from the store, the
+    replay written live to a scratch file in the home, moved into the database with the result)."""
     from referee.chance import attempt_seed
     from referee.match import BotSpec, MatchSpec, TimeControl
 
@@ -34,7 +52,12 @@ def build_spec(settings: LadderSettings, job: MatchJob, time_control: Any = None
             # The relay is the ladder's own code and dials the gateway: it runs unsandboxed.
             bots.append(BotSpec(name=seat.name, command=tuple(relay_command(settings, job, seat))))
             continue
-        bots.append(BotSpec(name=seat.name, command=tuple(seat.command), cwd=seat.cwd, sandbox=seat.sandbox))
+        cwd = seat.cwd
+        if seat.content_hash:
+            from ladder.botstore import materialize
+
+            cwd = str(materialize(settings, seat.content_hash))
+        bots.append(BotSpec(name=seat.name, command=tuple(seat.command), cwd=cwd, sandbox=seat.sandbox))
     settings.replays_dir.mkdir(parents=True, exist_ok=True)
     return MatchSpec(
         game=job.game,
@@ -49,20 +72,25 @@ def build_spec(settings: LadderSettings, job: MatchJob, time_control: Any = None
 
 
 class Heartbeat:
-    """A thread that keeps a claimed attempt's heartbeat fresh while the match runs."""
+    """A thread that renews a claimed attempt's lease while the match runs."""
 
-    def __init__(self, settings: LadderSettings, job: MatchJob, interval: float) -> None:
-        self.settings, self.job, self.interval = settings, job, interval
+    def __init__(self, settings: LadderSettings, job: MatchJob, interval: float, lease: float, worker: str) -> None:
+        self.settings, self.job, self.interval, self.lease, self.worker = settings, job, interval, lease, worker
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self.run, name=f"heartbeat-{job.match_id}", daemon=True)
 
     def run(self) -> None:
+        failing = False
         while not self.stop.wait(self.interval):
             try:
-                if not heartbeat(self.settings, self.job.match_id, self.job.attempt):
+                if not heartbeat(self.settings, self.job.match_id, self.job.attempt, self.lease, self.worker):
                     return
-            except Exception:  # noqa: BLE001 - a database hiccup must not kill the match; the lease covers it
-                continue
+                failing = False
+            except Exception as error:  # noqa: BLE001 - a database hiccup must not kill the match; the lease covers it
+                if not failing:
+                    log.warning("match %s: heartbeat failed (%s: %s); trying again", self.job.match_id,
+                                type(error).__name__, str(error).splitlines()[0] if str(error) else "")
+                failing = True
 
     def __enter__(self) -> Heartbeat:
         self.thread.start()
@@ -80,24 +108,114 @@ def execute_match(
     lease_seconds: float | None = None,
     heartbeat_seconds: float | None = None,
 ) -> str:
-    """Claim and play one attempt at a match, and write its result exactly once.
+    """Claim and play one attempt at a match, and write its result at most once.
 
-    Returns "done", or why nothing was rated: "closed"/"busy"/"void" (not claimed), "requeued"
-    or "void" (the platform failed), "stale" (a newer attempt took over meanwhile).
+    Returns "done" (recorded now, or by an earlier try of this attempt), or why nothing was rated:
+    "closed"/"busy"/"void" (not claimed), "requeued" or "void" (the platform failed), "stale" (this
+    attempt was reaped meanwhile: a newer one took over) or "closed". Raises DatabaseUnavailable when the database
+    stays away longer than the claim (or the result's) retry window: the caller must not count the
+    match as played; its lease runs out and the reconciler sends it again.
     """
     from referee.errors import ArenaError
     from referee.match import run_match
 
     lease = LEASE_SECONDS if lease_seconds is None else lease_seconds
-    job = claim_match(settings, match_id, worker or worker_name(), lease)
+    name = worker or worker_name()
+    job = retrying(lambda: claim_match(settings, match_id, name, lease), CLAIM_RETRY_SECONDS, f"claim match {match_id}")
     if isinstance(job, str):
         return job
-    with Heartbeat(settings, job, HEARTBEAT_SECONDS if heartbeat_seconds is None else heartbeat_seconds):
+    with Heartbeat(settings, job, HEARTBEAT_SECONDS if heartbeat_seconds is None else heartbeat_seconds, lease, name):
         try:
-            report = run_match(build_spec(settings, job))
+            spec = build_spec(settings, job)
+            report = run_match(spec)
         except ArenaError as error:
             # A spec the referee refuses (a game or variant that changed since scheduling) never works.
-            return fail_attempt(settings, match_id, job.attempt, f"refused by the referee: {error}", final=True)
+            return retrying(lambda: fail_attempt(settings, match_id, job.attempt, f"refused by the referee: {error}", final=True),
+                            RECORD_RETRY_SECONDS, f"void match {match_id}")
         except Exception as error:  # noqa: BLE001 - any other exception means the platform broke: void, never rate
-            return fail_attempt(settings, match_id, job.attempt, f"platform error: {type(error).__name__}: {error}")
-    return "done" if record_result(settings, job, report) else "stale"
+            reason = f"platform error: {type(error).__name__}: {error}"
+            return retrying(lambda: fail_attempt(settings, match_id, job.attempt, reason), RECORD_RETRY_SECONDS,
+                            f"requeue match {match_id}")
+        replay_file = Path(spec.replay_path) if spec.replay_path else None
+        try:
+            replay = replay_file.read_bytes() if replay_file is not None and replay_file.exists() else None
+            # The result is kept in hand until its transaction commits (the replay goes in with it).
+            outcome = retrying(lambda: record_result(settings, job, report, replay, name), RECORD_RETRY_SECONDS,
+                               f"record match {match_id}")
+        finally:
+            if replay_file is not None:
+                replay_file.unlink(missing_ok=True)  # a scratch copy: the database holds the replay now
+    return "done" if outcome in ("recorded", "already") else outcome.value
+
+
+def die_with_parent(parent_pid: int) -> None:
+    """Ask the kernel to SIGKILL this process when its parent dies (Linux), and exit now if the
+    parent is already gone: a match process never outlives the service that started it."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        PR_SET_PDEATHSIG = 1
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent_pid:
+        os._exit(3)
+
+
+def watch_service(service_pid: int, interval: float = 0.5) -> None:
+    """Exit at once when the service `service_pid` is gone (a thread): a match process never
+    outlives the service that asked for it, whoever its parent is."""
+
+    def watch() -> None:
+        while True:
+            try:
+                os.kill(service_pid, 0)
+            except ProcessLookupError:
+                os._exit(3)
+            except PermissionError:
+                pass
+            time.sleep(interval)
+
+    threading.Thread(target=watch, name="watch-service", daemon=True).start()
+
+
+def play_local_match(home: str, db_url: str, gateway: str | None, match_id: int, service_pid: int) -> None:
+    """Body of a local match process (forked from the executor's fork server, which has the match
+    code loaded): its own process group, dies with the service, exit 75 if nothing was recorded
+    because the database stayed away."""
+    os.setsid()
+    die_with_parent(os.getppid())
+    watch_service(service_pid)
+    os.environ["B99_LADDER_WORKER_KIND"] = "local"
+    settings = LadderSettings(home=Path(home), db_url=db_url, gateway=gateway)
+    try:
+        outcome = execute_match(settings, match_id)
+    except DatabaseUnavailable as error:
+        log.error("match %s: %s", match_id, error)
+        sys.exit(75)  # EX_TEMPFAIL: nothing was recorded; the match is sent again
+    log.info("match %s: %s", match_id, outcome)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of a local match process: play one match; exit 0 once its outcome is committed."""
+    parser = argparse.ArgumentParser(prog="python -m ladder.execute", description="Play one ladder match.")
+    parser.add_argument("--home", required=True)
+    parser.add_argument("--db", required=True)
+    parser.add_argument("--gateway", default=None)
+    parser.add_argument("--parent", type=int, default=None, help="Die with this process (the service).")
+    parser.add_argument("match_id", type=int)
+    args = parser.parse_args(argv)
+    if args.parent is not None:
+        die_with_parent(args.parent)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    settings = LadderSettings(home=Path(args.home), db_url=args.db, gateway=args.gateway)
+    try:
+        outcome = execute_match(settings, args.match_id)
+    except DatabaseUnavailable as error:
+        log.error("match %s: %s", args.match_id, error)
+        return 75  # EX_TEMPFAIL: nothing was recorded; the match is sent again
+    log.info("match %s: %s", args.match_id, outcome)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,15 +1,21 @@
-"""Where match attempts run: a local process pool (default) or Celery workers behind a Redis broker."""
+"""Where match attempts run: processes on this machine (default) or Celery workers behind a Redis broker."""
 
 from __future__ import annotations
 
 import logging
 import multiprocessing
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from typing import Protocol
+import os
+import signal
+import socket
+import threading
+import time
+from collections import deque
+from pathlib import Path
+from typing import Any, Protocol
 
-from ladder.execute import execute_match
-from ladder.matches import undispatch
+from ladder.db import DatabaseUnavailable, retrying
+from ladder.execute import play_local_match
+from ladder.matches import fail_worker
 from ladder.settings import LadderSettings
 
 log = logging.getLogger(__name__)
@@ -25,52 +31,147 @@ class Executor(Protocol):
     def shutdown(self) -> None: ...
 
 
+def _start_time(pid: int) -> str | None:
+    """A process's start time in clock ticks (field 22 of /proc/PID/stat), None if it is gone."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return stat.rsplit(")", 1)[1].split()[19]
+
+
+def reap_orphans(settings: LadderSettings) -> list[int]:
+    """Kill the match processes (and their process groups) a previous service of this ladder left
+    behind, as recorded in <home>/run; returns their pids. A pid reused by another program is
+    recognised by its start time and left alone."""
+    killed = []
+    run_dir = settings.home / "run"
+    for pidfile in sorted(run_dir.glob("match-*.pid")) if run_dir.is_dir() else []:
+        try:
+            pid_text, started = pidfile.read_text().split()
+            pid = int(pid_text)
+        except (OSError, ValueError):
+            pidfile.unlink(missing_ok=True)
+            continue
+        if _start_time(pid) == started:
+            try:
+                os.killpg(pid, signal.SIGKILL)
+                killed.append(pid)
+            except (ProcessLookupError, PermissionError):
+                pass
+        pidfile.unlink(missing_ok=True)
+    return killed
+
+
 class LocalExecutor:
-    """A pool of worker processes on this machine."""
+    """Up to `workers` matches at once on this machine, each in a process of its own (forked from a
+    fork server with the match code loaded, not a pool): a process killed mid-match fails only its
+    own match, which is queued again at once. Every match process dies with the service (it
+    watches the service's pid, and PR_SET_PDEATHSIG ties it to the fork server), and the next
+    service kills any that a previous one left behind."""
 
     name = "local"
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, poll_seconds: float = 0.05) -> None:
         self.workers = workers
-        self.pool = self._new_pool()
-
-    def _new_pool(self) -> ProcessPoolExecutor:
-        # Not fork: the service runs gRPC and web threads, which fork would copy half-alive. A fork
-        # server starts clean, imports the match code once, and forks each worker from that.
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["ladder.execute", "referee.match", "ladder.matches"])
-        return ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+        self.poll_seconds = poll_seconds
+        self.lock = threading.Lock()
+        self.pending: deque[tuple[LadderSettings, int]] = deque()
+        self.running: dict[int, tuple[LadderSettings, Any]] = {}
+        self.to_fail: list[tuple[LadderSettings, int, str, str]] = []
+        self.homes_reaped: set[Path] = set()
+        self.stopping = threading.Event()
+        self.wake = threading.Event()
+        self.context = multiprocessing.get_context("forkserver")
+        self.context.set_forkserver_preload(["ladder.execute", "referee.match", "ladder.matches", "ladder.botstore"])
+        self.supervisor = threading.Thread(target=self._supervise, name="local-executor", daemon=True)
+        self.supervisor.start()
 
     def submit(self, settings: LadderSettings, match_id: int) -> None:
-        try:
-            future = self.pool.submit(execute_match, settings, match_id)
-        except BrokenProcessPool:
-            # A worker process died (killed mid-match): its attempt is reaped; start a fresh pool.
-            self.pool.shutdown(wait=False, cancel_futures=True)
-            self.pool = self._new_pool()
-            future = self.pool.submit(execute_match, settings, match_id)
-        future.add_done_callback(lambda done: _after(settings, match_id, done))
+        with self.lock:
+            if settings.home not in self.homes_reaped:
+                self.homes_reaped.add(settings.home)
+                for pid in reap_orphans(settings):
+                    log.warning("killed match process %s left behind by a previous service", pid)
+            if match_id in self.running or any(queued == match_id for _, queued in self.pending):
+                return  # sent again while this executor still holds it
+            self.pending.append((settings, match_id))
+        self.wake.set()  # processes are started by the supervisor thread only (see _supervise)
 
-    def shutdown(self) -> None:
-        self.pool.shutdown(wait=True, cancel_futures=True)
+    def _fill(self) -> None:
+        while self.pending and len(self.running) < self.workers and not self.stopping.is_set():
+            settings, match_id = self.pending.popleft()
+            self.running[match_id] = (settings, self._start(settings, match_id))
 
+    def _start(self, settings: LadderSettings, match_id: int) -> Any:
+        # Not fork: the service runs gRPC and web threads, which fork would copy half-alive. A fork
+        # server starts clean, imports the match code once, and forks each match process from it.
+        process = self.context.Process(
+            target=play_local_match, args=(str(settings.home), settings.db_url, settings.gateway, match_id, os.getpid()),
+            name=f"match-{match_id}",
+        )
+        process.start()
+        run_dir = settings.home / "run"
+        run_dir.mkdir(parents=True, exist_ok=True)
+        started = _start_time(process.pid)
+        if started is not None:
+            (run_dir / f"match-{process.pid}.pid").write_text(f"{process.pid} {started}\n")
+        return process
 
-def _after(settings: LadderSettings, match_id: int, future: Future[str]) -> None:
-    error = future.exception()
-    if error is None:
-        log.info("match %s: %s", match_id, future.result())
-        return
-    # The pool broke (a worker died). An attempt it had claimed stops sending heartbeats and is
-    # reaped; a match it never claimed is handed back for dispatching.
-    log.warning("match %s: worker failed: %s", match_id, error)
-    try:
-        undispatch(settings, match_id)
-    except Exception:  # noqa: BLE001 - the service's next restart dispatches it anyway
-        log.exception("match %s: could not hand it back", match_id)
+    def _supervise(self) -> None:
+        # PR_SET_PDEATHSIG fires when the *thread* that started a process ends, so every match
+        # process is started here, by this thread, which lives as long as the executor.
+        while not self.stopping.is_set():
+            self.wake.wait(self.poll_seconds)
+            self.wake.clear()
+            self.reap_exited()
+
+    def reap_exited(self) -> None:
+        """Collect finished match processes; fail the match of one that died (its own match only)."""
+        with self.lock:
+            for match_id, (settings, process) in list(self.running.items()):
+                code = process.exitcode
+                if code is None:
+                    continue
+                del self.running[match_id]
+                (settings.home / "run" / f"match-{process.pid}.pid").unlink(missing_ok=True)
+                if code != 0:
+                    how = f"killed by signal {-code}" if code < 0 else f"exit code {code}"
+                    self.to_fail.append((settings, match_id, f"{socket.gethostname()}:{process.pid}", how))
+            self._fill()
+            failures, self.to_fail = self.to_fail, []
+        for settings, match_id, worker, how in failures:
+            try:
+                outcome = retrying(lambda: fail_worker(settings, match_id, worker, f"worker {worker} {how}"),
+                                   5.0, f"fail match {match_id}")
+                log.warning("match %s: its process %s %s; %s", match_id, worker, how, outcome)
+            except DatabaseUnavailable:
+                with self.lock:  # try again next round; the lease covers it meanwhile
+                    self.to_fail.append((settings, match_id, worker, how))
+
+    def shutdown(self, timeout: float = 600.0) -> None:
+        """Stop starting matches; let those running finish (up to `timeout`), then kill the rest."""
+        with self.lock:
+            self.pending.clear()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self.lock:
+                if not self.running:
+                    break
+            time.sleep(self.poll_seconds)
+        self.stopping.set()
+        self.supervisor.join(5)
+        with self.lock:
+            for _, process in self.running.values():
+                try:
+                    os.killpg(process.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                process.join(5)
 
 
 class CeleryExecutor:
-    """One Celery task per match attempt, acknowledged late (see ladder.celery_app)."""
+    """One Celery task per dispatch, acknowledged late (see ladder.celery_app)."""
 
     name = "celery"
 
@@ -81,7 +182,9 @@ class CeleryExecutor:
 
     def submit(self, settings: LadderSettings, match_id: int) -> None:
         self.app.send_task(
-            "ladder.execute_match", args=[str(settings.home), settings.db_url, match_id], queue="ladder"
+            "ladder.execute_match", args=[str(settings.home), settings.db_url, match_id],
+            kwargs={"gateway": settings.gateway}, queue="ladder",
+            retry=True, retry_policy={"max_retries": 2, "interval_start": 0.1, "interval_step": 0.2, "interval_max": 0.5},
         )
 
     def shutdown(self) -> None:

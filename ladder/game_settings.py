@@ -64,6 +64,8 @@ class GameSettings:
         if not counts:
             return None
         ordered = sorted(counts)
+        if len(ordered) == 1:  # a fixed count draws nothing (the matchmaker's draws stay as they were)
+            return ordered[0]
         return rng.choices(ordered, weights=[counts[count] for count in ordered])[0]
 
     def describe_players(self) -> str:

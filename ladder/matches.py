@@ -6,16 +6,22 @@ or duplicate attempt (a worker thought dead, a task delivered twice) can never w
 
 from __future__ import annotations
 
+import os
+import socket
 import uuid
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from datetime import datetime, timedelta
 from typing import Any
 
 from sqlmodel import Session, col, select
 
 from ladder.db import read_session, write_session
-from ladder.models import Bot, BotStatus, GameCounter, Match, MatchKind, MatchStatus, Notice, Rating, Seat, utcnow
+from ladder.models import (
+    Bot, BotStatus, GameCounter, Match, MatchKind, MatchStatus, Notice, Rating, ReplayBlob, Seat, Worker, utcnow,
+)
 from ladder.ratings import INITIAL_RATING, RatingTable
 from ladder.settings import LadderSettings
 
@@ -36,6 +42,7 @@ class SeatJob:
     command: tuple[str, ...]
     cwd: str | None
     sandbox: str
+    content_hash: str | None = None  # an uploaded bot's files in the store, fetched by the worker
 
 
 @dataclass(frozen=True)
@@ -85,15 +92,33 @@ def _locked_match(session: Session, match_id: int) -> Match | None:
     return session.exec(select(Match).where(Match.id == match_id).with_for_update()).first()
 
 
+def mark_dispatched(settings: LadderSettings, match_id: int, lease_seconds: float) -> bool:
+    """Lease a queued match to an executor for `lease_seconds`: True if it is to be sent now (never
+    sent, or its previous dispatch outlived its lease without being claimed)."""
+    now = utcnow()
+    with write_session(settings.db_url) as session:
+        match = _locked_match(session, match_id)
+        if match is None or match.status != MatchStatus.QUEUED:
+            return False
+        if match.dispatched_at is not None and not _expired(match, now):
+            return False
+        match.dispatched_at = now
+        match.lease_expires_at = now + timedelta(seconds=lease_seconds)
+        match.dispatches += 1
+        session.add(match)
+        return True
+
+
 def claim_match(settings: LadderSettings, match_id: int, worker: str, lease_seconds: float) -> MatchJob | str:
-    """Start a new attempt at a match for `worker`; or say why not: "closed" (done or void), "busy"
-    (another attempt is alive), "void" (too many attempts: voided now)."""
+    """Start a new attempt at a match for `worker`, holding a lease of `lease_seconds`; or say why
+    not: "closed" (done or void), "busy" (another attempt holds a live lease), "void" (too many
+    attempts: voided now)."""
     now = utcnow()
     with write_session(settings.db_url) as session:
         match = _locked_match(session, match_id)
         if match is None or match.status not in MatchStatus.OPEN:
             return "closed"
-        if match.status == MatchStatus.RUNNING and not _stale(match, now, lease_seconds):
+        if match.status == MatchStatus.RUNNING and not _expired(match, now) and not holder_is_dead(match.worker):
             return "busy"
         if match.attempts >= settings.max_attempts:
             _void(match, now, f"the platform failed this match {match.attempts} times")
@@ -103,7 +128,9 @@ def claim_match(settings: LadderSettings, match_id: int, worker: str, lease_seco
         match.status = MatchStatus.RUNNING
         match.worker = worker
         match.started_at = match.heartbeat_at = now
+        match.lease_expires_at = now + timedelta(seconds=lease_seconds)
         session.add(match)
+        touch_worker(session, worker, match_id, now)
         seats = session.exec(select(Seat).where(Seat.match_id == match_id).order_by(col(Seat.seat))).all()
         jobs = []
         for seat in seats:
@@ -111,7 +138,8 @@ def claim_match(settings: LadderSettings, match_id: int, worker: str, lease_seco
             if bot is None:
                 raise ValueError(f"match {match_id}: seat {seat.seat} names no bot")
             jobs.append(
-                SeatJob(seat.seat, bot.id or 0, bot.name, bot.kind, tuple(bot.command), bot.store_path, bot.sandbox)
+                SeatJob(seat.seat, bot.id or 0, bot.name, bot.kind, tuple(bot.command), bot.store_path, bot.sandbox,
+                        bot.content_hash)
             )
         return MatchJob(
             match_id=match_id,
@@ -126,9 +154,38 @@ def claim_match(settings: LadderSettings, match_id: int, worker: str, lease_seco
         )
 
 
-def _stale(match: Match, now: datetime, lease_seconds: float) -> bool:
-    beat = match.heartbeat_at or match.started_at
-    return beat is None or now - beat > timedelta(seconds=lease_seconds)
+def _expired(match: Match, now: datetime) -> bool:
+    return match.lease_expires_at is None or match.lease_expires_at <= now
+
+
+def holder_is_dead(worker: str | None) -> bool:
+    """Whether the attempt's worker is a process of this host that no longer exists (so its lease
+    need not be waited out: a pool child killed mid-match hands its task back at once)."""
+    if not worker or ":" not in worker:
+        return False
+    host, _, pid = worker.rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
+
+
+def touch_worker(session: Session, name: str, match_id: int | None, now: datetime, done: bool = False) -> None:
+    """Record that worker `name` is alive (and what it plays) in the workers-seen table."""
+    worker = session.get(Worker, name)
+    if worker is None:
+        worker = Worker(name=name, kind=os.environ.get("B99_LADDER_WORKER_KIND", "local"),
+                        host=name.rpartition(":")[0], started_at=now)
+    worker.heartbeat_at = now
+    worker.match_id = match_id
+    if done:
+        worker.matches_done += 1
+    session.add(worker)
 
 
 def _void(match: Match, now: datetime, reason: str) -> None:
@@ -137,13 +194,17 @@ def _void(match: Match, now: datetime, reason: str) -> None:
     match.finished_at = now
 
 
-def heartbeat(settings: LadderSettings, match_id: int, attempt: int) -> bool:
-    """Record that `attempt` is alive; False once it is no longer the current attempt."""
+def heartbeat(settings: LadderSettings, match_id: int, attempt: int, lease_seconds: float, worker: str | None = None) -> bool:
+    """Renew `attempt`'s lease for `lease_seconds`; False once it is no longer the current attempt."""
+    now = utcnow()
     with write_session(settings.db_url) as session:
         match = _locked_match(session, match_id)
+        if worker is not None:
+            touch_worker(session, worker, match_id, now)
         if match is None or match.status != MatchStatus.RUNNING or match.attempts != attempt:
             return False
-        match.heartbeat_at = utcnow()
+        match.heartbeat_at = now
+        match.lease_expires_at = now + timedelta(seconds=lease_seconds)
         session.add(match)
         return True
 
@@ -167,6 +228,7 @@ def fail_attempt(
         else:
             match.status = MatchStatus.QUEUED
             match.dispatched_at = None  # the service dispatches it again
+            match.lease_expires_at = None
             match.void_reason = reason  # last failure, kept for the record
             outcome = "requeued"
         match.worker = None
@@ -174,29 +236,78 @@ def fail_attempt(
         return outcome
 
 
-def reap_stale(settings: LadderSettings, lease_seconds: float) -> list[int]:
-    """Fail every running attempt whose worker stopped sending heartbeats; returns the match ids."""
-    cutoff = utcnow() - timedelta(seconds=lease_seconds)
+def reap_expired(settings: LadderSettings) -> list[int]:
+    """Fail every running attempt whose lease ran out (its worker stopped renewing it): requeued,
+    or voided after max_attempts. Returns the match ids."""
+    now = utcnow()
     with read_session(settings.db_url) as session:
-        stale = session.exec(
-            select(Match.id).where(Match.status == MatchStatus.RUNNING, col(Match.heartbeat_at) < cutoff)
+        expired = session.exec(
+            select(Match.id).where(Match.status == MatchStatus.RUNNING, col(Match.lease_expires_at) < now)
         ).all()
     reaped = []
-    for match_id in stale:
-        assert match_id is not None
+    for match_id in expired:
+        if match_id is None:
+            continue
         with write_session(settings.db_url) as session:
             match = _locked_match(session, match_id)
-            if match is None or match.status != MatchStatus.RUNNING or not _stale(match, utcnow(), lease_seconds):
+            if match is None or match.status != MatchStatus.RUNNING or not _expired(match, utcnow()):
                 continue
             attempt = match.attempts
-        if fail_attempt(settings, match_id, attempt, "worker lost (no heartbeat)") in ("requeued", "void"):
+        if fail_attempt(settings, match_id, attempt, "worker lost (lease expired)") in ("requeued", "void"):
             reaped.append(match_id)
     return reaped
 
 
-def record_result(settings: LadderSettings, job: MatchJob, report: Any) -> bool:
-    """Write a finished attempt's result and rate it, exactly once: False (and nothing written) if
-    this attempt is no longer the match's current one.
+def reap_dead_holders(settings: LadderSettings) -> list[int]:
+    """Fail at once every running attempt held by a process of this host that no longer exists
+    (killed with the service, or a pool child killed mid-match), without waiting out its lease."""
+    with read_session(settings.db_url) as session:
+        running = session.exec(select(Match.id, Match.worker, Match.attempts).where(Match.status == MatchStatus.RUNNING)).all()
+    failed = []
+    for match_id, worker, attempt in running:
+        if match_id is not None and holder_is_dead(worker):
+            if fail_attempt(settings, match_id, attempt, f"worker {worker} died mid-match") in ("requeued", "void"):
+                failed.append(match_id)
+    return failed
+
+
+def fail_worker(settings: LadderSettings, match_id: int, worker: str, reason: str) -> str:
+    """A worker process is known dead (its supervisor saw it exit): fail its attempt at once, or
+    hand the match back for dispatching if it died before claiming it."""
+    with write_session(settings.db_url) as session:
+        match = _locked_match(session, match_id)
+        if match is None or match.status not in MatchStatus.OPEN:
+            return "closed"
+        if match.status == MatchStatus.QUEUED:
+            match.dispatched_at = None
+            match.lease_expires_at = None
+            session.add(match)
+            return "undispatched"
+        if match.worker != worker:
+            return "stale"
+        attempt = match.attempts
+    return fail_attempt(settings, match_id, attempt, reason)
+
+
+class Recorded(str, Enum):
+    """What record_result did; true only when this call wrote the result."""
+
+    RECORDED = "recorded"  # written (and rated) now
+    ALREADY = "already"  # this attempt's result was committed before (a retry after a lost acknowledgement)
+    STALE = "stale"  # no longer the current attempt (it was reaped): nothing written
+    CLOSED = "closed"  # the match is done by another attempt, or void
+
+    def __bool__(self) -> bool:
+        return self is Recorded.RECORDED
+
+
+def record_result(
+    settings: LadderSettings, job: MatchJob, report: Any, replay: bytes | None = None, worker: str | None = None
+) -> Recorded:
+    """Write a finished attempt's result, its compressed replay and the new ratings in one
+    transaction, exactly once per match, and only for the match's current attempt: an attempt that
+    was reaped meanwhile (frozen, cut off) is a game the platform broke, never rated. Safe to call
+    again after an error: a result already committed by this attempt is recognised.
 
     Every seat's faults, exit code and stderr tail are kept for its owner. A void report (every
     seat faulted before the first decision) voids the match; a rated match decided only by faults
@@ -206,8 +317,14 @@ def record_result(settings: LadderSettings, job: MatchJob, report: Any) -> bool:
     now = utcnow()
     with write_session(settings.db_url) as session:
         match = _locked_match(session, job.match_id)
-        if match is None or match.status != MatchStatus.RUNNING or match.attempts != job.attempt:
-            return False
+        if match is None:
+            return Recorded.CLOSED
+        if match.status in (MatchStatus.DONE, MatchStatus.VOID) and match.result_attempt == job.attempt:
+            return Recorded.ALREADY
+        if match.status not in MatchStatus.OPEN:
+            return Recorded.CLOSED
+        if match.status != MatchStatus.RUNNING or match.attempts != job.attempt:
+            return Recorded.STALE
         seats = list(session.exec(select(Seat).where(Seat.match_id == match.id).order_by(col(Seat.seat))).all())
         # A void report (every seat faulted before any decision) has no ranks or scores.
         void = bool(getattr(report, "void", False)) or str(getattr(report, "status", "") or "") == MatchStatus.VOID
@@ -230,7 +347,7 @@ def record_result(settings: LadderSettings, job: MatchJob, report: Any) -> bool:
         match.finished_at = now
         # The referee's full config (every flag's value), and the time control the match was played with.
         match.config = {**dict(report.config), **({"time_control": match.config["time_control"]} if match.config.get("time_control") else {})}
-        match.replay_path = report.replay_path
+        _store_replay(session, match, job, report, replay, worker, now)
         match.decisions = int(report.decisions)
         match.duration_seconds = float(report.duration_seconds)
         match.void_reason = (str(getattr(report, "void_reason", "") or "") or decision.reason) if void else None
@@ -248,7 +365,20 @@ def record_result(settings: LadderSettings, job: MatchJob, report: Any) -> bool:
         elif match.kind == MatchKind.RATED:
             for bot_id in bot_ids:
                 _pause_if_failing(session, bot_id)
-        return True
+        return Recorded.RECORDED
+
+
+def _store_replay(session: Session, match: Match, job: MatchJob, report: Any, replay: bytes | None,
+                  worker: str | None, now: datetime) -> None:
+    """Close the attempt's lease and keep its replay (compressed, in the database when given)."""
+    match.lease_expires_at = None
+    match.result_attempt = job.attempt
+    match.replay_path = None if replay is not None else report.replay_path
+    if replay is not None:
+        session.add(ReplayBlob(match_id=job.match_id, attempt=job.attempt, codec="zlib", size=len(replay),
+                               data=zlib.compress(replay, 6)))
+    if worker is not None:
+        touch_worker(session, worker, None, now, done=True)
 
 
 #: How much of a seat's stderr the ladder keeps (the referee sends at most 2,000 characters).
@@ -330,5 +460,6 @@ def undispatch(settings: LadderSettings, match_id: int) -> bool:
         if match is None or match.status != MatchStatus.QUEUED or match.dispatched_at is None:
             return False
         match.dispatched_at = None
+        match.lease_expires_at = None
         session.add(match)
         return True

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Column, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Column, LargeBinary, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -68,6 +68,7 @@ class Bot(SQLModel, table=True):
     kind: str = Field(default=BotKind.COMMAND, max_length=16)
     command: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     store_path: str | None = Field(default=None, max_length=1000)  # uploaded copy, the process's cwd
+    content_hash: str | None = Field(default=None, max_length=64)  # SHA-256 of the upload's BotBlob
     sandbox: str = Field(default="none", max_length=16)
     status: str = Field(default=BotStatus.ACTIVE, index=True, max_length=16)
     paused_reason: str | None = Field(default=None, max_length=2000)
@@ -123,6 +124,12 @@ class Match(SQLModel, table=True):
     duration_seconds: float | None = None
     void_reason: str | None = Field(default=None, max_length=2000)
     rating_seq: int | None = Field(default=None, index=True)  # order in which ratings were applied
+    # Liveness: an open match always has a lease. Queued and dispatched: the executor must claim it
+    # before the lease ends; running: the attempt must renew it by heartbeat. The reconciler sends
+    # again whatever outlives its lease.
+    lease_expires_at: datetime | None = Field(default=None, index=True)
+    dispatches: int = Field(default=0)  # times sent to an executor; more than one: a dispatch was lost
+    result_attempt: int | None = None  # the attempt whose result was recorded (idempotent retries)
     kind: str = Field(default=MatchKind.RATED, index=True, max_length=16)
     #: Why a finished rated-kind match changed no rating (decided only by faults), None if it did.
     unrated_reason: str | None = Field(default=None, max_length=2000)
@@ -157,6 +164,43 @@ class Notice(SQLModel, table=True):
     message: str = Field(max_length=4000)
 
 
+class Worker(SQLModel, table=True):
+    """A process that plays matches (a Celery worker or a local match process), as last seen."""
+
+    name: str = Field(primary_key=True, max_length=200)  # host:pid
+    kind: str = Field(default="local", max_length=16)  # local | celery
+    host: str = Field(default="", max_length=200)
+    started_at: datetime = Field(default_factory=utcnow)
+    heartbeat_at: datetime = Field(default_factory=utcnow, index=True)
+    match_id: int | None = None  # the match it is playing, None when idle
+    matches_done: int = Field(default=0)
+
+
+class ReplayBlob(SQLModel, table=True):
+    """A finished match's replay, compressed, written in the transaction that records its result."""
+
+    match_id: int = Field(foreign_key="match.id", primary_key=True)
+    attempt: int
+    codec: str = Field(default="zlib", max_length=16)
+    size: int  # uncompressed bytes
+    data: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+
+
+class BotBlob(SQLModel, table=True):
+    """An uploaded bot's files as a gzipped tar, by content hash: any worker can unpack it."""
+
+    content_hash: str = Field(primary_key=True, max_length=64)
+    size: int
+    data: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class ServiceInfo(SQLModel, table=True):
+    """Facts the service publishes for its workers (the gateway's address, the relay secret)."""
+
+    key: str = Field(primary_key=True, max_length=64)
+    value: str = Field(max_length=2000)
+    updated_at: datetime = Field(default_factory=utcnow)
 class Challenge(SQLModel, table=True):
     """An owner's request for unrated games between their bot and another bot of the same game."""
 

@@ -9,7 +9,7 @@ from typing import Any
 from sqlmodel import col, select
 
 from ladder.db import read_session
-from ladder.models import Bot, BotStatus, Match, MatchKind, MatchStatus, Rating, Seat
+from ladder.models import Bot, BotStatus, Match, MatchKind, MatchStatus, Rating, ReplayBlob, Seat
 from ladder.recompute import strengths
 from ladder.settings import LadderSettings
 from referee.chance import seed_commitment
@@ -77,6 +77,7 @@ class MatchRow:
     rating_seq: int | None
     worker: str | None
     seats: list[SeatRow] = field(default_factory=list)
+    has_replay: bool = False  # a replay is stored (in the database, or a file of an older ladder)
     kind: str = MatchKind.RATED
     unrated_reason: str | None = None
 
@@ -149,8 +150,17 @@ def leaderboard(
     return result
 
 
-def _match_row(match: Match, seats: list[tuple[Seat, Bot]]) -> MatchRow:
+def _stored_replays(session: Any, match_ids: list[int]) -> set[int]:
+    if not match_ids:
+        return set()
+    return set(session.exec(select(ReplayBlob.match_id).where(col(ReplayBlob.match_id).in_(match_ids))).all())
+
+
+def _match_row(match: Match, seats: list[tuple[Seat, Bot]], stored_replay: bool = False) -> MatchRow:
+    from pathlib import Path
+
     return MatchRow(
+        has_replay=stored_replay or bool(match.replay_path and Path(match.replay_path).exists()),
         id=match.id or 0,
         uid=match.uid,
         game=match.game,
@@ -216,7 +226,8 @@ def matches(
                 .order_by(col(Seat.seat))
             ).all():
                 seats.setdefault(seat.match_id, []).append((seat, bot))
-    return [_match_row(match, seats.get(match.id or 0, [])) for match in found]
+        stored = _stored_replays(session, [m.id for m in found if m.id is not None])
+    return [_match_row(match, seats.get(match.id or 0, []), match.id in stored) for match in found]
 
 
 def _match_filter(query: Any, game: str | None, bot_id: int | None, status: str | None) -> Any:
@@ -279,7 +290,8 @@ def match(settings: LadderSettings, key: str | int) -> MatchRow | None:
                 select(Seat, Bot).join(Bot, col(Bot.id) == col(Seat.bot_id)).where(Seat.match_id == found.id).order_by(col(Seat.seat))
             ).all()
         )
-    return _match_row(found, seats)
+        stored = _stored_replays(session, [found.id or 0])
+    return _match_row(found, seats, found.id in stored)
 
 
 def rating_history(settings: LadderSettings, bot_id: int) -> list[tuple[int, datetime | None, float]]:

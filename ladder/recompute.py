@@ -5,10 +5,10 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
-from sqlmodel import col, select
+from sqlmodel import Session, col, select
 
 from ladder.db import read_session, write_session
-from ladder.models import Match, MatchKind, MatchStatus, Rating, Seat
+from ladder.models import GameCounter, Match, MatchKind, MatchStatus, Rating, Seat
 from ladder.ratings import INITIAL_RATING, RatingTable, rating_decision
 from ladder.settings import LadderSettings
 from ladder.strength import IncrementalFit, StrengthFit
@@ -34,22 +34,25 @@ def rated_history(
 
 
 def rated_history_with_seq(
-    settings: LadderSettings, game: str, after_seq: int = 0
+    settings: LadderSettings, game: str, after_seq: int = 0, session: Session | None = None
 ) -> list[tuple[int, int, list[int], list[int]]]:
-    """Like rated_history, with each match's rating sequence number: (match id, seq, bots, ranks)."""
-    with read_session(settings.db_url) as session:
-        rows = session.exec(
-            select(Match.id, Match.rating_seq, Seat.bot_id, Seat.rank, Seat.replaced)
-            .join(Seat, col(Seat.match_id) == col(Match.id))
-            .where(
-                Match.game == game,
-                Match.status == MatchStatus.DONE,
-                Match.kind == MatchKind.RATED,
-                col(Match.unrated_reason).is_(None),
-                col(Match.rating_seq) > after_seq,
-            )
-            .order_by(col(Match.rating_seq), col(Seat.seat))
-        ).all()
+    """Like rated_history, with each match's rating sequence number: (match id, seq, bots, ranks);
+    read in `session` when given (to see the same instant as other reads of its transaction)."""
+    if session is None:
+        with read_session(settings.db_url) as own:
+            return rated_history_with_seq(settings, game, after_seq, own)
+    rows = session.exec(
+        select(Match.id, Match.rating_seq, Seat.bot_id, Seat.rank, Seat.replaced)
+        .join(Seat, col(Seat.match_id) == col(Match.id))
+        .where(
+            Match.game == game,
+            Match.status == MatchStatus.DONE,
+            Match.kind == MatchKind.RATED,
+            col(Match.unrated_reason).is_(None),
+            col(Match.rating_seq) > after_seq,
+        )
+        .order_by(col(Match.rating_seq), col(Seat.seat))
+    ).all()
     grouped: list[tuple[int, int, list[int], list[int], list[bool]]] = []
     for match_id, seq, bot_id, rank, replaced in rows:
         if not grouped or grouped[-1][0] != match_id:
@@ -75,10 +78,13 @@ def recompute(settings: LadderSettings, game: str, write: bool = False) -> list[
     """Compare (and with `write`, replace) the stored ratings of `game` with the recomputed ones."""
     table = RatingTable()
     per_seat: dict[int, tuple[list[float], list[float]]] = {}
-    for match_id, bots, ranks in rated_history(settings, game):
-        per_seat[match_id] = table.apply(bots, ranks)
     differences = []
     with write_session(settings.db_url) as session:
+        # The game's rating lock, held by every result being recorded: history and ratings are read
+        # at one instant even while the ladder runs.
+        session.exec(select(GameCounter).where(GameCounter.game == game).with_for_update()).first()
+        for match_id, _, bots, ranks in rated_history_with_seq(settings, game, 0, session):
+            per_seat[match_id] = table.apply(bots, ranks)
         for rating in session.exec(select(Rating).where(Rating.game == game)).all():
             expected = table.ratings.get(rating.bot_id, INITIAL_RATING)
             if abs(rating.rating - expected) > TOLERANCE or rating.games != table.games.get(rating.bot_id, 0):

@@ -75,6 +75,9 @@ def add_bot(
             target = settings.store_dir / f"{bot.id}-{name}"
             _copy_upload(Path(upload), target)
             bot.store_path = str(target)
+            from ladder.botstore import store_directory
+
+            bot.content_hash = store_directory(session, target)  # what workers on any machine unpack
         session.add(Rating(bot_id=bot.id, game=game, rating=INITIAL_RATING, games=0))
     return bot
 

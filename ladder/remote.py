@@ -39,12 +39,15 @@ def ticket(secret: str, bot_id: int, match_uid: str, seat: int) -> str:
 
 
 def relay_command(settings: LadderSettings, job: Any, seat: Any) -> list[str]:
-    """The process the referee launches for a remote bot's seat: a relay to the ladder's gateway."""
-    gateway = settings.gateway or ""
+    """The process the referee launches for a remote bot's seat: a relay to the ladder's gateway.
+    A worker on another machine finds the gateway's address and the ticket secret in the database."""
+    from ladder.service_info import GATEWAY, lookup, relay_secret
+
+    gateway = settings.gateway or lookup(settings, GATEWAY) or ""
     return [
         sys.executable, "-m", "ladder.relay", "--gateway", gateway, "--bot", str(seat.bot_id),
         "--match", job.uid, "--seat", str(seat.seat),
-        "--ticket", ticket(settings.admin_token(), seat.bot_id, job.uid, seat.seat), "--name", seat.name,
+        "--ticket", ticket(relay_secret(settings), seat.bot_id, job.uid, seat.seat), "--name", seat.name,
     ]
 
 
@@ -102,7 +105,10 @@ class ArenaGateway(arena_grpc.ArenaServicer, ladder_grpc.ArenaRelayServicer):
         self.settings = settings
         self.address = address
         self.presence = presence
-        self.secret = settings.admin_token()
+        from ladder.service_info import relay_secret
+
+        self.secret = relay_secret(settings)  # in the database: relays on any worker sign with it
+        self.advertise: str | None = None  # host:port workers on other machines dial, when not this one
         self.waiting: dict[int, list[RemoteConnection]] = {}
         self.unauthenticated = 0
         self.server: Any = None
@@ -125,7 +131,10 @@ class ArenaGateway(arena_grpc.ArenaServicer, ladder_grpc.ArenaRelayServicer):
 
     @property
     def relay_address(self) -> str:
-        """Where the relays (started by the referee on this machine) dial the gateway."""
+        """Where the relays (started by the referee of any worker) dial the gateway: the advertised
+        address if one was given, else this machine's."""
+        if self.advertise:
+            return self.advertise
         host = self.address.rsplit(":", 1)[0] if ":" in self.address else "127.0.0.1"
         return f"{'127.0.0.1' if host in ('0.0.0.0', '[::]', '') else host}:{self.port}"
 

@@ -26,6 +26,7 @@ class LadderServer:
         grpc_address: str | None = None,
         http_address: str | None = None,
         arena_address: str | None = None,
+        arena_advertise: str | None = None,
         metrics_address: str | None = None,
         watch_limits: Any = None,
         private: bool = False,
@@ -38,6 +39,7 @@ class LadderServer:
         self.online = Presence()
         self.ladder = Ladder(settings, self.executor, options, online=self.online)
         self.grpc_address, self.http_address, self.arena_address = grpc_address, http_address, arena_address
+        self.arena_advertise = arena_advertise
         self.metrics_address = metrics_address
         self.watch_limits, self.private, self.web_routes = watch_limits, private, list(web_routes)
         self.grpc_server: Any = None
@@ -54,10 +56,14 @@ class LadderServer:
         if self.arena_address:
             from ladder.remote import ArenaGateway
 
+            from ladder.service_info import GATEWAY, publish
+
             self.arena = ArenaGateway(self.settings, self.arena_address, self.online)
+            self.arena.advertise = self.arena_advertise
             self.arena.start()
             self.settings = replace(self.settings, gateway=self.arena.relay_address)
             self.ladder.settings = self.settings
+            publish(self.settings, GATEWAY, self.arena.relay_address)  # for workers on other machines
         if self.grpc_address:
             from ladder.api import serve_grpc
 

@@ -14,11 +14,12 @@ from datetime import timedelta
 from sqlalchemy import func
 from sqlmodel import col, select
 
-from ladder.db import read_session, write_session
+from ladder.db import is_unavailable, read_session, write_session
 from ladder.execute import LEASE_SECONDS
 from ladder.executors import Executor
 from ladder.game_settings import GamesFile, games_file
-from ladder.matches import reap_stale, schedule_match
+from ladder.matches import schedule_match
+from ladder.reconciler import DISPATCH_LEASE_SECONDS, Reconciler
 from ladder.matchmaking import Candidate, pick_table
 from ladder.models import Bot, BotKind, BotStatus, Match, MatchStatus, Rating, Seat, utcnow
 from ladder.settings import LadderSettings
@@ -44,6 +45,7 @@ class SchedulerOptions:
     max_matches: int | None = None  # stop scheduling after this many (tests, benchmarks)
     lease_seconds: float = LEASE_SECONDS
     tick_seconds: float = 0.2
+    dispatch_lease_seconds: float = DISPATCH_LEASE_SECONDS
 
 
 class Ladder:
@@ -66,18 +68,20 @@ class Ladder:
         self.remote_ids: set[int | None] = set()
         self.online = online  # a ladder.remote.Presence shared with the Arena gateway; None: no remote bots
         self.games_file = GamesFile(self.options.games_file or games_file(settings.home))
+        self.reconciler = Reconciler(settings, executor, self.options.lease_seconds, self.options.dispatch_lease_seconds)
 
     def recover(self) -> None:
         """After a restart: dispatch again what was queued but never sent to an executor. A local
-        pool died with the previous service, so everything it had queued is dispatched again too."""
+        executor's processes died with the previous service, so everything it had been sent is
+        sent again too (its running attempts are failed when their processes are found gone)."""
         if self.executor.name == "local":
             redispatch_lost_queued(self.settings, 0.0)
         self.dispatch()
 
     def step(self) -> None:
-        """One round: reap lost attempts, schedule new matches, dispatch the queued ones."""
-        for match_id in reap_stale(self.settings, self.options.lease_seconds):
-            log.warning("match %s: attempt lost, requeued or voided", match_id, extra={"match_id": match_id, "event": "reaped"})
+        """One round: reap expired leases, schedule new matches, dispatch the queued ones."""
+        self.reconciler.settings = self.settings
+        self.reconciler.step()
         from ladder.validation import schedule_validations
 
         schedule_validations(self.settings, dict(self.options.players), self.rng, games_file=self.games_file)
@@ -165,29 +169,25 @@ class Ladder:
         return match_id
 
     def dispatch(self) -> None:
-        """Send every queued, undispatched match to the executor."""
-        with read_session(self.settings.db_url) as session:
-            queued = session.exec(
-                select(Match.id).where(Match.status == MatchStatus.QUEUED, col(Match.dispatched_at).is_(None)).order_by(col(Match.id))
-            ).all()
-        for match_id in queued:
-            with write_session(self.settings.db_url) as session:
-                match = session.get(Match, match_id)
-                if match is None or match.status != MatchStatus.QUEUED or match.dispatched_at is not None:
-                    continue
-                match.dispatched_at = utcnow()
-                session.add(match)
-            assert match_id is not None
-            self.executor.submit(self.settings, match_id)
+        """Send every queued match that was never sent, or whose dispatch lease ran out."""
+        self.reconciler.settings = self.settings
+        self.reconciler.dispatch()
 
     def run(self, until_idle: bool = False) -> None:
         """Loop until stopped (or, with `until_idle`, until max_matches are scheduled and all closed)."""
-        self.recover()
+        recovered = False
         while not self.stopping.is_set():
             try:
+                if not recovered:
+                    self.recover()
+                    recovered = True
                 self.step()
-            except Exception:  # noqa: BLE001 - a database or broker hiccup must not stop the ladder
-                log.exception("ladder step failed; retrying")
+            except Exception as error:  # noqa: BLE001 - a database or broker hiccup must not stop the ladder
+                if is_unavailable(error):
+                    self.reconciler.database_failed()
+                    log.warning("the database is unavailable (%s); retrying", type(error).__name__)
+                else:
+                    log.exception("ladder step failed; retrying")
                 self.stopping.wait(max(1.0, self.options.tick_seconds))
                 continue
             if until_idle and self.options.max_matches is not None and self.scheduled >= self.options.max_matches:
@@ -208,5 +208,6 @@ def redispatch_lost_queued(settings: LadderSettings, older_than_seconds: float) 
         ).all()
         for match in matches:
             match.dispatched_at = None
+            match.lease_expires_at = None
             session.add(match)
         return len(matches)

@@ -172,6 +172,7 @@ class IncrementalFit:
         self.counts = PairwiseCounts()
         self.prior_sd = prior_sd
         self._fit: StrengthFit | None = None
+        self._theta: np.ndarray | None = None  # the last fit's strengths, where the next one starts
 
     def add(self, players: Sequence[Hashable], ranks: Sequence[int]) -> None:
         """Count one more match (the next current() refits)."""
@@ -181,10 +182,7 @@ class IncrementalFit:
     def current(self) -> StrengthFit:
         """The fit of every match added so far."""
         if self._fit is None:
-            previous = None
-            if self.counts.index:
-                previous = getattr(self, "_theta", None)
-            self._fit = fit(self.counts, self.prior_sd, previous)
+            self._fit = fit(self.counts, self.prior_sd, self._theta)
             self._theta = (self._fit.ratings - INITIAL_RATING) / SCALE
         return self._fit
 

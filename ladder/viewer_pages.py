@@ -15,6 +15,7 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 
 from ladder import queries
+from ladder.replays import replay_file
 from ladder.settings import LadderSettings
 from referee.errors import ReplayError
 from referee.replay import live_path_of, read_replay
@@ -49,11 +50,12 @@ def viewer_reply(settings: LadderSettings, key: str, mode: str, subpath: str, qu
     if row is None:
         return None
     back = f"/matches/{row.id}"
-    if row.replay_path and Path(row.replay_path).exists():
+    finished = replay_file(settings, row.id) if row.has_replay else None
+    if finished is not None:
         if mode == "live" and subpath == "events":
-            timeline = _finished_timeline(row.replay_path)
+            timeline = _finished_timeline(str(finished))
             return iter([f"event: over\ndata: {json.dumps({'result': timeline.result})}\n\n".encode()])
-        pages = ReplayPages(lambda: _finished_timeline(str(row.replay_path)), live=False, back_link=back)
+        pages = ReplayPages(lambda: _finished_timeline(str(finished)), live=False, back_link=back)
         return pages.respond(subpath, query)
     if mode != "live":
         return Reply.error("this match has no replay yet; watch it live", 404)

@@ -20,7 +20,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -28,6 +28,7 @@ from ladder import queries
 from ladder.game_settings import GameSettings, GamesFile, games_file
 from ladder.models import MatchStatus
 from ladder.registry import LadderError, get_bot, is_owner, notices
+from ladder.replays import load_replay
 from ladder.settings import LadderSettings
 from ladder.viewer_pages import viewer_routes
 
@@ -116,9 +117,10 @@ class Pages:
     """The ladder's pages over its queries; each handler is a plain function Starlette runs on its
     thread pool (the queries block)."""
 
-    def __init__(self, settings: LadderSettings, games: GamesFile | None = None) -> None:
+    def __init__(self, settings: LadderSettings, games: GamesFile | None = None, page_size: int = PAGE_SIZE) -> None:
         self.settings = settings
         self.games = games or GamesFile(games_file(settings.home))
+        self.page_size = page_size
 
     def routes(self) -> list[BaseRoute]:
         """Every page, the JSON endpoint and the static files."""
@@ -154,14 +156,14 @@ class Pages:
     def game(self, request: Request) -> Response:
         game = self.known_game(request.path_params["game"])
         rows = queries.leaderboard(self.settings, game)
-        pager = Pager(page_number(request), len(rows))
+        pager = Pager(page_number(request), len(rows), self.page_size)
         return render("game.html", request=request, game=game, rows=rows[pager.offset: pager.offset + pager.size],
                       pager=pager, settings=self.game_settings(game), reasons=queries.status_reasons(self.settings, game),
                       matches=queries.matches(self.settings, game=game, limit=20))
 
     def bots(self, request: Request) -> Response:
         game = choice(request, "game", queries.games(self.settings))
-        pager = Pager(page_number(request), queries.count_bots(self.settings, game))
+        pager = Pager(page_number(request), queries.count_bots(self.settings, game), self.page_size)
         return render("bots.html", request=request, game=game, pager=pager,
                       rows=queries.bots(self.settings, game, limit=pager.size, offset=pager.offset))
 
@@ -179,7 +181,7 @@ class Pages:
         dated = [when for _, when, _ in history if when]
         chart["dates"] = [f"{when:%Y-%m-%d %H:%M}" for when in (dated[:1] + dated[-1:])] if dated else []
         owner = is_owner(self.settings, bot, request.query_params.get("token"))
-        pager = Pager(page_number(request), queries.count_matches(self.settings, bot_id=bot.id), size=30)
+        pager = Pager(page_number(request), queries.count_matches(self.settings, bot_id=bot.id), self.page_size)
         return render("bot.html", request=request, bot=bot, line=board.get(bot.id or 0), history=history,
                       chart=chart, pager=pager, owner=owner, notices=notices(self.settings, bot.name) if owner else [],
                       faults=queries.bot_faults(self.settings, bot.id or 0),
@@ -196,7 +198,7 @@ class Pages:
                 bot_id = get_bot(self.settings, request.query_params["bot"]).id
             except LadderError:
                 raise HTTPException(400, "bot must be the name or id of a registered bot") from None
-        pager = Pager(page_number(request), queries.count_matches(self.settings, game, bot_id, status))
+        pager = Pager(page_number(request), queries.count_matches(self.settings, game, bot_id, status), self.page_size)
         rows = queries.matches(self.settings, game=game, bot_id=bot_id, status=status, limit=pager.size, offset=pager.offset)
         return render("matches.html", request=request, game=game, status=status, pager=pager, matches=rows)
 
@@ -204,15 +206,15 @@ class Pages:
         row = queries.match(self.settings, request.path_params["key"])
         if row is None:
             raise HTTPException(404)
-        has_replay = bool(row.over and row.replay_path and Path(row.replay_path).exists())
-        return render("match.html", match=row, has_replay=has_replay)
+        return render("match.html", match=row, has_replay=row.over and row.has_replay)
 
     def replay(self, request: Request) -> Response:
         row = queries.match(self.settings, request.path_params["key"])
-        if row is None or not row.over or not row.replay_path or not Path(row.replay_path).exists():
+        data = load_replay(self.settings, row.id) if row is not None and row.over else None
+        if row is None or data is None:
             raise HTTPException(404)
-        return FileResponse(row.replay_path, media_type="application/x-ndjson", filename=f"match-{row.id}.jsonl",
-                            headers=SECURITY_HEADERS)
+        return Response(data, media_type="application/x-ndjson", headers={
+            **SECURITY_HEADERS, "Content-Disposition": f'attachment; filename="match-{row.id}.jsonl"'})
 
     def leaderboard_json(self, request: Request) -> Response:
         game = self.known_game(request.path_params["game"])
@@ -234,11 +236,25 @@ async def http_error(request: Request, error: Exception) -> Response:
     return response
 
 
-def build_app(settings: LadderSettings, routes: Sequence[BaseRoute] = (), games: GamesFile | None = None) -> Starlette:
+def build_app(settings: LadderSettings, routes: Sequence[BaseRoute] = (), games: GamesFile | None = None,
+              page_size: int = PAGE_SIZE) -> Starlette:
     """The web application: `routes` first (so they may add pages or replace one), then the ladder's pages."""
-    pages = Pages(settings, games)
+    pages = Pages(settings, games, page_size)
     return Starlette(routes=[*routes, *pages.routes()],
                      exception_handlers={HTTPException: http_error, 500: http_error})
+
+
+def idle_closing_protocol() -> type:
+    """uvicorn's h11 protocol, with its keep-alive timer armed as soon as a connection opens, so that a
+    connection that never sends a request is closed like an idle kept-alive one (not held forever)."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class IdleClosingH11Protocol(H11Protocol):
+        def connection_made(self, transport: Any) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self.timeout_keep_alive_task = self.loop.call_later(self.timeout_keep_alive, self.timeout_keep_alive_handler)
+
+    return IdleClosingH11Protocol
 
 
 class HttpServer:
@@ -249,13 +265,16 @@ class HttpServer:
 
         host, _, port = address.rpartition(":")
         host = (host or "127.0.0.1").strip("[]")
+        if not port.isdigit():
+            raise ValueError(f"bad address {address!r}: expected host:port")
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         self.socket = socket.socket(family, socket.SOCK_STREAM)
         self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.socket.bind((host, int(port)))
         self.port = int(self.socket.getsockname()[1])
         config = uvicorn.Config(app, lifespan="off", log_level="warning", access_log=False, loop="asyncio",
-                                http="h11", timeout_keep_alive=int(keep_alive_seconds), server_header=False)
+                                http=idle_closing_protocol(), timeout_keep_alive=max(1, int(keep_alive_seconds)),
+                                server_header=False)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self._run, name="ladder-web", daemon=True)
 
@@ -275,9 +294,10 @@ class HttpServer:
 
 
 def serve_http(settings: LadderSettings, address: str, routes: Sequence[BaseRoute] = (),
-               games: GamesFile | None = None) -> tuple[HttpServer, int]:
+               games: GamesFile | None = None, keep_alive_seconds: float = 5.0,
+               page_size: int = PAGE_SIZE) -> tuple[HttpServer, int]:
     """Serve the pages (and `routes`) on host:port (port 0 picks a free one) in a thread; returns the
-    server and its port."""
-    server = HttpServer(build_app(settings, routes, games), address)
+    server and its port. A connection silent for `keep_alive_seconds` is closed."""
+    server = HttpServer(build_app(settings, routes, games, page_size), address, keep_alive_seconds)
     return server, server.start()
 

@@ -2,21 +2,51 @@
 
 from __future__ import annotations
 
+import difflib
 import functools
 import shlex
 import shutil
 import sys
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from referee.errors import BotLaunchError, ConfigError
 from referee.match import BotSpec
+
+#: Program names that mean "the referee's own Python" (the one with the SDK installed).
+PYTHON_NAMES = ("python", "python3")
+
+
+def did_you_mean(text: str, known: Iterable[str]) -> str:
+    """' (did you mean 'x'?)' for the closest known name, or '' when none is close."""
+    close = difflib.get_close_matches(text, list(known), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def own_program(argv: Sequence[str]) -> tuple[str, ...]:
+    """The command with `python`/`python3` and `b99` as the referee's own interpreter and command line.
+
+    A bot command written `python bot.py` means the Python that has the SDK, whatever the shell's PATH
+    holds (or lacks: a shell without an activated environment may have no `python` at all); `b99 bridge
+    -- ...` means this installation's bridge even when `b99` is not on PATH.
+    """
+    program, rest = argv[0], tuple(argv[1:])
+    if program in PYTHON_NAMES:
+        return (sys.executable, *rest)
+    if program == "b99":
+        own = Path(sys.executable).with_name("b99")
+        if own.is_file():
+            return (str(own), *rest)
+        found = shutil.which("b99")
+        return ((found, *rest) if found else (sys.executable, "-m", "referee.cli", *rest))
+    return tuple(argv)
 
 
 def resolve_bot(text: str, game: str, in_process: bool = False, sandbox: str = "none") -> BotSpec:
     """A reference bot name (random, heuristic, mcts) or a command line, as a BotSpec.
 
     Raises ConfigError for a reference bot that cannot play `game` or an unparsable command, and
-    BotLaunchError for a command whose program does not exist.
+    BotLaunchError for a command whose program does not exist (with the closest bot name, if any).
     """
     from bots.registry import bot_names, make_bot, supports
 
@@ -32,6 +62,10 @@ def resolve_bot(text: str, game: str, in_process: bool = False, sandbox: str = "
         raise ConfigError(f"bot command {text!r} cannot be parsed: {error}") from None
     if not argv:
         raise ConfigError("empty bot command")
-    if shutil.which(argv[0]) is None and not Path(argv[0]).is_file():
-        raise BotLaunchError(f"bot {text!r} is neither a reference bot ({', '.join(bot_names())}) nor a command that exists")
-    return BotSpec(name=Path(argv[0]).name if len(argv) == 1 else text, command=tuple(argv), sandbox=sandbox)
+    command = own_program(argv)
+    if shutil.which(command[0]) is None and not Path(command[0]).is_file():
+        raise BotLaunchError(
+            f"bot {text!r} is neither a reference bot ({', '.join(bot_names())}) nor a command that exists"
+            + did_you_mean(text, bot_names())
+        )
+    return BotSpec(name=Path(argv[0]).name if len(argv) == 1 else text, command=command, sandbox=sandbox)

@@ -60,24 +60,37 @@ def games() -> None:
         flags = "\n".join(f"{flag.name}={json.dumps(flag.default)}" for flag in game.flags) or "-"
         table.add_row(game.id, game.name, players, flags)
     console.print(table)
+    console.print("Rules, components and variants of each game: docs/games/<id>.md (for example docs/games/underground_dice.md)")
 
 
 def print_report(report: Any) -> None:
     from referee.fault_text import fault_block
+    from referee.rank_reasons import rank_reasons
 
+    game = get_game(report.game)
     status = " · VOID" if getattr(report, "void", False) else ""
-    table = Table(title=f"{report.game} · seed {report.seed} · match {report.match_id}{status}")
+    table = Table(title=f"{report.game} · seed {report.seed} · match {report.match_id}{status}", caption=f"score: {game.score_unit}")
+    ranks = [seat.rank for seat in report.seats]
+    scores = [seat.score for seat in report.seats]
+    reasons = (
+        [""] * len(report.seats)
+        if getattr(report, "void", False)
+        else rank_reasons(game, ranks, scores, [seat.replaced for seat in report.seats], report.details or {})
+    )
     table.add_column("seat", justify="right")
     table.add_column("bot")
     table.add_column("rank", justify="right", style="bold")
     table.add_column("score", justify="right")
+    if any(reasons):
+        table.add_column("why this rank")
     table.add_column("faults")
-    for seat in report.seats:
+    for seat, reason in zip(report.seats, reasons):
         faults = "; ".join(f"{fault.kind}: {fault.detail}" for fault in seat.faults)
         if seat.replaced:
             faults = (faults + " (fallback played on, ranked last)").strip()
         score = "-" if report.void else f"{seat.score:g}"
-        table.add_row(str(seat.seat), seat.name, str(seat.rank) if seat.rank else "-", score, faults or "-")
+        rank = str(seat.rank) if seat.rank else "-"
+        table.add_row(str(seat.seat), seat.name, rank, score, *([reason or "-"] if any(reasons) else []), faults or "-")
     console.print(table)
     if report.void:
         console.print(f"[bold red]void[/bold red]: no result ({report.void_reason})", highlight=False)
@@ -147,6 +160,13 @@ def default_sandbox_level() -> str:
     "none (trusted local code). The match report says which level and caps were in force.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the match report as JSON.")
+@click.option(
+    "--from",
+    "position_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Start from this position (a JSON file: b99 replay position ..., see docs/positions.md).",
+)
 def match(
     game: str,
     bot_texts: tuple[str, ...],
@@ -163,6 +183,7 @@ def match(
     ask_forced: bool,
     sandbox: str,
     as_json: bool,
+    position_path: str | None,
 ) -> None:
     """Play one match of GAME between the given bots and print ranks and scores."""
     from referee.chance import fresh_seed
@@ -171,7 +192,15 @@ def match(
 
     try:
         game_object = get_game(game)
-        game_object.make_config(len(bot_texts), dict(variants))
+        position = None
+        if position_path is not None:
+            from referee.position import position_json, read_position
+
+            if variants:
+                fail("--variant cannot be given with --from: the position holds the game's config")
+            position = position_json(read_position(position_path))
+        else:
+            game_object.make_config(len(bot_texts), dict(variants))
         control = TimeControl(
             per_decision_seconds=time_per_decision,
             bank_seconds=time_bank,
@@ -194,6 +223,7 @@ def match(
             replay_path=replay_path,
             ask_forced=ask_forced,
             transport="tcp" if tcp else "unix",
+            position=position,
         )
         with console.status(f"playing {game}…"):
             report = run_match(spec)
@@ -234,16 +264,49 @@ def replay_verify(path: str) -> None:
     )
 
 
+@replay.command("position")
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option("--step", type=int, required=True, help="The position after this many steps (0 = the start).")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False, writable=True), default=None, help="Write it here (default: print it).")
+def replay_position(path: str, step: int, out_path: str | None) -> None:
+    """Print (or write) the whole game state after STEP steps of a replay, as a position (docs/positions.md)."""
+    from referee.position import position_json
+    from referee.replay import read_replay
+    from referee.replay_steps import state_at
+
+    try:
+        state = state_at(read_replay(path), step, path)
+        data = position_json(state)
+    except ArenaError as error:
+        fail(str(error))
+        return
+    text = json.dumps(data, indent=1, ensure_ascii=False)
+    if out_path is None:
+        click.echo(text)
+        return
+    Path(out_path).write_text(text + "\n", encoding="utf-8")
+    who = ", ".join(f"seat {seat}" for seat in state.deciding_seats()) if not state.is_terminal() and not state.is_chance_node() else ""
+    click.echo(f"position after step {step} written to {out_path}" + (f" ({who} to decide)" if who else ""), err=True)
+
+
 @replay.command("show")
 @click.argument("path", type=click.Path(dir_okay=False))
 @click.option("--seat", type=int, default=None, help="Show only what this seat saw (default: everything).")
 @click.option("--limit", type=int, default=0, help="Show at most this many timeline rows (0 = all).")
-def replay_show(path: str, seat: int | None, limit: int) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print the timeline as JSON, with the options each seat was offered and its think time.")
+def replay_show(path: str, seat: int | None, limit: int, as_json: bool) -> None:
     """Print a replay's timeline: chance outcomes, decisions (forced, fallback) and events."""
     from referee.replay import read_replay, revealed_seed
+    from referee.replay_steps import timeline_json
 
     try:
         records = read_replay(path)
+        if as_json:
+            data = timeline_json(records, seat, path)
+            if limit:
+                data["timeline"] = data["timeline"][:limit]
+            click.echo(json.dumps(data, indent=1))
+            return
     except ArenaError as error:
         fail(str(error))
         return
@@ -292,6 +355,8 @@ def replay_show(path: str, seat: int | None, limit: int) -> None:
                     table.add_row(str(rows), f"fault seat {index}", f"{fault['kind']}: {fault['detail']}")
         elif kind == "result":
             table.add_row(str(rows), "result", f"ranks {record.get('ranks')} scores {record.get('scores')}")
+        elif kind == "void":
+            table.add_row(str(rows), "void", f"no result: {record.get('reason')}")
         else:
             continue
         rows += 1
@@ -337,3 +402,7 @@ def _load_plugins() -> None:
 
 
 _load_plugins()
+
+
+if __name__ == "__main__":
+    main()  # python -m referee.cli ... (the same as b99 ...)

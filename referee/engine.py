@@ -172,6 +172,10 @@ class Game(ABC):
     hidden_information: ClassVar[bool] = True
     #: True if a 1-player game is ranked against an opponent the engine runs (rank 2 = lost to it).
     solo_opponent: ClassVar[bool] = False
+    #: What a score counts, for result tables ("points", "P", ...).
+    score_unit: ClassVar[str] = "points"
+    #: How seats are ranked when it is more than "higher score first" (tie-breaks, seats that rank last).
+    ranking_rule: ClassVar[str] = "higher score first; equal scores share a rank"
     #: Variant settings the conformance suite cycles through besides the defaults.
     test_variants: ClassVar[tuple[Mapping[str, JsonValue], ...]] = ({},)
 

@@ -7,8 +7,10 @@ of that seat sees (the seat's view, its options, the events it may see) and noth
 from __future__ import annotations
 
 from referee.chance import fresh_seed
+import random
 import sys
 import time
+import uuid
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
@@ -18,7 +20,7 @@ import click
 from referee.clock import TimeControl
 from referee.errors import ArenaError
 from sdk import Bot, GameOverInfo, GameStartInfo, Request
-from referee.viewer.words import explain, ids_in
+from referee.viewer.words import explain, ids_in, value_words
 from sdk.types import EventInfo
 
 QUIT_WORDS = ("q", "quit", "exit")
@@ -37,22 +39,13 @@ def component_glossary(game_id: str) -> Mapping[str, str]:
         return {}
 
 
-class QuitGame(BaseException):
-    """The person asked to leave (or their input ended): ends the match at once, as Ctrl-C does."""
+class QuitGame(Exception):  # noqa: N818 - a request, not an error
+    """The person left (q, end of input or Ctrl-C at the prompt): the fallback plays the seat to the end, so
+    the match finishes cleanly and its replay is written."""
 
 
-def format_value(value: Any) -> str:  # noqa: ANN401 - any JSON value
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if value is None:
-        return "none"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    if isinstance(value, Mapping):
-        return "{" + ", ".join(f"{key}: {format_value(item)}" for key, item in value.items()) + "}"
-    if isinstance(value, list):
-        return "[" + ", ".join(format_value(item) for item in value) + "]"
-    return str(value)
+#: A JSON value in words (shared with the viewer's step log).
+format_value = value_words
 
 
 def render_view(view: Mapping[str, Any], indent: str = "  ") -> list[str]:
@@ -123,9 +116,12 @@ class HumanBot(Bot):
             what = "; ".join(explain(ids_in([option.id, option.label]), glossary))
             self.say(f"  {option.index + 1:>3}. {option.label}  [{option.id}]" + (f"  ({what})" if what else ""))
         while True:
-            self.stdout.write(f"seat {request.seat} > ")
-            self.stdout.flush()
-            line = self.stdin.readline()
+            try:
+                self.stdout.write(f"seat {request.seat} > ")
+                self.stdout.flush()
+                line = self.stdin.readline()
+            except KeyboardInterrupt:
+                raise QuitGame("Ctrl-C") from None
             if not line:
                 raise QuitGame("input ended")
             answer = line.strip()
@@ -202,6 +198,9 @@ def play_command(
             server, url = serve(web_seat.respond, host, port)
             click.echo(f"your seat is at {url} (Ctrl-C stops)")
             human = BotSpec(name="human", factory=lambda: WebHumanBot(web_seat))
+        if replay_path is None:
+            Path("runs").mkdir(exist_ok=True)
+            replay_path = str(Path("runs") / f"{game}-play-{uuid.uuid4().hex[:12]}.jsonl")
         specs = opponents[:seat] + [human] + opponents[seat:]
         spec = MatchSpec(
             game=game,
@@ -216,16 +215,21 @@ def play_command(
     except ArenaError as error:
         fail(str(error))
         return
-    except (QuitGame, KeyboardInterrupt) as reason:
-        click.echo(f"\nyou left the game ({reason or 'interrupted'})")
-        sys.exit(1)
+    except KeyboardInterrupt:
+        # A second Ctrl-C, while the fallback finished the game: stop at once (no replay).
+        click.echo("\nstopped: the game was not finished, no replay written")
+        sys.exit(130)
     mine = report.seats[seat]
     if mine.replaced:
         reason = mine.faults[-1].detail if mine.faults else "unknown"
-        click.echo(f"your seat was taken over by the fallback policy ({reason})")
-        sys.exit(1)
-    if replay_path:
+        left = reason.split("QuitGame: ", 1)[1] if "QuitGame: " in reason else ""
+        if left:
+            click.echo(f"\nyou left the game ({left}); the fallback policy played your seat to the end (ranked last)")
+        else:
+            click.echo(f"your seat was taken over by the fallback policy ({reason})")
         click.echo(f"replay written to {replay_path}")
+        sys.exit(1)
+    click.echo(f"replay written to {replay_path}")
     if web:
         click.echo(f"game over: {', '.join(f'seat {s.seat} rank {s.rank}' for s in report.seats)}; the result and the replay stay at {url} (Ctrl-C stops)")
         try:

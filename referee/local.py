@@ -24,15 +24,27 @@ def play_local(
     players: int | None = None,
     variants: Mapping[str, Any] | None = None,
     replay_path: str | None = None,
+    position: Mapping[str, Any] | None = None,
 ) -> MatchReport:
-    """Play one game between Bot objects in this process; seats in the order given."""
+    """Play one game between Bot objects in this process; seats in the order given.
+
+    `position` (referee.position JSON, for example from `b99 replay position`) starts the game there:
+    the way to test a bot on the exact position where it blundered."""
     if players is not None and players != len(bots):
         from referee.errors import ConfigError
 
         raise ConfigError(f"{players} players but {len(bots)} bots")
     specs = [BotSpec(name=getattr(bot, "name", type(bot).__name__), factory=_constant(bot)) for bot in bots]
     return run_match(
-        MatchSpec(game=game_id, bots=specs, seed=seed, variants=dict(variants or {}), time_control=UNLIMITED, replay_path=replay_path)
+        MatchSpec(
+            game=game_id,
+            bots=specs,
+            seed=seed,
+            variants=dict(variants or {}),
+            time_control=UNLIMITED,
+            replay_path=replay_path,
+            position=position,
+        )
     )
 
 

@@ -87,6 +87,8 @@ class MatchSpec:
     transport: str = "unix"
     #: Send a world of its information set with each request to a bot that asks (sdk.forward).
     worlds: bool = True
+    #: Start from this position (referee.position JSON) instead of the game's initial state.
+    position: Mapping[str, Any] | None = None
     #: Also stream the replay, line by line, to `<replay_path>.live` while the match runs (live pages follow it).
     live_replay: bool = False
 
@@ -152,15 +154,15 @@ class MatchReport:
     details: dict[str, Any] = field(default_factory=dict)
     #: COMPLETE, or VOID: every seat faulted before any bot made a decision, so there is no result
     #: (ranks and scores are empty; a ladder must not rate it). `void_reason` says why.
-    status: str = "complete"
+    status: str = COMPLETE
     void_reason: str = ""
+    #: The hash of the seed published at the start (referee.chance.seed_commitment).
+    seed_commitment: str = ""
 
     @property
     def void(self) -> bool:
         """True if the match has no result (see `status`)."""
         return self.status == VOID
-    #: The hash of the seed published at the start (referee.chance.seed_commitment).
-    seed_commitment: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -243,6 +245,18 @@ class _Seat:
         self.faults.append(fault)
 
 
+def start_position(position: Mapping[str, Any], game: str, players: int) -> GameState:
+    """The checked state a match starts from; ConfigError if it is another game's or another player count's."""
+    from referee.position import load_position
+
+    state = load_position(position)
+    if state.game.id != game:
+        raise ConfigError(f"the position is of {state.game.id}, not {game}")
+    if state.config.players != players:
+        raise ConfigError(f"the position has {state.config.players} players, but {players} bots were given")
+    return state
+
+
 class _Match:
     """One match in progress (internal: use run_match)."""
 
@@ -250,6 +264,9 @@ class _Match:
         self.spec = spec
         self.game = get_game(spec.game)
         self.config = self.game.make_config(len(spec.bots), spec.variants)
+        self.start = None if spec.position is None else start_position(spec.position, spec.game, len(spec.bots))
+        if self.start is not None:
+            self.config = self.start.config
         self.wire = get_wire(spec.game)
         self.match_id = spec.match_id or uuid.uuid4().hex[:12]
         # Chance, fallback choices and worlds each draw from their own stream keyed by the secret seed.
@@ -315,16 +332,15 @@ class _Match:
     def await_hellos(self, allowance: float) -> None:
         """Wait for every seat's hello at once; each seat has `allowance` seconds from its own launch,
         and only a seat that did not say hello in its own time is faulted."""
-        waiting = [seat for seat in self.seats if seat.agent is not None and not seat.replaced]
+        waiting = [(seat, seat.agent) for seat in self.seats if seat.agent is not None and not seat.replaced]
         while waiting:
             still = []
-            for seat in waiting:
-                assert seat.agent is not None  # filtered just above
-                status = seat.agent.poll_startup(allowance)
+            for seat, agent in waiting:
+                status = agent.poll_startup(allowance)
                 if isinstance(status, Fault):
                     self.replace(seat, status, None)
                 elif status is False:
-                    still.append(seat)
+                    still.append((seat, agent))
             waiting = still
             if waiting:
                 time.sleep(0.02)
@@ -364,8 +380,9 @@ class _Match:
     # ----- the game loop ------------------------------------------------------------
     def play(self) -> MatchReport:
         began = time.monotonic()
-        state = self.game.new_initial_state(self.config)
+        state = self.game.new_initial_state(self.config) if self.start is None else self.start.clone()
         self.recorder.header(
+            **({} if self.spec.position is None else {"position": dict(self.spec.position)}),
             match_id=self.match_id,
             config=self.config.to_json(),
             # The seed itself is revealed only by the last line, once the match is over.

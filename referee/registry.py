@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import pkgutil
 from functools import cache
@@ -23,7 +24,9 @@ def game_ids() -> tuple[str, ...]:
 def get_game(game_id: str) -> Game:
     """The game registered under `game_id`; UnknownGameError names the known ones otherwise."""
     if game_id not in game_ids():
-        raise UnknownGameError(f"unknown game {game_id!r} (known: {', '.join(game_ids())})")
+        close = difflib.get_close_matches(game_id, game_ids(), n=1, cutoff=0.6)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        raise UnknownGameError(f"unknown game {game_id!r} ({hint}known: {', '.join(game_ids())})")
     module = importlib.import_module(f"referee.games.{game_id}")
     game = getattr(module, "GAME", None)
     if not isinstance(game, Game):

@@ -130,6 +130,24 @@ class VerifiedReplay:
     events: int
 
 
+_MISSING = "<absent>"
+
+
+def first_difference(recorded: Any, expected: Any, where: str = "") -> tuple[str, Any, Any]:  # noqa: ANN401 - JSON values
+    """The path of the first field where two JSON values differ (`data.cubes_drawn[1]`) and both values there."""
+    if isinstance(recorded, dict) and isinstance(expected, dict):
+        for key in sorted(set(recorded) | set(expected)):
+            if recorded.get(key, _MISSING) != expected.get(key, _MISSING):
+                return first_difference(recorded.get(key, _MISSING), expected.get(key, _MISSING), f"{where}.{key}" if where else key)
+    if isinstance(recorded, list) and isinstance(expected, list):
+        for position, (left, right) in enumerate(zip(recorded, expected)):
+            if left != right:
+                return first_difference(left, right, f"{where}[{position}]")
+        if len(recorded) != len(expected):
+            return f"{where} (length)", len(recorded), len(expected)
+    return where or "the record", recorded, expected
+
+
 def _steps(records: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     for record in records:
         if record["type"] in ("chance", "decision", "event", "result", "void"):
@@ -146,7 +164,7 @@ def simulate(records: list[dict[str, Any]], path: str | Path = "replay") -> Veri
         raise ReplayError(f"replay {path}: header lacks {error}") from None
     except ArenaError as error:
         raise ReplayError(f"replay {path}: {error}") from None
-    state = game.new_initial_state(config)
+    state = game.new_initial_state(config) if "position" not in header else _start_position(header["position"], path)
     chance = _chance_check(records, path)
     checked = 0
     steps = 0
@@ -175,9 +193,12 @@ def simulate(records: list[dict[str, Any]], path: str | Path = "replay") -> Veri
                 event = state.events[index]
                 expected = event_record(index, event)
                 recorded = {key: record.get(key) for key in expected}
-                if json.loads(json.dumps(expected, sort_keys=True)) != recorded:
+                expected_json = json.loads(json.dumps(expected, sort_keys=True))
+                if expected_json != recorded:
+                    where, was, now = first_difference(recorded, expected_json)
                     raise ReplayError(
-                        f"replay {path}: event {index} differs: recorded {record.get('kind')!r}, re-simulated {event.kind!r}"
+                        f"replay {path}: event {index} ({event.kind}) differs at {where}: "
+                        f"recorded {json.dumps(was)}, re-simulated {json.dumps(now)}"
                     )
                 checked += 1
             elif kind == "void":
@@ -205,6 +226,16 @@ def simulate(records: list[dict[str, Any]], path: str | Path = "replay") -> Veri
     if not result_seen:
         raise ReplayError(f"replay {path}: no result record (the match did not finish)")
     return VerifiedReplay(state, steps, checked)
+
+
+def _start_position(position: Any, path: str | Path) -> GameState:  # noqa: ANN401 - JSON
+    """The state a replay of a match started from a position begins with."""
+    from referee.position import load_position
+
+    try:
+        return load_position(position)
+    except ArenaError as error:
+        raise ReplayError(f"replay {path}: its start {error}") from None
 
 
 def revealed_seed(records: list[dict[str, Any]]) -> int | None:

@@ -204,12 +204,14 @@ class RemoteSeat(SeatAgent):
             if flooded is not None:
                 return flooded
             remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                self.timed_out.add(request_id)
-                return self._timeout(f"no answer within {timeout:.3f}s")
             try:
-                inbound = self.line.take(timeout=min(remaining, 0.25))
+                # Past the deadline, look once more without waiting: an answer that came in time (while
+                # the referee was waiting for another seat of a simultaneous decision) still counts.
+                inbound = self.line.take(timeout=min(remaining, 0.25)) if remaining > 0 else self.line.take(None)
             except queue.Empty:
+                if remaining <= 0:
+                    self.timed_out.add(request_id)
+                    return self._timeout(f"no answer within {timeout:.3f}s")
                 if self.process is not None and self.process.exit_code() is not None and self.line.inbox.empty():
                     return self._ended("the process exited")
                 continue

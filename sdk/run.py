@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+import time
 
 import grpc
 
@@ -24,6 +25,10 @@ from sdk.types import GameOverInfo, GameStartInfo
 PROTOCOL_VERSION = 1
 ADDRESS_VARIABLE = "B99_ARENA_ADDRESS"
 TOKEN_VARIABLE = "B99_SEAT_TOKEN"
+#: Exit code of a bot whose seat token the referee (or a ladder) rejected.
+EXIT_TOKEN_REJECTED = 3
+#: Seconds a rejected bot waits before it exits, so a supervisor that restarts it cannot hammer a ladder.
+REJECTED_BACKOFF_SECONDS = 10.0
 #: The call metadata that carries the seat token, so the referee authenticates a stream before reading it.
 TOKEN_METADATA = "b99-seat-token"
 
@@ -32,8 +37,22 @@ class ConnectionSettingsError(RuntimeError):
     """The referee's address or the seat token is missing."""
 
 
-def run(bot: Bot, address: str | None = None, token: str | None = None, name: str | None = None) -> GameOverInfo | None:
-    """Play one game for the seat named by the token; returns the game over (None if the stream ended early)."""
+class TokenRejected(RuntimeError):
+    """The referee (or a ladder) refused the seat token: retrying with the same token cannot help."""
+
+
+def run(
+    bot: Bot,
+    address: str | None = None,
+    token: str | None = None,
+    name: str | None = None,
+    backoff_seconds: float = REJECTED_BACKOFF_SECONDS,
+) -> GameOverInfo | None:
+    """Play one game for the seat named by the token; returns the game over (None if the stream ended early).
+
+    A rejected token ends the program: a one-line reason on stderr, `backoff_seconds` of waiting, then exit
+    code EXIT_TOKEN_REJECTED (a restart loop must not hammer the referee with a token it refuses).
+    """
     address = address or os.environ.get(ADDRESS_VARIABLE)
     token = token or os.environ.get(TOKEN_VARIABLE)
     if not address or not token:
@@ -44,7 +63,14 @@ def run(bot: Bot, address: str | None = None, token: str | None = None, name: st
         protocol_version=PROTOCOL_VERSION,
         want_world=bool(getattr(bot, "wants_world", False)),
     )
-    return asyncio.run(_play(bot, address, hello))
+    try:
+        return asyncio.run(_play(bot, address, hello))
+    except TokenRejected as error:
+        print(f"b99 sdk: the referee at {address} rejected the seat token: {error}", file=sys.stderr)
+        print(f"b99 sdk: exiting with code {EXIT_TOKEN_REJECTED} after {backoff_seconds:g} s (check B99_SEAT_TOKEN)", file=sys.stderr)
+        sys.stderr.flush()
+        time.sleep(backoff_seconds)
+        sys.exit(EXIT_TOKEN_REJECTED)
 
 
 def token_metadata(token: str) -> tuple[tuple[str, str], ...]:
@@ -56,7 +82,10 @@ async def _play(bot: Bot, address: str, hello: arena_pb2.Hello) -> GameOverInfo 
     # The asyncio API is used for its lower per-message latency; `choose` runs synchronously in the loop.
     async with grpc.aio.insecure_channel(address, options=[("grpc.max_receive_message_length", 64 * 1024 * 1024)]) as channel:
         call = arena_pb2_grpc.ArenaStub(channel).Play(metadata=token_metadata(hello.seat_token))
-        await call.write(arena_pb2.BotMessage(hello=hello))
+        try:
+            await call.write(arena_pb2.BotMessage(hello=hello))
+        except Exception:  # noqa: BLE001 - a stream the referee already ended (a rejected token): read why below
+            pass
         start: GameStartInfo | None = None
         while True:
             message = await call.read()
@@ -85,5 +114,7 @@ async def _play(bot: Bot, address: str, hello: arena_pb2.Hello) -> GameOverInfo 
                 await call.done_writing()
                 return over
             elif body == "error":
+                if message.error.code == arena_pb2.UNKNOWN_TOKEN and start is None:
+                    raise TokenRejected(message.error.message)
                 code = arena_pb2.ErrorCode.Name(message.error.code)
                 print(f"b99 referee: {code}: {message.error.message}", file=sys.stderr)

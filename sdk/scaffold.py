@@ -1,17 +1,30 @@
-"""`b99 bot new NAME --lang python|js`: a new bot's directory with a README and a test against the random bot."""
+"""`b99 bot new NAME --lang python|js|cpp|go`: a new bot's directory with a README and a test that plays it.
+
+Every command the scaffold writes (the bot's command, its test) works from a plain shell: interpreters,
+the `b99` command and the protocol's .proto files are named by absolute paths.
+"""
 
 from __future__ import annotations
 
+import json
 import re
+import shlex
+import shutil
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
-JS_SDK = Path(__file__).resolve().parent / "js"
+SDK = Path(__file__).resolve().parent
+JS_SDK = SDK / "js"
+CPP_SDK = SDK / "cpp"
+GO_SDK = SDK / "go"
+PROTO_ROOT = SDK.parent / "proto"
+LANGUAGES = ("python", "js", "cpp", "go")
 NAME_PATTERN = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
 
-PYTHON_BOT = '''"""{name}: a B99 Arena bot. Run by the referee: b99 match {game} --bot "python bot.py" --bot random"""
+PYTHON_BOT = '''"""{name}: a B99 Arena bot. Run by the referee: b99 match {game} --bot "{python} bot.py" --bot random"""
 
 import random
 
@@ -35,17 +48,20 @@ if __name__ == "__main__":
     run({cls}())
 '''
 
-PYTHON_TEST = '''"""{name} plays whole games of {game} against the random bot (in-process: fast, same requests as over gRPC)."""
+PYTHON_TEST = '''"""{name} plays whole games of {game} against the random bot: in-process (fast), then once over gRPC."""
 
 import sys
+import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
 
 from bot import {cls}  # noqa: E402
 
 from bots.random_bot import RandomBot  # noqa: E402
 from referee.local import play_local  # noqa: E402
+from referee.match import BotSpec, MatchSpec, run_match  # noqa: E402
 
 
 def test_{ident}_plays_whole_games_against_random() -> None:
@@ -56,6 +72,17 @@ def test_{ident}_plays_whole_games_against_random() -> None:
         report = play_local("{game}", bots, seed=seed)
         assert sorted(report.ranks)[0] == 1
         assert not any(seat.faults for seat in report.seats), [seat.faults for seat in report.seats]
+
+
+def test_{ident}_plays_a_match_over_grpc() -> None:
+    """The bot as the referee runs it: its own process, dialing the referee, answering every request."""
+    with tempfile.TemporaryDirectory() as scratch:
+        bots = [
+            BotSpec(name="{name}", command=(sys.executable, str(HERE / "bot.py"))),
+            BotSpec(name="random", command=(sys.executable, "-m", "bots", "random")),
+        ]
+        report = run_match(MatchSpec(game="{game}", bots=bots, seed=1, replay_path=str(Path(scratch) / "replay.jsonl")))
+    assert not any(seat.faults for seat in report.seats), [seat.faults for seat in report.seats]
 '''
 
 JS_BOT = '''#!/usr/bin/env node
@@ -81,16 +108,25 @@ JS_TEST = '''// {name} plays a whole game of {game} against the random bot, over
 const test = require("node:test");
 const assert = require("node:assert");
 const {{ execFileSync }} = require("node:child_process");
+const fs = require("node:fs");
+const os = require("node:os");
 const path = require("node:path");
 
 test("{name} plays a whole game against the random bot", () => {{
-  const b99 = process.env.B99 || "b99";
-  const bot = `node ${{path.join(__dirname, "..", "bot.js")}}`;
-  const output = execFileSync(b99, ["match", "{game}", "--bot", bot, "--bot", "random", "--seed", "1", "--json"], {{
-    encoding: "utf8",
-  }});
-  const report = JSON.parse(output);
-  for (const seat of report.seats) assert.deepStrictEqual(seat.faults, [], JSON.stringify(seat));
+  // The b99 command of the installation that made this bot (B99 overrides it).
+  const b99 = process.env.B99 || {b99_json};
+  const bot = `${{process.execPath}} ${{path.join(__dirname, "..", "bot.js")}}`;
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "{name}-"));
+  try {{
+    const replay = path.join(scratch, "replay.jsonl");
+    const output = execFileSync(b99, ["match", "{game}", "--bot", bot, "--bot", "random", "--seed", "1", "--replay", replay, "--json"], {{
+      encoding: "utf8",
+    }});
+    const report = JSON.parse(output);
+    for (const seat of report.seats) assert.deepStrictEqual(seat.faults, [], JSON.stringify(seat));
+  }} finally {{
+    fs.rmSync(scratch, {{ recursive: true, force: true }});
+  }}
 }});
 '''
 
@@ -110,11 +146,11 @@ JS_PACKAGE = """{{
 
 README = """# {name}
 
-A bot for [B99 Arena]({docs}), in {language}.
+A bot for B99 Arena ({docs}), in {language}.
 
-## Play a match
+## Build and play a match
 
-```
+```sh
 {run}
 ```
 
@@ -124,50 +160,95 @@ options and what happened since. The bot answers with one option. Print logs to 
 
 ## Test
 
-```
+```sh
 {test}
 ```
 
 ## Next
 
-Make `choose` smarter (see docs/writing-a-bot.md for the views and options of each game), then
-measure it: `b99 match {game} --bot {command_quoted} --bot heuristic --seed 1`.
+Make it smarter (see {docs} for the views and options of each game), then measure it:
+`{b99} match {game} --bot {command_quoted} --bot heuristic --seed 1`.
 """
+
+#: What each language's files, command and test are; filled in by `scaffold`.
+LANGUAGE_NAMES = {"python": "Python", "js": "JavaScript (Node)", "cpp": "C++ (gRPC from Debian's packages)", "go": "Go (gRPC from Debian's packages)"}
+
+
+def b99_command() -> str:
+    """The absolute path of this installation's `b99` (works without an activated environment)."""
+    own = Path(sys.executable).with_name("b99")
+    if own.is_file():
+        return str(own)
+    return shutil.which("b99") or "b99"
 
 
 def class_name(name: str) -> str:
     return "".join(part.capitalize() for part in re.split(r"[-_]", name) if part) + "Bot"
 
 
-def scaffold(name: str, lang: str, game: str, parent: Path) -> Path:
-    """Write the bot's files into parent/name (which must not exist yet); returns that directory."""
+def make_settings(name: str, game: str, b99: str) -> str:
+    """The lines that point a copied SDK Makefile at this installation (its .proto files, b99, the game)."""
+    return f"BOT = bot\nPROTO_ROOT = {PROTO_ROOT}\nB99 = {b99}\nGAME = {game}\n# {name}: built by the Makefile below.\n\n"
+
+
+@dataclass(frozen=True)
+class Scaffold:
+    """A new bot's directory and the commands (run from inside it) that build and play it and run its test."""
+
+    directory: Path
+    run: str
+    test: str
+
+
+def scaffold(name: str, lang: str, game: str, parent: Path) -> Scaffold:
+    """Write the bot's files into parent/name (which must not exist yet); returns it with its commands."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r} (known: {', '.join(LANGUAGES)})")
     target = parent / name
     target.mkdir(parents=True)
-    fields = {"name": name, "cls": class_name(name), "game": game, "ident": re.sub(r"\W", "_", name)}
+    b99 = b99_command()
+    python = sys.executable
+    fields = {"name": name, "cls": class_name(name), "game": game, "ident": re.sub(r"\W", "_", name), "python": python}
     if lang == "python":
         (target / "bot.py").write_text(PYTHON_BOT.format(**fields))
         (target / f"test_{fields['ident']}.py").write_text(PYTHON_TEST.format(**fields))
-        command = "python bot.py"
-        run = f'b99 match {game} --bot "{command}" --bot random --seed 1'
-        test = "pytest -q"
-        language = "Python"
-    else:
+        command = f"{python} bot.py"
+        run = f'{b99} match {game} --bot "{command}" --bot random --seed 1'
+        test = f"{python} -m pytest -q"
+    elif lang == "js":
         (target / "bot.js").write_text(JS_BOT.format(**fields))
         (target / "test").mkdir()
-        (target / "test" / "bot.test.js").write_text(JS_TEST.format(**fields))
+        (target / "test" / "bot.test.js").write_text(JS_TEST.format(**fields, b99_json=json.dumps(b99)))
         (target / "package.json").write_text(JS_PACKAGE.format(name=name.lower(), sdk=JS_SDK.as_posix()))
+        # A copy of the SDK (with its .proto files) in node_modules, never a symlink: the strict sandbox
+        # binds only the bot's directory, so a link pointing out of it would dangle there.
+        (target / ".npmrc").write_text("install-links=true\n")
+        (target / ".gitignore").write_text("node_modules/\n")
         command = "node bot.js"
-        # --install-links copies the SDK (with its .proto files) into node_modules: the bot's
-        # directory then holds all it needs, as the strict sandbox sees only that directory.
-        run = f'npm install --install-links\nb99 match {game} --bot "{command}" --bot random --seed 1'
+        run = f'npm install\n{b99} match {game} --bot "{command}" --bot random --seed 1'
         test = "npm test"
-        language = "JavaScript (Node)"
+    else:
+        sdk = CPP_SDK if lang == "cpp" else GO_SDK
+        source = (sdk / "random_bot.cc").read_text() if lang == "cpp" else (sdk / "main.go").read_text()
+        (target / ("bot.cc" if lang == "cpp" else "main.go")).write_text(source)
+        (target / "Makefile").write_text(make_settings(name, game, b99) + (sdk / "Makefile").read_text())
+        (target / ".gitignore").write_text("build/\n")
+        command = "build/bot"
+        run = f'make\n{b99} match {game} --bot {command} --bot random --seed 1'
+        test = "make test"
     (target / "README.md").write_text(
         README.format(
-            name=name, game=game, language=language, run=run, test=test, command_quoted=f'"{command}"', docs="docs/writing-a-bot.md"
+            name=name,
+            game=game,
+            language=LANGUAGE_NAMES[lang],
+            run=run,
+            test=test,
+            b99=b99,
+            command_quoted=f'"{command}"',
+            docs=(SDK.parent / "docs" / "writing-a-bot.md").as_posix(),
         )
     )
-    return target
+    return Scaffold(target, run, test)
 
 
 @click.group("bot")
@@ -177,7 +258,7 @@ def bot_group() -> None:
 
 @bot_group.command("new")
 @click.argument("name")
-@click.option("--lang", type=click.Choice(["python", "js"]), default="python", show_default=True)
+@click.option("--lang", type=click.Choice(LANGUAGES), default="python", show_default=True)
 @click.option("--game", default=None, help="The game its README and test use (default: the first registered game).")
 @click.option("--dir", "parent", type=click.Path(file_okay=False), default=".", show_default=True, help="Where to create it.")
 def new_bot(name: str, lang: str, game: str | None, parent: str) -> None:
@@ -196,5 +277,37 @@ def new_bot(name: str, lang: str, game: str | None, parent: str) -> None:
     if (Path(parent) / name).exists():
         click.echo(f"error: {Path(parent) / name} already exists", err=True)
         sys.exit(2)
-    target = scaffold(name, lang, chosen, Path(parent))
-    click.echo(f"created {target}/ ({lang} bot for {chosen}); see {target / 'README.md'}")
+    made = scaffold(name, lang, chosen, Path(parent))
+    click.echo(f"created {made.directory}/ ({LANGUAGE_NAMES[lang]} bot for {chosen}); from inside it:")
+    for line in ["cd " + shlex.quote(str(made.directory)), *made.run.splitlines(), *made.test.splitlines()]:
+        click.echo(f"  {line}")
+
+
+def test_command(directory: Path) -> list[str] | None:
+    """The command that runs a scaffolded bot's own test, from its files (None if it is no bot we know)."""
+    if (directory / "package.json").is_file():
+        return ["npm", "test"]
+    if (directory / "Makefile").is_file():
+        return ["make", "test"]
+    if any(directory.glob("test_*.py")):
+        return [sys.executable, "-m", "pytest", "-q"]
+    return None
+
+
+@bot_group.command("test")
+@click.argument("directory", type=click.Path(file_okay=False, exists=True), default=".")
+def test_bot(directory: str) -> None:
+    """Run the own test of the bot in DIRECTORY (made by `b99 bot new`) with the right tools."""
+    import subprocess
+
+    command = test_command(Path(directory))
+    if command is None:
+        click.echo(f"error: {directory} holds no bot made by `b99 bot new` (no test_*.py, package.json or Makefile)", err=True)
+        sys.exit(2)
+    click.echo(f"$ {shlex.join(command)}  (in {directory})", err=True)
+    try:
+        completed = subprocess.run(command, cwd=directory)
+    except FileNotFoundError:
+        click.echo(f"error: {command[0]} is not installed", err=True)
+        sys.exit(2)
+    sys.exit(completed.returncode)

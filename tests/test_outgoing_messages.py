@@ -52,6 +52,7 @@ def test_requests_equal_the_seat_view(tmp_path: Path, game_id: str, seed: int) -
     state = game.new_initial_state(game.config_from_json(records[0]["config"]))
     cursors = [0] * players
     asked = [0] * players
+    received = [0] * players  # events each seat received: its own sequence numbers
     for record in records[1:]:
         if record["type"] == "chance":
             state.apply_chance(record["outcome"])
@@ -60,11 +61,12 @@ def test_requests_equal_the_seat_view(tmp_path: Path, game_id: str, seed: int) -
                 seat = int(seat_text)
                 if how != "bot":
                     continue
+                visible = [event for event in state.events.since(cursors[seat]) if event.visible_to(seat)]
                 expected_events = [
-                    (index, event.kind, message_dict(wire.event_message(event)).get(event.kind, {}))
-                    for index, event in enumerate(state.events.since(cursors[seat]), start=cursors[seat])
-                    if event.visible_to(seat)
+                    (sequence, event.kind, message_dict(wire.event_message(event)).get(event.kind, {}))
+                    for sequence, event in enumerate(visible, start=received[seat])
                 ]
+                received[seat] += len(visible)
                 cursors[seat] = len(state.events)
                 expected = {
                     "decision": state.decision_name(seat),

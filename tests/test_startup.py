@@ -79,3 +79,14 @@ def test_a_seat_that_started_but_crashes_on_its_first_request_leaves_a_void_matc
     assert report.void, report.to_json()
     kinds = [seat.faults[0].kind for seat in report.seats]
     assert kinds == ["startup", "crash"], kinds
+
+
+def test_a_hanging_bot_in_a_simultaneous_decision_costs_no_other_seat_its_time(tmp_path: Path) -> None:
+    # Merchants drafts simultaneously: the referee waits out the hanging seat's clock first, and the
+    # other seat's answer (in its inbox all along, in time) must still count.
+    hang = BotSpec(name="hang", command=(sys.executable, "-m", "tests.bots.misbehaving", "hang"))
+    fast = TimeControl(per_decision_seconds=1.0, bank_seconds=0.0, startup_seconds=20.0, tolerance_seconds=0.05)
+    report = run_match(MatchSpec("merchants", [hang, random_bot(1)], seed=5, time_control=fast))
+    hanging, good = report.seats
+    assert hanging.replaced and hanging.faults[0].kind == "timeout", hanging.faults
+    assert not good.faults and not good.replaced, good.faults

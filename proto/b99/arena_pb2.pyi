@@ -343,7 +343,7 @@ class Event(_message.Message):
     KIND_FIELD_NUMBER: _builtins.int
     DATA_FIELD_NUMBER: _builtins.int
     sequence: _builtins.int
-    """position in the match's event log"""
+    """this seat's own count of events received (0, 1, ...)"""
     kind: _builtins.str
     """for example "dice_set" """
     @_builtins.property
@@ -377,6 +377,7 @@ class DecisionRequest(_message.Message):
     CLOCK_FIELD_NUMBER: _builtins.int
     WORLD_FIELD_NUMBER: _builtins.int
     request_id: _builtins.int
+    """this seat's own count of requests (1, 2, ...)"""
     decision: _builtins.str
     """the decision point, for example "stake" """
     world: _builtins.bytes

@@ -8,6 +8,7 @@ import ast
 import os
 import re
 import shutil
+import stat
 from collections.abc import Iterable, Sequence
 from functools import cache
 from pathlib import Path
@@ -121,21 +122,54 @@ def script_argument(command: Sequence[str]) -> int | None:
     return None
 
 
+def bridged_from(command: Sequence[str]) -> int | None:
+    """Where the bridged command starts in `b99 bridge -- COMMAND` (or `python -m referee.bridge COMMAND`), else None."""
+    arguments = list(command)
+    for index, argument in enumerate(arguments[:-1]):
+        if argument == "bridge" and index + 1 < len(arguments):
+            start = index + 1
+        elif argument == "referee.bridge" and index >= 1 and arguments[index - 1] == "-m":
+            start = index + 1
+        else:
+            continue
+        if start < len(arguments) and arguments[start] == "--":
+            start += 1
+        return start if start < len(arguments) else None
+    return None
+
+
+def file_arguments(command: Sequence[str]) -> list[int]:
+    """Indices of the bot's own files on its command line: its script, and for a bridge the bridged program and script."""
+    found = []
+    index = script_argument(command)
+    if index is not None:
+        found.append(index)
+    start = bridged_from(command)
+    if start is not None:
+        inner = list(command[start:])
+        if "/" in inner[0] and Path(inner[0]).is_file():
+            found.append(start)
+        inner_script = script_argument(inner)
+        if inner_script is not None:
+            found.append(start + inner_script)
+    return sorted(set(found))
+
+
 def bot_paths(command: Sequence[str], cwd: str | None) -> list[str]:
-    """The bot's own files: its working directory when it has one, else the directory of its script.
-    Other arguments are never bound: a command line must not open up the host."""
+    """The bot's own files: its working directory when it has one, else the directories of its script
+    (and of a bridged program and its script). Other arguments are never bound: a command line must not
+    open up the host."""
     if cwd:
         return [cwd]
-    index = script_argument(command)
-    return [str(Path(command[index]).resolve().parent)] if index is not None else []
+    return _dedupe(str(Path(command[index]).resolve().parent) for index in file_arguments(command))
 
 
 def absolute_script(command: Sequence[str], cwd: str | None) -> list[str]:
-    """The command with its script as an absolute path (a bot without a directory of its own starts elsewhere)."""
+    """The command with its script(s) as absolute paths (a bot without a directory of its own starts elsewhere)."""
     arguments = list(command)
-    index = None if cwd else script_argument(command)
-    if index is not None:
-        arguments[index] = str(Path(arguments[index]).resolve())
+    if not cwd:
+        for index in file_arguments(command):
+            arguments[index] = str(Path(arguments[index]).resolve())
     return arguments
 
 
@@ -167,3 +201,61 @@ def unreachable_for_others(paths: Iterable[str]) -> list[str]:
                 pass
             current = os.path.dirname(current)
     return sorted(blocked)
+
+
+#: The most a bot's private directory may hold to be copied into its sandbox (see `stage_private`).
+STAGE_LIMIT_BYTES = 256 * 1024 * 1024
+
+
+class StagingError(OSError):
+    """A private bot directory that cannot be copied for the sandbox (too big, unreadable)."""
+
+
+def private_for_others(path: str) -> bool:
+    """True if a user other than the owner cannot read all of `path` (a directory lacking o+rx, a file lacking o+r).
+
+    What `mktemp -d` makes (mode 0700) is private; so is a file an editor saved 0600."""
+    for root, directories, files in os.walk(path):
+        if not os.stat(root).st_mode & stat.S_IROTH or not os.stat(root).st_mode & stat.S_IXOTH:
+            return True
+        for name in files:
+            try:
+                mode = os.stat(os.path.join(root, name)).st_mode
+            except OSError:
+                continue
+            if stat.S_ISREG(mode) and not mode & stat.S_IROTH:
+                return True
+    return False
+
+
+def stage_private(path: str, staging: Path) -> str:
+    """A copy of the private directory `path` under `staging`, readable by every uid; the copy's path.
+
+    The bot's uid cannot read a private directory in place, and the host's modes are not the referee's
+    to change: the sandbox binds this copy at the original path instead (its files stay read-only)."""
+    total = 0
+    for root, _, files in os.walk(path):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(root, name)).st_size
+            except OSError:
+                continue
+            if total > STAGE_LIMIT_BYTES:
+                raise StagingError(
+                    f"{path} is private (not readable by other users) and too big to copy for the sandbox "
+                    f"(over {STAGE_LIMIT_BYTES // (1024 * 1024)} MiB): make it readable (chmod -R o+rX) or move the bot"
+                )
+    staging.mkdir(parents=True, exist_ok=True)
+    target = staging / f"{len(list(staging.iterdir()))}-{Path(path).name or 'root'}"
+    try:
+        shutil.copytree(path, target, symlinks=True)
+    except (OSError, shutil.Error) as error:
+        raise StagingError(f"{path} is private and cannot be copied for the sandbox: {error}") from None
+    for root, directories, files in os.walk(target):
+        os.chmod(root, os.stat(root).st_mode | 0o755)
+        for name in files:
+            file_path = os.path.join(root, name)
+            if not os.path.islink(file_path):
+                os.chmod(file_path, os.stat(file_path).st_mode | 0o444)
+    staging.chmod(0o755)
+    return str(target)

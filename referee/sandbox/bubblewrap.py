@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from referee.sandbox.binds import ETC_ALLOWLIST, SYSTEM_DIRS
 
@@ -39,10 +39,13 @@ def strict_command(
     info_fd: int,
     block_fd: int,
     seccomp_fd: int,
+    staged: Mapping[str, str] | None = None,
 ) -> list[str]:
     """bwrap (run by root, no user namespace) sets up the namespaces and mounts, then setpriv drops to `uid`
     with no capabilities, no supplementary groups and no new privileges, and executes the bot under the
-    seccomp program bubblewrap reads from `seccomp_fd` (referee.sandbox.seccomp)."""
+    seccomp program bubblewrap reads from `seccomp_fd` (referee.sandbox.seccomp).
+
+    `staged` maps a path of `read_only` to the readable copy bound there instead (a private bot directory)."""
     arguments = [
         bwrap,
         "--unshare-ipc",
@@ -81,7 +84,7 @@ def strict_command(
         # bubblewrap would make missing parents 0700 (unreachable for the bot's uid): make them searchable.
         arguments += ["--perms", "0755", "--dir", directory]
     for path in read_only:
-        arguments += ["--ro-bind", path, path]
+        arguments += ["--ro-bind", (staged or {}).get(path, path), path]
     if socket_path is not None:
         arguments += ["--ro-bind", socket_path, SOCKET]
     arguments += ["--chdir", workdir_inside, "--", *drop_privileges(setpriv, uid), *command]

@@ -26,9 +26,12 @@ from referee.sandbox.reaper import Lease, remove_files_of
 from referee.sandbox.binds import (
     SANDBOX_PATH,
     absolute_script,
+    bot_paths,
     interpreter_paths,
+    private_for_others,
     read_only_paths,
     resolve_executable,
+    stage_private,
     unreachable_for_others,
 )
 from referee.sandbox.limits import MIB, Limits, apply_rlimits
@@ -139,7 +142,18 @@ def spawn(
     try:
         if request.level == "strict":
             process, held = _start_strict(
-                support.bwrap or "bwrap", support.setpriv, executable, command, env, stdout, stderr, cwd, request, uid, confinement.groups
+                support.bwrap or "bwrap",
+                support.setpriv,
+                executable,
+                command,
+                env,
+                stdout,
+                stderr,
+                cwd,
+                request,
+                uid,
+                confinement.groups,
+                workdir / "bot-files",
             )
         else:
             env["HOME"] = env["TMPDIR"] = _basic_scratch(workdir, uid)
@@ -222,7 +236,16 @@ def _start_strict(
     request: SandboxRequest,
     uid: int,
     groups: cgroups.BotGroups,
+    staging: Path,
 ) -> tuple[subprocess.Popen[bytes], _Held]:
+    read_only = read_only_paths(executable, command, cwd)
+    staged = {}
+    for path in bot_paths(command, cwd):
+        try:
+            if private_for_others(path):
+                staged[path] = stage_private(path, staging)
+        except OSError as error:
+            raise BotLaunchError(str(error)) from None
     info_read, info_write = os.pipe()
     block_read, block_write = os.pipe()
     try:
@@ -231,7 +254,6 @@ def _start_strict(
         for fd in (info_read, info_write, block_read, block_write):
             os.close(fd)
         raise BotLaunchError(str(error)) from None
-    read_only = read_only_paths(executable, command, cwd)
     argv = bubblewrap.strict_command(
         bwrap,
         setpriv,
@@ -244,6 +266,7 @@ def _start_strict(
         info_write,
         block_read,
         filter_fd,
+        staged,
     )
     try:
         process = subprocess.Popen(

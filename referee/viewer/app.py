@@ -8,6 +8,7 @@ replay file a running match is still writing and yields server-sent events as de
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -145,12 +146,7 @@ class LiveReplay:
     _timeline: Timeline | None = None
     _offset: int = 0
     _buffer: str = ""
-    _lock: Any = field(default=None, repr=False)
-
-    def __post_init__(self) -> None:
-        import threading
-
-        self._lock = threading.Lock()
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def timeline(self) -> Timeline:
         """The timeline so far, after reading whatever the match wrote since the last call."""

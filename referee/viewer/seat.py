@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import queue
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,6 +40,7 @@ class WebSeat:
     answers: queue.Queue[str] = field(default_factory=queue.Queue)
     changed: threading.Condition = field(default_factory=threading.Condition)
     chosen: list[str] = field(default_factory=list)
+    _replay: ReplayPages | None = field(default=None, repr=False)
 
     def publish(self, **fields: Any) -> None:
         with self.changed:
@@ -100,11 +101,14 @@ class WebSeat:
         return found if found is not None else Reply.error(f"no such page: {subpath}", 404)
 
     def replay_pages(self) -> ReplayPages:
-        from referee.replay import read_replay
-        from referee.viewer.timeline import Timeline
+        """The viewer of this game's replay (read once, after the game is over)."""
+        if self._replay is None:
+            from referee.replay import read_replay
+            from referee.viewer.timeline import Timeline
 
-        timeline = Timeline.from_records(read_replay(str(self.replay_path)))
-        return ReplayPages(lambda: timeline, back_link="../")
+            timeline = Timeline.from_records(read_replay(str(self.replay_path)))
+            self._replay = ReplayPages(lambda: timeline, back_link="../")
+        return self._replay
 
 
 class WebHumanBot(Bot):
@@ -115,7 +119,8 @@ class WebHumanBot(Bot):
     def __init__(self, seat: WebSeat) -> None:
         self.web = seat
 
-    def _log(self, events: list[EventInfo] | tuple[EventInfo, ...] | Any) -> list[str]:  # noqa: ANN401
+    def _log(self, events: Sequence[EventInfo]) -> list[str]:
+        """The page's log so far with these events added in words."""
         return self.web.log + [event_words(event.kind, event.data) for event in events]
 
     def on_game_start(self, start: GameStartInfo) -> None:

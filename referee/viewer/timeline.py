@@ -123,6 +123,8 @@ class Timeline:
                     self.pending_faults.append({key: value for key, value in record.items() if key != "type"})
                 elif kind == "result":
                     self.result = {key: value for key, value in record.items() if key != "type"}
+                elif kind == "seed":
+                    self.header["seed"] = int(record["seed"])  # revealed once the match is over
             except ArenaError as error:
                 raise ReplayError(f"replay step {len(self.steps)} does not apply: {error}") from None
             except (KeyError, TypeError, ValueError, AttributeError) as error:
@@ -244,6 +246,7 @@ class Timeline:
             "seats": list(self.header.get("seats", [])),
             "match_id": self.header.get("match_id"),
             "seed": self.header.get("seed"),
+            "seed_commitment": self.header.get("seed_commitment"),
             "variants": dict(self.config.variants),
             "steps": [self.step_outline(step) for step in self.steps],
             "result": self.result,

@@ -6,9 +6,6 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-SEAT_KEYS = ("seat", "player", "giver", "receiver", "parent", "child", "winner")
-
-
 def value_words(value: Any) -> str:  # noqa: ANN401 - any JSON value
     """A JSON value as short text: yes/no, whole floats without '.0', lists and mappings inline."""
     if isinstance(value, bool):
@@ -18,7 +15,7 @@ def value_words(value: Any) -> str:  # noqa: ANN401 - any JSON value
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     if isinstance(value, Mapping):
-        return "{" + ", ".join(f"{key.replace('_', ' ')} {value_words(item)}" for key, item in value.items()) + "}"
+        return "{" + ", ".join(f"{key}: {value_words(item)}" for key, item in value.items()) + "}"
     if isinstance(value, list):
         return "[" + ", ".join(value_words(item) for item in value) + "]"
     return str(value)

@@ -1,5 +1,6 @@
 // A B99 Arena bot in C++: dials the referee, says hello, answers each decision request with a
-// random legal option. Works for every game; the typed view is printed (as JSON) to the log.
+// random legal option. Works for every game; the view is unpacked from its Any into the game's
+// typed View message (Underground Dice's pot and bills are logged as an example).
 //
 //   make -C sdk/cpp && b99 match underground_dice --bot sdk/cpp/build/random_bot --bot random
 #include <cstdlib>
@@ -8,12 +9,41 @@
 #include <random>
 #include <string>
 
-#include <google/protobuf/util/json_util.h>
 #include <grpcpp/grpcpp.h>
 
 #include "b99/arena.grpc.pb.h"
+#include "b99/games/deep_dive.pb.h"
+#include "b99/games/fuji99.pb.h"
+#include "b99/games/magnificent.pb.h"
+#include "b99/games/merchants.pb.h"
+#include "b99/games/underground_dice.pb.h"
 
 namespace arena = b99::arena;
+namespace games = b99::games;
+
+// Unpack the Any into the game's own View type; false if the Any holds another type.
+template <typename View>
+bool unpack_view(const google::protobuf::Any& any, View* view) {
+  return any.Is<View>() && any.UnpackTo(view);
+}
+
+// One line about the view for the log: the typed fields of Underground Dice, the type for the others.
+std::string describe_view(const google::protobuf::Any& any, unsigned seat) {
+  games::underground_dice::View dice;
+  if (unpack_view(any, &dice)) {
+    unsigned bills = seat < static_cast<unsigned>(dice.hands_size()) ? dice.hands(seat).bills() : 0;
+    return "phase " + dice.phase() + ", pot " + std::to_string(dice.pot()) + ", my bills " + std::to_string(bills);
+  }
+  games::deep_dive::View dive;
+  if (unpack_view(any, &dive)) return "deep_dive view, " + std::to_string(dive.players()) + " players";
+  games::fuji99::View fuji;
+  if (unpack_view(any, &fuji)) return "fuji99 view";
+  games::magnificent::View magnificent;
+  if (unpack_view(any, &magnificent)) return "magnificent view";
+  games::merchants::View merchants;
+  if (unpack_view(any, &merchants)) return "merchants view, round " + std::to_string(merchants.round());
+  return "unknown view type " + any.type_url();
+}
 
 int main() {
   const char* address = std::getenv("B99_ARENA_ADDRESS");
@@ -55,12 +85,10 @@ int main() {
       case arena::RefereeMessage::kDecisionRequest: {
         const auto& request = message.decision_request();
         if (first_request) {
-          // The view is the game's own typed message inside an Any; every game's types are linked in.
-          std::string json;
-          if (google::protobuf::util::MessageToJsonString(request.view(), &json).ok()) {
-            std::cerr << "first view: " << json << "\n";
-          }
+          std::cerr << "first view (" << request.view().type_url() << "): " << describe_view(request.view(), seat) << "\n";
           first_request = false;
+        } else {
+          std::cerr << request.decision() << ": " << describe_view(request.view(), seat) << "\n";
         }
         std::uniform_int_distribution<int> pick(0, request.options_size() - 1);
         arena::BotMessage answer;
@@ -79,6 +107,7 @@ int main() {
       }
       case arena::RefereeMessage::kError:
         std::cerr << "referee: " << arena::ErrorCode_Name(message.error().code()) << ": " << message.error().message() << "\n";
+        if (message.error().code() == arena::UNKNOWN_TOKEN) return 3;  // retrying with this token cannot help
         break;
       default:
         break;

@@ -67,6 +67,8 @@ export interface RunOptions {
   address?: string;
   token?: string;
   name?: string;
+  /** Seconds to wait before exiting (code 3) when the seat token is rejected; default 10. */
+  backoffSeconds?: number;
 }
 
 /** Play one game; resolves with the game over, or null if the stream ended before it. */

@@ -17,6 +17,9 @@ const protobuf = require("protobufjs");
 const PROTOCOL_VERSION = 1;
 const ADDRESS_VARIABLE = "B99_ARENA_ADDRESS";
 const TOKEN_VARIABLE = "B99_SEAT_TOKEN";
+/** Exit code of a bot whose seat token was rejected, and the wait before it exits (no restart storms). */
+const EXIT_TOKEN_REJECTED = 3;
+const REJECTED_BACKOFF_SECONDS = 10;
 const TOKEN_METADATA = "b99-seat-token";
 
 /**
@@ -198,6 +201,12 @@ function run(bot, options = {}) {
         };
         await bot.onGameOver(over);
         call.end();
+      } else if (message.error && message.error.code === "UNKNOWN_TOKEN" && start === null) {
+        // Retrying with the same token cannot help: say why, wait, and exit non-zero.
+        const backoff = options.backoffSeconds === undefined ? REJECTED_BACKOFF_SECONDS : options.backoffSeconds;
+        console.error(`b99 sdk: the referee at ${address} rejected the seat token: ${message.error.message}`);
+        console.error(`b99 sdk: exiting with code ${EXIT_TOKEN_REJECTED} after ${backoff} s (check ${TOKEN_VARIABLE})`);
+        setTimeout(() => process.exit(EXIT_TOKEN_REJECTED), backoff * 1000);
       } else if (message.error) {
         console.error(`b99 referee: ${message.error.code}: ${message.error.message}`);
       }
@@ -220,4 +229,4 @@ function run(bot, options = {}) {
   });
 }
 
-module.exports = { Bot, run, unpack, PROTOCOL_VERSION, ADDRESS_VARIABLE, TOKEN_VARIABLE };
+module.exports = { Bot, run, unpack, PROTOCOL_VERSION, ADDRESS_VARIABLE, TOKEN_VARIABLE, EXIT_TOKEN_REJECTED };

@@ -43,7 +43,8 @@ def good_bot(level: str = "strict", delay: float = 0.0) -> BotSpec:
     if delay:
         late = f"import runpy, sys, time; time.sleep({delay}); sys.argv = ['bots', 'random']; runpy.run_module('bots', run_name='__main__')"
         command = (sys.executable, "-c", late)
-    return BotSpec(name="good", command=command, sandbox=level)
+    # A seeded random bot: the same game every run, so a hostile seat meets the same requests.
+    return BotSpec(name="good", command=command, sandbox=level, env={"B99_BOT_SEED": "1"})
 
 
 def hostile_bot(name: str, *args: str, level: str = "strict", limits: Limits | None = None) -> BotSpec:

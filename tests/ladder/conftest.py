@@ -64,12 +64,20 @@ class PostgresCluster:
             _as_postgres([initdb, "-D", str(self.data), "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"]),
             check=True, capture_output=True,
         )
-        options = f"-c listen_addresses='' -c unix_socket_directories={self.socket_dir} -c fsync=off -c max_connections=200"
+        self.options = f"-c listen_addresses='' -c unix_socket_directories={self.socket_dir} -c fsync=off -c max_connections=200"
+        self.resume()
+        self.databases = 0
+
+    def halt(self) -> None:
+        """Stop the server as an operator would (`pg_ctl stop -m fast`): clients are cut off."""
+        subprocess.run(_as_postgres([self.pg_ctl, "-D", str(self.data), "-m", "fast", "-w", "stop"]), check=True, capture_output=True)
+
+    def resume(self) -> None:
+        """Start the server (again)."""
         subprocess.run(
-            _as_postgres([pg_ctl, "-D", str(self.data), "-o", options, "-l", str(self.root / "log"), "-w", "start"]),
+            _as_postgres([self.pg_ctl, "-D", str(self.data), "-o", self.options, "-l", str(self.root / "log"), "-w", "start"]),
             check=True, capture_output=True,
         )
-        self.databases = 0
 
     def new_database(self) -> str:
         """A fresh empty database; returns its URL."""
@@ -99,28 +107,58 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+class RedisServer:
+    """A Redis on 127.0.0.1 without persistence (no RDB, no AOF), that a test may kill and restart."""
+
+    def __init__(self) -> None:
+        server = shutil.which("redis-server") or ("/usr/bin/redis-server" if Path("/usr/bin/redis-server").exists() else None)
+        if server is None:
+            pytest.skip("Redis is not installed (Debian package: redis-server)")
+        self.server = server
+        self.port = free_port()
+        self.workdir = tempfile.mkdtemp(prefix="b99-redis-")
+        self.process: subprocess.Popen[bytes] | None = None
+        self.start()
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [self.server, "--bind", "127.0.0.1", "--port", str(self.port), "--save", "", "--appendonly", "no",
+             "--dir", self.workdir],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                    return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError(f"redis-server did not start on port {self.port}")
+
+    def kill(self) -> None:
+        """SIGKILL: everything queued in it is gone."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(10)
+            self.process = None
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(10)
+            self.process = None
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
 def redis_url() -> Iterator[str]:
-    server = shutil.which("redis-server") or ("/usr/bin/redis-server" if Path("/usr/bin/redis-server").exists() else None)
-    if server is None:
-        pytest.skip("Redis is not installed (Debian package: redis-server)")
-    port = free_port()
-    workdir = tempfile.mkdtemp(prefix="b99-redis-")
-    process = subprocess.Popen(
-        [server, "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--appendonly", "no", "--dir", workdir],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                break
-        except OSError:
-            time.sleep(0.05)
-    yield f"redis://127.0.0.1:{port}/0"
-    process.terminate()
-    process.wait(10)
-    shutil.rmtree(workdir, ignore_errors=True)
+    server = RedisServer()
+    yield server.url
+    server.stop()
 
 
 @pytest.fixture

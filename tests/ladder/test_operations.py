@@ -79,7 +79,8 @@ def test_backup_round_trips_sqlite_to_postgresql_and_back(tmp_path: Path, postgr
 
     archive = tmp_path / "ladder.tar.gz"
     summary = backup(first, archive)
-    assert summary.rows["match"] == 5 and summary.files >= 5  # four replays and the games file
+    # Three replay files written beside their results, the games file; the worker's replay is a row.
+    assert summary.rows["match"] == 5 and summary.files >= 4 and summary.rows["replayblob"] == 1
 
     second = LadderSettings(home=tmp_path / "second", db_url=postgres.new_database())
     restore(second, archive)

@@ -71,3 +71,15 @@ def test_bootstrap_interval_contains_a_plausible_range() -> None:
     assert low <= high
     assert low > INITIAL_RATING
     assert intervals["weak"][1] < INITIAL_RATING
+
+
+def test_strength_fit_of_two_bots_is_the_log_odds() -> None:
+    from ladder.strength import fit_history
+
+    history = [(["a", "b"], [1, 2])] * 30 + [(["b", "a"], [1, 2])] * 10  # a wins 3 of 4
+    fit = fit_history(history)
+    estimate, low, high = fit.difference("a", "b")
+    assert estimate == pytest.approx(400 * math.log10(3), abs=8)  # the prior pulls it in only a little
+    assert low < estimate < high and 100 < high - low < 400
+    assert fit.rating("a") + fit.rating("b") == pytest.approx(2 * INITIAL_RATING)
+    assert fit.interval("nobody") == pytest.approx((INITIAL_RATING - 1.645 * 400, INITIAL_RATING + 1.645 * 400), abs=1)

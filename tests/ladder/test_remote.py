@@ -4,6 +4,7 @@ identity and is matched while connected; the whole server (gRPC, web, gateway) r
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -91,6 +92,41 @@ def test_a_relay_needs_the_ladder_s_ticket(server) -> None:  # type: ignore[no-u
         assert denied.value.code() == grpc.StatusCode.PERMISSION_DENIED
 
 
+def test_a_remote_bot_plays_through_a_celery_worker(sqlite_settings: LadderSettings, redis_url: str, tmp_path: Path) -> None:
+    """With the Celery executor, the worker's referee reaches the remote bot through the service's
+    gateway: the relay finds the gateway's address and the ticket secret in the database."""
+    settings = sqlite_settings
+    add_bot(settings, "near", GAME, command=[sys.executable, "-m", "bots", "random"])
+    add_bot(settings, "far", GAME, remote=True)
+    token = issue_token(settings, "far")
+    ladder_server = LadderServer(settings, SchedulerOptions(concurrency=1, max_matches=2, seed=2, tick_seconds=0.05),
+                                 executor="celery", broker=redis_url, arena_address="127.0.0.1:0")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    worker = subprocess.Popen(
+        [sys.executable, "-c", "from referee.cli import main; main()", "ladder", "worker", "--broker", redis_url,
+         "--concurrency", "1", "--scratch", str(tmp_path / "worker")],
+        env=env, stdout=subprocess.DEVNULL, stderr=(tmp_path / "worker.log").open("wb"), start_new_session=True,
+    )
+    ladder_server.start()
+    try:
+        loop = threading.Thread(target=ladder_server.run, kwargs={"until_idle": True}, daemon=True)
+        loop.start()
+        remote_env = {**env, "B99_ARENA_ADDRESS": f"127.0.0.1:{ladder_server.arena.port}", "B99_SEAT_TOKEN": token}
+        remote = subprocess.run([sys.executable, str(Path(__file__).with_name("remote_bot.py")), "2"], env=remote_env,
+                                capture_output=True, text=True, timeout=120)
+        assert remote.returncode == 0, remote.stderr[-3000:] + (tmp_path / "worker.log").read_text()[-3000:]
+        loop.join(60)
+        assert not loop.is_alive()
+    finally:
+        ladder_server.stop()
+        os.killpg(worker.pid, signal.SIGKILL)
+        worker.wait(10)
+    assert queries.status_counts(settings) == {MatchStatus.DONE: 2}
+    for row in queries.matches(settings, limit=10):
+        far = next(seat for seat in row.seats if seat.bot == "far")
+        assert far.faults == [] and not far.replaced
+        assert str(row.worker).rsplit(":", 1)[1] != str(os.getpid())  # played by the Celery worker's process
+    assert recompute(settings, GAME) == []
 def test_idle_streams_do_not_shut_out_a_remote_bot(server) -> None:  # type: ignore[no-untyped-def]
     settings, ladder_server = server
     token = issue_token(settings, "far")

@@ -106,8 +106,13 @@ def test_match_page_shows_ranks_faults_and_the_replay(site) -> None:  # type: ig
         data = response.read()
     from ladder import queries
 
+    from ladder.replays import load_replay
+
     row = queries.match(settings, ids["faulty"])
-    assert row is not None and data == Path(row.replay_path).read_bytes()  # type: ignore[arg-type]
+    # A match played by a worker keeps its replay in the database (compressed), not in a file.
+    assert row is not None and row.has_replay and row.replay_path is None
+    assert data == load_replay(settings, row.id) and data.startswith(b"{")
+    assert not list(settings.replays_dir.glob(f"{row.uid}-*"))
 
 
 def test_unknown_pages_are_404(site) -> None:  # type: ignore[no-untyped-def]

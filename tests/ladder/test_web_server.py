@@ -19,11 +19,12 @@ from ladder.game_settings import make_settings, save_games
 from ladder.matches import schedule_match
 from ladder.registry import add_bot
 from ladder.settings import LadderSettings
-from ladder.web import PAGE_SIZE, build_app, serve_http
+from ladder.web import build_app, serve_http
 from tests.ladder.conftest import GAME
 from tests.ladder.test_api import play_one
 
 RANDOM = [sys.executable, "-m", "bots", "random"]
+PAGE_SIZE = 8  # rows per page on the test's site (50 by default)
 
 
 @pytest.fixture(scope="module")
@@ -35,11 +36,12 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LadderSetti
     migrate(settings.db_url)
     ids = [add_bot(settings, f"bot{i:02d}", GAME, command=RANDOM).id or 0 for i in range(PAGE_SIZE + 5)]
     play_one(settings, ids[:2], 3)
-    for seed in range(2 * PAGE_SIZE + 3):
-        schedule_match(settings, GAME, ids[seed % 7: seed % 7 + 2], seed=seed)
+    for seed in range(2 * PAGE_SIZE + 3):  # 19 queued matches
+        table = [ids[1], ids[2 + seed % 5]] if seed % 2 == 0 else ids[seed % 7: seed % 7 + 2]
+        schedule_match(settings, GAME, table, seed=seed)
     save_games(home / "games.toml", {GAME: make_settings(GAME, {"time_per_decision": 2.5, "variants": {"counterfeit": True}})})
-    server, port = serve_http(settings, "127.0.0.1:0")
-    yield settings, port, {"first_bot": ids[0], "busy_bot": ids[1], "played": 1}  # busy_bot: 31 matches
+    server, port = serve_http(settings, "127.0.0.1:0", page_size=PAGE_SIZE)
+    yield settings, port, {"first_bot": ids[0], "busy_bot": ids[1], "played": 1}  # busy_bot: 14 matches
     server.shutdown()
 
 
@@ -119,7 +121,9 @@ def test_matches_and_bots_come_a_page_at_a_time(site) -> None:  # type: ignore[n
     board = request(port, "GET", f"/games/{GAME}?page=2")[2].decode()
     assert board.count("<tr data-bot-id=") == 5
     bot_page = request(port, "GET", f"/bots/{ids['busy_bot']}")[2].decode()
-    assert "page 1 of 2 · 31 in all" in bot_page and f'rel="next" href="/bots/{ids["busy_bot"]}?page=2"' in bot_page
+    assert bot_page.count('<tr class="status-') == PAGE_SIZE
+    busy = request(port, "GET", f"/matches?bot={ids['busy_bot']}")[2].decode()
+    assert "page 1 of 2 · 14 in all" in busy and "page 1 of 2 · 14 in all" in bot_page and f'rel="next" href="/bots/{ids["busy_bot"]}?page=2"' in bot_page
 
 
 def test_the_game_page_shows_the_games_settings(site) -> None:  # type: ignore[no-untyped-def]
@@ -146,8 +150,8 @@ def test_idle_connections_hold_no_thread(site) -> None:  # type: ignore[no-untyp
             sock.close()
 
 
-HOSTILE = ["99999999999999999999999", "-1", "%00%ff%fe", "..%2f..%2fetc%2fpasswd", "x" * 5000, "%E2%80%AE",
-           "<script>alert(1)</script>", "%zz%"]
+HOSTILE = ["99999999999999999999999", "-1%00%ff%fe", "..%2f..%2fetc%2fpasswd", "x" * 5000, "%E2%80%AE<script>alert(1)</script>",
+           "%zz%"]
 
 
 def test_hostile_input_at_every_route_never_breaks_the_server(site) -> None:  # type: ignore[no-untyped-def]
@@ -163,8 +167,8 @@ def test_hostile_input_at_every_route_never_breaks_the_server(site) -> None:  # 
     for template in templates:
         for value in HOSTILE:
             path = re.sub(r"\{\w+\}", value, template)
-            for query in ("", "?page=" + value, "?game=" + value + "&status=" + value + "&bot=" + value):
-                for method in ("GET", "HEAD") if query else ("GET", "HEAD", "POST", "DELETE", "OPTIONS"):
+            for query in ("", f"?page={value}&game={value}&status={value}&bot={value}"):
+                for method in ("GET",) if query else ("GET", "HEAD", "POST", "DELETE", "OPTIONS"):
                     status, _, body = request(port, method, path + query)
                     assert status in (200, 400, 404, 405), (method, path[:60], query[:60], status, body[:300])
                     assert b"<script>alert" not in body
@@ -187,5 +191,23 @@ def test_extra_routes_are_mounted_before_the_ladders_pages(tmp_path: Path, sqlit
         status, _, body = request(port, "GET", "/matches/7/live")
         assert (status, body) == (200, b"live 7")
         assert request(port, "GET", "/matches/7")[0] == 404
+    finally:
+        server.shutdown()
+
+
+def test_connections_that_stay_silent_are_closed(sqlite_settings: LadderSettings) -> None:
+    server, port = serve_http(sqlite_settings, "127.0.0.1:0", keep_alive_seconds=1)
+    try:
+        silent = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(20)]
+        kept = socket.create_connection(("127.0.0.1", port), timeout=10)
+        kept.sendall(b"GET /static/ladder.css HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert kept.recv(65536).startswith(b"HTTP/1.1 200")
+        started = time.monotonic()
+        for sock in silent:
+            assert sock.recv(1) == b""  # the server closed it
+        while kept.recv(65536):  # the rest of the page, then the close
+            pass
+        assert time.monotonic() - started < 8
+        assert request(port, "GET", "/")[0] == 200
     finally:
         server.shutdown()

@@ -56,4 +56,4 @@ def test_cpp_example_bot_plays_whole_games_against_python_bots() -> None:
         assert_clean(report)
         cpp_seat = next(seat for seat in report.seats if seat.name == "random-cpp")
         assert f"playing {game}" in cpp_seat.stderr_tail
-        assert '"@type":"type.googleapis.com/b99.games.' in cpp_seat.stderr_tail  # the typed view was unpacked
+        assert "first view (type.googleapis.com/b99.games." in cpp_seat.stderr_tail  # the typed view was unpacked

@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import io
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from bots.random_bot import RandomBot
 from referee.human import HumanBot, play_command, render_view
 from referee.local import play_local
+from referee.replay import verify_replay
 from sdk import Bot, Request
 from tests.polyglot.helpers import assert_clean, test_game
 
@@ -55,8 +62,8 @@ def test_a_person_plays_a_whole_game_by_number_and_by_id() -> None:
     assert text.count("seat 1 > ") >= len(human.requests)
 
 
-def test_play_command_quits_on_q() -> None:
-    result = CliRunner().invoke(play_command, [test_game(), "--bot", "random", "--seed", "2"], input="q\n")
+def test_play_command_quits_on_q(tmp_path: Path) -> None:
+    result = CliRunner().invoke(play_command, [test_game(), "--bot", "random", "--seed", "2", "--replay", str(tmp_path / "q.jsonl")], input="q\n")
     assert result.exit_code == 1
     assert "you left the game" in result.output
     assert "Your view (seat 0)" in result.output
@@ -73,3 +80,32 @@ def test_play_command_rejects_a_bad_seat_and_an_unknown_game() -> None:
     assert bad_seat.exit_code == 2 and "seat must be between 0 and 1" in bad_seat.output
     unknown = CliRunner().invoke(play_command, ["no_such_game", "--bot", "random"])
     assert unknown.exit_code == 2 and "unknown game" in unknown.output
+
+
+def test_ctrl_c_at_the_prompt_ends_the_game_cleanly_with_a_replay(tmp_path: Path) -> None:
+    """A real terminal session: SIGINT while `b99 play` waits for the person; the fallback finishes the game."""
+    replay = tmp_path / "left.jsonl"
+    b99 = str(Path(sys.executable).with_name("b99"))
+    process = subprocess.Popen(
+        [b99, "play", test_game(), "--bot", "random", "--seed", "2", "--replay", str(replay)],
+        cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    assert process.stdout is not None
+    seen = ""
+    deadline = time.monotonic() + 60
+    while "seat 0 > " not in seen and time.monotonic() < deadline:
+        seen += process.stdout.read(1)
+    process.send_signal(signal.SIGINT)
+    rest, _ = process.communicate(timeout=60)
+    output = seen + rest
+    assert process.returncode == 1, output
+    assert "you left the game (Ctrl-C); the fallback policy played your seat to the end" in output
+    assert "Traceback" not in output
+    assert replay.is_file() and verify_replay(replay).state.is_terminal()
+
+
+def test_play_without_replay_option_writes_one_under_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(play_command, [test_game(), "--bot", "random", "--seed", "2"], input="q\n")
+    assert result.exit_code == 1 and "replay written to runs/" in result.output
+    assert len(list((tmp_path / "runs").glob("*.jsonl"))) == 1

@@ -81,3 +81,33 @@ def test_terminal_play_says_what_each_tile_is() -> None:
     done = CliRunner().invoke(main, ["play", "merchants", "--bot", "random", "--seed", "3"], input="1\n1\n1\nq\n")
     assert re.search(r"take [RBY]\d\d  \[tile:[RBY]\d\d\]  \([RBY]\d\d: (red|blue|yellow) (sword|staff|shield|armor), (fire|ice|thunder)", done.output), done.output[-2000:]
     assert "What the ids in your view are:" in done.output
+
+
+def test_the_seat_page_refuses_an_option_not_offered_now() -> None:
+    from referee.viewer.seat import WebSeat
+
+    seat = WebSeat("deep_dive", "DEEP DIVE")
+    seat.publish(options=[{"id": "flip", "label": "Flip"}], decision="at_depth")
+    refused = seat.respond("POST", "/choose", {}, b'{"option": "dive"}')
+    assert refused.status == 400 and b"not one of the options offered now" in refused.body  # type: ignore[union-attr]
+    assert seat.respond("POST", "/choose", {}, b"not json").status == 400  # type: ignore[union-attr]
+    accepted = seat.respond("POST", "/choose", {}, b'{"option": "flip"}')
+    assert accepted.status == 200 and seat.answers.get_nowait() == "flip"  # type: ignore[union-attr]
+    assert seat.respond("POST", "/choose", {}, b'{"option": "flip"}').status == 400, "an option is taken once"  # type: ignore[union-attr]
+
+
+def test_live_replay_reads_lines_as_they_are_written(replay: Path, tmp_path: Path) -> None:
+    from referee.viewer.app import LiveReplay
+
+    lines = replay.read_text().splitlines(keepends=True)
+    live_file, final = tmp_path / "m.jsonl.live", tmp_path / "m.jsonl"
+    live = LiveReplay(live_file, final)
+    live_file.write_text(lines[0] + lines[1][: len(lines[1]) // 2])
+    assert len(live.timeline().steps) == 1
+    with live_file.open("a") as handle:
+        handle.write(lines[1][len(lines[1]) // 2 :] + "".join(lines[2:40]))
+    middle = len(live.timeline().steps)
+    assert middle > 1 and not live.timeline().finished
+    final.write_text("".join(lines))
+    live_file.unlink()
+    assert live.timeline().finished and len(live.timeline().steps) > middle

@@ -13,6 +13,9 @@ from referee.games.deep_dive.state import DeepDiveState
 class DeepDiveGame(Game):
     """DEEP DIVE for 1 to 6 players; 1 player = solo against an AI the engine runs itself."""
 
+    score_unit = "points"
+    ranking_rule = "more points first, then more complete rows; solo: against the automa's points and rows"
+
     id: ClassVar[str] = "deep_dive"
     name: ClassVar[str] = "Deep Dive"
     min_players: ClassVar[int] = 1

@@ -14,6 +14,9 @@ from referee.games.fuji99.state import Fuji99State
 class Fuji99Game(Game):
     """Fuji 99 (富士山地下99階): a push-your-luck race with bags of cubes, 2 to 4 players."""
 
+    score_unit = "spaces climbed (the winner scores the goal)"
+    ranking_rule = "the winner first, then the higher position, then fewer turns taken"
+
     id: ClassVar[str] = "fuji99"
     name: ClassVar[str] = "Fuji 99"
     min_players: ClassVar[int] = 2

@@ -13,6 +13,9 @@ from referee.games.magnificent.state import MagnificentState
 class MagnificentGame(Game):
     """The Magnificent, 1 to 4 players (1 = solo); side B boards as a flag."""
 
+    score_unit = "points"
+    ranking_rule = "more points first, then more coins, then more completed posters"
+
     id: ClassVar[str] = "magnificent"
     name: ClassVar[str] = "The Magnificent"
     min_players: ClassVar[int] = 1

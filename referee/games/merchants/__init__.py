@@ -14,6 +14,9 @@ from referee.games.merchants.state import MerchantsState
 class MerchantsGame(Game):
     """Merchants of B99 (seed 000); the spec is shared/games/merchants.md."""
 
+    score_unit = "points"
+    ranking_rule = "more points first, then more stars"
+
     id: ClassVar[str] = "merchants"
     name: ClassVar[str] = "Merchants of B99"
     min_players: ClassVar[int] = 1

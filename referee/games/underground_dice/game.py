@@ -25,6 +25,9 @@ def _check_first_parent(value: Any) -> Any:
 class UndergroundDiceGame(Game):
     """Underground Dice: 2-player dice bluffing; the parent sets dice, the child stakes and guesses the sum."""
 
+    score_unit = "P (money: a bill is worth 1000 P)"
+    ranking_rule = "a bankrupt seat ranks last whatever bills it holds; otherwise more money first"
+
     id = "underground_dice"
     name = "Underground Dice"
     min_players = 2
