@@ -89,7 +89,7 @@ def _target_option(row: int, col: int, mode: str) -> Option:
     return Option(f"{mode}:{row},{col}", f"{verb} ({row}, {col})", {"row": row, "col": col, "mode": mode})
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=4096)
 def _target_options(cells: frozenset[Cell]) -> tuple[Option, ...]:
     """DP4 options of a shop occupying `cells` (shops repeat a lot in playouts and searches)."""
     return tuple(_target_option(*target) for target in legal_targets(cells))
