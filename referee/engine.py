@@ -19,6 +19,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, ClassVar, Self
 
 from referee.errors import (
@@ -214,6 +215,12 @@ class Game(ABC):
         """The state before the first chance outcome or decision."""
 
 
+@lru_cache(maxsize=64)
+def _single_audience(seat: Seat) -> frozenset[Seat]:
+    """The audience of an event for one seat (shared: events are emitted for one seat very often)."""
+    return frozenset((seat,))
+
+
 class EventLog:
     """An append-only event list whose copies share storage until one of them appends (cheap clones)."""
 
@@ -351,7 +358,7 @@ class GameState(ABC):
         if to is None:
             audience = None
         elif isinstance(to, int):
-            audience = frozenset((to,))
+            audience = _single_audience(to)
         else:
             audience = frozenset(to)
         self.events.append(Event(kind, data, audience))

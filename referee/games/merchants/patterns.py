@@ -18,6 +18,7 @@ Entry = tuple[int, int, str]
 
 COLOUR_TOKENS: Mapping[str, str] = {"R": "red", "B": "blue", "Y": "yellow"}
 KIND_TOKEN = "K"
+_TOKEN_OF_COLOUR: Mapping[str, str] = {colour: token for token, colour in COLOUR_TOKENS.items()}
 FACE_TYPES = ("multi", "per_tile", "per_instance", "formula", "groups", "largest", "region")
 ROTATIONS = (0, 90, 180, 270)
 
@@ -217,20 +218,37 @@ def _matches(token: str, tile: TileLike, kind: str | None) -> bool:
     return tile.colour == COLOUR_TOKENS[token]
 
 
-def placements(alternative: Alternative, shop: Shop, kind: str | None, first_only: bool = False) -> set[frozenset[Cell]]:
-    """Instances (cell sets) of every valid placement of the alternative under any rotation and translation."""
+def token_cells(shop: Shop, kind: str | None) -> dict[str, frozenset[Cell]]:
+    """The cells each template token matches on `shop` (computed once per shop, not once per template cell)."""
+    matching: dict[str, set[Cell]] = {token: set() for token in (*COLOUR_TOKENS, KIND_TOKEN)}
+    for cell, tile in shop.items():
+        token = _TOKEN_OF_COLOUR.get(tile.colour)
+        if token is not None:
+            matching[token].add(cell)
+        if tile.kind == kind:
+            matching[KIND_TOKEN].add(cell)
+    return {token: frozenset(cells) for token, cells in matching.items()}
+
+
+def placements(
+    alternative: Alternative, shop: Shop, kind: str | None, first_only: bool = False,
+    matching: Mapping[str, frozenset[Cell]] | None = None,
+) -> set[frozenset[Cell]]:
+    """Instances (cell sets) of every valid placement of the alternative under any rotation and translation.
+
+    `matching` is `token_cells(shop, kind)` when the caller already has it.
+    """
+    if matching is None:
+        matching = token_cells(shop, kind)
     found: set[frozenset[Cell]] = set()
     for variant in alternative.variants:
         i0, j0, token0 = variant[0]
-        for (row, col), tile in shop.items():
-            if not _matches(token0, tile, kind):
-                continue
+        for row, col in matching[token0]:
             dr, dc = row - i0, col - j0
             cells = []
             for i, j, token in variant:
                 cell = (i + dr, j + dc)
-                other = shop.get(cell)
-                if other is None or not _matches(token, other, kind):
+                if cell not in matching[token]:
                     break
                 cells.append(cell)
             else:
@@ -303,8 +321,9 @@ def score_face(face: CompiledFace, shop: Shop, kind: str | None = None) -> int:
     kind_of = face.type
     if kind_of == "multi":
         best = 0
+        matching = token_cells(shop, kind)
         for alternative in face.alternatives:
-            if alternative.points > best and placements(alternative, shop, kind, first_only=True):
+            if alternative.points > best and placements(alternative, shop, kind, first_only=True, matching=matching):
                 best = alternative.points
         return best
     if kind_of == "per_tile":

@@ -42,9 +42,28 @@ OVER = "over"
 Step = tuple[str, Any, bool]
 
 
-@lru_cache(maxsize=None)
-def _draw(item: str, total: int) -> ChanceOutcome:
-    return ChanceOutcome(item, 1.0 / total)
+class _Draws(dict[str, ChanceOutcome]):
+    """The outcome of drawing each item from `total` equally likely ones, made once per item."""
+
+    def __init__(self, total: int) -> None:
+        super().__init__()
+        self.probability = 1.0 / total
+
+    def __missing__(self, item: str) -> ChanceOutcome:
+        outcome = self[item] = ChanceOutcome(item, self.probability)
+        return outcome
+
+
+_DRAWS: dict[int, _Draws] = {}
+
+
+def _draws(items: Sequence[str]) -> list[ChanceOutcome]:
+    """Equally likely outcomes of `items`, in their order (draws from the supply are the hottest step)."""
+    total = len(items)
+    table = _DRAWS.get(total)
+    if table is None:
+        table = _DRAWS[total] = _Draws(total)
+    return list(map(table.__getitem__, items))
 
 
 @lru_cache(maxsize=None)
@@ -57,6 +76,13 @@ def _tile_option(tile: str) -> Option:
     return Option(f"tile:{tile}", f"take {tile}", {"tile": tile})
 
 
+@lru_cache(maxsize=8192)
+def _tile_options(tiles: tuple[str, ...]) -> tuple[Option, ...]:
+    """DP3 options of a draft hand (its tiles in sorted order)."""
+    return tuple(_tile_option(tile) for tile in tiles)
+
+
+
 @lru_cache(maxsize=None)
 def _target_option(row: int, col: int, mode: str) -> Option:
     verb = "place at" if mode == PLACE else "replace the tile at"
@@ -67,6 +93,9 @@ def _target_option(row: int, col: int, mode: str) -> Option:
 def _target_options(cells: frozenset[Cell]) -> tuple[Option, ...]:
     """DP4 options of a shop occupying `cells` (shops repeat a lot in playouts and searches)."""
     return tuple(_target_option(*target) for target in legal_targets(cells))
+
+
+_ROTATION_OPTIONS: tuple[Option, ...] = tuple(_rotation_option(rotation) for rotation in ROTATIONS)
 
 
 @lru_cache(maxsize=None)
@@ -158,6 +187,7 @@ class MerchantsState(GameState):
         self.players_state: list[PlayerState] = [PlayerState() for _ in range(config.players)]
         self.final_ranks: tuple[int, ...] | None = None
         self._outcomes: list[ChanceOutcome] | None = None
+        self._options: dict[Seat, Sequence[Option]] = {}
         if self.first_game:
             for dungeon in DUNGEONS:
                 for slot in ("A", "B"):
@@ -188,9 +218,7 @@ class MerchantsState(GameState):
         if not self.queue:
             raise RuleError(f"merchants: no chance node is pending (phase {self.phase})")
         if self._outcomes is None:
-            items = self._chance_items(self.queue[0])
-            total = len(items)
-            self._outcomes = [_draw(item, total) for item in items]
+            self._outcomes = _draws(self._chance_items(self.queue[0]))
         return self._outcomes
 
     def chance_step(self) -> tuple[str, Any] | None:
@@ -220,6 +248,7 @@ class MerchantsState(GameState):
     def _apply_chance(self, outcome: ChanceOutcome) -> None:
         what, subject, last = self.queue.pop(0)
         self._outcomes = None
+        self._options = {}
         item = outcome.id
         if what in ("initial_tile", "hand_tile"):
             self.supply.remove(item)
@@ -342,15 +371,22 @@ class MerchantsState(GameState):
     def legal_options(self, seat: Seat) -> Sequence[Option]:
         if self.phase not in DECISIONS or not 0 <= seat < self.players:
             raise RuleError(f"merchants: seat {seat} is not deciding (phase {self.phase})")
+        options = self._options.get(seat)
+        if options is None:
+            options = self._options[seat] = self._legal_options(seat)
+        return options
+
+    def _legal_options(self, seat: Seat) -> Sequence[Option]:
+        """The options of a deciding seat (cached in `_options` until the state changes)."""
         player = self.players_state[seat]
         phase = self.phase
         if phase in (INITIAL_ROTATION, CHOOSE_ROTATION):
-            return [_rotation_option(rotation) for rotation in ROTATIONS]
+            return _ROTATION_OPTIONS
         if phase == CHOOSE_TILE:
             bundle = player.bundle
             if bundle is None or not bundle.tiles:
                 raise RuleError(f"merchants: seat {seat} has no draft hand")
-            return [_tile_option(tile) for tile in sorted(bundle.tiles)]
+            return _tile_options(tuple(sorted(bundle.tiles)))
         if phase == CHOOSE_TARGET:
             return _target_options(frozenset(player.shop))
         if phase == RETURN_REPUTATION:
@@ -358,6 +394,7 @@ class MerchantsState(GameState):
         return [_dungeon_option(dungeon) for dungeon in player.unused_chips]
 
     def _apply_decisions(self, chosen: Mapping[Seat, Option]) -> None:
+        self._options = {}
         phase = self.phase
         if phase == INITIAL_ROTATION:
             for seat in range(self.players):
@@ -663,6 +700,7 @@ class MerchantsState(GameState):
         twin.solo_removed = list(self.solo_removed)
         twin.final_ranks = self.final_ranks
         twin._outcomes = self._outcomes
+        twin._options = dict(self._options)
         bundles: dict[int, Bundle] = {}
         players = []
         for player in self.players_state:
@@ -677,6 +715,7 @@ class MerchantsState(GameState):
         """Redraw other seats' unseen hands, reputation cards and pending answers from what `seat` cannot see."""
         world = self.clone()
         world._outcomes = None
+        world._options = {}
         unknown = [p.bundle for p in world.players_state if p.bundle is not None and seat not in p.bundle.holders]
         pool = list(world.supply)
         for bundle in unknown:
