@@ -14,7 +14,7 @@ def each_once(what: str, places: Mapping[str, Iterable[Hashable]], components: I
     `places` maps a place's name (as the position names it: "deck", "hands[1]") to what it holds; `components`
     lists every component the game has in play (an id once per copy), from the game's data file.
     """
-    wanted = Counter(components)
+    wanted = Counter(list(components))  # a mapping counts its keys once each
     found: Counter[Hashable] = Counter()
     first_place: dict[Hashable, str] = {}
     for place, items in places.items():
