@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 
 from referee.position import PositionError
 
 
-def each_once(what: str, places: Mapping[str, Iterable[Hashable]], components: Iterable[Hashable]) -> None:
+def each_once(
+    what: str, places: Mapping[str, Iterable[Hashable]], components: Iterable[Hashable], name: Callable[[Hashable], str] = repr
+) -> None:
     """PositionError unless every component (with its copies) is in exactly one of the places, and nothing else is.
 
     `places` maps a place's name (as the position names it: "deck", "hands[1]") to what it holds; `components`
-    lists every component the game has in play (an id once per copy), from the game's data file.
+    lists every component the game has in play (an id once per copy), from the game's data file; `name` says
+    a known component in messages.
     """
     wanted = Counter(list(components))  # a mapping counts its keys once each
     found: Counter[Hashable] = Counter()
@@ -24,12 +27,13 @@ def each_once(what: str, places: Mapping[str, Iterable[Hashable]], components: I
             found[item] += 1
             if found[item] > wanted[item]:
                 copies = "" if wanted[item] == 1 else f" (the game has {wanted[item]})"
-                raise PositionError(f"position: {what} {item!r} is in two places: {first_place[item]} and {place}{copies}")
+                where = f"twice in {place}" if first_place[item] == place else f"in two places: {first_place[item]} and {place}"
+                raise PositionError(f"position: {what} {name(item)} is {where}{copies}")
             first_place.setdefault(item, place)
     placed, total = sum(found.values()), sum(wanted.values())
     if placed != total:
         lost = sorted((wanted - found).elements(), key=repr)
-        raise PositionError(f"position: {placed} {what}s in play, but the game has {total} ({what} {lost[0]!r} is nowhere)")
+        raise PositionError(f"position: {placed} {what}s in play, but the game has {total} ({what} {name(lost[0])} is nowhere)")
 
 
 def in_range(name: str, value: object, low: int, high: int) -> None:

@@ -39,19 +39,19 @@ def _first_nonempty(lists: list[list[Any]]) -> list[Any]:
 Change = Callable[[dict[str, Any]], None]
 CASES: list[tuple[str, str, Change, str]] = [
     # DEEP DIVE: tiles are indices into the data's 160 tiles.
-    ("deep_dive", "two places", lambda s: s["discarded"].append(_first_nonempty(s["unseen"])[0]), r"tile \d+ is in two places: unseen\[\d\] and discarded"),
+    ("deep_dive", "two places", lambda s: s["discarded"].append(_first_nonempty(s["unseen"])[0]), r"tile D\d-\d\d \(\d+\) is in two places: unseen\[\d\] and discarded"),
     ("deep_dive", "unknown", lambda s: s["discarded"].append(999), r"discarded holds tile 999, which the game does not have"),
-    ("deep_dive", "count", lambda s: _first_nonempty(s["unseen"]).pop(), r"tiles in play, but the game has \d+ \(tile \d+ is nowhere\)"),
+    ("deep_dive", "count", lambda s: _first_nonempty(s["unseen"]).pop(), r"tiles in play, but the game has \d+ \(tile D\d-\d\d \(\d+\) is nowhere\)"),
     ("deep_dive", "range", lambda s: s.update(ai_position=7), r"ai_position must be from 1 to 5, not 7"),
     ("deep_dive", "seat", lambda s: s.update(start_player=9), r"start_player must be from 0 to \d, not 9"),
     # Fuji 99: cards are instance ids of the 22-card deck.
     ("fuji99", "two places", lambda s: s["hands"][1].append((s["deck"] or s["discard"])[0]), r"card '[\w-]+' is in two places: (deck|discard) and hands\[1\]"),
     ("fuji99", "unknown", lambda s: s["deck"].append("volcano-9"), r"deck holds card 'volcano-9', which the game does not have"),
-    ("fuji99", "count", lambda s: (s["deck"] or s["discard"]).pop(), r"21 cards in play, but the game has 22"),
+    ("fuji99", "count", lambda s: (s["deck"] or s["discard"]).pop(), r"21 cards in play, but the game has 22 \(card '[\w-]+' is nowhere\)"),
     ("fuji99", "range", lambda s: s["pos"].__setitem__(0, 1000), r"pos\[0\] must be from 0 to \d+, not 1000"),
     ("fuji99", "seat", lambda s: s.update(active=9), r"active must be from 0 to \d, not 9"),
     # Merchants of B99: shop tiles and reputation cards by id.
-    ("merchants", "two places", lambda s: s["supply"].append(s["supply"][0]), r"tile '\w+' is in two places: supply and supply"),
+    ("merchants", "two places", lambda s: s["supply"].append(s["supply"][0]), r"tile '\w+' is twice in supply"),
     ("merchants", "unknown", lambda s: s["reputation_deck"].append("REP99"), r"reputation_deck holds reputation card 'REP99', which the game does not have"),
     ("merchants", "count", lambda s: s["supply"].pop(), r"tiles in play, but the game has \d+ \(tile '\w+' is nowhere\)"),
     ("merchants", "range", lambda s: s.update(round=7), r"round must be from 0 to 3, not 7"),

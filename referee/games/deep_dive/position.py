@@ -42,7 +42,7 @@ def check(state: DeepDiveState) -> None:
     places["discarded"] = list(state.discarded)
     places["flipped"] = [] if state.flipped is None else [state.flipped]
     in_play = [tile for depth in DEPTHS for tile in data.tiles_in_play(players, depth)]
-    each_once("tile", places, in_play)
+    each_once("tile", places, in_play, lambda tile: f"{data.tiles[tile].id} ({tile})")
     tiles = data.tiles
     for index, depth in enumerate(DEPTHS):
         for name in ("unseen", "available", "inert"):

@@ -12,7 +12,7 @@ LIMIT = 10_000  # no count in a real game comes near it; a larger one is a corru
 
 def check(state: MagnificentState) -> None:
     """PositionError for a Magnificent position that cannot happen: a poster, trainer tile or board missing,
-   , unknown or in two places, a negative purse or gem count, a wagon off its track, a seat that does not exist."""
+    unknown or in two places, a negative purse or gem count, a wagon off its track, a seat that does not exist."""
     c, players = state.c, state.players
     if len(state.players_state) != players:
         raise PositionError(f"position: players_state must list {players} seats, not {len(state.players_state)}")
