@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Callable
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from referee.position import PositionError, load_position, position_json
 from referee.position_checks import each_once
+from referee.registry import game_ids, get_game
 from tests.test_positions import random_states
 
 GAMES = ("deep_dive", "fuji99", "merchants", "magnificent")
@@ -84,3 +87,13 @@ def test_each_once_counts_copies() -> None:
     each_once("cube", {"bag": ["red", "red"], "board": ["blue"]}, ["red", "red", "blue"])
     with pytest.raises(PositionError, match=r"cube 'red' is in two places: bag and board \(the game has 2\)"):
         each_once("cube", {"bag": ["red", "red"], "board": ["red"]}, ["red", "red", "blue"])
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_docs_give_every_state_field_of_each_game_one_line(game_id: str) -> None:
+    text = (Path(__file__).parent.parent / "docs" / "positions.md").read_text(encoding="utf-8")
+    section = text.split(f"(`{game_id}`)\n", 1)[1].split("\n### ", 1)[0]
+    documented = re.findall(r"^- `(\w+)` \(", section, flags=re.MULTILINE)
+    game = get_game(game_id)
+    fields = set(position_json(game.new_initial_state(game.make_config()))["state"])
+    assert sorted(documented) == sorted(fields)
