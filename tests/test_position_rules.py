@@ -63,6 +63,7 @@ CASES: list[tuple[str, str, Change, str]] = [
     ("magnificent", "two places", lambda s: s["poster_discard"].append(s["poster_deck"][0]), r"poster '\w+' is in two places: poster_deck and poster_discard"),
     ("magnificent", "unknown", lambda s: s["trainer_deck"].append("TR99z"), r"trainer_deck holds trainer tile 'TR99z', which the game does not have"),
     ("magnificent", "count", lambda s: s["poster_deck"].pop(), r"posters in play, but the game has \d+ \(poster '\w+' is nowhere\)"),
+    ("magnificent", "camp tiles", lambda s: s["supply"].update({k: v - 1 for k, v in list(s["supply"].items())[:1]}), r"camp tiles in play, but the game has \d+"),
     ("magnificent", "range", lambda s: s["players_state"][1]["fields"].update(coins=-3), r"players_state\[1\].coins must be from 0 to \d+, not -3"),
     ("magnificent", "seat", lambda s: s.update(start_player=9), r"start_player must be from 0 to \d, not 9"),
 ]

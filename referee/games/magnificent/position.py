@@ -1,5 +1,5 @@
-"""What a Magnificent position must satisfy beyond its shape: every poster, trainer tile and player board
-in exactly one place, and money, gems, wagons and seats in range."""
+"""What a Magnificent position must satisfy beyond its shape: every poster, trainer tile, player board and camp
+tile in exactly one place, and money, gems, wagons and seats in range."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ LIMIT = 10_000  # no count in a real game comes near it; a larger one is a corru
 
 
 def check(state: MagnificentState) -> None:
-    """PositionError for a Magnificent position that cannot happen: a poster, trainer tile or board missing,
-    unknown or in two places, a negative purse or gem count, a wagon off its track, a seat that does not exist."""
+    """PositionError for a Magnificent position that cannot happen: a poster, trainer tile, board or camp tile
+    missing, unknown or in two places, a negative purse or gem count, a wagon off its track, a seat that does not exist."""
     c, players = state.c, state.players
     if len(state.players_state) != players:
         raise PositionError(f"position: players_state must list {players} seats, not {len(state.players_state)}")
@@ -30,12 +30,17 @@ def check(state: MagnificentState) -> None:
         "display": [item for pair in state.display for item in pair if item in c.trainers],  # (master card, trainer) pairs
     }
     boards: dict[str, list[object]] = {"boards_left": list(state.boards_left)}
+    camp: dict[str, list[object]] = {
+        "supply": [kind for kind, count in state.supply.items() for _ in range(count if isinstance(count, int) else 0)],
+        "turn.pending_tiles": list(state.turn.pending_tiles) if state.turn is not None else [],
+    }
     for number, player in enumerate(state.players_state):
         where = f"players_state[{number}]"
         posters[f"{where}.posters"] = [p for p in player.posters if p is not None]
         posters[f"{where}.completed"] = list(player.completed)
         trainers[f"{where}.trainers"] = list(player.trainers)
         boards[f"{where}.board"] = [player.board] if player.board else []
+        camp[f"{where}.tiles"] = [tile[0] if isinstance(tile, (list, tuple)) and tile else tile for tile in player.tiles]
         for name in ("coins", "markers", "spent"):
             in_range(f"{where}.{name}", getattr(player, name), 0, LIMIT)
         in_range(f"{where}.points", player.points, -LIMIT, LIMIT)
@@ -50,6 +55,7 @@ def check(state: MagnificentState) -> None:
     each_once("poster", posters, (*c.starting_posters, *c.regular_posters))
     each_once("trainer tile", trainers, c.trainers)
     each_once("player board", boards, c.boards)
+    each_once("camp tile", camp, [kind for kind, info in c.tile_types.items() for _ in range(info.copies)])
     for colour, space in state.wagons.items():
         if colour not in c.track_spaces:
             raise PositionError(f"position: wagons names track {colour!r}, which the game does not have")
