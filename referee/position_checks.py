@@ -9,13 +9,18 @@ from referee.position import PositionError
 
 
 def each_once(
-    what: str, places: Mapping[str, Iterable[Hashable]], components: Iterable[Hashable], name: Callable[[Hashable], str] = repr
+    what: str,
+    places: Mapping[str, Iterable[Hashable]],
+    components: Iterable[Hashable],
+    name: Callable[[Hashable], str] = repr,
+    *,
+    every: bool = True,
 ) -> None:
     """PositionError unless every component (with its copies) is in exactly one of the places, and nothing else is.
 
     `places` maps a place's name (as the position names it: "deck", "hands[1]") to what it holds; `components`
     lists every component the game has in play (an id once per copy), from the game's data file; `name` says
-    a known component in messages.
+    a known component in messages. With `every` False, components may also be out of play (at most once each).
     """
     wanted = Counter(list(components))  # a mapping counts its keys once each
     found: Counter[Hashable] = Counter()
@@ -31,7 +36,7 @@ def each_once(
                 raise PositionError(f"position: {what} {name(item)} is {where}{copies}")
             first_place.setdefault(item, place)
     placed, total = sum(found.values()), sum(wanted.values())
-    if placed != total:
+    if every and placed != total:
         lost = sorted((wanted - found).elements(), key=repr)
         raise PositionError(f"position: {placed} {what}s in play, but the game has {total} ({what} {name(lost[0])} is nowhere)")
 

@@ -57,11 +57,14 @@ CASES: list[tuple[str, str, Change, str]] = [
     ("merchants", "two places", lambda s: s["supply"].append(s["supply"][0]), r"tile '\w+' is twice in supply"),
     ("merchants", "unknown", lambda s: s["reputation_deck"].append("REP99"), r"reputation_deck holds reputation card 'REP99', which the game does not have"),
     ("merchants", "count", lambda s: s["supply"].pop(), r"tiles in play, but the game has \d+ \(tile '\w+' is nowhere\)"),
+    ("merchants", "card", lambda s: s["c_cards"].update(dragon="C99"), r"c_cards\['dragon'\] holds C card 'C99', which the game does not have"),
+    ("merchants", "card twice", lambda s: s["c_cards"].update(castle=s["c_cards"]["dragon"]), r"C card 'C\d' is in two places: c_cards\['dragon'\] and c_cards\['castle'\]"),
     ("merchants", "range", lambda s: s.update(round=7), r"round must be from 0 to 3, not 7"),
     ("merchants", "score", lambda s: s["players_state"][0]["fields"].update(score=10**6), r"players_state\[0\].score must be from"),
     # The Magnificent: posters, trainer tiles and player boards by id.
     ("magnificent", "two places", lambda s: s["poster_discard"].append(s["poster_deck"][0]), r"poster '\w+' is in two places: poster_deck and poster_discard"),
     ("magnificent", "unknown", lambda s: s["trainer_deck"].append("TR99z"), r"trainer_deck holds trainer tile 'TR99z', which the game does not have"),
+    ("magnificent", "trainer twice", lambda s: s["removed_trainers"].append(s["trainer_deck"][0]), r"trainer tile '\w+' is in two places: trainer_deck and removed_trainers"),
     ("magnificent", "count", lambda s: s["poster_deck"].pop(), r"posters in play, but the game has \d+ \(poster '\w+' is nowhere\)"),
     ("magnificent", "camp tiles", lambda s: s["supply"].update({k: v - 1 for k, v in list(s["supply"].items())[:1]}), r"camp tiles in play, but the game has \d+"),
     ("magnificent", "range", lambda s: s["players_state"][1]["fields"].update(coins=-3), r"players_state\[1\].coins must be from 0 to \d+, not -3"),
@@ -77,10 +80,22 @@ def test_an_impossible_position_is_refused_naming_what_is_wrong(game_id: str, ki
         load_position(data)
 
 
-@pytest.mark.parametrize("game_id", GAMES)
+CONFIGS: list[tuple[str, int | None, dict[str, Any]]] = [
+    *((game_id, None, {}) for game_id in GAMES),
+    ("deep_dive", 1, {"ai_difficulty": "hard"}),
+    ("deep_dive", 5, {}),
+    ("fuji99", 2, {}),
+    ("merchants", 1, {}),
+    ("merchants", 2, {"floor99": "dragon"}),
+    ("merchants", 3, {"first_game": True}),
+    ("magnificent", 2, {"side_b": True, "draft_master_cards": True}),
+]
+
+
+@pytest.mark.parametrize(("game_id", "players", "variants"), CONFIGS, ids=[f"{g}-{p}-{'-'.join(v)}" for g, p, v in CONFIGS])
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_every_position_of_a_real_game_loads(game_id: str, seed: int) -> None:
-    for state in random_states(game_id, seed=seed, every=0.05):
+def test_every_position_of_a_real_game_loads(game_id: str, players: int | None, variants: dict[str, Any], seed: int) -> None:
+    for state in random_states(game_id, seed=seed, every=0.05, players=players, variants=variants):
         load_position(json.loads(json.dumps(position_json(state))))
 
 

@@ -53,7 +53,8 @@ def check(state: MagnificentState) -> None:
             raise PositionError(f"position: supply holds camp tile type {kind!r}, which the game does not have")
         in_range(f"supply[{kind!r}]", count, 0, c.tile_types[kind].copies)
     each_once("poster", posters, (*c.starting_posters, *c.regular_posters))
-    each_once("trainer tile", trainers, c.trainers)
+    # Trainer tiles left in the display at a round's end leave the game unrecorded: none twice, none unknown.
+    each_once("trainer tile", trainers, c.trainers, every=False)
     each_once("player board", boards, c.boards)
     each_once("camp tile", camp, [kind for kind, info in c.tile_types.items() for _ in range(info.copies)])
     for colour, space in state.wagons.items():

@@ -62,3 +62,26 @@ def check(state: MerchantsState) -> None:
     each_once("tile", tiles, data.tile_ids)
     each_once("reputation card", cards, data.reputation)
     in_range("round", state.round, 0, len(DUNGEONS))
+    _check_cards(state)
+
+
+def _check_cards(state: MerchantsState) -> None:
+    """The dungeon cards drawn at setup exist, each where it can be, none twice."""
+    data = state.data
+    layout: dict[str, list[object]] = {}
+    for key, value in state.layout.items():
+        if not isinstance(key, tuple) or len(key) != 2 or not isinstance(value, tuple) or len(value) != 2:
+            raise PositionError(f"position: layout entry {key!r}: {value!r} must be (dungeon, slot): (card, slot)")
+        one_of(f"layout[{key!r}] dungeon", key[0], DUNGEONS)
+        card = data.ab_cards.get(value[0]) or data.floor99_cards.get(value[0])
+        if card is None or card.dungeon != key[0]:
+            raise PositionError(f"position: layout[{key!r}] holds {value[0]!r}, not a card of the {key[0]} dungeon")
+        layout[f"layout[{key!r}]"] = [value[0]]
+    each_once("dungeon card", layout, [*data.ab_cards, *data.floor99_cards], every=False)
+    for dungeon in state.c_cards:
+        one_of("c_cards dungeon", dungeon, DUNGEONS)
+    each_once("C card", {f"c_cards[{d!r}]": [card] for d, card in state.c_cards.items()}, data.c_cards, every=False)
+    each_once("D card", {"d_card": [state.d_card] if state.d_card is not None else []}, data.d_cards, every=False)
+    each_once("grey card", {f"grey[{slot!r}]": [card] for slot, card in state.grey.items()}, data.grey_kinds, every=False)
+    if state.floor99 is not None:
+        one_of("floor99", state.floor99, DUNGEONS)
