@@ -66,6 +66,8 @@ CASES: list[tuple[str, str, Change, str]] = [
     ("magnificent", "unknown", lambda s: s["trainer_deck"].append("TR99z"), r"trainer_deck holds trainer tile 'TR99z', which the game does not have"),
     ("magnificent", "trainer twice", lambda s: s["removed_trainers"].append(s["trainer_deck"][0]), r"trainer tile '\w+' is in two places: trainer_deck and removed_trainers"),
     ("magnificent", "count", lambda s: s["poster_deck"].pop(), r"posters in play, but the game has \d+ \(poster '\w+' is nowhere\)"),
+    ("magnificent", "tent", lambda s: s["tents_left"].append("T00"), r"tent 'T00' is in two places: tents_left and players_state\[3\].tents \(the game has 4\)"),
+    ("magnificent", "master twice", lambda s: s["master_deck"].append(s["master_deck"][0]), r"master card '\w+' is twice in master_deck"),
     ("magnificent", "camp tiles", lambda s: s["supply"].update({k: v - 1 for k, v in list(s["supply"].items())[:1]}), r"camp tiles in play, but the game has \d+"),
     ("magnificent", "range", lambda s: s["players_state"][1]["fields"].update(coins=-3), r"players_state\[1\].coins must be from 0 to \d+, not -3"),
     ("magnificent", "seat", lambda s: s.update(start_player=9), r"start_player must be from 0 to \d, not 9"),

@@ -34,8 +34,20 @@ def check(state: MagnificentState) -> None:
         "supply": [kind for kind, count in state.supply.items() for _ in range(count if isinstance(count, int) else 0)],
         "turn.pending_tiles": list(state.turn.pending_tiles) if state.turn is not None else [],
     }
+    masters: dict[str, list[object]] = {
+        "master_deck": list(state.master_deck),
+        "display": [item for pair in state.display for item in pair if item is not None and item not in c.trainers],
+        "draft_removed": [card for card in state.draft_removed if card],
+    }
+    for hand, cards in enumerate(state.draft_hands):
+        masters[f"draft_hands[{hand}]"] = list(cards)
+    tents: dict[str, list[object]] = {"tents_left": list(state.tents_left)}
+    for colour, spaces in state.track_tents.items():
+        tents[f"track_tents[{colour!r}]"] = [tent for tent in spaces if tent is not None]
     for number, player in enumerate(state.players_state):
         where = f"players_state[{number}]"
+        masters[f"{where}.masters"] = list(player.masters)
+        tents[f"{where}.tents"] = [tent for tent in player.tents if tent is not None]
         posters[f"{where}.posters"] = [p for p in player.posters if p is not None]
         posters[f"{where}.completed"] = list(player.completed)
         trainers[f"{where}.trainers"] = list(player.trainers)
@@ -56,6 +68,9 @@ def check(state: MagnificentState) -> None:
     # Trainer tiles left in the display at a round's end leave the game unrecorded: none twice, none unknown.
     each_once("trainer tile", trainers, c.trainers, every=False)
     each_once("player board", boards, c.boards)
+    # Master cards scored at a round's end, like the display's leftovers, leave the game unrecorded.
+    each_once("master card", masters, c.masters, every=False)
+    each_once("tent", tents, (*c.track_tents, *[c.printed_tent] * players))
     each_once("camp tile", camp, [kind for kind, info in c.tile_types.items() for _ in range(info.copies)])
     for colour, space in state.wagons.items():
         if colour not in c.track_spaces:
