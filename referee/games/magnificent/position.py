@@ -1,5 +1,5 @@
-"""What a Magnificent position must satisfy beyond its shape: every poster, trainer tile, player board and camp
-tile in exactly one place, and money, gems, wagons and seats in range."""
+"""What a Magnificent position must satisfy beyond its shape: every poster, player board, camp tile and tent in
+exactly one place, no trainer tile or master card twice, and money, gems, wagons and seats in range."""
 
 from __future__ import annotations
 
