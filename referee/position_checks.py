@@ -27,7 +27,11 @@ def each_once(
     first_place: dict[Hashable, str] = {}
     for place, items in places.items():
         for item in items:
-            if item not in wanted:
+            try:
+                known = item in wanted
+            except TypeError:  # an unhashable value (a list where an id belongs) is no component
+                known = False
+            if not known:
                 raise PositionError(f"position: {place} holds {what} {item!r}, which the game does not have")
             found[item] += 1
             if found[item] > wanted[item]:

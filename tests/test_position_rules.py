@@ -105,6 +105,9 @@ def test_each_once_counts_copies() -> None:
     each_once("cube", {"bag": ["red", "red"], "board": ["blue"]}, ["red", "red", "blue"])
     with pytest.raises(PositionError, match=r"cube 'red' is in two places: bag and board \(the game has 2\)"):
         each_once("cube", {"bag": ["red", "red"], "board": ["red"]}, ["red", "red", "blue"])
+    with pytest.raises(PositionError, match=r"board holds cube \['red'\], which the game does not have"):
+        each_once("cube", {"bag": ["red", "red"], "board": [["red"]]}, ["red", "red", "blue"])
+    each_once("card", {"deck": ["a"]}, ["a", "b"], every=False)
 
 
 @pytest.mark.parametrize("game_id", game_ids())

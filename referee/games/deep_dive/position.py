@@ -26,7 +26,7 @@ def check(state: DeepDiveState) -> None:
     for name in ("face_down", "unseen", "available", "inert"):
         seats_long(name, getattr(state, name), len(DEPTHS))  # one entry per depth
     places: dict[str, list[object]] = {}
-    for index, depth in enumerate(DEPTHS):
+    for index in range(len(DEPTHS)):
         for name in ("unseen", "available", "inert"):
             places[f"{name}[{index}]"] = list(getattr(state, name)[index])
     for player in range(players):
