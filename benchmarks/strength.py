@@ -120,7 +120,8 @@ def play_one(pairing: Pairing, seed: int, iterations: Budget | int) -> tuple[flo
     ranks = report.ranks
     others = [ranks[i] for i in range(pairing.players) if i != seat]
     if not others:
-        return 0.0, 1.0, list(report.scores)
+        # Solo: "first" is a win against the engine-run AI (rank 1 of 2), if the game has one.
+        return 0.0, 1.0 if ranks[seat] == 1 else 0.0, list(report.scores)
     score = sum(1.0 if ranks[seat] < other else 0.5 if ranks[seat] == other else 0.0 for other in others) / len(others)
     top = [i for i, rank in enumerate(ranks) if rank == 1]
     first = (1.0 / len(top)) if seat in top else 0.0

@@ -82,13 +82,22 @@ async def _play(bot: Bot, address: str, hello: arena_pb2.Hello) -> GameOverInfo 
     # The asyncio API is used for its lower per-message latency; `choose` runs synchronously in the loop.
     async with grpc.aio.insecure_channel(address, options=[("grpc.max_receive_message_length", 64 * 1024 * 1024)]) as channel:
         call = arena_pb2_grpc.ArenaStub(channel).Play(metadata=token_metadata(hello.seat_token))
+        hello_refused = False
         try:
             await call.write(arena_pb2.BotMessage(hello=hello))
         except Exception:  # noqa: BLE001 - a stream the referee already ended (a rejected token): read why below
-            pass
+            hello_refused = True
         start: GameStartInfo | None = None
         while True:
-            message = await call.read()
+            try:
+                message = await call.read()
+            except Exception:  # noqa: BLE001 - grpc raises several kinds when the stream is already over
+                # A referee that refuses the token in the call's metadata closes the stream at once; if that
+                # beat our hello, grpc reports the failed send (INTERNAL) instead of the referee's error message.
+                code = await call.code()
+                if start is None and (code == grpc.StatusCode.OK or (hello_refused and code == grpc.StatusCode.INTERNAL)):
+                    raise TokenRejected("the referee closed the stream before reading the hello") from None
+                raise
             if message is grpc.aio.EOF:
                 return None
             body = message.WhichOneof("body")

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchmarks.strength import HEADER, LEGACY_HEADER, LEGACY_SOLO_HEADER, SOLO_HEADER, Budget, Pairing, pairings_for, write_section
+from benchmarks.strength import (
+    HEADER,
+    LEGACY_HEADER,
+    LEGACY_SOLO_HEADER,
+    SOLO_HEADER,
+    Budget,
+    Pairing,
+    pairings_for,
+    play_one,
+    write_section,
+)
 
 
 def test_old_rows_get_their_budget_named_and_new_rows_join_them(tmp_path: Path) -> None:
@@ -33,3 +43,10 @@ def test_budget_labels_and_chosen_pairings() -> None:
     pairings = pairings_for("deep_dive", 1, 6, [2, 4], [("search", "heuristic")], (("ai_difficulty", "hard"),))
     assert [(p.players, p.bot, p.opponent) for p in pairings] == [(2, "search", "heuristic"), (4, "search", "heuristic")]
     assert Pairing("deep_dive", 1, "search", "search", (("ai_difficulty", "hard"),)).game_label == "deep_dive ai_difficulty=hard"
+
+
+def test_a_solo_game_against_the_engine_ai_counts_a_loss_as_no_first_place() -> None:
+    # The random bot never beat DEEP DIVE's hard AI in 200 games (docs/bots.md): every game is a loss.
+    pairing = Pairing("deep_dive", 1, "random", "random", (("ai_difficulty", "hard"),))
+    firsts = [play_one(pairing, seed, Budget(1, 0.01))[1] for seed in range(3)]
+    assert firsts == [0.0, 0.0, 0.0]

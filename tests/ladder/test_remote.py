@@ -77,8 +77,10 @@ def test_a_wrong_token_is_refused(server, capsys: pytest.CaptureFixture[str]) ->
     settings, ladder_server = server
     issue_token(settings, "far")
     address = f"127.0.0.1:{ladder_server.arena.port}"
-    assert run(RandomBot(), address=address, token="b99_not-a-real-token") is None
-    assert "UNKNOWN_TOKEN" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as refused:
+        run(RandomBot(), address=address, token="b99_not-a-real-token", backoff_seconds=0)
+    assert refused.value.code == 3
+    assert "rejected the seat token" in capsys.readouterr().err
     assert not ladder_server.online.available(2)
 
 

@@ -118,7 +118,7 @@ def test_a_rejected_token_exits_non_zero_with_a_clear_message_after_a_back_off(t
     started = time.monotonic()
     report = run_match(spec)
     seat = report.seats[0]
-    assert seat.faults and "exit code 3" in seat.faults[0].detail, seat.faults
+    assert seat.faults and "exit code 3" in seat.faults[0].detail, (seat.faults, seat.stderr_tail)
     assert "rejected the seat token" in seat.stderr_tail
     waited = float(seat.stderr_tail.rsplit("waited ", 1)[1].split()[0])
     assert waited >= 0.5 and time.monotonic() - started >= 0.5
