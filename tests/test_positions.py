@@ -18,11 +18,12 @@ from referee.registry import game_ids, get_game
 from referee.replay import verify_replay
 
 
-def random_states(game_id: str, seed: int, every: float = 0.08) -> list[GameState]:
-    """Snapshots of one random game (some mid-game states, the end)."""
+def random_states(game_id: str, seed: int, every: float = 0.08, players: int | None = None, variants: dict | None = None) -> list[GameState]:
+    """Snapshots of one random game (some mid-game states, the end), of the default config or the one given."""
     game = get_game(game_id)
     rng = random.Random(seed)
-    state = game.new_initial_state(game.make_config())
+    config = game.make_config() if players is None and variants is None else game.make_config(players, variants or {})
+    state = game.new_initial_state(config)
     snapshots = [state.clone()]
     while not state.is_terminal():
         if rng.random() < every:
