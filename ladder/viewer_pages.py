@@ -32,6 +32,12 @@ def running_replay_path(settings: LadderSettings, uid: str, attempt: int) -> Pat
     return settings.replays_dir / f"{uid}-{attempt}.jsonl"
 
 
+def _stored_records(settings: LadderSettings, match_id: int) -> list[dict[str, Any]] | None:
+    """The finished replay's records once the ladder has stored it (the running file is gone by then)."""
+    path = replay_file(settings, match_id)
+    return read_replay(path) if path is not None else None
+
+
 def _finished_timeline(path: str) -> Timeline:
     stamp = Path(path).stat().st_mtime
     with _LOCK:
@@ -63,7 +69,7 @@ def viewer_reply(settings: LadderSettings, key: str, mode: str, subpath: str, qu
     with _LOCK:
         live = _LIVE.get(str(path))
         if live is None:
-            live = _LIVE[str(path)] = LiveReplay(live_path_of(path), path)
+            live = _LIVE[str(path)] = LiveReplay(live_path_of(path), path, finished_records=lambda match_id=row.id: _stored_records(settings, match_id))
     if subpath == "events":
         return live.events()
     try:

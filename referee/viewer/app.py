@@ -143,6 +143,8 @@ class LiveReplay:
 
     live_path: Path
     final_path: Path | None = None
+    #: Where the finished replay is found when neither file remains (a ladder keeps it in its database).
+    finished_records: Callable[[], list[dict[str, Any]] | None] | None = None
     _timeline: Timeline | None = None
     _offset: int = 0
     _buffer: str = ""
@@ -159,6 +161,10 @@ class LiveReplay:
     def _read(self) -> None:
         source = self.live_path if self.live_path.exists() else self.final_path
         if source is None or not source.exists():
+            if self.finished_records is not None and (self._timeline is None or not self._timeline.finished):
+                records = self.finished_records()
+                if records:
+                    self._timeline = Timeline.from_records(records)
             return
         if source != self.live_path:
             # The match finished and its final file replaced the live one (whose last lines may be unread).
