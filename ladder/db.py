@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import time
 from collections.abc import Callable, Iterator
 from functools import cache
@@ -68,7 +69,11 @@ def get_engine(url: str) -> Engine:
         engine = create_engine(url, connect_args={"timeout": 60, "check_same_thread": False})
         _configure_sqlite(engine)
     else:
-        engine = create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10)
+        # A process frozen inside a transaction (SIGSTOP, a swapped-out host) would hold its row locks for
+        # good and stall every other worker and the reconciler: PostgreSQL ends such a session instead.
+        idle_ms = int(float(os.environ.get("B99_LADDER_IDLE_TRANSACTION_SECONDS", "15")) * 1000)
+        engine = create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10,
+                               connect_args={"options": f"-c idle_in_transaction_session_timeout={idle_ms}"})
     return engine
 
 
