@@ -514,17 +514,7 @@ class _Match:
             if seat.agent is not None:
                 seat.agent.close(max(0.0, grace_deadline - time.monotonic()))
             seat_reports.append(
-                SeatReport(
-                    seat=seat.index,
-                    name=seat.spec.name,
-                    rank=ranks[seat.index],
-                    score=float(result.scores[seat.index]),
-                    faults=seat.faults,
-                    replaced=seat.replaced,
-                    exit_code=seat.agent.exit_code() if seat.agent is not None else None,
-                    stderr_tail=seat.agent.stderr_tail()[-2000:] if seat.agent is not None else "",
-                    sandbox=seat_sandbox(seat),
-                )
+                seat_report(seat, ranks[seat.index], float(result.scores[seat.index]))
             )
         self.recorder.add({"type": "faults", "seats": [[f.to_json() for f in seat.faults] for seat in self.seats]})
         self.recorder.add(
@@ -570,17 +560,7 @@ class _Match:
             if seat.agent is not None:
                 seat.agent.close()
             seat_reports.append(
-                SeatReport(
-                    seat=seat.index,
-                    name=seat.spec.name,
-                    rank=0,
-                    score=0.0,
-                    faults=seat.faults,
-                    replaced=seat.replaced,
-                    exit_code=seat.agent.exit_code() if seat.agent is not None else None,
-                    stderr_tail=seat.agent.stderr_tail()[-2000:] if seat.agent is not None else "",
-                    sandbox=seat_sandbox(seat),
-                )
+                seat_report(seat, 0, 0.0)
             )
         self.recorder.add({"type": "faults", "seats": [[f.to_json() for f in seat.faults] for seat in self.seats]})
         self.recorder.add({"type": "void", "reason": reason, "decisions": self.decisions})
@@ -616,6 +596,21 @@ class _Match:
             shutil.rmtree(self.scratch, ignore_errors=True)
         if self.lease is not None:
             self.lease.release()
+
+
+def seat_report(seat: _Seat, rank: int, score: float) -> SeatReport:
+    """A seat's line in the report: its result, faults, exit code, stderr tail and sandbox."""
+    return SeatReport(
+        seat=seat.index,
+        name=seat.spec.name,
+        rank=rank,
+        score=score,
+        faults=seat.faults,
+        replaced=seat.replaced,
+        exit_code=seat.agent.exit_code() if seat.agent is not None else None,
+        stderr_tail=seat.agent.stderr_tail()[-2000:] if seat.agent is not None else "",
+        sandbox=seat_sandbox(seat),
+    )
 
 
 def seat_sandbox(seat: _Seat) -> dict[str, Any]:
