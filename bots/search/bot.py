@@ -8,11 +8,25 @@ import sys
 import time
 
 from bots.registry import UnknownBotError, per_game_bot
+from bots.search.budget import SearchSettingsError, clock_limit, env_number, env_seed
+from bots.search.paired import PairedSearch
 from bots.search.policy import HeuristicPolicy
 from bots.search.rollout import RolloutSearch
 from sdk import Bot, OptionInfo, Request
 
 DEFAULT_SECONDS = 1.0
+STYLES = ("plain", "paired")
+
+
+def default_style(game_id: str, players: int) -> str:
+    """The search a table gets: the plain UCB search where it was measured ahead of the heuristic, else paired.
+
+    Underground Dice and DEEP DIVE with other players keep the plain search (docs/bots.md, "Search");
+    solo games, Fuji 99, Merchants of B99 and The Magnificent get the paired one.
+    """
+    if game_id == "underground_dice" or (game_id == "deep_dive" and players >= 2):
+        return "plain"
+    return "paired"
 
 
 class SearchBot(Bot):
@@ -37,15 +51,21 @@ class SearchBot(Bot):
         exploration: float = 0.5,
         prior_visits: int = 4,
         cpu_seconds: bool = False,
+        style: str | None = None,
     ) -> None:
-        if seconds is None and os.environ.get("B99_SEARCH_SECONDS"):
-            seconds = float(os.environ["B99_SEARCH_SECONDS"])
-        if iterations is None and os.environ.get("B99_SEARCH_ITERATIONS"):
-            iterations = int(os.environ["B99_SEARCH_ITERATIONS"])
+        if seconds is None:
+            seconds = env_number("B99_SEARCH_SECONDS", float)
+        if iterations is None:
+            iterations = env_number("B99_SEARCH_ITERATIONS", int)  # type: ignore[assignment]
         if seconds is None and iterations is None:
             seconds = DEFAULT_SECONDS
-        if seed is None and os.environ.get("B99_BOT_SEED"):
-            seed = int(os.environ["B99_BOT_SEED"])
+        if seed is None:
+            seed = env_seed()
+        if style is None:
+            style = os.environ.get("B99_SEARCH_STYLE", "").strip() or None
+        if style is not None and style not in STYLES:
+            raise SearchSettingsError(f"search style {style!r}: not one of {', '.join(STYLES)}")
+        self.style = style
         self.seconds = seconds
         self.iterations = iterations
         self.epsilon = epsilon
@@ -56,7 +76,7 @@ class SearchBot(Bot):
         self.heuristic: Bot | None = None
         self.heuristic_game: str | None = None
         self.policy: HeuristicPolicy | None = None
-        self.last_search: RolloutSearch | None = None
+        self.last_search: RolloutSearch | PairedSearch | None = None
         self.warned = False
 
     def _heuristic_choice(self, request: Request) -> str | None:
@@ -89,9 +109,16 @@ class SearchBot(Bot):
                 print("search: the referee sends no worlds; playing the heuristic", file=sys.stderr)
                 self.warned = True
             return prior if prior is not None else self.rng.choice(legal)
-        if self.policy is None or self.policy.table != (request.game, request.players):
-            self.policy = HeuristicPolicy(request.game, request.players, self.epsilon)
-        search = RolloutSearch(worlds, legal, prior, self.policy, self.rng, self.exploration, self.prior_visits)
+        style = self.style or default_style(request.game, request.players)
+        # The paired search evaluates the heuristic's own continuation: no random moves in its playouts.
+        epsilon = self.epsilon if style == "plain" else 0.0
+        if self.policy is None or self.policy.table != (request.game, request.players) or self.policy.epsilon != epsilon:
+            self.policy = HeuristicPolicy(request.game, request.players, epsilon)
+        search: RolloutSearch | PairedSearch
+        if style == "plain":
+            search = RolloutSearch(worlds, legal, prior, self.policy, self.rng, self.exploration, self.prior_visits)
+        else:
+            search = PairedSearch(worlds, legal, prior, self.policy, self.rng)
         wall_deadline = self._deadline(request, began)
         if self.cpu_seconds and self.seconds is not None:
             cpu_deadline = began_cpu + self.seconds
@@ -109,9 +136,7 @@ class SearchBot(Bot):
     def _deadline(self, request: Request, began: float) -> float:
         """The wall-clock deadline: the budget (unless counted in CPU time), capped by the match's allowance."""
         limits = [self.seconds if self.seconds is not None and not self.cpu_seconds else 3600.0]
-        allowance = request.clock.per_decision_seconds
-        if allowance > 0:
-            limits.append(0.8 * allowance)
-        elif request.clock.bank_remaining_seconds > 0:
-            limits.append(0.05 * request.clock.bank_remaining_seconds)
+        from_clock = clock_limit(request)
+        if from_clock is not None:
+            limits.append(from_clock)
         return began + min(limits)

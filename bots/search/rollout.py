@@ -55,6 +55,76 @@ def seat_outcome(result: GameResult, seat: Seat) -> tuple[float, float | None]:
     return beaten / (players - 1), score - best_other
 
 
+class MarginReward:
+    """A seat's reward for one playout: `seat_outcome`'s result plus MARGIN_WEIGHT * tanh(margin / scale).
+
+    The scale is the mean absolute margin seen so far in this search, so the term means "won (or
+    lost) by more than usual" in every game, whatever its points.
+    """
+
+    def __init__(self, seat: Seat) -> None:
+        self.seat = seat
+        self.margins = 0
+        self.margin_total = 0.0
+
+    def reward(self, result: GameResult) -> float:
+        base, margin = seat_outcome(result, self.seat)
+        if margin is None:
+            return base
+        self.margins += 1
+        self.margin_total += abs(margin)
+        scale = self.margin_total / self.margins
+        return base + (MARGIN_WEIGHT * math.tanh(margin / scale) if scale > 0 else 0.0)
+
+
+def widening_order(legal: list[str], prior_id: str | None, rng: random.Random) -> list[str]:
+    """The heuristic's choice first, then the options nearest it in the engine's order (random without one)."""
+    if prior_id is None or prior_id not in legal:
+        shuffled = list(legal)
+        rng.shuffle(shuffled)
+        return shuffled
+    centre = legal.index(prior_id)
+    jitter = {option_id: rng.random() for option_id in legal}
+    return sorted(legal, key=lambda option_id: (abs(legal.index(option_id) - centre), jitter[option_id]))
+
+
+def advance_root(
+    state: GameState, searcher: Seat, option_id: str, policy: HeuristicPolicy, chance_rng: random.Random, policy_rng: random.Random
+) -> None:
+    """Apply `searcher`'s root option and the policy's choices of seats deciding with it."""
+    while state.is_chance_node():  # a world is at the seat's decision, but stay safe
+        state.apply_chance(sample_outcome(state.chance_outcomes(), chance_rng).id)
+    chosen: dict[Seat, Option] = {}
+    for seat in state.deciding_seats():
+        options = list(state.legal_options(seat))
+        if seat == searcher:
+            chosen[seat] = next((o for o in options if o.id == option_id), options[0])
+        else:
+            chosen[seat] = policy.choose(state, seat, options, policy_rng)
+    state.apply_decisions({seat: option.id for seat, option in chosen.items()})
+
+
+def play_out(state: GameState, policy: HeuristicPolicy, chance_rng: random.Random, policy_rng: random.Random) -> None:
+    """Every seat plays the policy to the end; chance by the engine's probabilities.
+
+    Chance and the policy's random moves draw from separate generators, so two playouts seeded
+    alike see the same dice and draws as long as they ask for them in the same order (common
+    random numbers, see bots/search/paired.py); the plain search passes one generator for both.
+    """
+    for _ in range(PLAYOUT_STEP_LIMIT):
+        if state.is_terminal():
+            return
+        if state.is_chance_node():
+            state.apply_chance(sample_outcome(state.chance_outcomes(), chance_rng).id)
+            continue
+        choices = {}
+        for seat in state.deciding_seats():
+            options = list(state.legal_options(seat))
+            choices[seat] = policy.choose(state, seat, options, policy_rng).id
+        state.apply_decisions(choices)
+    raise RuntimeError(f"{state.game.id}: no end after {PLAYOUT_STEP_LIMIT} steps of a playout")
+
+
 @dataclass(slots=True)
 class Arm:
     """One root option's statistics."""
@@ -88,24 +158,14 @@ class RolloutSearch:
         self.exploration = exploration
         self.prior_id = prior_id
         self.prior_visits = prior_visits
-        self.order = self._widening_order(list(legal), prior_id)
+        self.order = widening_order(list(legal), prior_id, rng)
         self.arms = {option_id: Arm(option_id) for option_id in self.order}
         self.iterations = 0
-        self.margins = 0
-        self.margin_total = 0.0
+        self.rewards = MarginReward(self.seat)
         self.total = 0.0
         self.low = math.inf
         self.high = -math.inf
 
-    def _widening_order(self, legal: list[str], prior_id: str | None) -> list[str]:
-        """The heuristic's choice first, then the options nearest it in the engine's order."""
-        if prior_id is None or prior_id not in legal:
-            shuffled = list(legal)
-            self.rng.shuffle(shuffled)
-            return shuffled
-        centre = legal.index(prior_id)
-        jitter = {option_id: self.rng.random() for option_id in legal}
-        return sorted(legal, key=lambda option_id: (abs(legal.index(option_id) - centre), jitter[option_id]))
 
     def allowed(self) -> int:
         """How many options are in play after this many iterations (progressive widening)."""
@@ -144,8 +204,8 @@ class RolloutSearch:
         rng = self.rng
         state = self.worlds.sample(rng)
         arm = self.select()
-        self._advance_root(state, arm.option_id)
-        self._play_out(state)
+        advance_root(state, self.seat, arm.option_id, self.policy, self.rng, self.rng)
+        play_out(state, self.policy, self.rng, self.rng)
         reward = self.reward(state.result())
         arm.visits += 1
         arm.reward += reward
@@ -155,43 +215,8 @@ class RolloutSearch:
         self.high = max(self.high, reward)
 
     def reward(self, result: GameResult) -> float:
-        """The result, plus MARGIN_WEIGHT * tanh(margin / the mean absolute margin seen so far)."""
-        base, margin = seat_outcome(result, self.seat)
-        if margin is None:
-            return base
-        self.margins += 1
-        self.margin_total += abs(margin)
-        scale = self.margin_total / self.margins
-        return base + (MARGIN_WEIGHT * math.tanh(margin / scale) if scale > 0 else 0.0)
-
-    def _advance_root(self, state: GameState, option_id: str) -> None:
-        """Apply the searched seat's root option and the policy's choices of seats deciding with it."""
-        while state.is_chance_node():  # a world is at the seat's decision, but stay safe
-            state.apply_chance(sample_outcome(state.chance_outcomes(), self.rng).id)
-        chosen: dict[Seat, Option] = {}
-        for seat in state.deciding_seats():
-            options = list(state.legal_options(seat))
-            if seat == self.seat:
-                chosen[seat] = next((o for o in options if o.id == option_id), options[0])
-            else:
-                chosen[seat] = self.policy.choose(state, seat, options, self.rng)
-        state.apply_decisions({seat: option.id for seat, option in chosen.items()})
-
-    def _play_out(self, state: GameState) -> None:
-        """Every seat plays the policy to the end; chance by the engine's probabilities."""
-        rng, policy = self.rng, self.policy
-        for _ in range(PLAYOUT_STEP_LIMIT):
-            if state.is_terminal():
-                return
-            if state.is_chance_node():
-                state.apply_chance(sample_outcome(state.chance_outcomes(), rng).id)
-                continue
-            choices = {}
-            for seat in state.deciding_seats():
-                options = list(state.legal_options(seat))
-                choices[seat] = policy.choose(state, seat, options, rng).id
-            state.apply_decisions(choices)
-        raise RuntimeError(f"{state.game.id}: no end after {PLAYOUT_STEP_LIMIT} steps of a playout")
+        """The result, plus the margin term (see `MarginReward`)."""
+        return self.rewards.reward(result)
 
     def best(self) -> str:
         """The most visited option (the prior's virtual visits included; ties: the higher mean)."""
