@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 from bots.registry import UnknownBotError, make_bot
+from bots.search.budget import SearchSettingsError
 from sdk.run import ConnectionSettingsError, run
 
 
@@ -15,7 +16,7 @@ def main(argv: list[str]) -> int:
     try:
         bot = make_bot(argv[0])
         run(bot, name=argv[0])
-    except (UnknownBotError, ConnectionSettingsError) as error:
+    except (UnknownBotError, SearchSettingsError, ConnectionSettingsError) as error:
         print(f"bots: {error}", file=sys.stderr)
         return 2
     return 0

@@ -18,7 +18,6 @@ more than 80% of the clock's per-decision allowance.
 from __future__ import annotations
 
 import math
-import os
 import random
 import sys
 import time
@@ -26,6 +25,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bots.search.budget import clock_limit, env_number, env_seed
 from referee.chance import sample_outcome
 from referee.engine import Event, GameResult, GameState, Seat
 from sdk import Bot, OptionInfo, Request
@@ -222,14 +222,14 @@ class ISMCTSBot(Bot):
         seed: int | None = None,
         exploration: float = 0.7,
     ) -> None:
-        if iterations is None and os.environ.get("B99_MCTS_ITERATIONS"):
-            iterations = int(os.environ["B99_MCTS_ITERATIONS"])
-        if seconds is None and os.environ.get("B99_MCTS_SECONDS"):
-            seconds = float(os.environ["B99_MCTS_SECONDS"])
+        if iterations is None:
+            iterations = env_number("B99_MCTS_ITERATIONS", int)  # type: ignore[assignment]
+        if seconds is None:
+            seconds = env_number("B99_MCTS_SECONDS", float)
         if iterations is None and seconds is None:
             seconds = DEFAULT_SECONDS
-        if seed is None and os.environ.get("B99_BOT_SEED"):
-            seed = int(os.environ["B99_BOT_SEED"])
+        if seed is None:
+            seed = env_seed()
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = exploration
@@ -255,12 +255,5 @@ class ISMCTSBot(Bot):
 
     def deadline(self, request: Request, began: float) -> float | None:
         """When to stop thinking: the time budget, capped at 80% of the per-decision allowance."""
-        limits = []
-        if self.seconds is not None:
-            limits.append(self.seconds)
-        allowance = request.clock.per_decision_seconds
-        if allowance > 0:
-            limits.append(0.8 * allowance)
-        elif request.clock.bank_remaining_seconds > 0:
-            limits.append(0.05 * request.clock.bank_remaining_seconds)
+        limits = [limit for limit in (self.seconds, clock_limit(request)) if limit is not None]
         return began + min(limits) if limits else None

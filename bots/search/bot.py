@@ -9,9 +9,8 @@ import time
 
 from bots.registry import UnknownBotError, per_game_bot
 from bots.search.budget import SearchSettingsError, clock_limit, env_number, env_seed
-from bots.search.paired import PairedSearch
+from bots.search.parallel import RootHelpers, Search, SearchSettings, make_search, run_search
 from bots.search.policy import HeuristicPolicy
-from bots.search.rollout import RolloutSearch
 from sdk import Bot, OptionInfo, Request
 
 DEFAULT_SECONDS = 1.0
@@ -52,6 +51,7 @@ class SearchBot(Bot):
         prior_visits: int = 4,
         cpu_seconds: bool = False,
         style: str | None = None,
+        workers: int | None = None,
     ) -> None:
         if seconds is None:
             seconds = env_number("B99_SEARCH_SECONDS", float)
@@ -66,6 +66,13 @@ class SearchBot(Bot):
         if style is not None and style not in STYLES:
             raise SearchSettingsError(f"search style {style!r}: not one of {', '.join(STYLES)}")
         self.style = style
+        if workers is None:
+            workers = env_number("B99_SEARCH_WORKERS", int)  # type: ignore[assignment]
+        self.workers = workers or 1
+        if self.workers < 1:
+            raise SearchSettingsError(f"search workers {self.workers}: must be 1 or more")
+        self.helpers: RootHelpers | None = None
+        self.helper_warned = False
         self.seconds = seconds
         self.iterations = iterations
         self.epsilon = epsilon
@@ -76,7 +83,7 @@ class SearchBot(Bot):
         self.heuristic: Bot | None = None
         self.heuristic_game: str | None = None
         self.policy: HeuristicPolicy | None = None
-        self.last_search: RolloutSearch | PairedSearch | None = None
+        self.last_search: Search | None = None
         self.warned = False
 
     def _heuristic_choice(self, request: Request) -> str | None:
@@ -114,24 +121,33 @@ class SearchBot(Bot):
         epsilon = self.epsilon if style == "plain" else 0.0
         if self.policy is None or self.policy.table != (request.game, request.players) or self.policy.epsilon != epsilon:
             self.policy = HeuristicPolicy(request.game, request.players, epsilon)
-        search: RolloutSearch | PairedSearch
-        if style == "plain":
-            search = RolloutSearch(worlds, legal, prior, self.policy, self.rng, self.exploration, self.prior_visits)
-        else:
-            search = PairedSearch(worlds, legal, prior, self.policy, self.rng)
+        settings = SearchSettings(style, epsilon, self.exploration, self.prior_visits)
+        search = make_search(worlds, legal, prior, self.policy, self.rng, settings)
         wall_deadline = self._deadline(request, began)
+        cpu_budget = None
         if self.cpu_seconds and self.seconds is not None:
-            cpu_deadline = began_cpu + self.seconds
-
-            def spent() -> float:
-                # Whichever comes first: the CPU budget, or the wall-clock allowance of the match.
-                return cpu_deadline if time.monotonic() >= wall_deadline else time.thread_time()
-
-            search.run(cpu_deadline, self.iterations, spent)
-        else:
-            search.run(wall_deadline, self.iterations)
+            cpu_budget = max(0.0, self.seconds - (time.thread_time() - began_cpu))
+        helping = []
+        if self.workers > 1:
+            if self.helpers is None:
+                self.helpers = RootHelpers(self.workers - 1)
+            helping = self.helpers.start(worlds, legal, prior, settings, self.rng, wall_deadline, cpu_budget, self.iterations)
+        run_search(search, wall_deadline, cpu_budget, self.iterations)
+        for future in helping:
+            try:
+                search.absorb(future.result(timeout=max(0.05, wall_deadline - time.monotonic() + 0.05)))
+            except Exception as error:  # noqa: BLE001 - a lost helper costs its playouts, never the answer
+                if not self.helper_warned:
+                    print(f"search: a helper process gave no statistics ({type(error).__name__}: {error})", file=sys.stderr)
+                    self.helper_warned = True
         self.last_search = search
         return search.best()
+
+    def close(self) -> None:
+        """Stop the helper processes, if any."""
+        if self.helpers is not None:
+            self.helpers.close()
+            self.helpers = None
 
     def _deadline(self, request: Request, began: float) -> float:
         """The wall-clock deadline: the budget (unless counted in CPU time), capped by the match's allowance."""

@@ -144,6 +144,23 @@ class PairedSearch:
     def reward(self, result: GameResult) -> float:
         return self.rewards.reward(result)
 
+    def statistics(self) -> tuple[int, dict[str, tuple[int, float, float]]]:
+        """Playouts, and each challenger's (pairs, sum of differences, sum of squares), to merge into another search."""
+        return self.iterations, {c.option_id: (c.pairs, c.total, c.squares) for c in self.challengers.values()}
+
+    def absorb(self, statistics: tuple[int, dict[str, tuple[int, float, float]]]) -> None:
+        """Add another search's `statistics` of the same decision and base (root parallelism)."""
+        playouts, challengers = statistics
+        self.iterations += playouts
+        for option_id, (pairs, total, squares) in challengers.items():
+            challenger = self.challengers.get(option_id)
+            if challenger is None:
+                continue
+            challenger.pairs += pairs
+            challenger.total += total
+            challenger.squares += squares
+            challenger.out = challenger.pairs >= self.min_pairs and challenger.mean + challenger.standard_error() < 0
+
     def best(self) -> str:
         """The best challenger if it beats the base by more than `z` standard errors, else the base."""
         ready = [c for c in self.challengers.values() if c.pairs >= self.min_pairs and not c.out]

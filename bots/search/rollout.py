@@ -218,6 +218,22 @@ class RolloutSearch:
         """The result, plus the margin term (see `MarginReward`)."""
         return self.rewards.reward(result)
 
+    def statistics(self) -> tuple[int, dict[str, tuple[int, float]]]:
+        """Playouts, and each option's (visits, reward sum), to merge into another search."""
+        return self.iterations, {arm.option_id: (arm.visits, arm.reward) for arm in self.arms.values()}
+
+    def absorb(self, statistics: tuple[int, dict[str, tuple[int, float]]]) -> None:
+        """Add another search's `statistics` of the same decision (root parallelism)."""
+        _, arms = statistics
+        for option_id, (visits, reward) in arms.items():
+            arm = self.arms.get(option_id)
+            if arm is None:
+                continue
+            arm.visits += visits
+            arm.reward += reward
+            self.iterations += visits
+            self.total += reward
+
     def best(self) -> str:
         """The most visited option (the prior's virtual visits included; ties: the higher mean)."""
 
