@@ -7,8 +7,9 @@
     python -m benchmarks.strength --only deep_dive --players 1 --solo search --variant ai_difficulty=hard
 
 The searching bot (`search`) gets `--seconds` of CPU time per decision (its thread's CPU time, so
-a loaded shared machine measures the same bot as an idle one; see bots/search/bot.py), ISMCTS
-(`mcts`) `--iterations`. The *budget* column says which.
+a loaded shared machine measures the same bot as an idle one; see bots/search/bot.py) on one core
+(no root helpers), with its per-table search unless `--style` forces one; ISMCTS (`mcts`)
+`--iterations`. The *budget* column says which.
 
 For each game and each player count of 2 and 4 it allows, every pairing of reference bots (A vs
 B) plays `--games` games: A holds one seat, rotated through all seats, and B every other seat;
@@ -76,11 +77,13 @@ class Budget:
 
     iterations: int
     seconds: float
+    #: The search bot's style on every table (`plain` or `paired`), or None for its per-table default.
+    style: str | None = None
 
     def label(self, names: Sequence[str]) -> str:
         parts = []
         if "search" in names:
-            parts.append(f"{self.seconds:g} s CPU")
+            parts.append(f"{self.seconds:g} s CPU" + (f" {self.style}" if self.style else ""))
         if "mcts" in names:
             parts.append(f"{self.iterations} iterations")
         return ", ".join(parts) or "—"
@@ -93,7 +96,8 @@ def make_bot(name: str, budget: Budget | int, seed: int):  # type: ignore[no-unt
     if name == "search":
         from bots.search.bot import SearchBot
 
-        return SearchBot(seconds=budget.seconds, seed=seed, cpu_seconds=True)
+        # One process, one core: root helpers (B99_SEARCH_WORKERS) stay off whatever the environment says.
+        return SearchBot(seconds=budget.seconds, seed=seed, cpu_seconds=True, style=budget.style, workers=1)
     if name == "mcts":
         from bots.ismcts import ISMCTSBot
 
@@ -216,7 +220,7 @@ def measure(args: argparse.Namespace, emit: Callable[[str], None]) -> tuple[list
                 continue
             default_games, default_iterations = GAME_SETTINGS.get(game.id, DEFAULT_SETTINGS)
             games = args.games or default_games
-            budget = Budget(args.iterations or default_iterations, args.seconds)
+            budget = Budget(args.iterations or default_iterations, args.seconds, args.style)
             variants = tuple(sorted(tuple(item.split("=", 1)) for item in args.variant))  # type: ignore[misc]
             pairs = [tuple(item.split(":", 1)) for item in args.pairings] if args.pairings else None
             for pairing in pairings_for(game.id, game.min_players, game.max_players, args.players, pairs, variants):  # type: ignore[arg-type]
@@ -339,6 +343,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=None, help="games per pairing and player count (default: per game)")
     parser.add_argument("--iterations", type=int, default=None, help="ISMCTS iterations per decision (default: per game)")
     parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per decision for the search bot")
+    parser.add_argument("--style", choices=("plain", "paired"), default=None, help="the search bot's style on every table (default: per table)")
     parser.add_argument("--pairings", nargs="*", default=None, help="BOT:OPPONENT pairs (default: every pair)")
     parser.add_argument("--players", type=int, nargs="*", default=None, help="player counts (default: 2 and 4, and solo)")
     parser.add_argument("--solo", nargs="*", default=None, help="bots measured solo (default: every bot)")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from benchmarks.strength import (
     HEADER,
     LEGACY_HEADER,
@@ -11,6 +13,7 @@ from benchmarks.strength import (
     SOLO_HEADER,
     Budget,
     Pairing,
+    make_bot,
     pairings_for,
     play_one,
     write_section,
@@ -40,9 +43,17 @@ def test_budget_labels_and_chosen_pairings() -> None:
     assert Budget(30, 0.5).label(("search", "heuristic")) == "0.5 s CPU"
     assert Budget(30, 0.5).label(("mcts", "random")) == "30 iterations"
     assert Budget(30, 0.5).label(("heuristic", "random")) == "—"
+    assert Budget(30, 0.5, "paired").label(("search", "mcts")) == "0.5 s CPU paired, 30 iterations"
     pairings = pairings_for("deep_dive", 1, 6, [2, 4], [("search", "heuristic")], (("ai_difficulty", "hard"),))
     assert [(p.players, p.bot, p.opponent) for p in pairings] == [(2, "search", "heuristic"), (4, "search", "heuristic")]
     assert Pairing("deep_dive", 1, "search", "search", (("ai_difficulty", "hard"),)).game_label == "deep_dive ai_difficulty=hard"
+
+
+def test_the_measured_search_bot_runs_on_one_core_with_the_style_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("B99_SEARCH_WORKERS", "2")
+    bot = make_bot("search", Budget(1, 0.3, "plain"), seed=4)
+    assert (bot.workers, bot.style, bot.seconds, bot.cpu_seconds) == (1, "plain", 0.3, True)
+    assert make_bot("search", Budget(1, 0.3), seed=4).style is None
 
 
 def test_a_solo_game_against_the_engine_ai_counts_a_loss_as_no_first_place() -> None:
