@@ -240,7 +240,7 @@ def add_bot(settings: LadderSettings, name: str, game: str, command_text: str | 
 @_guard
 def token(settings: LadderSettings, name: str, rotate: bool, revoke: bool, token_text: str | None) -> None:
     """Issue a secret token for a remote bot (shown once; the ladder keeps only its hash), or rotate or
-    revoke its tokens. A revoked token opens no new connection."""
+    revoke its tokens. A revoked token opens no new connection, and one waiting for a seat is closed."""
     from ladder.registry import issue_token, revoke_tokens, rotate_token
 
     if rotate and revoke:

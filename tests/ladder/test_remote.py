@@ -23,7 +23,7 @@ from bots.random_bot import RandomBot
 from ladder import queries
 from ladder.models import MatchStatus
 from ladder.recompute import recompute
-from ladder.registry import add_bot, issue_token
+from ladder.registry import add_bot, get_bot, issue_token, revoke_tokens
 from ladder.server import LadderServer
 from ladder.service import SchedulerOptions
 from ladder.settings import LadderSettings
@@ -161,3 +161,29 @@ def test_idle_streams_do_not_shut_out_a_remote_bot(server) -> None:  # type: ign
             call.cancel()  # type: ignore[attr-defined]
         for channel in channels:
             channel.close()
+
+
+def test_revoking_a_token_closes_the_waiting_connection(server) -> None:  # type: ignore[no-untyped-def]
+    """A remote bot connected and waiting for a seat is told its token is revoked, and the SDK stops
+    (exit code 3, no reconnect loop); the ladder no longer counts it as online."""
+    settings, ladder_server = server
+    token = issue_token(settings, "far")
+    far_id = get_bot(settings, "far").id
+    env = {**os.environ, "B99_ARENA_ADDRESS": f"127.0.0.1:{ladder_server.arena.port}", "B99_SEAT_TOKEN": token,
+           "PYTHONPATH": str(ROOT)}
+    remote = subprocess.Popen([sys.executable, str(Path(__file__).with_name("remote_bot.py")), "1"], env=env,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while not ladder_server.online.available(far_id) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert ladder_server.online.available(far_id), "the remote bot never connected"
+        assert revoke_tokens(settings, "far") == 1
+        _, stderr = remote.communicate(timeout=30)
+    finally:
+        if remote.poll() is None:
+            remote.kill()
+            remote.wait()
+    assert remote.returncode == 3, stderr[-2000:]
+    assert "unknown or revoked ladder token" in stderr
+    assert not ladder_server.online.available(far_id)
