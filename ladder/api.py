@@ -296,7 +296,7 @@ class LadderServicer:
                                upload=archive, owner=request.owner, version=request.version or "1", validate=True)
         return add_bot(self.settings, request.name, request.game, command=list(request.command) or None,
                        remote=request.remote, owner=request.owner, version=request.version or "1",
-                       validate=not request.remote)
+                       validate=True)
 
     async def IssueToken(self, request: pb.IssueTokenRequest, context: grpc.aio.ServicerContext) -> pb.IssueTokenResponse:
         await self._require_admin(context)

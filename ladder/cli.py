@@ -210,7 +210,7 @@ def init(settings: LadderSettings) -> None:
 @click.option("--sandbox", type=click.Choice(["none", "basic", "strict"]), default=None,
               help="Sandbox level (default: strict for uploads, none for local commands).")
 @click.option("--validate/--no-validation", default=True, show_default=True,
-              help="Play unrated validation games against the reference bot before rated play (remote bots: never).")
+              help="Play unrated validation games against the reference bot before rated play (a remote bot plays them once it connects).")
 @pass_settings
 @_guard
 def add_bot(settings: LadderSettings, name: str, game: str, command_text: str | None, upload: Path | None,
@@ -222,7 +222,7 @@ def add_bot(settings: LadderSettings, name: str, game: str, command_text: str | 
     if command_text is not None and upload is None:
         command = reference_command(command_text) or command_text
     bot = register(settings, name, game, command=command, upload=upload, remote=remote, owner=owner,
-                   version=version, sandbox=sandbox, validate=validate and not remote)
+                   version=version, sandbox=sandbox, validate=validate)
     console.print(f"bot {bot.name} (#{bot.id}) added to {game} as a {bot.kind} bot (sandbox {bot.sandbox}, {bot.status})")
     if bot.sandbox != "none":
         from referee.sandbox import machine_support

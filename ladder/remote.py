@@ -166,7 +166,7 @@ class ArenaGateway(arena_grpc.ArenaServicer, ladder_grpc.ArenaRelayServicer):
         bot = await asyncio.to_thread(bot_for_token, self.settings, token)
         if bot is None or bot.kind != BotKind.REMOTE:
             return None, _error(arena_pb2.UNKNOWN_TOKEN, "unknown or revoked ladder token")
-        if bot.status != BotStatus.ACTIVE:
+        if bot.status not in (BotStatus.ACTIVE, BotStatus.VALIDATING):
             return None, _error(arena_pb2.UNKNOWN_TOKEN, f"{bot.name} is {bot.status}: {bot.paused_reason or 'ask the ladder admin'}")
         return bot, None
 
