@@ -3,7 +3,8 @@
 `HeuristicPolicy` asks the game's heuristic bot (bots/heuristic/<game>.py) with a direct request
 (bots.search.requests) and plays a uniformly random option instead with probability `epsilon`, so
 playouts look like good play while still exploring. A heuristic that cannot read a direct request
-(or has none for the game) leaves the choice to chance, never to an exception.
+(or has none for the game) leaves the choice to chance, never to an exception. Where a game has a
+faster version of its heuristic with the same choices (`PLAYOUT_HEURISTICS`), playouts use that.
 """
 
 from __future__ import annotations
@@ -17,6 +18,22 @@ from referee.engine import GameState, Option, Seat
 from sdk import Bot
 
 
+def _fast_merchants() -> Bot:
+    from bots.search.merchants_policy import FastMerchantsHeuristic
+
+    return FastMerchantsHeuristic()
+
+
+#: Heuristics that choose as the game's own but cost less, by game id (bots/search/merchants_policy.py).
+PLAYOUT_HEURISTICS = {"merchants": _fast_merchants}
+
+
+def playout_heuristic(game_id: str) -> Bot:
+    """The game's heuristic for playouts: its faster twin if it has one (raises UnknownBotError if none)."""
+    faster = PLAYOUT_HEURISTICS.get(game_id)
+    return faster() if faster is not None else per_game_bot("bots.heuristic", game_id)
+
+
 class HeuristicPolicy:
     """The game's heuristic with `epsilon` random moves, one heuristic instance per seat."""
 
@@ -26,7 +43,7 @@ class HeuristicPolicy:
         self.bots: list[Bot | None] = []
         for _ in range(players):
             try:
-                self.bots.append(per_game_bot("bots.heuristic", game_id))
+                self.bots.append(playout_heuristic(game_id))
             except UnknownBotError:
                 self.bots.append(None)
 

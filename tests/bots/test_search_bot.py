@@ -116,3 +116,32 @@ def test_plays_as_a_process_with_worlds_over_grpc() -> None:
     )
     assert_clean(report)
     assert "no worlds" not in report.seats[0].stderr_tail
+
+
+@pytest.mark.parametrize("players", [1, 2])
+def test_merchants_playouts_use_a_faster_heuristic_with_the_same_choices(players: int) -> None:
+    from bots.search.merchants_policy import FastMerchantsHeuristic
+
+    assert isinstance(HeuristicPolicy("merchants", players, 0.0).bots[0], FastMerchantsHeuristic)
+    game = get_game("merchants")
+    slow, fast = per_game_bot("bots.heuristic", "merchants"), FastMerchantsHeuristic()
+    rng = random.Random(players)
+    state = game.new_initial_state(game.make_config(players))
+    compared = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_chance(sample_outcome(state.chance_outcomes(), rng).id)
+            continue
+        choices = {}
+        for seat in state.deciding_seats():
+            options = list(state.legal_options(seat))
+            choices[seat] = options[rng.randrange(len(options))].id  # random play: positions the heuristic would not reach
+            if len(options) > 1:
+                request = direct_request(state, seat, options)
+                answer, twin = slow.choose(request), fast.choose(request)
+                assert getattr(twin, "id", twin) == getattr(answer, "id", answer), state.decision_name(seat)
+                compared += 1
+                if rng.random() < 0.5:
+                    choices[seat] = getattr(answer, "id", answer)
+        state.apply_decisions(choices)
+    assert compared > 40
