@@ -14,6 +14,8 @@ from bots.search.policy import HeuristicPolicy
 from sdk import Bot, OptionInfo, Request
 
 DEFAULT_SECONDS = 1.0
+#: How much earlier than the bot its root helpers stop (at most; 10% of a shorter budget).
+HELPER_MARGIN_SECONDS = 0.1
 STYLES = ("plain", "paired")
 
 
@@ -131,11 +133,16 @@ class SearchBot(Bot):
         if self.workers > 1:
             if self.helpers is None:
                 self.helpers = RootHelpers(self.workers - 1)
-            helping = self.helpers.start(worlds, legal, prior, settings, self.rng, wall_deadline, cpu_budget, self.iterations)
+            # Helpers stop a little before the bot, so their statistics are back by its deadline.
+            margin = min(HELPER_MARGIN_SECONDS, 0.1 * (wall_deadline - began))
+            helping = self.helpers.start(worlds, legal, prior, settings, self.rng, wall_deadline - margin, cpu_budget, self.iterations)
         run_search(search, wall_deadline, cpu_budget, self.iterations)
+        # Wait for the helpers until the match's allowance runs out (or a second past the budget without one).
+        from_clock = clock_limit(request)
+        patience = began + from_clock if from_clock is not None else wall_deadline + 1.0
         for future in helping:
             try:
-                search.absorb(future.result(timeout=max(0.05, wall_deadline - time.monotonic() + 0.05)))
+                search.absorb(future.result(timeout=max(0.0, patience - time.monotonic())))
             except Exception as error:  # noqa: BLE001 - a lost helper costs its playouts, never the answer
                 if not self.helper_warned:
                     print(f"search: a helper process gave no statistics ({type(error).__name__}: {error})", file=sys.stderr)
