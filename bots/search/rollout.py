@@ -1,6 +1,7 @@
-"""Root search with heuristic playouts: which of my options wins most when everyone then plays well?
+"""The plain root search with heuristic playouts: which of my options wins most when everyone then plays well?
 
-Each iteration draws a world of the seat's information set (the engine's `determinize`), picks
+Also the parts both searches share (`MarginReward`, `widening_order`, `advance_root`, `play_out`;
+the paired search is bots/search/paired.py). Each iteration draws a world of the seat's information set (the engine's `determinize`), picks
 one of the seat's root options by UCB1, lets every other seat deciding at the same moment choose
 with the playout policy, and plays the game out with that policy (the game's heuristic with a
 little randomness) to the end, sampling chance with the engine's probabilities. The seat's reward
