@@ -11,7 +11,7 @@ from bots.registry import UnknownBotError, per_game_bot
 from bots.search.budget import SearchSettingsError, clock_limit, env_number, env_seed
 from bots.search.parallel import RootHelpers, Search, SearchSettings, make_search, run_search
 from bots.search.policy import HeuristicPolicy
-from sdk import Bot, OptionInfo, Request
+from sdk import Bot, GameOverInfo, OptionInfo, Request
 
 DEFAULT_SECONDS = 1.0
 #: How much earlier than the bot its root helpers stop (at most; 10% of a shorter budget).
@@ -150,8 +150,12 @@ class SearchBot(Bot):
         self.last_search = search
         return search.best()
 
+    def on_game_over(self, over: GameOverInfo) -> None:
+        """The game is over: stop the helper processes (a next game starts them again)."""
+        self.close()
+
     def close(self) -> None:
-        """Stop the helper processes, if any."""
+        """Stop the helper processes, if any, once their last search is done."""
         if self.helpers is not None:
             self.helpers.close()
             self.helpers = None

@@ -138,4 +138,5 @@ class RootHelpers:
         return [self.pool.submit(helper_search, job) for job in jobs]
 
     def close(self) -> None:
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        """Stop the helpers; waits for a search still running (it ends at its deadline), so the process exits cleanly."""
+        self.pool.shutdown(wait=True, cancel_futures=True)

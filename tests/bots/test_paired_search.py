@@ -8,6 +8,7 @@ import random
 import subprocess
 import sys
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Self
 
 import pytest
@@ -21,11 +22,14 @@ from bots.search.rollout import RolloutSearch
 from referee.chance import sample_outcome, uniform_outcomes
 from referee.engine import ChanceOutcome, Game, GameConfig, GameResult, GameState, JsonValue, Option, Seat
 from referee.local import request_for
+from referee.match import MatchSpec, run_match
 from referee.registry import get_game
 from sdk.forward import InformationSet, seat_world
+from sdk.types import ClockInfo
+from tests.polyglot.helpers import PROCESS_CLOCK, assert_clean, python_bot
 from tests.polyglot.toy_game import dealt
 
-ROOT = __import__("pathlib").Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class CoinGame(Game):
@@ -224,9 +228,11 @@ def test_the_bot_searches_deep_dive_solo_with_the_paired_search() -> None:
 def test_root_helpers_add_their_playouts_to_the_answer() -> None:
     state, seat = first_decision("fuji99", 2, seed=3)
     bot = SearchBot(iterations=6, seed=1, workers=2)
+    # A generous allowance: the bot waits for its helper within it, however loaded the machine.
+    request = dataclasses.replace(with_world(state, seat), clock=ClockInfo(per_decision_seconds=60.0, bank_remaining_seconds=0.0))
     try:
         for _ in range(2):
-            bot.choose(with_world(state, seat))  # type: ignore[arg-type]
+            bot.choose(request)  # type: ignore[arg-type]
             assert bot.last_search is not None and bot.last_search.iterations >= 12  # its own 6 and the helper's 6
     finally:
         bot.close()
@@ -261,3 +267,12 @@ def test_the_bot_process_refuses_a_bad_budget_in_one_line() -> None:
     )
     assert completed.returncode == 2
     assert completed.stderr.strip() == "bots: B99_MCTS_ITERATIONS='-3': must be above 0"
+
+
+def test_plays_as_a_process_with_a_root_helper_and_exits_cleanly() -> None:
+    search = python_bot("search", "bots", "search")
+    env = {"B99_SEARCH_ITERATIONS": "3", "B99_BOT_SEED": "3", "B99_SEARCH_WORKERS": "2"}
+    search = type(search)(name="search", command=search.command, env=env)
+    report = run_match(MatchSpec(game="fuji99", bots=[search, python_bot("random", "bots", "random")], seed=4, time_control=PROCESS_CLOCK))
+    assert_clean(report)
+    assert report.seats[0].stderr_tail.strip() == ""
