@@ -258,8 +258,25 @@ class Fuji99State(GameState):
             self.cubes[card] = 0
         self._resolve_card_draws()
 
+    def apply_decisions(self, choices: Mapping[Seat, str]) -> None:
+        """Apply the active seat's option (the only seat that ever decides), checked against its legal options.
+
+        The common case skips the base class's general checks; anything unusual goes to it for its error.
+        """
+        if len(choices) == 1 and self.phase in DECISIONS:
+            option_id = choices.get(self.active)
+            for option in self.legal_options(self.active):
+                if option.id == option_id:
+                    self._act(option)
+                    return
+        super().apply_decisions(choices)
+
     def _apply_decisions(self, chosen: Mapping[Seat, Option]) -> None:
-        payload = chosen[self.active].payload
+        self._act(chosen[self.active])
+
+    def _act(self, option: Option) -> None:
+        """Carry out one legal option of the active seat."""
+        payload = option.payload
         action = payload["action"]
         if action == "draw":
             self._draw_cubes(int(payload["count"]))

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from referee.cli import main
-from referee.errors import ConfigError, GameOverError, IllegalOptionError, NotChanceNodeError
+from referee.errors import ConfigError, GameOverError, IllegalOptionError, NotChanceNodeError, NotDecidingError
 from referee.games.fuji99 import GAME
 from referee.games.fuji99.phases import CARDS, CONTINUE_OR_STOP, PLACE_CUBE
 from tests.games.fuji99.helpers import (
@@ -300,12 +300,28 @@ def test_only_an_outcome_of_the_pending_draw_is_accepted() -> None:
     assert state.deck == deck and state.drawing == 0
 
 
-def test_no_outcome_after_the_end() -> None:
+def test_only_the_active_seat_decides_and_only_once() -> None:
+    state = new_state()
+    with pytest.raises(NotDecidingError):
+        state.apply_decisions({1: "draw:5"})
+    with pytest.raises(NotDecidingError):
+        state.apply_decisions({0: "draw:5", 1: "draw:5"})
+    with pytest.raises(NotDecidingError):
+        state.apply_decisions({})
+    state.apply_decision(0, "draw:5")
+    with pytest.raises(NotDecidingError):
+        state.apply_decisions({0: "draw:5"})
+    assert state.to_draw == 5
+
+
+def test_no_outcome_or_decision_after_the_end() -> None:
     state = new_state(2, max_rounds=1)
     red_bust_turn(state)
     red_bust_turn(state)
     with pytest.raises(GameOverError):
         state.apply_chance("clear")
+    with pytest.raises(GameOverError):
+        state.apply_decision(0, "draw:5")
 
 
 def test_reshuffle_only_when_the_deck_is_empty() -> None:
