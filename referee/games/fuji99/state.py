@@ -228,6 +228,7 @@ class Fuji99State(GameState):
         super().apply_chance(outcome_id)
 
     def _apply_chance(self, outcome: ChanceOutcome) -> None:
+        """The base class's path to a validated outcome (`apply_chance` applies every legal one itself)."""
         if self.phase == CUBES:
             self._draw_cube(COLOUR_INDEX[outcome.id])
             return
@@ -272,6 +273,7 @@ class Fuji99State(GameState):
         super().apply_decisions(choices)
 
     def _apply_decisions(self, chosen: Mapping[Seat, Option]) -> None:
+        """The base class's path to validated options (`apply_decisions` applies every legal one itself)."""
         self._act(chosen[self.active])
 
     def _act(self, option: Option) -> None:
