@@ -5,6 +5,7 @@
     python -m benchmarks.strength --games 200 --iterations 200 --only underground_dice --write docs/bots.md
     python -m benchmarks.strength --only fuji99 --pairings search:heuristic --players 2 4 --seconds 1 --games 60
     python -m benchmarks.strength --only deep_dive --players 1 --solo search --variant ai_difficulty=hard
+    python -m benchmarks.strength --only merchants --players 1 --solo search --games 60 --log merchants.jsonl  # resumable
 
 The searching bot (`search`) gets `--seconds` of CPU time per decision (its thread's CPU time, so
 a loaded shared machine measures the same bot as an idle one; see bots/search/bot.py) on one core
@@ -27,14 +28,18 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import json
 import math
 import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from referee.registry import all_games
 
@@ -152,9 +157,68 @@ def elo(score: float) -> float:
     return -400.0 * math.log10(1.0 / clipped - 1.0)
 
 
-def run_pairing(pairing: Pairing, games: int, iterations: Budget, pool: ProcessPoolExecutor) -> tuple[PairingResult, list[list[float]]]:
+Outcome = tuple[float, float, list[float]]
+
+
+class GameLog:
+    """Every finished game of a measurement, one JSON line each (`--log FILE`): a run stopped midway
+    starts again where it was, and the games already played count without being played again."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.done: dict[tuple[str, int], Outcome] = {}
+        if path is not None and path.exists():
+            for number, line in enumerate(path.read_text().splitlines(), 1):
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                    score, first, scores = record["outcome"]
+                    self.done[(str(record["table"]), int(record["seed"]))] = (float(score), float(first), [float(s) for s in scores])
+                except (ValueError, KeyError, TypeError) as error:
+                    raise SystemExit(f"{path}:{number}: not a game of a strength measurement ({error})") from None
+
+    def get(self, table: str, seed: int) -> Outcome | None:
+        return self.done.get((table, seed))
+
+    def add(self, table: str, seed: int, outcome: Outcome) -> None:
+        self.done[(table, seed)] = outcome
+        if self.path is not None:
+            with self.path.open("a") as handle:
+                handle.write(json.dumps({"table": table, "seed": seed, "outcome": list(outcome)}) + "\n")
+
+
+def table_key(pairing: Pairing, budget: Budget) -> str:
+    """What a logged game belongs to: the game and its flags, players, bots and budget."""
+    names = (pairing.bot, pairing.opponent)
+    return f"{pairing.game_label} | {pairing.players} | {pairing.bot} vs {pairing.opponent} | {budget.label(names)}"
+
+
+def play_games(pairing: Pairing, games: int, budget: Budget, pool: ProcessPoolExecutor, log: GameLog, progress: Progress) -> list[Outcome]:
+    """Seeds 0..games-1 of a table, taking the logged ones from `log` and logging the others as they end."""
+    table = table_key(pairing, budget)
+    task = progress.add_task(table, total=games)
+    outcomes: dict[int, Outcome] = {}
+    pending = {}
+    for seed in range(games):
+        logged = log.get(table, seed)
+        if logged is not None:
+            outcomes[seed] = logged
+            progress.advance(task)
+        else:
+            pending[pool.submit(_play_one, (pairing, seed, budget))] = seed
+    for future in as_completed(pending):
+        seed = pending[future]
+        outcomes[seed] = future.result()
+        log.add(table, seed, outcomes[seed])
+        progress.advance(task)
+    return [outcomes[seed] for seed in range(games)]
+
+
+def run_pairing(pairing: Pairing, games: int, iterations: Budget, pool: ProcessPoolExecutor, log: GameLog,
+                progress: Progress) -> tuple[PairingResult, list[list[float]]]:
     began = time.monotonic()
-    outcomes = list(pool.map(_play_one, [(pairing, seed, iterations) for seed in range(games)]))
+    outcomes = play_games(pairing, games, iterations, pool, log, progress)
     scores = [outcome[0] for outcome in outcomes]
     mean = statistics.fmean(scores)
     low, high = wilson(mean, games)
@@ -191,11 +255,12 @@ def pairings_for(
 
 
 def solo_scores(
-    game_id: str, bot: str, games: int, iterations: Budget, pool: ProcessPoolExecutor, variants: tuple[tuple[str, str], ...] = ()
+    game_id: str, bot: str, games: int, iterations: Budget, pool: ProcessPoolExecutor, log: GameLog, progress: Progress,
+    variants: tuple[tuple[str, str], ...] = (),
 ) -> tuple[float, float, float]:
     """Mean solo score with its 95% half-width, and the share of games ranked first (won against an engine-run AI)."""
     pairing = Pairing(game_id, 1, bot, bot, variants)
-    outcomes = list(pool.map(_play_one, [(pairing, seed, iterations) for seed in range(games)]))
+    outcomes = play_games(pairing, games, iterations, pool, log, progress)
     scores = [outcome[2][0] for outcome in outcomes]
     mean = statistics.fmean(scores)
     half = Z95 * statistics.stdev(scores) / math.sqrt(len(scores)) if len(scores) > 1 else math.inf
@@ -214,7 +279,9 @@ def measure(args: argparse.Namespace, emit: Callable[[str], None]) -> tuple[list
     rows: list[str] = []
     solo_rows: list[str] = []
     today = dt.date.today().isoformat()
-    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+    log = GameLog(args.log)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn())
+    with ProcessPoolExecutor(max_workers=args.workers) as pool, Progress(*columns, console=Console(stderr=True)) as progress:
         for game in all_games():
             if args.only and game.id not in args.only:
                 continue
@@ -224,7 +291,7 @@ def measure(args: argparse.Namespace, emit: Callable[[str], None]) -> tuple[list
             variants = tuple(sorted(tuple(item.split("=", 1)) for item in args.variant))  # type: ignore[misc]
             pairs = [tuple(item.split(":", 1)) for item in args.pairings] if args.pairings else None
             for pairing in pairings_for(game.id, game.min_players, game.max_players, args.players, pairs, variants):  # type: ignore[arg-type]
-                result, _ = run_pairing(pairing, games, budget, pool)
+                result, _ = run_pairing(pairing, games, budget, pool, log, progress)
                 label = budget.label((pairing.bot, pairing.opponent))
                 row = (
                     f"| {pairing.game_label} | {pairing.players} | {pairing.bot} vs {pairing.opponent} | {result.games} | {label} | "
@@ -239,7 +306,7 @@ def measure(args: argparse.Namespace, emit: Callable[[str], None]) -> tuple[list
                 for bot in args.solo if args.solo is not None else available_bots(game.id):
                     if bot not in available_bots(game.id):
                         continue
-                    mean, half, won = solo_scores(game.id, bot, games, budget, pool, variants)
+                    mean, half, won = solo_scores(game.id, bot, games, budget, pool, log, progress, variants)
                     if game.solo_opponent:
                         low, high = wilson(won, games)
                         won_cell = f"{100 * won:.1f}% ({100 * low:.1f}–{100 * high:.1f})"
@@ -351,6 +418,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="games played in parallel")
     parser.add_argument("--only", nargs="*", default=None, help="only these game ids")
     parser.add_argument("--write", type=Path, default=None, help="replace the section in this markdown file")
+    parser.add_argument("--log", type=Path, default=None,
+                        help="keep every finished game in this JSON-lines file; a run given the same file skips the games it holds")
     args = parser.parse_args(argv)
     rows, solo_rows = measure(args, lambda row: print(row, file=sys.stderr, flush=True))
     print("\n".join(section(rows, solo_rows)))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -61,3 +62,27 @@ def test_a_solo_game_against_the_engine_ai_counts_a_loss_as_no_first_place() -> 
     pairing = Pairing("deep_dive", 1, "random", "random", (("ai_difficulty", "hard"),))
     firsts = [play_one(pairing, seed, Budget(1, 0.01))[1] for seed in range(3)]
     assert firsts == [0.0, 0.0, 0.0]
+
+
+def test_a_measurement_with_a_log_resumes_where_it_stopped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every finished game goes to the log; a second run with the same log plays only what is missing."""
+    from benchmarks.strength import main
+
+    log = tmp_path / "games.jsonl"
+    common = ["--only", "underground_dice", "--pairings", "heuristic:random", "--players", "2", "--workers", "1", "--log", str(log)]
+    assert main([*common, "--games", "2"]) == 0
+    first = [json.loads(line) for line in log.read_text().splitlines()]
+    assert sorted(record["seed"] for record in first) == [0, 1]
+    assert {record["table"] for record in first} == {"underground_dice | 2 | heuristic vs random | —"}
+    # Mark the logged games as losses: a resumed run must count them as logged, not play them again.
+    log.write_text("".join(json.dumps({**record, "outcome": [0.0, 0.0, record["outcome"][2]]}) + "\n" for record in first))
+    capsys.readouterr()
+    assert main([*common, "--games", "3"]) == 0
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert sorted(record["seed"] for record in records) == [0, 1, 2]  # only seed 2 was played
+    row = next(line for line in capsys.readouterr().out.splitlines() if "heuristic vs random" in line)
+    third = records[-1]["outcome"][0]
+    assert f"| 3 | — | {100 * third / 3:.1f}% (" in row
+    log.write_text("not json\n")
+    with pytest.raises(SystemExit, match="not a game of a strength measurement"):
+        main([*common, "--games", "1"])
