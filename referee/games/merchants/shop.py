@@ -21,17 +21,14 @@ def legal_targets(occupied: Iterable[Cell]) -> list[tuple[int, int, str]]:
     cells = set(occupied)
     rows = [row for row, _ in cells]
     cols = [col for _, col in cells]
-    top, bottom, left, right = min(rows), max(rows), min(cols), max(cols)
-    targets = [(row, col, REPLACE) for row, col in cells]
-    candidates: set[Cell] = set()
-    for row, col in cells:
-        for near in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
-            if near not in cells:
-                candidates.add(near)
-    for row, col in candidates:
-        if max(bottom, row) - min(top, row) < MAX_SIDE and max(right, col) - min(left, col) < MAX_SIDE:
-            targets.append((row, col, PLACE))
-    targets.sort()
+    targets = []
+    # A new tile keeps the shop within MAX_SIDE rows and columns: scan the rows and columns it may use, in order.
+    for row in range(max(rows) - MAX_SIDE + 1, min(rows) + MAX_SIDE):
+        for col in range(max(cols) - MAX_SIDE + 1, min(cols) + MAX_SIDE):
+            if (row, col) in cells:
+                targets.append((row, col, REPLACE))
+            elif (row - 1, col) in cells or (row + 1, col) in cells or (row, col - 1) in cells or (row, col + 1) in cells:
+                targets.append((row, col, PLACE))
     return targets
 
 
