@@ -111,9 +111,32 @@ def _target_option(row: int, col: int, mode: str) -> Option:
 
 
 @lru_cache(maxsize=1 << 16)
+def _targets(cells: frozenset[Cell]) -> tuple[tuple[int, int, str], ...]:
+    """The legal targets of a shop occupying `cells` (shops repeat a lot in playouts and searches)."""
+    return tuple(legal_targets(cells))
+
+
+@lru_cache(maxsize=1 << 16)
 def _target_options(cells: frozenset[Cell]) -> tuple[Option, ...]:
-    """DP4 options of a shop occupying `cells` (shops repeat a lot in playouts and searches)."""
-    return tuple(_target_option(*target) for target in legal_targets(cells))
+    """DP4 options of a shop occupying `cells`."""
+    return tuple(_target_option(*target) for target in _targets(cells))
+
+
+def _redeal(rest: list[str], hands: Sequence[Sequence[str]], rng: random.Random) -> tuple[list[list[str]], list[str]]:
+    """New hands of the same sizes drawn at random from `rest` and the hands, and what is left, sorted.
+
+    Draws only as many items as the hands hold (a sample, not a shuffle of everything)."""
+    pool = list(rest)
+    for hand in hands:
+        pool.extend(hand)
+    drawn = rng.sample(pool, sum(len(hand) for hand in hands))
+    dealt = []
+    start = 0
+    for hand in hands:
+        dealt.append(drawn[start:start + len(hand)])
+        start += len(hand)
+    taken = set(drawn)
+    return dealt, sorted(item for item in pool if item not in taken)
 
 
 _ROTATION_OPTIONS: tuple[Option, ...] = tuple(_rotation_option(rotation) for rotation in ROTATIONS)
@@ -403,7 +426,7 @@ class MerchantsState(GameState):
 
     # ----- decisions ----------------------------------------------------------------------
     def legal_options(self, seat: Seat) -> Sequence[Option]:
-        if self.phase not in DECISIONS or not 0 <= seat < self.players:
+        if self.phase not in DECISIONS or not 0 <= seat < len(self.players_state):
             raise RuleError(f"merchants: seat {seat} is not deciding (phase {self.phase})")
         options = self._options.get(seat)
         if options is None:
@@ -420,12 +443,16 @@ class MerchantsState(GameState):
 
     def _chosen(self, choices: Mapping[Seat, str]) -> dict[Seat, Option] | None:
         """Each seat's option when every seat (all decide at once in this game) names a legal one, else None."""
-        if self.phase not in DECISIONS or len(choices) != self.players:
+        if self.phase not in DECISIONS or len(choices) != len(self.players_state):
             return None
         chosen: dict[Seat, Option] = {}
-        for seat in range(self.players):
-            option_id = choices.get(seat)
-            for option in self.legal_options(seat):
+        for seat, option_id in choices.items():
+            options = self._options.get(seat)
+            if options is None:
+                if seat not in range(len(self.players_state)):
+                    return None
+                options = self.legal_options(seat)
+            for option in options:
                 if option.id == option_id:
                     chosen[seat] = option
                     break
@@ -773,37 +800,41 @@ class MerchantsState(GameState):
         world = self.clone()
         world._outcomes = None
         world._options = {}
-        unknown = [p.bundle for p in world.players_state if p.bundle is not None and seat not in p.bundle.holders]
-        pool = list(world.supply)
-        for bundle in unknown:
-            pool.extend(bundle.tiles)
-        rng.shuffle(pool)
-        for bundle in unknown:
-            size = len(bundle.tiles)
-            bundle.tiles = pool[:size]
-            del pool[:size]
-        world.supply = sorted(pool)
-        cards = list(world.reputation_deck)
-        others = [p for index, p in enumerate(world.players_state) if index != seat]
-        for player in others:
-            cards.extend(player.reputation)
-            cards.extend(player.returned)
-        rng.shuffle(cards)
-        for player in others:
-            size, returned = len(player.reputation), len(player.returned)
-            player.reputation, player.returned = cards[:size], cards[size:size + returned]
-            del cards[:size + returned]
-        world.reputation_deck = sorted(cards)
+        world._redeal_hands(seat, rng)
+        world._redeal_reputation(seat, rng)
         world._redraw_unseen_batch(rng)
-        for index, player in enumerate(world.players_state):
+        world._redraw_pending(seat, rng)
+        return world
+
+    def _redeal_hands(self, seat: Seat, rng: random.Random) -> None:
+        """Deal the hands `seat` has not seen afresh from them and the supply (only as many tiles as they hold)."""
+        unknown = [p.bundle for p in self.players_state if p.bundle is not None and seat not in p.bundle.holders]
+        hands = [bundle.tiles for bundle in unknown]
+        if not any(hands):
+            return
+        dealt, self.supply = _redeal(self.supply, hands, rng)
+        for bundle, tiles in zip(unknown, dealt):
+            bundle.tiles = tiles
+
+    def _redeal_reputation(self, seat: Seat, rng: random.Random) -> None:
+        """Deal other seats' reputation cards (held and returned) afresh from them and the deck."""
+        others = [p for index, p in enumerate(self.players_state) if index != seat]
+        held = [part for p in others for part in (p.reputation, p.returned)]
+        if not any(held):
+            return
+        dealt, self.reputation_deck = _redeal(self.reputation_deck, held, rng)
+        for player, (reputation, returned) in zip(others, zip(dealt[::2], dealt[1::2])):
+            player.reputation, player.returned = reputation, returned
+
+    def _redraw_pending(self, seat: Seat, rng: random.Random) -> None:
+        """Other seats' secret answers (tile, then target) redrawn among their options."""
+        for index, player in enumerate(self.players_state):
             if index == seat:
                 continue
             if player.pending_tile is not None and player.bundle is not None:
                 player.pending_tile = rng.choice(player.bundle.tiles)
             if player.pending_target is not None:
-                player.pending_target = rng.choice(legal_targets(player.shop))
-        return world
-
+                player.pending_target = rng.choice(_targets(frozenset(player.shop)))
 
     def _redraw_unseen_batch(self, rng: random.Random) -> None:
         """Items of a draw batch still in progress have been told to nobody yet: redraw them too."""
