@@ -59,21 +59,22 @@ def attribute_sets(tiles: Mapping[Cell, Tile]) -> int:
 
 
 def _lines_of_four(tiles: Mapping[Cell, Tile]) -> list[list[Tile]]:
+    """Every row or column of 4 adjacent tiles (left to right, top to bottom)."""
     lines = []
     for row, col in tiles:
-        for step in ((0, 1), (1, 0)):
-            cells = [(row + step[0] * k, col + step[1] * k) for k in range(4)]
-            if all(cell in tiles for cell in cells):
-                lines.append([tiles[cell] for cell in cells])
+        if (row, col + 3) in tiles and (row, col + 1) in tiles and (row, col + 2) in tiles:
+            lines.append([tiles[(row, col + k)] for k in range(4)])
+        if (row + 3, col) in tiles and (row + 1, col) in tiles and (row + 2, col) in tiles:
+            lines.append([tiles[(row + k, col)] for k in range(4)])
     return lines
 
 
 def _blocks(tiles: Mapping[Cell, Tile]) -> list[list[Tile]]:
+    """Every 2x2 block of tiles, by its top-left cell."""
     blocks = []
     for row, col in tiles:
-        cells = [(row, col), (row, col + 1), (row + 1, col), (row + 1, col + 1)]
-        if all(cell in tiles for cell in cells):
-            blocks.append([tiles[cell] for cell in cells])
+        if (row + 1, col + 1) in tiles and (row, col + 1) in tiles and (row + 1, col) in tiles:
+            blocks.append([tiles[(row, col)], tiles[(row, col + 1)], tiles[(row + 1, col)], tiles[(row + 1, col + 1)]])
     return blocks
 
 
