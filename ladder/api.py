@@ -28,6 +28,7 @@ from grpc_reflection.v1alpha import reflection
 
 import b99.ladder_pb2 as pb
 from ladder import queries
+from ladder.challenges import ChallengeResult, challenge_result, request_challenge
 from ladder.models import Bot, MatchStatus
 from ladder.recompute import rating_intervals
 from ladder.registry import LadderError, add_bot, bot_for_token, get_bot, issue_token, revoke_tokens, rotate_token
@@ -77,6 +78,13 @@ def match_message(row: queries.MatchRow) -> pb.Match:
             )
             for seat in row.seats
         ],
+    )
+
+
+def challenge_message(result: ChallengeResult) -> pb.ChallengeStatus:
+    return pb.ChallengeStatus(
+        id=result.id, bot=result.bot, opponent=result.opponent, games=result.games, finished=result.finished,
+        wins=result.wins, draws=result.draws, losses=result.losses, matches=[match_message(row) for row in result.matches],
     )
 
 
@@ -288,7 +296,7 @@ class LadderServicer:
                                upload=archive, owner=request.owner, version=request.version or "1", validate=True)
         return add_bot(self.settings, request.name, request.game, command=list(request.command) or None,
                        remote=request.remote, owner=request.owner, version=request.version or "1",
-                       validate=not request.remote)
+                       validate=True)
 
     async def IssueToken(self, request: pb.IssueTokenRequest, context: grpc.aio.ServicerContext) -> pb.IssueTokenResponse:
         await self._require_admin(context)
@@ -311,6 +319,40 @@ class LadderServicer:
         await self._require_admin(context)
         try:
             return pb.IssueTokenResponse(token=await self.run_db(rotate_token, self.settings, request.bot))
+        except LadderError as error:
+            await abort(context, grpc.StatusCode.NOT_FOUND, str(error))
+            raise
+
+    # ------------------------------------------------------------------ challenges
+
+    async def _require_owner(self, bot_name: str, context: grpc.aio.ServicerContext) -> None:
+        """The admin token, or a live token of the bot named `bot_name` (its owner holds one)."""
+        given = bearer(context)
+        if not given:
+            await abort(context, grpc.StatusCode.UNAUTHENTICATED, "send authorization: Bearer <one of the challenger's tokens>")
+        if self.admin_token and hmac.compare_digest(given.encode(), self.admin_token.encode()):
+            return
+        owner = await self.run_db(bot_for_token, self.settings, given)
+        if owner is None:
+            await abort(context, grpc.StatusCode.UNAUTHENTICATED, "unknown or revoked token")
+        if owner is not None and owner.name != bot_name:
+            await abort(context, grpc.StatusCode.PERMISSION_DENIED, f"this token is {owner.name}'s, not {bot_name[:80]!r}'s")
+
+    async def RequestChallenge(self, request: pb.ChallengeRequest, context: grpc.aio.ServicerContext) -> pb.ChallengeStatus:
+        await self._require_owner(request.bot, context)
+        requested_by = "admin" if self.admin_token and hmac.compare_digest(bearer(context).encode(), self.admin_token.encode()) else request.bot
+        try:
+            challenge_id = await self.run_db(request_challenge, self.settings, request.bot, request.opponent, request.games, requested_by)
+            return challenge_message(await self.run_db(challenge_result, self.settings, challenge_id))
+        except LadderError as error:
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
+            raise
+
+    async def GetChallenge(self, request: pb.GetChallengeRequest, context: grpc.aio.ServicerContext) -> pb.ChallengeStatus:
+        if request.id == 0:
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, "GetChallenge needs the challenge's id (1 or more)")
+        try:
+            return challenge_message(await self.run_db(challenge_result, self.settings, min(request.id, queries.MAX_ID)))
         except LadderError as error:
             await abort(context, grpc.StatusCode.NOT_FOUND, str(error))
             raise

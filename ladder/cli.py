@@ -126,16 +126,18 @@ def tournament(
             parallel=parallel, variants=parse_variants(variant_pairs), time_control=time_control,
             replay_dir=replay_dir, on_result=lambda *_: progress.advance(task),
         )
-    table = Table(title=f"{game} · {total} games · {count} players per game" + (" · duplicate" if duplicate else ""))
+    table = Table(title=f"{game} · {total} games · {count} players per game" + (" · duplicate" if duplicate else ""),
+                  caption="Elo: in schedule order, as the ladder rates · strength and its 90% interval: fitted to every game at once")
     multiplayer = count > 2  # with two players the share of pairwise points is the win rate
-    columns = [("#", "right"), ("bot", "left"), ("Elo", "right"), ("90% CI", "right"), ("games", "right"),
+    columns = [("#", "right"), ("bot", "left"), ("Elo", "right"), ("strength", "right"), ("90% interval", "right"), ("games", "right"),
                ("wins", "right"), ("win %", "right")] + ([("points %", "right")] if multiplayer else []) + [("faults", "right")]
     for column, justify in columns:
         table.add_column(column, justify=justify, no_wrap=column == "bot")  # type: ignore[arg-type]
     for position, line in enumerate(result.standings, 1):
         interval = f"{line.interval[0]:.0f}–{line.interval[1]:.0f}" if line.interval else "-"
         win_rate = line.wins / line.games if line.games else 0.0
-        cells = [str(position), line.name, f"{line.rating:.1f}", interval, str(line.games), f"{line.wins:g}", f"{win_rate:.1%}"]
+        strength = f"{line.strength:.0f}" if line.strength is not None else "-"
+        cells = [str(position), line.name, f"{line.rating:.1f}", strength, interval, str(line.games), f"{line.wins:g}", f"{win_rate:.1%}"]
         cells += [f"{line.score_share:.1%}"] if multiplayer else []
         table.add_row(*cells, str(line.faults))
     console.print(table)
@@ -208,7 +210,7 @@ def init(settings: LadderSettings) -> None:
 @click.option("--sandbox", type=click.Choice(["none", "basic", "strict"]), default=None,
               help="Sandbox level (default: strict for uploads, none for local commands).")
 @click.option("--validate/--no-validation", default=True, show_default=True,
-              help="Play unrated validation games against the reference bot before rated play (remote bots: never).")
+              help="Play unrated validation games against the reference bot before rated play (a remote bot plays them once it connects).")
 @pass_settings
 @_guard
 def add_bot(settings: LadderSettings, name: str, game: str, command_text: str | None, upload: Path | None,
@@ -220,7 +222,7 @@ def add_bot(settings: LadderSettings, name: str, game: str, command_text: str | 
     if command_text is not None and upload is None:
         command = reference_command(command_text) or command_text
     bot = register(settings, name, game, command=command, upload=upload, remote=remote, owner=owner,
-                   version=version, sandbox=sandbox, validate=validate and not remote)
+                   version=version, sandbox=sandbox, validate=validate)
     console.print(f"bot {bot.name} (#{bot.id}) added to {game} as a {bot.kind} bot (sandbox {bot.sandbox}, {bot.status})")
     if bot.sandbox != "none":
         from referee.sandbox import machine_support
@@ -240,7 +242,7 @@ def add_bot(settings: LadderSettings, name: str, game: str, command_text: str | 
 @_guard
 def token(settings: LadderSettings, name: str, rotate: bool, revoke: bool, token_text: str | None) -> None:
     """Issue a secret token for a remote bot (shown once; the ladder keeps only its hash), or rotate or
-    revoke its tokens. A revoked token opens no new connection."""
+    revoke its tokens. A revoked token opens no new connection, and one waiting for a seat is closed."""
     from ladder.registry import issue_token, revoke_tokens, rotate_token
 
     if rotate and revoke:
@@ -352,15 +354,14 @@ def resume(settings: LadderSettings, name: str) -> None:
 
 @ladder.command()
 @click.argument("game", required=False)
-@click.option("--samples", type=int, default=60, show_default=True, help="Bootstrap samples for the interval.")
 @pass_settings
 @_guard
-def leaderboard(settings: LadderSettings, game: str | None, samples: int) -> None:
+def leaderboard(settings: LadderSettings, game: str | None) -> None:
     """Show the leaderboard of GAME (or of every game): the ranked bots, then the bots listed apart."""
     from ladder import queries
 
     for game_id in [game] if game else queries.games(settings):
-        rows = queries.leaderboard(settings, game_id, samples=samples)
+        rows = queries.leaderboard(settings, game_id)
         table = Table(title=f"{game_id} leaderboard", caption="Elo: official rating · strength and its 90% interval: fitted to the whole history")
         for column, justify in [("#", "right"), ("bot", "left"), ("owner", "left"), ("Elo", "right"), ("strength", "right"),
                                 ("90% interval", "right"), ("games", "right"), ("status", "left")]:

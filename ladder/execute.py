@@ -14,10 +14,12 @@ import socket
 import sys
 import threading
 import time
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
 
 from ladder.db import DatabaseUnavailable, retrying
+from ladder.live import LivePublisher
 from ladder.matches import MatchJob, claim_match, fail_attempt, heartbeat, record_result
 from ladder.models import BotKind
 from ladder.settings import LadderSettings
@@ -127,7 +129,8 @@ def execute_match(
     with Heartbeat(settings, job, HEARTBEAT_SECONDS if heartbeat_seconds is None else heartbeat_seconds, lease, name):
         try:
             spec = build_spec(settings, job)
-            report = run_match(spec)
+            with _live_publisher(settings, job, spec.replay_path):
+                report = run_match(spec)
         except ArenaError as error:
             # A spec the referee refuses (a game or variant that changed since scheduling) never works.
             return retrying(lambda: fail_attempt(settings, match_id, job.attempt, f"refused by the referee: {error}", final=True),
@@ -146,6 +149,16 @@ def execute_match(
             if replay_file is not None:
                 replay_file.unlink(missing_ok=True)  # a scratch copy: the database holds the replay now
     return "done" if outcome in ("recorded", "already") else outcome.value
+
+
+def _live_publisher(settings: LadderSettings, job: MatchJob, replay_path: str | None) -> AbstractContextManager[object]:
+    """On a worker that is not the service's own machine (Celery), send the running replay's lines to
+    the database for the live page; a local match process needs nothing (the page reads its file)."""
+    if replay_path is None or os.environ.get("B99_LADDER_WORKER_KIND") == "local":
+        return nullcontext()
+    from referee.replay import live_path_of
+
+    return LivePublisher(settings, job.match_id, job.attempt, live_path_of(Path(replay_path)))
 
 
 def die_with_parent(parent_pid: int) -> None:

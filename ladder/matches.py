@@ -19,6 +19,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from ladder.db import read_session, write_session
+from ladder.live import drop_live_chunks
 from ladder.models import (
     Bot, BotStatus, GameCounter, Match, MatchKind, MatchStatus, Notice, Rating, ReplayBlob, Seat, Worker, utcnow,
 )
@@ -224,6 +225,7 @@ def fail_attempt(
             return "stale"
         if final or match.attempts >= settings.max_attempts:
             _void(match, now, reason)
+            drop_live_chunks(session, match_id)
             outcome = "void"
         else:
             match.status = MatchStatus.QUEUED
@@ -377,6 +379,7 @@ def _store_replay(session: Session, match: Match, job: MatchJob, report: Any, re
     if replay is not None:
         session.add(ReplayBlob(match_id=job.match_id, attempt=job.attempt, codec="zlib", size=len(replay),
                                data=zlib.compress(replay, 6)))
+    drop_live_chunks(session, job.match_id)  # the live page reads the stored replay from now on
     if worker is not None:
         touch_worker(session, worker, None, now, done=True)
 

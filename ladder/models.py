@@ -186,6 +186,16 @@ class ReplayBlob(SQLModel, table=True):
     data: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
 
 
+class LiveChunk(SQLModel, table=True):
+    """The next lines of a running attempt's replay, written by a worker on any machine so that the
+    service's live page can follow the match; deleted when the match closes."""
+
+    match_id: int = Field(foreign_key="match.id", primary_key=True)
+    attempt: int = Field(primary_key=True)
+    seq: int = Field(primary_key=True)  # 1, 2, ... in the order the lines were written
+    data: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+
+
 class BotBlob(SQLModel, table=True):
     """An uploaded bot's files as a gzipped tar, by content hash: any worker can unpack it."""
 

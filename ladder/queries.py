@@ -112,12 +112,11 @@ def games(settings: LadderSettings) -> list[str]:
 
 
 def leaderboard(
-    settings: LadderSettings, game: str, with_intervals: bool = True, samples: int = 60
+    settings: LadderSettings, game: str, with_intervals: bool = True
 ) -> list[LeaderboardRow]:
     """Bots of `game`: the ranked (active) ones by Elo, best first, numbered from 1; then the bots
     listed apart (paused, validating, rejected, retired) with position 0. Each with games played,
-    its Bradley-Terry strength and that strength's 90% interval (`samples` is kept for callers of
-    the former bootstrap and ignored)."""
+    its Bradley-Terry strength and that strength's 90% interval."""
     with read_session(settings.db_url) as session:
         rows = session.exec(
             select(Bot, Rating)

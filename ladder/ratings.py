@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -129,35 +128,6 @@ def replay_ratings(
     return table
 
 
-def bootstrap_intervals(
-    matches: Sequence[tuple[Sequence[Hashable], Sequence[int]]],
-    samples: int = 60,
-    level: float = 0.9,
-    seed: int = 0,
-    k_factor: float = K_FACTOR,
-) -> dict[Hashable, tuple[float, float]]:
-    """A bootstrap interval of each player's rating: resample the matches with replacement
-    (keeping their order), re-rate, and take the central `level` share of the outcomes."""
-    if not matches:
-        return {}
-    rng = random.Random(seed)
-    outcomes: dict[Hashable, list[float]] = {}
-    count = len(matches)
-    for _ in range(samples):
-        picks = sorted(rng.randrange(count) for _ in range(count))
-        table = replay_ratings((matches[i] for i in picks), k_factor=k_factor)
-        for player in {p for players, _ in matches for p in players}:
-            outcomes.setdefault(player, []).append(table.rating(player))
-    tail = (1.0 - level) / 2
-    intervals = {}
-    for player, values in outcomes.items():
-        values.sort()
-        low = values[int(tail * (len(values) - 1))]
-        high = values[round((1 - tail) * (len(values) - 1))]
-        intervals[player] = (low, high)
-    return intervals
-
-
 def interval_halfwidth(interval: tuple[float, float] | None) -> float | None:
     """Half the width of an interval, the ± shown next to a rating."""
     return None if interval is None else (interval[1] - interval[0]) / 2
@@ -175,7 +145,6 @@ __all__ = [
     "K_FACTOR",
     "RatingDecision",
     "RatingTable",
-    "bootstrap_intervals",
     "interval_halfwidth",
     "pairwise_scores",
     "rate_match",

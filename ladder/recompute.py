@@ -127,7 +127,6 @@ class StrengthCache:
 strengths = StrengthCache()
 
 
-def rating_intervals(settings: LadderSettings, game: str, samples: int = 60) -> dict[int, tuple[float, float]]:
-    """A 90% interval of each bot's strength in `game`, centred on it (the strength fit; `samples`
-    is kept for callers of the former bootstrap and ignored)."""
+def rating_intervals(settings: LadderSettings, game: str) -> dict[int, tuple[float, float]]:
+    """A 90% interval of each bot's strength in `game`, centred on it (the strength fit)."""
     return {int(bot): interval for bot, interval in strengths.fit(settings, game).intervals().items()}  # type: ignore[call-overload]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import logging
 import sys
 import threading
 from collections.abc import AsyncIterator
@@ -31,6 +32,12 @@ from referee.arena_server import MAX_UNAUTHENTICATED, STREAMS_PER_CONNECTION, TO
 HELLO_WAIT_SECONDS = 10.0
 
 ATTACH_WAIT_SECONDS = 5.0
+
+log = logging.getLogger(__name__)
+
+#: How often the tokens of connections waiting for a seat are checked again: a revoked token (or a
+#: bot paused or retired since it connected) loses its waiting connections within this time.
+TOKEN_RECHECK_SECONDS = 2.0
 
 
 def ticket(secret: str, bot_id: int, match_uid: str, seat: int) -> str:
@@ -84,6 +91,8 @@ class RemoteConnection:
     """One remote bot's open Play stream, waiting for a seat or playing one (queues of the gateway's event loop)."""
 
     bot_id: int
+    #: The token the connection was opened with (checked again while it waits, and before it is seated).
+    token: str = ""
     #: The remote bot's hello asked for worlds (sdk.forward): its relay asks the referee for them.
     want_world: bool = False
     to_bot: asyncio.Queue[arena_pb2.RefereeMessage | None] = field(default_factory=asyncio.Queue)
@@ -116,6 +125,7 @@ class ArenaGateway(arena_grpc.ArenaServicer, ladder_grpc.ArenaRelayServicer):
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="arena-gateway", daemon=True)
         self._changed: asyncio.Condition | None = None
+        self._recheck: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         self._thread.start()
@@ -128,6 +138,7 @@ class ArenaGateway(arena_grpc.ArenaServicer, ladder_grpc.ArenaRelayServicer):
         ladder_grpc.add_ArenaRelayServicer_to_server(self, self.server)
         self.port = self.server.add_insecure_port(self.address)
         await self.server.start()
+        self._recheck = asyncio.ensure_future(self._recheck_tokens())
 
     @property
     def relay_address(self) -> str:
@@ -139,6 +150,8 @@ class ArenaGateway(arena_grpc.ArenaServicer, ladder_grpc.ArenaRelayServicer):
         return f"{'127.0.0.1' if host in ('0.0.0.0', '[::]', '') else host}:{self.port}"
 
     def stop(self) -> None:
+        if self._recheck is not None:
+            self._loop.call_soon_threadsafe(self._recheck.cancel)
         if self.server is not None:
             try:
                 asyncio.run_coroutine_threadsafe(self.server.stop(0.5), self._loop).result(6)
@@ -153,7 +166,7 @@ class ArenaGateway(arena_grpc.ArenaServicer, ladder_grpc.ArenaRelayServicer):
         bot = await asyncio.to_thread(bot_for_token, self.settings, token)
         if bot is None or bot.kind != BotKind.REMOTE:
             return None, _error(arena_pb2.UNKNOWN_TOKEN, "unknown or revoked ladder token")
-        if bot.status != BotStatus.ACTIVE:
+        if bot.status not in (BotStatus.ACTIVE, BotStatus.VALIDATING):
             return None, _error(arena_pb2.UNKNOWN_TOKEN, f"{bot.name} is {bot.status}: {bot.paused_reason or 'ask the ladder admin'}")
         return bot, None
 
@@ -174,11 +187,12 @@ class ArenaGateway(arena_grpc.ArenaServicer, ladder_grpc.ArenaRelayServicer):
             yield _error(arena_pb2.PROTOCOL_ERROR, "the first message must be hello")
             return
         if bot is None:
-            bot, refusal = await self._bot(first.hello.seat_token)
+            token = first.hello.seat_token
+            bot, refusal = await self._bot(token)
             if refusal is not None:
                 yield refusal
                 return
-        connection = RemoteConnection(bot_id=bot.id or 0, want_world=first.hello.want_world)
+        connection = RemoteConnection(bot_id=bot.id or 0, token=token or "", want_world=first.hello.want_world)
         assert self._changed is not None  # set when the server started
         async with self._changed:
             self.waiting.setdefault(connection.bot_id, []).append(connection)
@@ -264,6 +278,33 @@ class ArenaGateway(arena_grpc.ArenaServicer, ladder_grpc.ArenaRelayServicer):
                 yield message
         finally:
             pumping.cancel()
+
+    async def _recheck_tokens(self) -> None:
+        """Close every waiting connection whose token was revoked, or whose bot was paused or retired."""
+        while True:
+            await asyncio.sleep(TOKEN_RECHECK_SECONDS)
+            try:
+                await self._drop_refused()
+            except Exception as error:  # noqa: BLE001 - a database outage must not stop the gateway
+                log.warning("tokens of waiting remote bots not rechecked: %s", error)
+
+    async def _drop_refused(self) -> None:
+        waiting = [connection for connections in list(self.waiting.values()) for connection in connections]
+        refusals: dict[str, arena_pb2.RefereeMessage | None] = {}
+        for token in {connection.token for connection in waiting}:
+            refusals[token] = (await self._bot(token))[1]
+        if self._changed is None:
+            return
+        async with self._changed:
+            for connection in waiting:
+                refusal = refusals.get(connection.token)
+                if refusal is None or connection.claimed or connection not in self.waiting.get(connection.bot_id, []):
+                    continue
+                self.waiting[connection.bot_id].remove(connection)
+                self.presence.connected(connection.bot_id, -1)
+                log.info("remote bot %s: waiting connection closed (%s)", connection.bot_id, refusal.error.message)
+                connection.to_bot.put_nowait(refusal)
+                connection.to_bot.put_nowait(None)
 
     async def _claim(self, bot_id: int) -> RemoteConnection | None:
         assert self._changed is not None  # set when the server started

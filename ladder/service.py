@@ -84,7 +84,7 @@ class Ladder:
         self.reconciler.step()
         from ladder.validation import schedule_validations
 
-        schedule_validations(self.settings, dict(self.options.players), self.rng, games_file=self.games_file)
+        schedule_validations(self.settings, dict(self.options.players), self.rng, games_file=self.games_file, online=self.online)
         self.schedule()
         self.dispatch()
 

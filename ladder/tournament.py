@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ladder.ratings import RatingTable, bootstrap_intervals, win_shares
+from ladder.ratings import RatingTable, win_shares
+from ladder.strength import fit_history
 
 
 @dataclass(frozen=True)
@@ -59,8 +60,9 @@ class EntrantStanding:
 
     entrant: int
     name: str
-    rating: float
-    interval: tuple[float, float] | None
+    rating: float  # Elo, in schedule order (as the ladder rates)
+    strength: float | None  # Bradley-Terry fit of every game at once (ladder.strength); None if it never played
+    interval: tuple[float, float] | None  # 90% interval of the strength
     games: int
     wins: float  # first places; a first place shared by k seats counts 1/k
     score_share: float  # mean share of pairwise points (1 = beat everyone every game)
@@ -129,6 +131,7 @@ class TournamentResult:
                 {
                     "name": s.name,
                     "rating": s.rating,
+                    "strength": s.strength,
                     "interval": list(s.interval) if s.interval else None,
                     "games": s.games,
                     "wins": s.wins,
@@ -177,13 +180,14 @@ def standings(names: Sequence[str], games: Sequence[TournamentGame], reports: Se
             shares[entrant] += share
             wins[entrant] += 1.0 / firsts if ranks[seat] == 1 else 0.0
             faults[entrant] += len(report.seats[seat].faults)
-    intervals = bootstrap_intervals(history, samples=40) if len(names) > 1 else {}
+    strengths = fit_history(history)
     lines = [
         EntrantStanding(
             entrant=i,
             name=name,
             rating=table.rating(i),
-            interval=intervals.get(i),  # type: ignore[arg-type]
+            strength=strengths.rating(i) if played[i] else None,
+            interval=strengths.interval(i) if played[i] and len(names) > 1 else None,
             games=played[i],
             wins=wins[i],
             score_share=shares[i] / played[i] if played[i] else 0.0,

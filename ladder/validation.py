@@ -19,7 +19,7 @@ from sqlmodel import Session, col, select
 
 from ladder.db import read_session, write_session
 from ladder.matches import last_lines, schedule_match
-from ladder.models import Bot, BotStatus, Match, MatchKind, MatchStatus, Notice, Seat, utcnow
+from ladder.models import Bot, BotKind, BotStatus, Match, MatchKind, MatchStatus, Notice, Seat, utcnow
 from ladder.settings import LadderSettings
 
 #: Validation games a new bot plays (its seat rotates through the table).
@@ -64,12 +64,15 @@ def schedule_validations(
     rng: random.Random,
     games: int = VALIDATION_GAMES,
     games_file: Any = None,
+    online: Any = None,
 ) -> list[int]:
     """Queue the validation games still missing for every bot waiting for validation; returns their ids.
 
     `players` fixes a game's seat count; otherwise the game's settings (`games_file`, a
     ladder.game_settings.GamesFile) draw it as for rated matches, and give the variants and the
-    time control, so a bot is validated under the ladder's own conditions."""
+    time control, so a bot is validated under the ladder's own conditions. A remote bot plays its
+    games one at a time, each queued only while it has a connection waiting (`online`, the
+    ladder.remote.Presence the Arena gateway keeps)."""
     from ladder.game_settings import GameSettings
 
     with read_session(settings.db_url) as session:
@@ -78,7 +81,12 @@ def schedule_validations(
         for bot in waiting:
             rows = validation_matches(session, bot.id or 0)
             counted = sum(1 for match, _ in rows if match.status in (*MatchStatus.OPEN, MatchStatus.DONE))
-            plans.append((bot, games - counted, len(rows)))
+            missing = games - counted
+            if bot.kind == BotKind.REMOTE:
+                waiting_for_it = any(match.status in MatchStatus.OPEN for match, _ in rows)
+                connected = online is not None and online.available(bot.id or 0)
+                missing = min(missing, 1) if connected and not waiting_for_it else 0
+            plans.append((bot, missing, len(rows)))
     scheduled = []
     for bot, missing, played in plans:
         if missing <= 0:
@@ -93,6 +101,8 @@ def schedule_validations(
                 schedule_match(settings, bot.game, table, seed=rng.getrandbits(63), kind=MatchKind.VALIDATION,
                                variants=dict(game_settings.variants), time_control=dict(game_settings.time_control))
             )
+            if bot.kind == BotKind.REMOTE:
+                online.reserve(bot.id or 0)  # its waiting connection is this match's
     return scheduled
 
 

@@ -15,6 +15,7 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 
 from ladder import queries
+from ladder.live import live_text
 from ladder.replays import replay_file
 from ladder.settings import LadderSettings
 from referee.errors import ReplayError
@@ -69,7 +70,11 @@ def viewer_reply(settings: LadderSettings, key: str, mode: str, subpath: str, qu
     with _LOCK:
         live = _LIVE.get(str(path))
         if live is None:
-            live = _LIVE[str(path)] = LiveReplay(live_path_of(path), path, finished_records=lambda match_id=row.id: _stored_records(settings, match_id))
+            live = _LIVE[str(path)] = LiveReplay(
+                live_path_of(path), path, finished_records=lambda match_id=row.id: _stored_records(settings, match_id),
+                # A match played on another machine: its worker writes the replay's lines into the database.
+                more_text=lambda after, match_id=row.id, attempt=row.attempts: live_text(settings, match_id, attempt, after),
+            )
     if subpath == "events":
         return live.events()
     try:

@@ -400,7 +400,7 @@ class _Match:
                 return self.finish_void(time.monotonic() - began)
             for seat in self.seats:
                 if seat.agent is not None and not seat.replaced:
-                    seat.agent.send(messages.game_start(self.match_id, self.config, seat.index, self.spec.time_control))
+                    seat.agent.send(messages.game_start(self.match_id, self.config, seat.index, self.spec.time_control, self.commitment))
             while not state.is_terminal():
                 if state.is_chance_node():
                     outcome = sample_outcome(state.chance_outcomes(), self.rng)
@@ -505,7 +505,7 @@ class _Match:
             if seat.agent is not None and not seat.replaced:
                 events = seat.number_events(messages.seat_events(state, seat.index, seat.event_cursor))
                 seat.event_cursor = len(state.events)
-                seat.agent.send(messages.game_over(self.wire, result, ranks, events, summary))
+                seat.agent.send(messages.game_over(self.wire, result, ranks, events, summary, self.spec.seed))
         self.record_faults()
         seat_reports = []
         # Bots get a moment to run their game-over hooks and exit by themselves before being stopped.

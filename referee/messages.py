@@ -22,7 +22,7 @@ def seat_events(state: GameState, seat: Seat, start: int) -> list[tuple[int, Eve
 
 
 def game_start(
-    match_id: str, config: GameConfig, seat: Seat, time_control: TimeControl
+    match_id: str, config: GameConfig, seat: Seat, time_control: TimeControl, seed_commitment: str = ""
 ) -> arena_pb2.RefereeMessage:
     variants = struct_pb2.Struct()
     variants.update(dict(config.variants))
@@ -39,6 +39,7 @@ def game_start(
                 increment_seconds=time_control.increment_seconds,
                 startup_seconds=time_control.startup_seconds,
             ),
+            seed_commitment=seed_commitment,
         )
     )
 
@@ -68,7 +69,8 @@ def decision_request(
 
 
 def game_over(
-    wire: GameWire, result: GameResult, ranks: Sequence[int], events: Sequence[tuple[int, Event]], summary: str
+    wire: GameWire, result: GameResult, ranks: Sequence[int], events: Sequence[tuple[int, Event]], summary: str,
+    seed: int = 0,
 ) -> arena_pb2.RefereeMessage:
     return arena_pb2.RefereeMessage(
         game_over=arena_pb2.GameOver(
@@ -76,6 +78,7 @@ def game_over(
             scores=[float(score) for score in result.scores],
             events=event_messages(wire, events),
             summary=summary,
+            seed=seed,
         )
     )
 

@@ -52,6 +52,7 @@ def game_start_info(start: arena_pb2.GameStart) -> GameStartInfo:
         players=start.players,
         variants=json_format.MessageToDict(start.variants),
         events=[event_info(event) for event in start.events],
+        seed_commitment=start.seed_commitment,
     )
 
 
@@ -84,4 +85,5 @@ def game_over_info(over: arena_pb2.GameOver) -> GameOverInfo:
         scores=list(over.scores),
         events=[event_info(event) for event in over.events],
         summary=over.summary,
+        seed=over.seed,
     )

@@ -96,6 +96,8 @@ class GameStartInfo:
     players: int
     variants: Mapping[str, Any]
     events: Sequence[EventInfo] = ()
+    #: The hash of the match's secret seed; GameOverInfo.seed reveals it (`sdk.seed_was_committed`).
+    seed_commitment: str = ""
 
 
 @dataclass(eq=False)
@@ -154,3 +156,5 @@ class GameOverInfo:
     events: Sequence[EventInfo] = ()
     summary: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
+    #: The match's seed, secret until now (0 when the referee did not send it).
+    seed: int = 0

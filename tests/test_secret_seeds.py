@@ -115,3 +115,25 @@ def test_a_requeued_attempt_draws_other_chance() -> None:
     seeds = {attempt_seed(77, attempt) for attempt in range(1, 6)}
     assert len(seeds) == 5 and all(0 <= seed < 2**63 for seed in seeds)
     assert attempt_seed(77, 2) == attempt_seed(77, 2)
+
+
+class SeedCheckingBot(RandomBot):
+    """A random bot that keeps what GameStart committed to and what GameOver revealed."""
+
+    def on_game_start(self, start):  # type: ignore[no-untyped-def]
+        self.start = start
+
+    def on_game_over(self, over):  # type: ignore[no-untyped-def]
+        self.over = over
+
+
+def test_bots_get_the_commitment_at_the_start_and_the_seed_at_the_end() -> None:
+    from sdk import seed_was_committed
+
+    bots = [SeedCheckingBot(1), SeedCheckingBot(2)]
+    report = play_local(GAME, bots, seed=777)  # type: ignore[arg-type]
+    for bot in bots:
+        assert bot.start.seed_commitment == report.seed_commitment == seed_commitment(777, bot.start.match_id)
+        assert bot.over.seed == 777 and seed_was_committed(bot.start, bot.over)
+    forged = type(bots[0].over)(ranks=bots[0].over.ranks, scores=bots[0].over.scores, seed=778)
+    assert not seed_was_committed(bots[0].start, forged)

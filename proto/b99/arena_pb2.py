@@ -26,15 +26,15 @@ from google.protobuf import any_pb2 as google_dot_protobuf_dot_any__pb2
 from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x0f\x62\x39\x39/arena.proto\x12\tb99.arena\x1a\x19google/protobuf/any.proto\x1a\x1cgoogle/protobuf/struct.proto\"`\n\nBotMessage\x12!\n\x05hello\x18\x01 \x01(\x0b\x32\x10.b99.arena.HelloH\x00\x12\'\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0b\x32\x13.b99.arena.DecisionH\x00\x42\x06\n\x04\x62ody\"p\n\x05Hello\x12\x12\n\nseat_token\x18\x01 \x01(\t\x12\x10\n\x08\x62ot_name\x18\x02 \x01(\t\x12\x13\n\x0b\x62ot_version\x18\x03 \x01(\t\x12\x18\n\x10protocol_version\x18\x04 \x01(\r\x12\x12\n\nwant_world\x18\x05 \x01(\x08\"U\n\x08\x44\x65\x63ision\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x13\n\toption_id\x18\x02 \x01(\tH\x00\x12\x16\n\x0coption_index\x18\x03 \x01(\rH\x00\x42\x08\n\x06\x63hoice\"\xc9\x01\n\x0eRefereeMessage\x12*\n\ngame_start\x18\x01 \x01(\x0b\x32\x14.b99.arena.GameStartH\x00\x12\x36\n\x10\x64\x65\x63ision_request\x18\x02 \x01(\x0b\x32\x1a.b99.arena.DecisionRequestH\x00\x12(\n\tgame_over\x18\x03 \x01(\x0b\x32\x13.b99.arena.GameOverH\x00\x12!\n\x05\x65rror\x18\x04 \x01(\x0b\x32\x10.b99.arena.ErrorH\x00\x42\x06\n\x04\x62ody\"\xc5\x01\n\tGameStart\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\r\x12\x0f\n\x07players\x18\x04 \x01(\r\x12)\n\x08variants\x18\x05 \x01(\x0b\x32\x17.google.protobuf.Struct\x12,\n\x0ctime_control\x18\x06 \x01(\x0b\x32\x16.b99.arena.TimeControl\x12 \n\x06\x65vents\x18\x07 \x03(\x0b\x32\x10.b99.arena.Event\"u\n\x0bTimeControl\x12\x1c\n\x14per_decision_seconds\x18\x01 \x01(\x01\x12\x14\n\x0c\x62\x61nk_seconds\x18\x02 \x01(\x01\x12\x19\n\x11increment_seconds\x18\x03 \x01(\x01\x12\x17\n\x0fstartup_seconds\x18\x04 \x01(\x01\"o\n\x05\x43lock\x12\x1c\n\x14per_decision_seconds\x18\x01 \x01(\x01\x12\x1e\n\x16\x62\x61nk_remaining_seconds\x18\x02 \x01(\x01\x12\x0f\n\x07strikes\x18\x03 \x01(\r\x12\x17\n\x0fstrikes_allowed\x18\x04 \x01(\r\"J\n\x06Option\x12\n\n\x02id\x18\x01 \x01(\t\x12\r\n\x05label\x18\x02 \x01(\t\x12%\n\x07payload\x18\x03 \x01(\x0b\x32\x14.google.protobuf.Any\"K\n\x05\x45vent\x12\x10\n\x08sequence\x18\x01 \x01(\x04\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\"\n\x04\x64\x61ta\x18\x03 \x01(\x0b\x32\x14.google.protobuf.Any\"\xd1\x01\n\x0f\x44\x65\x63isionRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x10\n\x08\x64\x65\x63ision\x18\x02 \x01(\t\x12\"\n\x04view\x18\x03 \x01(\x0b\x32\x14.google.protobuf.Any\x12\"\n\x07options\x18\x04 \x03(\x0b\x32\x11.b99.arena.Option\x12 \n\x06\x65vents\x18\x05 \x03(\x0b\x32\x10.b99.arena.Event\x12\x1f\n\x05\x63lock\x18\x06 \x01(\x0b\x32\x10.b99.arena.Clock\x12\r\n\x05world\x18\x07 \x01(\x0c\"\\\n\x08GameOver\x12\r\n\x05ranks\x18\x01 \x03(\r\x12\x0e\n\x06scores\x18\x02 \x03(\x01\x12 \n\x06\x65vents\x18\x03 \x03(\x0b\x32\x10.b99.arena.Event\x12\x0f\n\x07summary\x18\x04 \x01(\t\"P\n\x05\x45rror\x12\"\n\x04\x63ode\x18\x01 \x01(\x0e\x32\x14.b99.arena.ErrorCode\x12\x0f\n\x07message\x18\x02 \x01(\t\x12\x12\n\nrequest_id\x18\x03 \x01(\x04*\x90\x01\n\tErrorCode\x12\x1a\n\x16\x45RROR_CODE_UNSPECIFIED\x10\x00\x12\x12\n\x0ePROTOCOL_ERROR\x10\x01\x12\x11\n\rUNKNOWN_TOKEN\x10\x02\x12\x11\n\rSTALE_REQUEST\x10\x03\x12\x12\n\x0eILLEGAL_OPTION\x10\x04\x12\x0b\n\x07TIMEOUT\x10\x05\x12\x0c\n\x08REPLACED\x10\x06\x32\x45\n\x05\x41rena\x12<\n\x04Play\x12\x15.b99.arena.BotMessage\x1a\x19.b99.arena.RefereeMessage(\x01\x30\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x0f\x62\x39\x39/arena.proto\x12\tb99.arena\x1a\x19google/protobuf/any.proto\x1a\x1cgoogle/protobuf/struct.proto\"`\n\nBotMessage\x12!\n\x05hello\x18\x01 \x01(\x0b\x32\x10.b99.arena.HelloH\x00\x12\'\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0b\x32\x13.b99.arena.DecisionH\x00\x42\x06\n\x04\x62ody\"p\n\x05Hello\x12\x12\n\nseat_token\x18\x01 \x01(\t\x12\x10\n\x08\x62ot_name\x18\x02 \x01(\t\x12\x13\n\x0b\x62ot_version\x18\x03 \x01(\t\x12\x18\n\x10protocol_version\x18\x04 \x01(\r\x12\x12\n\nwant_world\x18\x05 \x01(\x08\"U\n\x08\x44\x65\x63ision\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x13\n\toption_id\x18\x02 \x01(\tH\x00\x12\x16\n\x0coption_index\x18\x03 \x01(\rH\x00\x42\x08\n\x06\x63hoice\"\xc9\x01\n\x0eRefereeMessage\x12*\n\ngame_start\x18\x01 \x01(\x0b\x32\x14.b99.arena.GameStartH\x00\x12\x36\n\x10\x64\x65\x63ision_request\x18\x02 \x01(\x0b\x32\x1a.b99.arena.DecisionRequestH\x00\x12(\n\tgame_over\x18\x03 \x01(\x0b\x32\x13.b99.arena.GameOverH\x00\x12!\n\x05\x65rror\x18\x04 \x01(\x0b\x32\x10.b99.arena.ErrorH\x00\x42\x06\n\x04\x62ody\"\xde\x01\n\tGameStart\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\r\x12\x0f\n\x07players\x18\x04 \x01(\r\x12)\n\x08variants\x18\x05 \x01(\x0b\x32\x17.google.protobuf.Struct\x12,\n\x0ctime_control\x18\x06 \x01(\x0b\x32\x16.b99.arena.TimeControl\x12 \n\x06\x65vents\x18\x07 \x03(\x0b\x32\x10.b99.arena.Event\x12\x17\n\x0fseed_commitment\x18\x08 \x01(\t\"u\n\x0bTimeControl\x12\x1c\n\x14per_decision_seconds\x18\x01 \x01(\x01\x12\x14\n\x0c\x62\x61nk_seconds\x18\x02 \x01(\x01\x12\x19\n\x11increment_seconds\x18\x03 \x01(\x01\x12\x17\n\x0fstartup_seconds\x18\x04 \x01(\x01\"o\n\x05\x43lock\x12\x1c\n\x14per_decision_seconds\x18\x01 \x01(\x01\x12\x1e\n\x16\x62\x61nk_remaining_seconds\x18\x02 \x01(\x01\x12\x0f\n\x07strikes\x18\x03 \x01(\r\x12\x17\n\x0fstrikes_allowed\x18\x04 \x01(\r\"J\n\x06Option\x12\n\n\x02id\x18\x01 \x01(\t\x12\r\n\x05label\x18\x02 \x01(\t\x12%\n\x07payload\x18\x03 \x01(\x0b\x32\x14.google.protobuf.Any\"K\n\x05\x45vent\x12\x10\n\x08sequence\x18\x01 \x01(\x04\x12\x0c\n\x04kind\x18\x02 \x01(\t\x12\"\n\x04\x64\x61ta\x18\x03 \x01(\x0b\x32\x14.google.protobuf.Any\"\xd1\x01\n\x0f\x44\x65\x63isionRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x10\n\x08\x64\x65\x63ision\x18\x02 \x01(\t\x12\"\n\x04view\x18\x03 \x01(\x0b\x32\x14.google.protobuf.Any\x12\"\n\x07options\x18\x04 \x03(\x0b\x32\x11.b99.arena.Option\x12 \n\x06\x65vents\x18\x05 \x03(\x0b\x32\x10.b99.arena.Event\x12\x1f\n\x05\x63lock\x18\x06 \x01(\x0b\x32\x10.b99.arena.Clock\x12\r\n\x05world\x18\x07 \x01(\x0c\"j\n\x08GameOver\x12\r\n\x05ranks\x18\x01 \x03(\r\x12\x0e\n\x06scores\x18\x02 \x03(\x01\x12 \n\x06\x65vents\x18\x03 \x03(\x0b\x32\x10.b99.arena.Event\x12\x0f\n\x07summary\x18\x04 \x01(\t\x12\x0c\n\x04seed\x18\x05 \x01(\x04\"P\n\x05\x45rror\x12\"\n\x04\x63ode\x18\x01 \x01(\x0e\x32\x14.b99.arena.ErrorCode\x12\x0f\n\x07message\x18\x02 \x01(\t\x12\x12\n\nrequest_id\x18\x03 \x01(\x04*\x90\x01\n\tErrorCode\x12\x1a\n\x16\x45RROR_CODE_UNSPECIFIED\x10\x00\x12\x12\n\x0ePROTOCOL_ERROR\x10\x01\x12\x11\n\rUNKNOWN_TOKEN\x10\x02\x12\x11\n\rSTALE_REQUEST\x10\x03\x12\x12\n\x0eILLEGAL_OPTION\x10\x04\x12\x0b\n\x07TIMEOUT\x10\x05\x12\x0c\n\x08REPLACED\x10\x06\x32\x45\n\x05\x41rena\x12<\n\x04Play\x12\x15.b99.arena.BotMessage\x1a\x19.b99.arena.RefereeMessage(\x01\x30\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'b99.arena_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_ERRORCODE']._serialized_start=1564
-  _globals['_ERRORCODE']._serialized_end=1708
+  _globals['_ERRORCODE']._serialized_start=1603
+  _globals['_ERRORCODE']._serialized_end=1747
   _globals['_BOTMESSAGE']._serialized_start=87
   _globals['_BOTMESSAGE']._serialized_end=183
   _globals['_HELLO']._serialized_start=185
@@ -44,21 +44,21 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_REFEREEMESSAGE']._serialized_start=387
   _globals['_REFEREEMESSAGE']._serialized_end=588
   _globals['_GAMESTART']._serialized_start=591
-  _globals['_GAMESTART']._serialized_end=788
-  _globals['_TIMECONTROL']._serialized_start=790
-  _globals['_TIMECONTROL']._serialized_end=907
-  _globals['_CLOCK']._serialized_start=909
-  _globals['_CLOCK']._serialized_end=1020
-  _globals['_OPTION']._serialized_start=1022
-  _globals['_OPTION']._serialized_end=1096
-  _globals['_EVENT']._serialized_start=1098
-  _globals['_EVENT']._serialized_end=1173
-  _globals['_DECISIONREQUEST']._serialized_start=1176
-  _globals['_DECISIONREQUEST']._serialized_end=1385
-  _globals['_GAMEOVER']._serialized_start=1387
-  _globals['_GAMEOVER']._serialized_end=1479
-  _globals['_ERROR']._serialized_start=1481
-  _globals['_ERROR']._serialized_end=1561
-  _globals['_ARENA']._serialized_start=1710
-  _globals['_ARENA']._serialized_end=1779
+  _globals['_GAMESTART']._serialized_end=813
+  _globals['_TIMECONTROL']._serialized_start=815
+  _globals['_TIMECONTROL']._serialized_end=932
+  _globals['_CLOCK']._serialized_start=934
+  _globals['_CLOCK']._serialized_end=1045
+  _globals['_OPTION']._serialized_start=1047
+  _globals['_OPTION']._serialized_end=1121
+  _globals['_EVENT']._serialized_start=1123
+  _globals['_EVENT']._serialized_end=1198
+  _globals['_DECISIONREQUEST']._serialized_start=1201
+  _globals['_DECISIONREQUEST']._serialized_end=1410
+  _globals['_GAMEOVER']._serialized_start=1412
+  _globals['_GAMEOVER']._serialized_end=1518
+  _globals['_ERROR']._serialized_start=1520
+  _globals['_ERROR']._serialized_end=1600
+  _globals['_ARENA']._serialized_start=1749
+  _globals['_ARENA']._serialized_end=1818
 # @@protoc_insertion_point(module_scope)

@@ -207,12 +207,17 @@ class GameStart(_message.Message):
     VARIANTS_FIELD_NUMBER: _builtins.int
     TIME_CONTROL_FIELD_NUMBER: _builtins.int
     EVENTS_FIELD_NUMBER: _builtins.int
+    SEED_COMMITMENT_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     game: _builtins.str
     """game id, for example "underground_dice" """
     seat: _builtins.int
     """this bot's seat, 0-based"""
     players: _builtins.int
+    seed_commitment: _builtins.str
+    """SHA-256 of the secret seed (referee.chance.seed_commitment: "b99-seed-commitment/1:<match_id>:<seed>");
+    GameOver.seed reveals the seed, so a bot can check that its game's chance was fixed before it began.
+    """
     @_builtins.property
     def variants(self) -> _struct_pb2.Struct:
         """every config flag with its value"""
@@ -233,10 +238,11 @@ class GameStart(_message.Message):
         variants: _struct_pb2.Struct | None = ...,
         time_control: Global___TimeControl | None = ...,
         events: _abc.Iterable[Global___Event] | None = ...,
+        seed_commitment: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["time_control", b"time_control", "variants", b"variants"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "game", b"game", "match_id", b"match_id", "players", b"players", "seat", b"seat", "time_control", b"time_control", "variants", b"variants"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "game", b"game", "match_id", b"match_id", "players", b"players", "seat", b"seat", "seed_commitment", b"seed_commitment", "time_control", b"time_control", "variants", b"variants"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -427,7 +433,10 @@ class GameOver(_message.Message):
     SCORES_FIELD_NUMBER: _builtins.int
     EVENTS_FIELD_NUMBER: _builtins.int
     SUMMARY_FIELD_NUMBER: _builtins.int
+    SEED_FIELD_NUMBER: _builtins.int
     summary: _builtins.str
+    seed: _builtins.int
+    """the match's secret seed, revealed now (see GameStart.seed_commitment)"""
     @_builtins.property
     def ranks(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """per seat, 1 = best, ties share a rank"""
@@ -447,10 +456,11 @@ class GameOver(_message.Message):
         scores: _abc.Iterable[_builtins.float] | None = ...,
         events: _abc.Iterable[Global___Event] | None = ...,
         summary: _builtins.str = ...,
+        seed: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "ranks", b"ranks", "scores", b"scores", "summary", b"summary"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events", "ranks", b"ranks", "scores", b"scores", "seed", b"seed", "summary", b"summary"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -540,3 +540,97 @@ class WatchResultsRequest(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___WatchResultsRequest: _TypeAlias = WatchResultsRequest  # noqa: Y015
+
+@_typing.final
+class ChallengeRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    BOT_FIELD_NUMBER: _builtins.int
+    OPPONENT_FIELD_NUMBER: _builtins.int
+    GAMES_FIELD_NUMBER: _builtins.int
+    bot: _builtins.str
+    """the challenger (name); the call carries one of its tokens"""
+    opponent: _builtins.str
+    """any bot of the same game (name)"""
+    games: _builtins.int
+    """1 to 200"""
+    def __init__(
+        self,
+        *,
+        bot: _builtins.str = ...,
+        opponent: _builtins.str = ...,
+        games: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "games", b"games", "opponent", b"opponent"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ChallengeRequest: _TypeAlias = ChallengeRequest  # noqa: Y015
+
+@_typing.final
+class GetChallengeRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ID_FIELD_NUMBER: _builtins.int
+    id: _builtins.int
+    def __init__(
+        self,
+        *,
+        id: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["id", b"id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetChallengeRequest: _TypeAlias = GetChallengeRequest  # noqa: Y015
+
+@_typing.final
+class ChallengeStatus(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    ID_FIELD_NUMBER: _builtins.int
+    BOT_FIELD_NUMBER: _builtins.int
+    OPPONENT_FIELD_NUMBER: _builtins.int
+    GAMES_FIELD_NUMBER: _builtins.int
+    FINISHED_FIELD_NUMBER: _builtins.int
+    WINS_FIELD_NUMBER: _builtins.int
+    DRAWS_FIELD_NUMBER: _builtins.int
+    LOSSES_FIELD_NUMBER: _builtins.int
+    MATCHES_FIELD_NUMBER: _builtins.int
+    id: _builtins.int
+    bot: _builtins.str
+    opponent: _builtins.str
+    games: _builtins.int
+    """asked for"""
+    finished: _builtins.int
+    """played to the end (done or void)"""
+    wins: _builtins.int
+    """games where the challenger ranked above its opponent"""
+    draws: _builtins.int
+    losses: _builtins.int
+    @_builtins.property
+    def matches(self) -> _containers.RepeatedCompositeFieldContainer[Global___Match]: ...
+    def __init__(
+        self,
+        *,
+        id: _builtins.int = ...,
+        bot: _builtins.str = ...,
+        opponent: _builtins.str = ...,
+        games: _builtins.int = ...,
+        finished: _builtins.int = ...,
+        wins: _builtins.int = ...,
+        draws: _builtins.int = ...,
+        losses: _builtins.int = ...,
+        matches: _abc.Iterable[Global___Match] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "draws", b"draws", "finished", b"finished", "games", b"games", "id", b"id", "losses", b"losses", "matches", b"matches", "opponent", b"opponent", "wins", b"wins"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ChallengeStatus: _TypeAlias = ChallengeStatus  # noqa: Y015

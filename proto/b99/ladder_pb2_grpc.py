@@ -80,6 +80,16 @@ class LadderServiceStub:
                 request_serializer=b99_dot_ladder__pb2.IssueTokenRequest.SerializeToString,
                 response_deserializer=b99_dot_ladder__pb2.IssueTokenResponse.FromString,
                 _registered_method=True)
+        self.RequestChallenge = channel.unary_unary(
+                '/b99.ladder.LadderService/RequestChallenge',
+                request_serializer=b99_dot_ladder__pb2.ChallengeRequest.SerializeToString,
+                response_deserializer=b99_dot_ladder__pb2.ChallengeStatus.FromString,
+                _registered_method=True)
+        self.GetChallenge = channel.unary_unary(
+                '/b99.ladder.LadderService/GetChallenge',
+                request_serializer=b99_dot_ladder__pb2.GetChallengeRequest.SerializeToString,
+                response_deserializer=b99_dot_ladder__pb2.ChallengeStatus.FromString,
+                _registered_method=True)
 
 
 class LadderServiceServicer:
@@ -145,6 +155,21 @@ class LadderServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def RequestChallenge(self, request, context):
+        """Unrated games between a bot and any other bot of its game, seats alternating; they never touch a
+        rating. Asked by the bot's owner (one of the bot's tokens) or the admin.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetChallenge(self, request, context):
+        """A challenge's games so far (results, faults, replays through FetchReplay) and the bot's record.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_LadderServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -192,6 +217,16 @@ def add_LadderServiceServicer_to_server(servicer, server):
                     servicer.RotateToken,
                     request_deserializer=b99_dot_ladder__pb2.IssueTokenRequest.FromString,
                     response_serializer=b99_dot_ladder__pb2.IssueTokenResponse.SerializeToString,
+            ),
+            'RequestChallenge': grpc.unary_unary_rpc_method_handler(
+                    servicer.RequestChallenge,
+                    request_deserializer=b99_dot_ladder__pb2.ChallengeRequest.FromString,
+                    response_serializer=b99_dot_ladder__pb2.ChallengeStatus.SerializeToString,
+            ),
+            'GetChallenge': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetChallenge,
+                    request_deserializer=b99_dot_ladder__pb2.GetChallengeRequest.FromString,
+                    response_serializer=b99_dot_ladder__pb2.ChallengeStatus.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -437,6 +472,60 @@ class LadderService:
             '/b99.ladder.LadderService/RotateToken',
             b99_dot_ladder__pb2.IssueTokenRequest.SerializeToString,
             b99_dot_ladder__pb2.IssueTokenResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RequestChallenge(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/b99.ladder.LadderService/RequestChallenge',
+            b99_dot_ladder__pb2.ChallengeRequest.SerializeToString,
+            b99_dot_ladder__pb2.ChallengeStatus.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetChallenge(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/b99.ladder.LadderService/GetChallenge',
+            b99_dot_ladder__pb2.GetChallengeRequest.SerializeToString,
+            b99_dot_ladder__pb2.ChallengeStatus.FromString,
             options,
             channel_credentials,
             insecure,

@@ -145,8 +145,11 @@ class LiveReplay:
     final_path: Path | None = None
     #: Where the finished replay is found when neither file remains (a ladder keeps it in its database).
     finished_records: Callable[[], list[dict[str, Any]] | None] | None = None
+    #: For a match running elsewhere (no file here): the text written after a cursor, and the new cursor.
+    more_text: Callable[[int], tuple[str, int]] | None = None
     _timeline: Timeline | None = None
     _offset: int = 0
+    _cursor: int = 0
     _buffer: str = ""
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -161,7 +164,14 @@ class LiveReplay:
     def _read(self) -> None:
         source = self.live_path if self.live_path.exists() else self.final_path
         if source is None or not source.exists():
-            if self.finished_records is not None and (self._timeline is None or not self._timeline.finished):
+            if self._timeline is not None and self._timeline.finished:
+                return
+            if self.more_text is not None:
+                text, self._cursor = self.more_text(self._cursor)
+                if text:
+                    self._feed(text)
+                    return
+            if self.finished_records is not None:
                 records = self.finished_records()
                 if records:
                     self._timeline = Timeline.from_records(records)
@@ -175,6 +185,10 @@ class LiveReplay:
             handle.seek(self._offset)
             chunk = handle.read()
             self._offset = handle.tell()
+        self._feed(chunk)
+
+    def _feed(self, chunk: str) -> None:
+        """Add text the match appended: complete lines become records, a partial line waits."""
         self._buffer += chunk
         lines = self._buffer.split("\n")
         self._buffer = lines.pop()

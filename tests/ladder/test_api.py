@@ -16,7 +16,7 @@ import b99.ladder_pb2_grpc as pb_grpc
 from bots.random_bot import RandomBot
 from ladder.api import SERVICE_NAME, serve_grpc
 from ladder.matches import claim_match, record_result, schedule_match
-from ladder.registry import add_bot, bot_for_token
+from ladder.registry import add_bot, bot_for_token, issue_token
 from ladder.settings import LadderSettings
 from referee.local import play_local
 from tests.ladder.conftest import GAME
@@ -193,3 +193,39 @@ def test_paused_and_validating_bots_are_listed_apart(api) -> None:  # type: igno
     assert {(entry.bot.name, entry.bot.status, entry.position) for entry in board.unranked} == {("y", "paused", 0), ("new", "validating", 0)}
     match = pb_grpc.LadderServiceStub(channel).ListMatches(pb.ListMatchesRequest(game=GAME)).matches[0]
     assert match.kind == "rated" and match.unrated_reason == ""
+
+
+def test_an_owner_asks_for_a_challenge_over_grpc_and_reads_its_results(api) -> None:  # type: ignore[no-untyped-def]
+    """With one of its bot's tokens an owner queues unrated games and reads them back; ratings stay."""
+    settings, ids, channel = api
+    stub = pb_grpc.LadderServiceStub(channel)
+    board_before = {entry.bot.name: (entry.rating, entry.games) for entry in stub.GetLeaderboard(pb.LeaderboardRequest(game=GAME)).entries}
+    x_token = issue_token(settings, "x")
+    y_token = issue_token(settings, "y")
+    request = pb.ChallengeRequest(bot="x", opponent="y", games=2)
+    for metadata, code in (([], grpc.StatusCode.UNAUTHENTICATED), ([("authorization", "Bearer b99_nope")], grpc.StatusCode.UNAUTHENTICATED),
+                           ([("authorization", f"Bearer {y_token}")], grpc.StatusCode.PERMISSION_DENIED)):
+        with pytest.raises(grpc.RpcError) as refused:
+            stub.RequestChallenge(request, metadata=metadata)
+        assert refused.value.code() == code, refused.value.details()
+    owner = [("authorization", f"Bearer {x_token}")]
+    with pytest.raises(grpc.RpcError) as too_many:
+        stub.RequestChallenge(pb.ChallengeRequest(bot="x", opponent="y", games=500), metadata=owner)
+    assert too_many.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "1 to 200 games" in too_many.value.details()
+    queued = stub.RequestChallenge(request, metadata=owner)
+    assert (queued.bot, queued.opponent, queued.games, queued.finished) == ("x", "y", 2, 0)
+    assert [match.status for match in queued.matches] == ["queued", "queued"]
+    assert all(match.kind == "challenge" and match.seed == 0 for match in queued.matches)  # seeds stay secret until the end
+    for number, match in enumerate(queued.matches):
+        job = claim_match(settings, match.id, "w", 60)
+        assert not isinstance(job, str)
+        report = play_local(GAME, [RandomBot(number), RandomBot(number + 7)], seed=job.seed)
+        assert record_result(settings, job, report)
+    done = stub.GetChallenge(pb.GetChallengeRequest(id=queued.id))
+    assert done.finished == 2 and done.wins + done.draws + done.losses == 2
+    assert all(match.status == "done" and match.seed != 0 for match in done.matches)
+    board_after = {entry.bot.name: (entry.rating, entry.games) for entry in stub.GetLeaderboard(pb.LeaderboardRequest(game=GAME)).entries}
+    assert board_after == board_before
+    with pytest.raises(grpc.RpcError) as missing:
+        stub.GetChallenge(pb.GetChallengeRequest(id=999))
+    assert missing.value.code() == grpc.StatusCode.NOT_FOUND

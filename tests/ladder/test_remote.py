@@ -23,7 +23,7 @@ from bots.random_bot import RandomBot
 from ladder import queries
 from ladder.models import MatchStatus
 from ladder.recompute import recompute
-from ladder.registry import add_bot, issue_token
+from ladder.registry import add_bot, get_bot, issue_token, revoke_tokens
 from ladder.server import LadderServer
 from ladder.service import SchedulerOptions
 from ladder.settings import LadderSettings
@@ -161,3 +161,61 @@ def test_idle_streams_do_not_shut_out_a_remote_bot(server) -> None:  # type: ign
             call.cancel()  # type: ignore[attr-defined]
         for channel in channels:
             channel.close()
+
+
+def test_revoking_a_token_closes_the_waiting_connection(server) -> None:  # type: ignore[no-untyped-def]
+    """A remote bot connected and waiting for a seat is told its token is revoked, and the SDK stops
+    (exit code 3, no reconnect loop); the ladder no longer counts it as online."""
+    settings, ladder_server = server
+    token = issue_token(settings, "far")
+    far_id = get_bot(settings, "far").id
+    env = {**os.environ, "B99_ARENA_ADDRESS": f"127.0.0.1:{ladder_server.arena.port}", "B99_SEAT_TOKEN": token,
+           "PYTHONPATH": str(ROOT)}
+    remote = subprocess.Popen([sys.executable, str(Path(__file__).with_name("remote_bot.py")), "1"], env=env,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while not ladder_server.online.available(far_id) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert ladder_server.online.available(far_id), "the remote bot never connected"
+        assert revoke_tokens(settings, "far") == 1
+        _, stderr = remote.communicate(timeout=30)
+    finally:
+        if remote.poll() is None:
+            remote.kill()
+            remote.wait()
+    assert remote.returncode == 3, stderr[-2000:]
+    assert "unknown or revoked ladder token" in stderr
+    assert not ladder_server.online.available(far_id)
+
+
+def test_a_remote_bot_is_validated_once_it_connects(sqlite_settings: LadderSettings) -> None:
+    """Issue 14: a remote bot plays its validation games too, queued only while it is connected."""
+    settings = sqlite_settings
+    add_bot(settings, "near", GAME, command=[sys.executable, "-m", "bots", "random"])
+    far = add_bot(settings, "far", GAME, remote=True, validate=True)
+    assert far.status == "validating"
+    token = issue_token(settings, "far")
+    ladder_server = LadderServer(settings, SchedulerOptions(concurrency=1, max_matches=1, seed=2, tick_seconds=0.05),
+                                 workers=1, grpc_address="127.0.0.1:0", http_address="127.0.0.1:0", arena_address="127.0.0.1:0")
+    ladder_server.start()
+    try:
+        loop = threading.Thread(target=ladder_server.run, kwargs={"until_idle": True}, daemon=True)
+        loop.start()
+        loop.join(1.0)
+        assert queries.matches(settings, limit=10) == []  # not connected: nothing is queued for it, nothing faulted
+        env = {**os.environ, "B99_ARENA_ADDRESS": f"127.0.0.1:{ladder_server.arena.port}", "B99_SEAT_TOKEN": token,
+               "PYTHONPATH": str(ROOT)}
+        remote = subprocess.run([sys.executable, str(Path(__file__).with_name("remote_bot.py")), "3"], env=env,
+                                capture_output=True, text=True, timeout=120)
+        assert remote.returncode == 0, remote.stderr[-3000:]
+        loop.join(60)
+        assert not loop.is_alive()
+    finally:
+        ladder_server.stop()
+    assert get_bot(settings, "far").status == "active"
+    rows = queries.matches(settings, limit=10)
+    assert sorted(row.kind for row in rows) == ["rated", "validation", "validation"]
+    for row in rows:
+        far_seat = next(seat for seat in row.seats if seat.bot == "far")
+        assert row.status == "done" and far_seat.faults == [] and not far_seat.replaced

@@ -67,3 +67,21 @@ def test_tournament_errors_are_one_line() -> None:
     assert result.exit_code != 0 and "need at least 2 bots" in result.output
     result = runner.invoke(tournament, [GAME, "--bot", "random", "--bot", "/no/such/bot"])
     assert result.exit_code != 0 and "neither a reference bot" in result.output
+
+
+def test_standings_carry_the_strength_fit_and_an_interval_around_it(tmp_path: Path) -> None:
+    """The tournament's interval is the ladder's: a Bradley-Terry fit over every game (issue 14)."""
+    out = tmp_path / "result.json"
+    result = CliRunner().invoke(
+        tournament, [GAME, "--bot", "heuristic", "--bot", "random", "--games", "12", "--parallel", "1", "--in-process",
+                     "--json", str(out), "--seed", "2"],
+    )
+    assert result.exit_code == 0, result.output
+    assert "strength" in result.output and "90% interval" in result.output
+    lines = {line["name"]: line for line in json.loads(out.read_text())["standings"]}
+    for line in lines.values():
+        low, high = line["interval"]
+        assert low < line["strength"] < high
+        assert abs((low + high) / 2 - line["strength"]) < 1e-6
+    assert lines["heuristic"]["strength"] > lines["random"]["strength"]
+    assert abs(lines["heuristic"]["strength"] + lines["random"]["strength"] - 3000.0) < 1e-6  # the fit is centred on 1500

@@ -13,9 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from ladder.db import migrate, sqlite_url
+from sqlmodel import select
+
+from ladder.db import migrate, read_session, sqlite_url
 from ladder.execute import execute_match
 from ladder.matches import schedule_match
+from ladder.models import LiveChunk
 from ladder.registry import add_bot
 from ladder.settings import LadderSettings
 from ladder.web import serve_http
@@ -76,3 +79,32 @@ def test_a_running_match_is_watched_live_then_replayed(ladder, browser: Browser)
     finally:
         page.close()
     assert get(f"{base}/matches/999999/view/")[0] == 404
+
+
+def test_a_match_on_another_machine_is_watched_live(ladder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    """A worker that shares only the database with the service (its own home, so no replay file the
+    service could read) still feeds the live page: it writes the replay's lines into the database."""
+    settings, base, bots = ladder
+    monkeypatch.setenv("B99_SLOW_SECONDS", "0.03")
+    monkeypatch.delenv("B99_LADDER_WORKER_KIND", raising=False)  # a Celery worker, not a local match process
+    elsewhere = LadderSettings(home=tmp_path / "other-machine", db_url=settings.db_url)
+    match_id = schedule_match(settings, GAME, bots, seed=4)
+    runner = threading.Thread(target=execute_match, args=(elsewhere, match_id), daemon=True)
+    runner.start()
+    seen: list[int] = []
+    deadline = time.monotonic() + 60
+    while runner.is_alive() and time.monotonic() < deadline:
+        status, body = get(f"{base}/matches/{match_id}/live/timeline.json")
+        if status == 200:
+            timeline = json.loads(body)
+            assert not timeline.get("finished"), "the page showed the end before the match ended"
+            seen.append(len(timeline["steps"]))
+        time.sleep(0.2)
+    runner.join(60)
+    assert not settings.replays_dir.exists() or not any(settings.replays_dir.iterdir()), "the service's disk was used"
+    growing = sorted(set(seen))
+    assert len(growing) >= 3 and growing[-1] > growing[0], f"the live page did not follow the match: {seen}"
+    status, body = get(f"{base}/matches/{match_id}/live/timeline.json")
+    assert status == 200 and json.loads(body)["finished"]  # the stored replay takes over at the end
+    with read_session(settings.db_url) as session:
+        assert session.exec(select(LiveChunk)).all() == []  # chunks go when the result is recorded

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from functools import cache, lru_cache
+from functools import cache
 from typing import Self
 
-from referee.chance import draw_outcomes, uniform_outcomes
+from referee.chance import draw_outcomes
 from referee.engine import ChanceOutcome, Game, GameConfig, GameResult, GameState, JsonValue, Option, Seat
 from referee.errors import RuleError
 from referee.games.fuji99.data import COLOURS, CardType, FujiData
@@ -26,6 +26,7 @@ from referee.games.fuji99.scoring import final_result
 from referee.games.fuji99.views import build_view
 
 CLEAR, YELLOW, RED = 0, 1, 2
+COLOUR_INDEX = {colour: index for index, colour in enumerate(COLOURS)}
 
 
 class Fuji99State(GameState):
@@ -181,7 +182,7 @@ class Fuji99State(GameState):
         if self.phase == CUBES:
             return _cube_outcomes(*self.bags[self.active])
         if self.phase == CARDS and self.drawing is not None:
-            return _card_outcomes(tuple(self.deck))
+            return _card_outcomes(self.deck)
         return []
 
     def deciding_seats(self) -> tuple[Seat, ...]:
@@ -193,46 +194,59 @@ class Fuji99State(GameState):
         return self.phase
 
     def legal_options(self, seat: Seat) -> Sequence[Option]:
-        if seat not in self.deciding_seats():
+        if seat != self.active or self.phase not in DECISIONS:
             return []
         if self.phase == DRAW_COUNT:
             return _draw_options(sum(self.bags[seat]), self.data.min_draw)
         if self.phase == USE_CARDS:
-            options = [
-                Option(
-                    f"use:{card}",
-                    f"use {self.data.card_type[card].name} ({card}) for {self.data.card_type[card].cost} yellow",
-                    {"action": "use", "card": card},
-                )
-                for card in self.affordable()
-            ]
-            options.append(Option("end_use", "use no more cards", {"action": "end_use"}))
+            card_type = self.data.card_type
+            options = [_use_option(card, card_type[card].name, card_type[card].cost) for card in self.affordable()]
+            options.append(END_USE)
             return options
         if self.phase == CONTINUE_OR_STOP:
-            options = []
+            stop = _stop_option(self.m)
             if sum(self.bags[seat]) + self.draw[CLEAR] + self.available > 0:
-                options.append(Option("continue", "put the cubes back and draw again", {"action": "continue"}))
-            options.append(Option("stop", f"stop on space {self.m}", {"action": "stop"}))
-            return options
-        return [
-            Option(f"place:{card}", f"place a clear cube on {card}", {"action": "place", "card": card})
-            for card in self._placeable()
-        ]
+                return [CONTINUE, stop]
+            return [stop]
+        return [_place_option(card) for card in self._placeable()]
 
     # ----- applying -------------------------------------------------------------------
-    def _apply_chance(self, outcome: ChanceOutcome) -> None:
+    def apply_chance(self, outcome_id: str) -> None:
+        """Resolve the pending cube or card draw without listing its outcomes again (playouts draw a lot).
+
+        An outcome is legal exactly when it is a colour left in the active bag or a card left in the deck;
+        anything else goes to the base class, which raises its error for it.
+        """
         if self.phase == CUBES:
-            colour = COLOURS.index(outcome.id)
-            self.bags[self.active][colour] -= 1
-            self.draw[colour] += 1
-            self.to_draw -= 1
-            if self.to_draw == 0:
-                self._after_cube_draw()
+            colour = COLOUR_INDEX.get(outcome_id)
+            if colour is not None and self.bags[self.active][colour] > 0:
+                self._draw_cube(colour)
+                return
+        elif self.phase == CARDS and self.drawing is not None and outcome_id in self.deck:
+            self._draw_card(self.drawing, outcome_id)
+            return
+        super().apply_chance(outcome_id)
+
+    def _apply_chance(self, outcome: ChanceOutcome) -> None:
+        """The base class's path to a validated outcome (`apply_chance` applies every legal one itself)."""
+        if self.phase == CUBES:
+            self._draw_cube(COLOUR_INDEX[outcome.id])
             return
         seat = self.drawing
         if seat is None:
             raise RuleError("fuji99: no Fuji card draw is pending")
-        card = outcome.id
+        self._draw_card(seat, outcome.id)
+
+    def _draw_cube(self, colour: int) -> None:
+        """S2: one cube of this colour from the active bag into the current draw."""
+        self.bags[self.active][colour] -= 1
+        self.draw[colour] += 1
+        self.to_draw -= 1
+        if self.to_draw == 0:
+            self._after_cube_draw()
+
+    def _draw_card(self, seat: Seat, card: str) -> None:
+        """S5: `seat` draws `card` from the deck: an instant card acts, any other goes to the hand."""
         self.deck.remove(card)
         self.drawing = None
         self.emit("card_drawn", seat=seat, card=card, deck_size=len(self.deck))
@@ -245,8 +259,26 @@ class Fuji99State(GameState):
             self.cubes[card] = 0
         self._resolve_card_draws()
 
+    def apply_decisions(self, choices: Mapping[Seat, str]) -> None:
+        """Apply the active seat's option (the only seat that ever decides), checked against its legal options.
+
+        The common case skips the base class's general checks; anything unusual goes to it for its error.
+        """
+        if len(choices) == 1 and self.phase in DECISIONS:
+            option_id = choices.get(self.active)
+            for option in self.legal_options(self.active):
+                if option.id == option_id:
+                    self._act(option)
+                    return
+        super().apply_decisions(choices)
+
     def _apply_decisions(self, chosen: Mapping[Seat, Option]) -> None:
-        payload = chosen[self.active].payload
+        """The base class's path to validated options (`apply_decisions` applies every legal one itself)."""
+        self._act(chosen[self.active])
+
+    def _act(self, option: Option) -> None:
+        """Carry out one legal option of the active seat."""
+        payload = option.payload
         action = payload["action"]
         if action == "draw":
             self._draw_cubes(int(payload["count"]))
@@ -528,10 +560,39 @@ def _cube_outcomes(clear: int, yellow: int, red: int) -> tuple[ChanceOutcome, ..
     return tuple(draw_outcomes({"clear": clear, "yellow": yellow, "red": red}))
 
 
-@lru_cache(maxsize=4096)
-def _card_outcomes(deck: tuple[str, ...]) -> tuple[ChanceOutcome, ...]:
-    """One Fuji card from the remaining deck (sorted ids), each equally likely."""
-    return tuple(uniform_outcomes(deck))
+def _card_outcomes(deck: Sequence[str]) -> list[ChanceOutcome]:
+    """One Fuji card from the remaining deck (sorted ids), each equally likely (the shares of `uniform_outcomes`)."""
+    size = len(deck)
+    return [_card_outcome(card, size) for card in deck]
+
+
+@cache
+def _card_outcome(card: str, deck_size: int) -> ChanceOutcome:
+    """Drawing `card` from a deck of this size: few distinct pairs, so each is built once and shared."""
+    return ChanceOutcome(card, 1.0 / deck_size)
+
+
+# Options are immutable, so each distinct one is built once and shared by every state.
+END_USE = Option("end_use", "use no more cards", {"action": "end_use"})
+CONTINUE = Option("continue", "put the cubes back and draw again", {"action": "continue"})
+
+
+@cache
+def _use_option(card: str, name: str, cost: int | None) -> Option:
+    """D2: use this card of the hand."""
+    return Option(f"use:{card}", f"use {name} ({card}) for {cost} yellow", {"action": "use", "card": card})
+
+
+@cache
+def _stop_option(space: int) -> Option:
+    """D3: stop with the movement piece on this space."""
+    return Option("stop", f"stop on space {space}", {"action": "stop"})
+
+
+@cache
+def _place_option(card: str) -> Option:
+    """D4: one clear cube from the pagoda onto this card."""
+    return Option(f"place:{card}", f"place a clear cube on {card}", {"action": "place", "card": card})
 
 
 @cache

@@ -11,10 +11,11 @@ applications are found by name (`_step_<name>`, `_chance_<kind>`, `_options_<cod
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from functools import cache
 from typing import Any, Self
 
-from referee.chance import draw_outcomes, uniform_outcomes
+from referee.chance import uniform_outcomes
 from referee.engine import ChanceOutcome, Game, GameConfig, GameResult, GameState, Option, Seat
 from referee.errors import RuleError
 from referee.games.magnificent import scoring
@@ -55,6 +56,11 @@ DECISION_NAMES = {
     "RD1": "take_pair",
     "RD2": "score_master_card",
 }
+#: Decisions every seat takes at once.
+SIMULTANEOUS = ("RD2", "SD2")
+#: The methods listing and applying each decision's options (found by name, looked up once).
+OPTIONS_METHOD = {code: "_options_" + code.lower() for code in DECISION_NAMES}
+APPLY_METHOD = {code: "_apply_" + code.lower() for code in DECISION_NAMES}
 Step = tuple[Any, ...]
 
 
@@ -125,7 +131,7 @@ class MagnificentState(
             if kind == "dice":
                 self._outcomes = roll_outcomes(self.chance[1], self.chance[2])
             else:
-                self._outcomes = draw_outcomes(dict.fromkeys(self._chance_source(kind), 1))
+                self._outcomes = _one_of_each(self._chance_source(kind))
         return self._outcomes
 
     def _chance_source(self, kind: str) -> list[str]:
@@ -147,7 +153,7 @@ class MagnificentState(
         """The active or drafting seat; every seat at once for round-end master scoring (RD2)."""
         if self.pending is None:
             return ()
-        if self.pending[0] in ("RD2", "SD2"):
+        if self.pending[0] in SIMULTANEOUS:
             return tuple(range(self.players))
         return (self.pending[1],)
 
@@ -163,16 +169,32 @@ class MagnificentState(
 
     def legal_options(self, seat: Seat) -> Sequence[Option]:
         """The seat's legal options in the spec's canonical order (§4.11)."""
+        cached = self._options.get(seat)  # only ever holds the seats deciding now
+        if cached is not None:
+            return cached
         if seat not in self.deciding_seats():
             return []
-        cached = self._options.get(seat)
-        if cached is None:
-            assert self.pending is not None
-            cached = getattr(self, "_options_" + self.pending[0].lower())(seat)
-            if not cached:
-                raise RuleError(f"magnificent: no legal option at {self.pending[0]} for seat {seat}")
-            self._options[seat] = cached
+        assert self.pending is not None
+        cached = getattr(self, OPTIONS_METHOD[self.pending[0]])(seat)
+        if not cached:
+            raise RuleError(f"magnificent: no legal option at {self.pending[0]} for seat {seat}")
+        self._options[seat] = cached
         return cached
+
+    def apply_decisions(self, choices: Mapping[Seat, str]) -> None:
+        """Apply the options chosen; a one-seat decision is checked against the cached options directly.
+
+        Anything else (a simultaneous decision, a wrong seat, an illegal id) goes to the base class.
+        """
+        pending = self.pending
+        if pending is not None and len(choices) == 1 and pending[0] not in SIMULTANEOUS and not self.over:
+            seat = pending[1]
+            option_id = choices.get(seat)
+            for option in self.legal_options(seat):
+                if option.id == option_id:
+                    self._apply_decisions({seat: option})
+                    return
+        super().apply_decisions(choices)
 
     def _apply_chance(self, outcome: ChanceOutcome) -> None:
         assert self.chance is not None
@@ -194,7 +216,7 @@ class MagnificentState(
             self._apply_sd2(chosen)
         else:
             ((seat, option),) = chosen.items()
-            getattr(self, "_apply_" + code.lower())(seat, option)
+            getattr(self, APPLY_METHOD[code])(seat, option)
         self._run()
 
     def result(self) -> GameResult:
@@ -325,3 +347,16 @@ class MagnificentState(
         if kind not in ("start", "dice") and not self._chance_source(kind):
             return
         self.chance = (kind, *args)
+
+
+def _one_of_each(source: Iterable[str]) -> list[ChanceOutcome]:
+    """One of the distinct ids left, sorted, each equally likely (`draw_outcomes` with one of each)."""
+    ids = sorted(set(source))
+    distinct = len(ids)
+    return [_one_of(item_id, distinct) for item_id in ids]
+
+
+@cache
+def _one_of(item_id: str, distinct: int) -> ChanceOutcome:
+    """Drawing `item_id` among this many: few distinct pairs, so each is built once and shared."""
+    return ChanceOutcome(item_id, 1 / distinct)

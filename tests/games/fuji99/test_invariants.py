@@ -7,6 +7,7 @@ import random
 import pytest
 
 from referee.chance import sample_outcome
+from referee.errors import RuleError
 from referee.games.fuji99 import GAME
 from referee.games.fuji99.phases import CUBES
 from referee.games.fuji99.state import CLEAR, RED, YELLOW, Fuji99State
@@ -42,3 +43,37 @@ def test_cubes_and_cards_are_conserved(players: int) -> None:
             else:
                 options = state.legal_options(state.active)
                 state.apply_decision(state.active, options[rng.randrange(len(options))].id)
+
+
+def step(state: Fuji99State, outcome_or_option: str) -> None:
+    """Apply an outcome at a chance node, the active seat's option otherwise."""
+    if state.is_chance_node():
+        state.apply_chance(outcome_or_option)
+    else:
+        state.apply_decision(state.active, outcome_or_option)
+
+
+#: Ids to try at every node: every colour and card, and every kind of option on every card.
+CANDIDATE_IDS = (
+    ("clear", "yellow", "red", "blue", "draw:1", "draw:5", "draw:12", "stop", "continue", "end_use", "")
+    + GAME.data.deck
+    + tuple(f"{action}:{card}" for action in ("use", "place") for card in GAME.data.deck)
+)
+
+
+def test_exactly_the_listed_outcomes_and_options_are_accepted() -> None:
+    """At every node of random games each id is accepted (on a clone) iff the node lists it."""
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = GAME.new_initial_state(GAME.make_config(3, {"max_rounds": 3}))
+        while not state.is_terminal():
+            chance = state.is_chance_node()
+            listed = [o.id for o in (state.chance_outcomes() if chance else state.legal_options(state.active))]
+            for candidate in sorted(set(CANDIDATE_IDS) | set(listed)):
+                try:
+                    step(state.clone(), candidate)
+                except RuleError:
+                    assert candidate not in listed, f"{candidate!r} refused at {state.phase}"
+                else:
+                    assert candidate in listed, f"{candidate!r} accepted at {state.phase} but not listed"
+            step(state, sample_outcome(state.chance_outcomes(), rng).id if chance else rng.choice(listed))

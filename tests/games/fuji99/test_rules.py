@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from referee.cli import main
-from referee.errors import ConfigError, IllegalOptionError
+from referee.errors import ConfigError, GameOverError, IllegalOptionError, NotChanceNodeError, NotDecidingError
 from referee.games.fuji99 import GAME
 from referee.games.fuji99.phases import CARDS, CONTINUE_OR_STOP, PLACE_CUBE
 from tests.games.fuji99.helpers import (
@@ -277,6 +277,51 @@ def test_card_draw_is_a_chance_node_over_the_remaining_deck() -> None:
     outcomes = state.chance_outcomes()
     assert len(outcomes) == 21 and "tunnel-1" not in {o.id for o in outcomes}
     assert all(o.probability == pytest.approx(1 / 21) for o in outcomes)
+
+
+def test_only_an_outcome_of_the_pending_draw_is_accepted() -> None:
+    """A colour the bag lacks, a card out of the deck, a cube at a card draw: refused, nothing changes."""
+    state = new_state()
+    with pytest.raises(NotChanceNodeError, match="no chance node is pending"):
+        state.apply_chance("clear")
+    state.bags[0] = [5, 0, 3]
+    begin_turn(state, 0)
+    state.apply_decision(0, "draw:5")
+    for refused in ("yellow", "blue", "lantern-1"):
+        with pytest.raises(NotChanceNodeError, match=f"{refused!r} is not an outcome"):
+            state.apply_chance(refused)
+    assert state.bags[0] == [5, 0, 3] and state.draw == [0, 0, 0]
+    give(state, 1, "tunnel-1")
+    draw_cards(state, ["clear"] * 5)
+    deck = list(state.deck)
+    for refused in ("tunnel-1", "clear", "nothing"):
+        with pytest.raises(NotChanceNodeError, match=f"{refused!r} is not an outcome"):
+            state.apply_chance(refused)
+    assert state.deck == deck and state.drawing == 0
+
+
+def test_only_the_active_seat_decides_and_only_once() -> None:
+    state = new_state()
+    with pytest.raises(NotDecidingError):
+        state.apply_decisions({1: "draw:5"})
+    with pytest.raises(NotDecidingError):
+        state.apply_decisions({0: "draw:5", 1: "draw:5"})
+    with pytest.raises(NotDecidingError):
+        state.apply_decisions({})
+    state.apply_decision(0, "draw:5")
+    with pytest.raises(NotDecidingError):
+        state.apply_decisions({0: "draw:5"})
+    assert state.to_draw == 5
+
+
+def test_no_outcome_or_decision_after_the_end() -> None:
+    state = new_state(2, max_rounds=1)
+    red_bust_turn(state)
+    red_bust_turn(state)
+    with pytest.raises(GameOverError):
+        state.apply_chance("clear")
+    with pytest.raises(GameOverError):
+        state.apply_decision(0, "draw:5")
 
 
 def test_reshuffle_only_when_the_deck_is_empty() -> None:

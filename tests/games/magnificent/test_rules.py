@@ -9,7 +9,7 @@ import random
 import pytest
 
 from referee.components import load_component_json
-from referee.errors import ComponentDataError, ConfigError
+from referee.errors import ComponentDataError, ConfigError, GameOverError, IllegalOptionError, NotDecidingError
 from referee.games.magnificent import GAME
 from referee.games.magnificent.data import DATA_FILE, PACKAGE, parse_components
 from referee.games.magnificent.model import IN_HAND, show_position
@@ -286,6 +286,35 @@ def test_rd2_is_simultaneous() -> None:
     state._options = {}
     assert state.deciding_seats() == (0, 1, 2)
     assert state.decision_name(1) == "score_master_card"
+
+
+def test_only_the_deciding_seats_answer_and_only_with_a_legal_option() -> None:
+    state = setup_game(3, start=0)
+    (seat,) = state.deciding_seats()
+    legal = ids(state)[0]
+    other = (seat + 1) % 3
+    for wrong in ({other: legal}, {seat: legal, other: legal}, {}):
+        with pytest.raises(NotDecidingError):
+            state.apply_decisions(wrong)
+    with pytest.raises(IllegalOptionError):
+        state.apply_decisions({seat: "no-such-option"})
+    assert state.deciding_seats() == (seat,) and ids(state)[0] == legal
+    state.pending = ("RD2", -1)
+    state._options = {}
+    with pytest.raises(NotDecidingError):
+        state.apply_decisions({0: ids(state, 0)[0]})
+
+
+def test_no_decision_after_the_end() -> None:
+    state = GAME.new_initial_state(GAME.make_config(2))
+    rng = random.Random(3)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_chance(state.chance_outcomes()[0].id)
+        else:
+            state.apply_decisions({s: rng.choice(state.legal_options(s)).id for s in state.deciding_seats()})
+    with pytest.raises(GameOverError):
+        state.apply_decisions({0: "end"})
 
 
 # ----- views, wire, whole games -------------------------------------------------------------

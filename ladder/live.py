@@ -1,0 +1,81 @@
+"""Live replays across machines: a worker writes the lines its running match appends to the replay
+into the database, a chunk at a time, so that the service's live page can follow a match played on
+any machine (it needs nothing shared but the database). Chunks go when the match closes."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+
+from sqlmodel import Session, col, delete, select
+
+from ladder.db import read_session, write_session
+from ladder.models import LiveChunk
+from ladder.settings import LadderSettings
+
+log = logging.getLogger(__name__)
+
+#: How often a worker sends the new lines of a running replay.
+PUBLISH_SECONDS = 0.5
+#: The most bytes one chunk carries (a longer backlog goes in several).
+CHUNK_BYTES = 256 * 1024
+
+
+def drop_live_chunks(session: Session, match_id: int) -> None:
+    """Delete a match's live chunks (every attempt's), in the caller's transaction."""
+    session.exec(delete(LiveChunk).where(col(LiveChunk.match_id) == match_id))  # type: ignore[call-overload]
+
+
+def live_text(settings: LadderSettings, match_id: int, attempt: int, after: int) -> tuple[str, int]:
+    """The replay lines of `attempt` written after chunk `after`, and the last chunk's number."""
+    with read_session(settings.db_url) as session:
+        chunks = session.exec(
+            select(LiveChunk).where(LiveChunk.match_id == match_id, LiveChunk.attempt == attempt, LiveChunk.seq > after)
+            .order_by(col(LiveChunk.seq))
+        ).all()
+    if not chunks:
+        return "", after
+    return b"".join(chunk.data for chunk in chunks).decode("utf-8"), chunks[-1].seq
+
+
+class LivePublisher:
+    """A thread that sends the complete lines a running match appended to its live replay file."""
+
+    def __init__(self, settings: LadderSettings, match_id: int, attempt: int, live_path: Path,
+                 interval: float = PUBLISH_SECONDS) -> None:
+        self.settings, self.match_id, self.attempt, self.live_path, self.interval = settings, match_id, attempt, live_path, interval
+        self.offset = 0
+        self.seq = 0
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.run, name=f"live-{match_id}", daemon=True)
+
+    def run(self) -> None:
+        while not self.stop.wait(self.interval):
+            try:
+                self.publish()
+            except Exception as error:  # noqa: BLE001 - a database hiccup costs the live page a moment, never the match
+                log.warning("match %s: live replay not sent (%s); trying again", self.match_id, type(error).__name__)
+
+    def publish(self) -> None:
+        """Send whatever complete lines were appended since the last call."""
+        if not self.live_path.exists():
+            return
+        with self.live_path.open("rb") as handle:
+            handle.seek(self.offset)
+            data = handle.read(CHUNK_BYTES)
+        complete = data[: data.rfind(b"\n") + 1]
+        if not complete:
+            return
+        with write_session(self.settings.db_url) as session:
+            session.add(LiveChunk(match_id=self.match_id, attempt=self.attempt, seq=self.seq + 1, data=complete))
+        self.seq += 1
+        self.offset += len(complete)
+
+    def __enter__(self) -> LivePublisher:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.stop.set()
+        self.thread.join()
