@@ -3,15 +3,31 @@
 A face is compiled once (`compile_face`) into rotated shapes; `score_face` then scores it on a
 shop (cells mapped to tiles that have a `colour` and a `kind`). Every type keeps the rule of at
 most one point per tile per card (spec 6.1, 6.2).
+
+Two scorers give the same points: `score_face_by_cells` follows the rules cell by cell (placements,
+groups, region coverage: the definitions) and `score_board`, which the game uses, computes the same
+on the shop's bitboard (`bitboard.py`) several times faster; a property test holds them equal.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol
+from dataclasses import dataclass, field
+from typing import Any
 
 from referee.errors import ComponentDataError
+from referee.games.merchants.bitboard import (
+    PAD,
+    Board,
+    Shape,
+    TileLike,
+    best_overlap,
+    bits,
+    board_of,
+    component_sizes,
+    max_disjoint_masks,
+    spread,
+)
 
 Cell = tuple[int, int]
 Entry = tuple[int, int, str]
@@ -21,14 +37,6 @@ KIND_TOKEN = "K"
 _TOKEN_OF_COLOUR: Mapping[str, str] = {colour: token for token, colour in COLOUR_TOKENS.items()}
 FACE_TYPES = ("multi", "per_tile", "per_instance", "formula", "groups", "largest", "region")
 ROTATIONS = (0, 90, 180, 270)
-
-
-class TileLike(Protocol):
-    @property
-    def colour(self) -> str: ...
-
-    @property
-    def kind(self) -> str: ...
 
 
 Shop = Mapping[Cell, TileLike]
@@ -67,6 +75,8 @@ def parse_grid(rows: Sequence[str], allowed: str, where: str) -> tuple[Entry, ..
         raise ComponentDataError(f"merchants: {where}: a grid needs one or more row strings")
     if len({len(row) for row in rows}) != 1:
         raise ComponentDataError(f"merchants: {where}: rows {list(rows)} have different widths")
+    if max(len(rows), len(rows[0])) > PAD + 1:
+        raise ComponentDataError(f"merchants: {where}: the grid {list(rows)} is larger than {PAD + 1}x{PAD + 1} cells")
     entries: list[Entry] = []
     for i, row in enumerate(rows):
         for j, token in enumerate(row):
@@ -87,6 +97,10 @@ class Alternative:
     variants: tuple[tuple[Entry, ...], ...]
     points: int
     distinct_kinds: bool = False
+    shapes: tuple[Shape, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "shapes", tuple(Shape.of(variant) for variant in self.variants))
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +139,10 @@ class CompiledFace:
     cap: int = 0
     template: tuple[tuple[Entry, ...], ...] = ()
     threshold: int = 0
+    template_shapes: tuple[Shape, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "template_shapes", tuple(Shape.of(variant) for variant in self.template))
 
 
 def _target(data: Any, where: str) -> Target:
@@ -316,8 +334,8 @@ def region_best(face: CompiledFace, shop: Shop, kind: str | None) -> int:
     return best
 
 
-def score_face(face: CompiledFace, shop: Shop, kind: str | None = None) -> int:
-    """Points the face gives on `shop`; `kind` is the card's K (grey tile) for C and D cards."""
+def score_face_by_cells(face: CompiledFace, shop: Shop, kind: str | None = None) -> int:
+    """Points the face gives on `shop`, cell by cell (the definition `score_board` is tested against)."""
     kind_of = face.type
     if kind_of == "multi":
         best = 0
@@ -350,3 +368,100 @@ def score_face(face: CompiledFace, shop: Shop, kind: str | None = None) -> int:
         return min(largest, face.cap) if largest >= face.min_size else 0
     best = region_best(face, shop, kind)
     return best if best >= face.threshold else 0
+
+
+def score_face(face: CompiledFace, shop: Shop, kind: str | None = None) -> int:
+    """Points the face gives on `shop`; `kind` is the card's K (grey tile) for C and D cards."""
+    return score_board(face, board_of(shop), kind)
+
+
+def score_board(face: CompiledFace, board: Board, kind: str | None = None) -> int:
+    """Points the face gives on a shop's bitboard (build it once with `board_of` to score several faces)."""
+    kind_of = face.type
+    if kind_of == "multi":
+        masks = _token_masks(board, kind)
+        best = 0
+        for alternative in face.alternatives:
+            if alternative.points > best and _fits(alternative, masks, board):
+                best = alternative.points
+        return best
+    if kind_of == "per_tile":
+        alternative = face.alternatives[0]
+        masks = _token_masks(board, kind)
+        covered = 0
+        if alternative.distinct_kinds:
+            for instance in _instances(alternative, masks, board):
+                covered |= instance
+        else:
+            for shape in alternative.shapes:
+                covered |= spread(shape.anchors(masks, board.width), shape.shifts_on(board.width))
+        return covered.bit_count()
+    if kind_of == "per_instance":
+        instances = _instances(face.alternatives[0], _token_masks(board, kind), board)
+        return face.points_per_instance * max_disjoint_masks(list(instances))
+    if kind_of == "formula":
+        value = face.constant
+        for coef, target in face.terms:
+            value += coef * _target_mask(target, board, kind).bit_count()
+        return max(0, value)
+    if kind_of == "groups":
+        if face.target is None:
+            return 0
+        sizes = _group_sizes(face.target, board, kind)
+        return face.points_per_group * sum(1 for size in sizes if size >= face.min_size)
+    if kind_of == "largest":
+        if face.target is None:
+            return 0
+        largest = max(_group_sizes(face.target, board, kind), default=0)
+        return min(largest, face.cap) if largest >= face.min_size else 0
+    if face.target is None:
+        return 0
+    targets = _target_mask(face.target, board, kind)
+    best = max((best_overlap(targets, shape.shifts_on(board.width)) for shape in face.template_shapes), default=0)
+    return best if best >= face.threshold else 0
+
+
+def _token_masks(board: Board, kind: str | None) -> dict[str, int]:
+    """The cells each pattern token matches on the board."""
+    masks = {token: board.colour(colour) for token, colour in COLOUR_TOKENS.items()}
+    masks[KIND_TOKEN] = board.kind(kind)
+    return masks
+
+
+def _distinct_kinds(instance: int, board: Board) -> bool:
+    return all((instance & cells).bit_count() <= 1 for cells in board.kinds.values())
+
+
+def _instances(alternative: Alternative, masks: Mapping[str, int], board: Board) -> set[int]:
+    """Every placement of the alternative under any rotation and translation, as cell masks."""
+    found = set()
+    for shape in alternative.shapes:
+        shifts = shape.shifts_on(board.width)
+        for anchor in bits(shape.anchors(masks, board.width)):
+            instance = spread(1 << anchor, shifts)
+            if not alternative.distinct_kinds or _distinct_kinds(instance, board):
+                found.add(instance)
+    return found
+
+
+def _fits(alternative: Alternative, masks: Mapping[str, int], board: Board) -> bool:
+    """Whether the alternative has at least one placement."""
+    if alternative.distinct_kinds:
+        return bool(_instances(alternative, masks, board))
+    return any(shape.anchors(masks, board.width) for shape in alternative.shapes)
+
+
+def _target_mask(target: Target, board: Board, kind: str | None) -> int:
+    """The cells of the target's tiles (as `Target.key` picks them)."""
+    if target.card_kind:
+        return board.kind(kind)
+    if target.any_colour:
+        return board.cells
+    return board.colour(target.colour) if target.colour is not None else 0
+
+
+def _group_sizes(target: Target, board: Board, kind: str | None) -> list[int]:
+    """Sizes of the connected groups of target tiles with the same key (each colour apart for any colour)."""
+    if target.any_colour:
+        return [size for cells in board.colours.values() for size in component_sizes(cells, board.width)]
+    return component_sizes(_target_mask(target, board, kind), board.width)

@@ -6,7 +6,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from referee.games.merchants.data import MerchantsData, Tile
-from referee.games.merchants.patterns import score_face
+from referee.games.merchants.bitboard import board_of
+from referee.games.merchants.patterns import score_board
 from referee.games.merchants.shop import Cell, Placed, attribute_sets, circle_points, condition_met, magic_circles, tiles_at
 from referee.ranking import competition_ranks
 
@@ -23,7 +24,8 @@ class ScoredCard:
 
 def score_cards(cards: Sequence[tuple[str, str, str | None]], tiles: Mapping[Cell, Tile], data: MerchantsData) -> list[ScoredCard]:
     """Score each (card, face, K) on the shop."""
-    return [ScoredCard(card, face, kind, score_face(data.face(card, face), tiles, kind)) for card, face, kind in cards]
+    board = board_of(tiles)
+    return [ScoredCard(card, face, kind, score_board(data.face(card, face), board, kind)) for card, face, kind in cards]
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,17 +21,14 @@ def legal_targets(occupied: Iterable[Cell]) -> list[tuple[int, int, str]]:
     cells = set(occupied)
     rows = [row for row, _ in cells]
     cols = [col for _, col in cells]
-    top, bottom, left, right = min(rows), max(rows), min(cols), max(cols)
-    targets = [(row, col, REPLACE) for row, col in cells]
-    candidates: set[Cell] = set()
-    for row, col in cells:
-        for near in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
-            if near not in cells:
-                candidates.add(near)
-    for row, col in candidates:
-        if max(bottom, row) - min(top, row) < MAX_SIDE and max(right, col) - min(left, col) < MAX_SIDE:
-            targets.append((row, col, PLACE))
-    targets.sort()
+    targets = []
+    # A new tile keeps the shop within MAX_SIDE rows and columns: scan the rows and columns it may use, in order.
+    for row in range(max(rows) - MAX_SIDE + 1, min(rows) + MAX_SIDE):
+        for col in range(max(cols) - MAX_SIDE + 1, min(cols) + MAX_SIDE):
+            if (row, col) in cells:
+                targets.append((row, col, REPLACE))
+            elif (row - 1, col) in cells or (row + 1, col) in cells or (row, col - 1) in cells or (row, col + 1) in cells:
+                targets.append((row, col, PLACE))
     return targets
 
 
@@ -62,21 +59,22 @@ def attribute_sets(tiles: Mapping[Cell, Tile]) -> int:
 
 
 def _lines_of_four(tiles: Mapping[Cell, Tile]) -> list[list[Tile]]:
+    """Every row or column of 4 adjacent tiles (left to right, top to bottom)."""
     lines = []
     for row, col in tiles:
-        for step in ((0, 1), (1, 0)):
-            cells = [(row + step[0] * k, col + step[1] * k) for k in range(4)]
-            if all(cell in tiles for cell in cells):
-                lines.append([tiles[cell] for cell in cells])
+        if (row, col + 3) in tiles and (row, col + 1) in tiles and (row, col + 2) in tiles:
+            lines.append([tiles[(row, col + k)] for k in range(4)])
+        if (row + 3, col) in tiles and (row + 1, col) in tiles and (row + 2, col) in tiles:
+            lines.append([tiles[(row + k, col)] for k in range(4)])
     return lines
 
 
 def _blocks(tiles: Mapping[Cell, Tile]) -> list[list[Tile]]:
+    """Every 2x2 block of tiles, by its top-left cell."""
     blocks = []
     for row, col in tiles:
-        cells = [(row, col), (row, col + 1), (row + 1, col), (row + 1, col + 1)]
-        if all(cell in tiles for cell in cells):
-            blocks.append([tiles[cell] for cell in cells])
+        if (row + 1, col + 1) in tiles and (row, col + 1) in tiles and (row + 1, col) in tiles:
+            blocks.append([tiles[(row, col)], tiles[(row, col + 1)], tiles[(row + 1, col)], tiles[(row + 1, col + 1)]])
     return blocks
 
 

@@ -6,9 +6,10 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any, Self
 
-from referee.engine import ChanceOutcome, Game, GameConfig, GameResult, GameState, Option, Seat
+from referee.engine import ChanceOutcome, Event, Game, GameConfig, GameResult, GameState, Option, Seat
 from referee.errors import GameOverError, RuleError
 from referee.games.merchants.data import DUNGEONS, MerchantsData
 from referee.games.merchants.scoring import (
@@ -59,11 +60,33 @@ _DRAWS: dict[int, _Draws] = {}
 
 def _draws(items: Sequence[str]) -> list[ChanceOutcome]:
     """Equally likely outcomes of `items`, in their order (draws from the supply are the hottest step)."""
-    total = len(items)
+    table = _draws_of(len(items))
+    if len(items) < 2:  # itemgetter of one item gives the item, not a tuple
+        return [table[item] for item in items]
+    return list(itemgetter(*items)(table))
+
+
+_AUDIENCES: dict[Seat, frozenset[Seat]] = {}
+
+
+def _audience(seat: Seat) -> frozenset[Seat]:
+    """The audience of an event only `seat` sees (one shared set per seat)."""
+    audience = _AUDIENCES.get(seat)
+    if audience is None:
+        audience = _AUDIENCES[seat] = frozenset((seat,))
+    return audience
+
+
+def _draw(total: int, item: str) -> ChanceOutcome:
+    """The outcome of drawing `item` from `total` equally likely ones."""
+    return _draws_of(total)[item]
+
+
+def _draws_of(total: int) -> _Draws:
     table = _DRAWS.get(total)
     if table is None:
         table = _DRAWS[total] = _Draws(total)
-    return list(map(table.__getitem__, items))
+    return table
 
 
 @lru_cache(maxsize=None)
@@ -76,11 +99,9 @@ def _tile_option(tile: str) -> Option:
     return Option(f"tile:{tile}", f"take {tile}", {"tile": tile})
 
 
-@lru_cache(maxsize=8192)
-def _tile_options(tiles: tuple[str, ...]) -> tuple[Option, ...]:
-    """DP3 options of a draft hand (its tiles in sorted order)."""
-    return tuple(_tile_option(tile) for tile in tiles)
-
+def _tile_options(tiles: Sequence[str]) -> tuple[Option, ...]:
+    """DP3 options of a draft hand, in sorted tile order (hands rarely repeat: each option is cached, not the list)."""
+    return tuple(map(_tile_option, sorted(tiles)))
 
 
 @lru_cache(maxsize=None)
@@ -89,10 +110,33 @@ def _target_option(row: int, col: int, mode: str) -> Option:
     return Option(f"{mode}:{row},{col}", f"{verb} ({row}, {col})", {"row": row, "col": col, "mode": mode})
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1 << 16)
+def _targets(cells: frozenset[Cell]) -> tuple[tuple[int, int, str], ...]:
+    """The legal targets of a shop occupying `cells` (shops repeat a lot in playouts and searches)."""
+    return tuple(legal_targets(cells))
+
+
+@lru_cache(maxsize=1 << 16)
 def _target_options(cells: frozenset[Cell]) -> tuple[Option, ...]:
-    """DP4 options of a shop occupying `cells` (shops repeat a lot in playouts and searches)."""
-    return tuple(_target_option(*target) for target in legal_targets(cells))
+    """DP4 options of a shop occupying `cells`."""
+    return tuple(_target_option(*target) for target in _targets(cells))
+
+
+def _redeal(rest: list[str], hands: Sequence[Sequence[str]], rng: random.Random) -> tuple[list[list[str]], list[str]]:
+    """New hands of the same sizes drawn at random from `rest` and the hands, and what is left, sorted.
+
+    Draws only as many items as the hands hold (a sample, not a shuffle of everything)."""
+    pool = list(rest)
+    for hand in hands:
+        pool.extend(hand)
+    drawn = rng.sample(pool, sum(len(hand) for hand in hands))
+    dealt = []
+    start = 0
+    for hand in hands:
+        dealt.append(drawn[start:start + len(hand)])
+        start += len(hand)
+    taken = set(drawn)
+    return dealt, sorted(item for item in pool if item not in taken)
 
 
 _ROTATION_OPTIONS: tuple[Option, ...] = tuple(_rotation_option(rotation) for rotation in ROTATIONS)
@@ -225,6 +269,15 @@ class MerchantsState(GameState):
         """What the pending chance node draws, e.g. ('hand_tile', seat) or ('c_card', 'dragon'); None if none."""
         return (self.queue[0][0], self.queue[0][1]) if self.queue else None
 
+    def apply_chance(self, outcome_id: str) -> None:
+        """Resolve the pending draw by the item's id (found in what remains, without listing every outcome)."""
+        if self.queue:
+            items = self._chance_items(self.queue[0])
+            if outcome_id in items:
+                self._apply_chance(_draw(len(items), outcome_id))
+                return
+        super().apply_chance(outcome_id)
+
     def _chance_items(self, step: Step) -> list[str]:
         what, subject, _ = step
         if what in ("initial_tile", "hand_tile"):
@@ -255,7 +308,7 @@ class MerchantsState(GameState):
             player = self.players_state[subject]
             if what == "initial_tile":
                 player.shop[(0, 0)] = (item, 0)
-                self.emit("initial_tile", seat=subject, tile=item)
+                self._record("initial_tile", {"seat": subject, "tile": item})
             else:
                 player.drawn.append(item)
                 if last:
@@ -285,6 +338,10 @@ class MerchantsState(GameState):
         if not self.queue:
             self._resume()
 
+    def _record(self, kind: str, data: dict[str, Any], to: Seat | None = None) -> None:
+        """`emit` for the events of every pick (the hottest output): data as built, a shared one-seat audience."""
+        self.events.append(Event(kind, data, None if to is None else _audience(to)))
+
     def _hand_drawn(self, seat: Seat) -> None:
         player = self.players_state[seat]
         tiles = player.drawn
@@ -293,8 +350,8 @@ class MerchantsState(GameState):
             player.bundle = Bundle(list(tiles), {seat})
         else:
             player.bundle.tiles.extend(tiles)
-        self.emit("hand_drawn", seat=seat, count=len(tiles))
-        self.emit("hand_tiles", to=seat, seat=seat, tiles=sorted(tiles))
+        self._record("hand_drawn", {"seat": seat, "count": len(tiles)})
+        self._record("hand_tiles", {"seat": seat, "tiles": sorted(tiles)}, to=seat)
 
     # ----- flow -------------------------------------------------------------------------
     def _resume(self) -> None:
@@ -369,12 +426,39 @@ class MerchantsState(GameState):
 
     # ----- decisions ----------------------------------------------------------------------
     def legal_options(self, seat: Seat) -> Sequence[Option]:
-        if self.phase not in DECISIONS or not 0 <= seat < self.players:
+        if self.phase not in DECISIONS or not 0 <= seat < len(self.players_state):
             raise RuleError(f"merchants: seat {seat} is not deciding (phase {self.phase})")
         options = self._options.get(seat)
         if options is None:
             options = self._options[seat] = self._legal_options(seat)
         return options
+
+    def apply_decisions(self, choices: Mapping[Seat, str]) -> None:
+        """Apply every seat's option id at once; a wrong or missing answer gets the base class's error."""
+        chosen = self._chosen(choices)
+        if chosen is None:
+            super().apply_decisions(choices)
+            return
+        self._apply_decisions(chosen)
+
+    def _chosen(self, choices: Mapping[Seat, str]) -> dict[Seat, Option] | None:
+        """Each seat's option when every seat (all decide at once in this game) names a legal one, else None."""
+        if self.phase not in DECISIONS or len(choices) != len(self.players_state):
+            return None
+        chosen: dict[Seat, Option] = {}
+        for seat, option_id in choices.items():
+            options = self._options.get(seat)
+            if options is None:
+                if seat not in range(len(self.players_state)):
+                    return None
+                options = self.legal_options(seat)
+            for option in options:
+                if option.id == option_id:
+                    chosen[seat] = option
+                    break
+            else:
+                return None
+        return chosen
 
     def _legal_options(self, seat: Seat) -> Sequence[Option]:
         """The options of a deciding seat (cached in `_options` until the state changes)."""
@@ -386,7 +470,7 @@ class MerchantsState(GameState):
             bundle = player.bundle
             if bundle is None or not bundle.tiles:
                 raise RuleError(f"merchants: seat {seat} has no draft hand")
-            return _tile_options(tuple(sorted(bundle.tiles)))
+            return _tile_options(bundle.tiles)
         if phase == CHOOSE_TARGET:
             return _target_options(frozenset(player.shop))
         if phase == RETURN_REPUTATION:
@@ -448,7 +532,7 @@ class MerchantsState(GameState):
             player.shop[(row, col)] = (tile, rotations[seat])
             player.pending_tile = None
             player.pending_target = None
-            self.emit("placed", **data)
+            self._record("placed", data)
         if self.solo:
             player = self.players_state[0]
             removed = list(player.bundle.tiles) if player.bundle else []
@@ -486,8 +570,8 @@ class MerchantsState(GameState):
             receiver = self.pass_target(seat)
             bundle.holders.add(receiver)
             self.players_state[receiver].bundle = bundle
-            self.emit("hand_passed", from_seat=seat, to_seat=receiver, count=len(bundle.tiles))
-            self.emit("hand_tiles", to=receiver, seat=receiver, from_seat=seat, tiles=sorted(bundle.tiles))
+            self._record("hand_passed", {"from_seat": seat, "to_seat": receiver, "count": len(bundle.tiles)})
+            self._record("hand_tiles", {"seat": receiver, "from_seat": seat, "tiles": sorted(bundle.tiles)}, to=receiver)
 
     def round_cards(self, dungeon: str, number: int | None = None) -> list[tuple[str, str, str | None]]:
         """The (card, face, K) scored for `dungeon` in round `number` (spec 4.6 step 2)."""
@@ -716,37 +800,41 @@ class MerchantsState(GameState):
         world = self.clone()
         world._outcomes = None
         world._options = {}
-        unknown = [p.bundle for p in world.players_state if p.bundle is not None and seat not in p.bundle.holders]
-        pool = list(world.supply)
-        for bundle in unknown:
-            pool.extend(bundle.tiles)
-        rng.shuffle(pool)
-        for bundle in unknown:
-            size = len(bundle.tiles)
-            bundle.tiles = pool[:size]
-            del pool[:size]
-        world.supply = sorted(pool)
-        cards = list(world.reputation_deck)
-        others = [p for index, p in enumerate(world.players_state) if index != seat]
-        for player in others:
-            cards.extend(player.reputation)
-            cards.extend(player.returned)
-        rng.shuffle(cards)
-        for player in others:
-            size, returned = len(player.reputation), len(player.returned)
-            player.reputation, player.returned = cards[:size], cards[size:size + returned]
-            del cards[:size + returned]
-        world.reputation_deck = sorted(cards)
+        world._redeal_hands(seat, rng)
+        world._redeal_reputation(seat, rng)
         world._redraw_unseen_batch(rng)
-        for index, player in enumerate(world.players_state):
+        world._redraw_pending(seat, rng)
+        return world
+
+    def _redeal_hands(self, seat: Seat, rng: random.Random) -> None:
+        """Deal the hands `seat` has not seen afresh from them and the supply (only as many tiles as they hold)."""
+        unknown = [p.bundle for p in self.players_state if p.bundle is not None and seat not in p.bundle.holders]
+        hands = [bundle.tiles for bundle in unknown]
+        if not any(hands):
+            return
+        dealt, self.supply = _redeal(self.supply, hands, rng)
+        for bundle, tiles in zip(unknown, dealt):
+            bundle.tiles = tiles
+
+    def _redeal_reputation(self, seat: Seat, rng: random.Random) -> None:
+        """Deal other seats' reputation cards (held and returned) afresh from them and the deck."""
+        others = [p for index, p in enumerate(self.players_state) if index != seat]
+        held = [part for p in others for part in (p.reputation, p.returned)]
+        if not any(held):
+            return
+        dealt, self.reputation_deck = _redeal(self.reputation_deck, held, rng)
+        for player, (reputation, returned) in zip(others, zip(dealt[::2], dealt[1::2])):
+            player.reputation, player.returned = reputation, returned
+
+    def _redraw_pending(self, seat: Seat, rng: random.Random) -> None:
+        """Other seats' secret answers (tile, then target) redrawn among their options."""
+        for index, player in enumerate(self.players_state):
             if index == seat:
                 continue
             if player.pending_tile is not None and player.bundle is not None:
                 player.pending_tile = rng.choice(player.bundle.tiles)
             if player.pending_target is not None:
-                player.pending_target = rng.choice(legal_targets(player.shop))
-        return world
-
+                player.pending_target = rng.choice(_targets(frozenset(player.shop)))
 
     def _redraw_unseen_batch(self, rng: random.Random) -> None:
         """Items of a draw batch still in progress have been told to nobody yet: redraw them too."""

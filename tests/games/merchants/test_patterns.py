@@ -19,6 +19,7 @@ from referee.games.merchants.patterns import (
     rotate,
     rotated_variants,
     score_face,
+    score_face_by_cells,
 )
 from tests.games.merchants.helpers import DATA, tiles
 
@@ -78,6 +79,18 @@ def test_per_tile_is_the_union_of_placements_and_per_instance_the_best_disjoint_
                     if len(cells) == len(set(cells)):
                         best = max(best, size)
             assert max_disjoint(sorted(instances, key=sorted)) == best
+
+
+wide_shops = st.dictionaries(
+    st.tuples(st.integers(-6, 6), st.integers(-6, 6)), st.sampled_from(TILE_IDS), min_size=0, max_size=16
+).map(lambda cells: {cell: DATA.tiles[tile] for cell, tile in cells.items()})
+
+
+@settings(max_examples=150, deadline=None)
+@given(shop=st.one_of(shops, wide_shops))
+def test_the_bitboard_scorer_gives_what_the_cell_by_cell_definition_gives(shop: dict[Cell, Tile]) -> None:
+    for face, kind in FACES:
+        assert score_face(face, shop, kind) == score_face_by_cells(face, shop, kind), (face.card, face.face, kind)
 
 
 def test_rotations_are_never_mirrors() -> None:
