@@ -260,9 +260,14 @@ class LadderServicer:
 
     # ------------------------------------------------------------------ access
 
+    def _is_admin(self, context: grpc.aio.ServicerContext) -> bool:
+        """The call carries the ladder's admin token."""
+        if not self.admin_token:
+            return False
+        return hmac.compare_digest(bearer(context).encode(), self.admin_token.encode())
+
     async def _require_admin(self, context: grpc.aio.ServicerContext) -> None:
-        given = bearer(context)
-        if not self.admin_token or not hmac.compare_digest(given.encode(), self.admin_token.encode()):
+        if not self._is_admin(context):
             await abort(context, grpc.StatusCode.PERMISSION_DENIED, "this call needs the ladder's admin token")
 
     async def _require_reader(self, context: grpc.aio.ServicerContext) -> None:
@@ -272,7 +277,7 @@ class LadderServicer:
         given = bearer(context)
         if not given:
             await abort(context, grpc.StatusCode.UNAUTHENTICATED, "this ladder is private: send authorization: Bearer <token>")
-        if self.admin_token and hmac.compare_digest(given.encode(), self.admin_token.encode()):
+        if self._is_admin(context):
             return
         if await self.run_db(bot_for_token, self.settings, given) is None:
             await abort(context, grpc.StatusCode.UNAUTHENTICATED, "unknown or revoked token")
@@ -330,7 +335,7 @@ class LadderServicer:
         given = bearer(context)
         if not given:
             await abort(context, grpc.StatusCode.UNAUTHENTICATED, "send authorization: Bearer <one of the challenger's tokens>")
-        if self.admin_token and hmac.compare_digest(given.encode(), self.admin_token.encode()):
+        if self._is_admin(context):
             return
         owner = await self.run_db(bot_for_token, self.settings, given)
         if owner is None:
@@ -340,7 +345,7 @@ class LadderServicer:
 
     async def RequestChallenge(self, request: pb.ChallengeRequest, context: grpc.aio.ServicerContext) -> pb.ChallengeStatus:
         await self._require_owner(request.bot, context)
-        requested_by = "admin" if self.admin_token and hmac.compare_digest(bearer(context).encode(), self.admin_token.encode()) else request.bot
+        requested_by = "admin" if self._is_admin(context) else request.bot
         try:
             challenge_id = await self.run_db(request_challenge, self.settings, request.bot, request.opponent, request.games, requested_by)
             return challenge_message(await self.run_db(challenge_result, self.settings, challenge_id))
