@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from referee.bot_resolution import resolve_bot
+from referee.cli_options import seed_option
 from referee.clock import TimeControl
 from referee.errors import ArenaError
 from referee.registry import all_games, get_game
@@ -128,13 +129,7 @@ def default_sandbox_level() -> str:
 @main.command()
 @click.argument("game")
 @click.option("--bot", "bot_texts", multiple=True, required=True, help="A reference bot name or a command; once per seat.")
-@click.option(
-    "--seed",
-    type=int,
-    default=None,
-    envvar="B99_SEED",
-    help="Seed of the referee's chance (a fresh secret one when omitted). B99_SEED keeps it off the command line, which other users can read.",
-)
+@seed_option
 @click.option("--variant", "variants", type=VariantParam(), multiple=True, help="A config flag, key=value.")
 @click.option(
     "--replay",

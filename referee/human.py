@@ -6,6 +6,7 @@ of that seat sees (the seat's view, its options, the events it may see) and noth
 
 from __future__ import annotations
 
+from referee.cli_options import seed_option
 from referee.chance import fresh_seed
 import random
 import sys
@@ -146,13 +147,7 @@ class HumanBot(Bot):
 @click.argument("game")
 @click.option("--bot", "bot_texts", multiple=True, help="An opponent: a reference bot name or a command; once per other seat.")
 @click.option("--seat", type=int, default=0, show_default=True, help="Your seat (0 = first).")
-@click.option(
-    "--seed",
-    type=int,
-    default=None,
-    envvar="B99_SEED",
-    help="Seed of the referee's chance (a fresh secret one when omitted). B99_SEED keeps it off the command line, which other users can read.",
-)
+@seed_option
 @click.option("--variant", "variants", multiple=True, help="A config flag, key=value.")
 @click.option("--ask-forced", is_flag=True, help="Ask even when only one option is legal.")
 @click.option("--replay", "replay_path", type=click.Path(dir_okay=False, writable=True), default=None, help="Write the replay here.")
