@@ -39,6 +39,14 @@ def pid_alive(pid: int) -> bool:
         return False
 
 
+def lease_owner(directory: Path) -> int | None:
+    """The pid of the referee whose lease is in a match directory (other tests' directories come and go beside it)."""
+    try:
+        return int(json.loads((directory / LEASE_NAME).read_text())["owner"][0])
+    except (OSError, ValueError, KeyError, IndexError, TypeError):
+        return None
+
+
 def wait_for(condition, seconds: float) -> bool:  # type: ignore[no-untyped-def]
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -77,12 +85,13 @@ def test_killing_the_referee_kills_the_daemon_and_removes_what_it_left() -> None
         assert wait_for(lambda: pid_file.exists() and pid_file.read_text().strip(), 60), "the bot never started its daemon"
         daemon = int(pid_file.read_text())
         assert pid_alive(daemon)
-        match_dirs = set(Path(tempfile.gettempdir()).glob("b99-*")) - before
+        match_dirs = [d for d in set(Path(tempfile.gettempdir()).glob("b99-*")) - before if lease_owner(d) == referee.pid]
+        assert len(match_dirs) == 1, "the referee's match directory (with its lease) was not found"
         referee.send_signal(signal.SIGKILL)
         referee.wait(10)
         assert wait_for(lambda: not pid_alive(daemon), 15), "the daemon outlived the referee"
         assert wait_for(lambda: leftovers(nonce) == [], 10), leftovers(nonce)
-        assert wait_for(lambda: not any(d.exists() for d in match_dirs if d.name.startswith("b99-")), 10)
+        assert wait_for(lambda: not any(d.exists() for d in match_dirs), 10), match_dirs
     finally:
         if referee.poll() is None:
             referee.kill()
