@@ -47,15 +47,15 @@ class Board:
 
 #: the bit of each cell within 3 rows and columns of (0, 0): every cell a shop in a game can use (it starts at
 #: (0, 0) and stays within 4x4), so a game's shop needs no frame of its own
-_NEAR: dict[Cell, int] = {
+NEAR: dict[Cell, int] = {
     (row, col): 1 << ((row + 3 + PAD) * MIN_WIDTH + col + 3 + PAD) for row in range(-3, 4) for col in range(-3, 4)
 }
 
 
 def board_of(shop: Mapping[Cell, TileLike]) -> Board:
     """The bitboard of a shop (cells mapped to tiles with a colour and a kind)."""
-    if shop.keys() <= _NEAR.keys():
-        return _board(shop, MIN_WIDTH, _NEAR)
+    if shop.keys() <= NEAR.keys():
+        return _board(shop, MIN_WIDTH, NEAR)
     rows, cols = zip(*shop)
     top, left = min(rows) - PAD, min(cols) - PAD
     width = max(MIN_WIDTH, max(cols) - left + 1 + PAD)

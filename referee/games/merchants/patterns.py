@@ -17,6 +17,7 @@ from typing import Any
 
 from referee.errors import ComponentDataError
 from referee.games.merchants.bitboard import (
+    MIN_WIDTH,
     PAD,
     Board,
     Shape,
@@ -35,6 +36,10 @@ Entry = tuple[int, int, str]
 COLOUR_TOKENS: Mapping[str, str] = {"R": "red", "B": "blue", "Y": "yellow"}
 KIND_TOKEN = "K"
 _TOKEN_OF_COLOUR: Mapping[str, str] = {colour: token for token, colour in COLOUR_TOKENS.items()}
+#: a token's place in the masks tuple of a board (`token_masks`): the colours in COLOUR_TOKENS order, then K
+TOKEN_INDEX: Mapping[str, int] = {token: index for index, token in enumerate((*COLOUR_TOKENS, KIND_TOKEN))}
+#: a shape on a board of MIN_WIDTH bits as (token index, bit offset) pairs, what the scorers' inner loops read
+Program = tuple[tuple[int, int], ...]
 FACE_TYPES = ("multi", "per_tile", "per_instance", "formula", "groups", "largest", "region")
 ROTATIONS = (0, 90, 180, 270)
 
@@ -98,9 +103,16 @@ class Alternative:
     points: int
     distinct_kinds: bool = False
     shapes: tuple[Shape, ...] = field(init=False, repr=False, compare=False)
+    programs: tuple[Program, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "shapes", tuple(Shape.of(variant) for variant in self.variants))
+        shapes = tuple(Shape.of(variant) for variant in self.variants)
+        object.__setattr__(self, "shapes", shapes)
+        object.__setattr__(self, "programs", tuple(_program(shape) for shape in shapes))
+
+
+def _program(shape: Shape) -> Program:
+    return tuple((TOKEN_INDEX[token], shift) for token, shift in zip(shape.tokens, shape.shifts))
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,6 +389,8 @@ def score_face(face: CompiledFace, shop: Shop, kind: str | None = None) -> int:
 
 def score_board(face: CompiledFace, board: Board, kind: str | None = None) -> int:
     """Points the face gives on a shop's bitboard (build it once with `board_of` to score several faces)."""
+    if board.width == MIN_WIDTH:
+        return score_masks(face, board, token_masks(board, kind))
     kind_of = face.type
     if kind_of == "multi":
         masks = _token_masks(board, kind)
@@ -419,6 +433,107 @@ def score_board(face: CompiledFace, board: Board, kind: str | None = None) -> in
     targets = _target_mask(face.target, board, kind)
     best = max((best_overlap(targets, shape.shifts_on(board.width)) for shape in face.template_shapes), default=0)
     return best if best >= face.threshold else 0
+
+
+def token_masks(board: Board, kind: str | None) -> tuple[int, int, int, int]:
+    """The cells each pattern token matches on the board, in TOKEN_INDEX order (red, blue, yellow, the card's K)."""
+    colours = board.colours
+    return (
+        colours.get("red", 0), colours.get("blue", 0), colours.get("yellow", 0),
+        board.kinds.get(kind, 0) if kind is not None else 0,
+    )
+
+
+def _anchors(program: Program, masks: Sequence[int]) -> int:
+    """Where a shape's anchor can go on a MIN_WIDTH board (`Shape.anchors` with indexed masks)."""
+    found = -1
+    for token, shift in program:
+        found &= masks[token] >> shift
+        if not found:
+            return 0
+    return found
+
+
+def score_masks(face: CompiledFace, board: Board, masks: Sequence[int]) -> int:
+    """`score_board` on a board of MIN_WIDTH bits (every shop of a game) with its `token_masks` made once.
+
+    The same computations as the general scorer, on precompiled (token index, offset) programs."""
+    kind_of = face.type
+    if kind_of == "multi":
+        best = 0
+        for alternative in face.alternatives:
+            if alternative.points <= best:
+                continue
+            if alternative.distinct_kinds:
+                if _instances_fast(alternative, masks, board):
+                    best = alternative.points
+            else:
+                for program in alternative.programs:
+                    if _anchors(program, masks):
+                        best = alternative.points
+                        break
+        return best
+    if kind_of == "per_tile":
+        alternative = face.alternatives[0]
+        covered = 0
+        if alternative.distinct_kinds:
+            for instance in _instances_fast(alternative, masks, board):
+                covered |= instance
+        else:
+            for program in alternative.programs:
+                found = _anchors(program, masks)
+                if found:
+                    for _, shift in program:
+                        covered |= found << shift
+        return covered.bit_count()
+    if kind_of == "per_instance":
+        instances = _instances_fast(face.alternatives[0], masks, board)
+        return face.points_per_instance * max_disjoint_masks(list(instances))
+    if kind_of == "formula":
+        value = face.constant
+        for coef, target in face.terms:
+            value += coef * _target_masked(target, board, masks).bit_count()
+        return max(0, value)
+    target = face.target
+    if target is None:
+        return 0
+    if kind_of == "groups" or kind_of == "largest":
+        if target.any_colour:
+            sizes = [size for cells in board.colours.values() for size in component_sizes(cells, MIN_WIDTH)]
+        else:
+            sizes = component_sizes(_target_masked(target, board, masks), MIN_WIDTH)
+        if kind_of == "groups":
+            return face.points_per_group * sum(1 for size in sizes if size >= face.min_size)
+        largest = max(sizes, default=0)
+        return min(largest, face.cap) if largest >= face.min_size else 0
+    targets = _target_masked(target, board, masks)
+    best = max((best_overlap(targets, shape.shifts) for shape in face.template_shapes), default=0)
+    return best if best >= face.threshold else 0
+
+
+def _target_masked(target: Target, board: Board, masks: Sequence[int]) -> int:
+    """`_target_mask` from the board's token masks."""
+    if target.card_kind:
+        return masks[3]
+    if target.any_colour:
+        return board.cells
+    return masks[TOKEN_INDEX[_TOKEN_OF_COLOUR[target.colour]]] if target.colour is not None else 0
+
+
+def _instances_fast(alternative: Alternative, masks: Sequence[int], board: Board) -> set[int]:
+    """`_instances` on a MIN_WIDTH board."""
+    found = set()
+    for program in alternative.programs:
+        anchors = _anchors(program, masks)
+        while anchors:
+            low = anchors & -anchors
+            anchors ^= low
+            instance = 0
+            for _, shift in program:
+                instance |= low << shift
+            if not alternative.distinct_kinds or _distinct_kinds(instance, board):
+                found.add(instance)
+    return found
 
 
 def _token_masks(board: Board, kind: str | None) -> dict[str, int]:

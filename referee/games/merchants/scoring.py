@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from referee.games.merchants.data import MerchantsData, Tile
-from referee.games.merchants.bitboard import board_of
-from referee.games.merchants.patterns import score_board
+from referee.games.merchants.bitboard import MIN_WIDTH, NEAR, Board, board_of
+from referee.games.merchants.data import COLOURS, KINDS, MerchantsData, Tile
+from referee.games.merchants.patterns import score_board, score_masks, token_masks
 from referee.games.merchants.shop import Cell, Placed, attribute_sets, circle_points, condition_met, magic_circles, tiles_at
 from referee.ranking import competition_ranks
 
@@ -26,6 +26,45 @@ def score_cards(cards: Sequence[tuple[str, str, str | None]], tiles: Mapping[Cel
     """Score each (card, face, K) on the shop."""
     board = board_of(tiles)
     return [ScoredCard(card, face, kind, score_board(data.face(card, face), board, kind)) for card, face, kind in cards]
+
+
+_COLOUR_INDEX = {colour: index for index, colour in enumerate(COLOURS)}
+_KIND_INDEX = {kind: index for index, kind in enumerate(KINDS)}
+
+
+def shop_board(shop: Mapping[Cell, Placed], data: MerchantsData) -> Board:
+    """The bitboard of a shop of tile ids: `board_of(tiles_at(shop, data))` without the tiles mapping."""
+    if not shop.keys() <= NEAR.keys():
+        return board_of(tiles_at(shop, data))
+    tiles = data.tiles
+    colours = [0, 0, 0]
+    kinds = [0, 0, 0, 0]
+    cells = 0
+    for cell, placed in shop.items():
+        bit = NEAR[cell]
+        tile = tiles[placed[0]]
+        colours[_COLOUR_INDEX[tile.colour]] |= bit
+        kinds[_KIND_INDEX[tile.kind]] |= bit
+        cells |= bit
+    return Board(
+        MIN_WIDTH, cells,
+        {colour: mask for colour, mask in zip(COLOURS, colours) if mask},
+        {kind: mask for kind, mask in zip(KINDS, kinds) if mask},
+    )
+
+
+def card_points(cards: Sequence[tuple[str, str, str | None]], board: Board, data: MerchantsData) -> list[int]:
+    """The points of each (card, face, K) on a shop's bitboard (what `score_cards` scores, without the records)."""
+    if board.width != MIN_WIDTH:
+        return [score_board(data.face(card, face), board, kind) for card, face, kind in cards]
+    masks: dict[str | None, tuple[int, int, int, int]] = {}
+    points = []
+    for card, face, kind in cards:
+        kind_masks = masks.get(kind)
+        if kind_masks is None:
+            kind_masks = masks[kind] = token_masks(board, kind)
+        points.append(score_masks(data.face(card, face), board, kind_masks))
+    return points
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -12,15 +13,17 @@ from typing import Any, Self
 from referee.engine import ChanceOutcome, Event, Game, GameConfig, GameResult, GameState, Option, Seat
 from referee.errors import GameOverError, RuleError
 from referee.games.merchants.data import DUNGEONS, MerchantsData
+from referee.games.merchants.events import DeferredEventLog
 from referee.games.merchants.scoring import (
+    card_points,
     final_parts,
     final_ranks,
-    score_cards,
+    shop_board,
     solo_star_points,
     solo_title,
     star_rank_points,
 )
-from referee.games.merchants.shop import PLACE, REPLACE, Cell, Placed, legal_targets, tiles_at
+from referee.games.merchants.shop import PLACE, REPLACE, Cell, Placed, legal_targets
 
 ROUNDS = 3
 PICKS = 5
@@ -77,9 +80,27 @@ def _audience(seat: Seat) -> frozenset[Seat]:
     return audience
 
 
-def _draw(total: int, item: str) -> ChanceOutcome:
-    """The outcome of drawing `item` from `total` equally likely ones."""
-    return _draws_of(total)[item]
+def _placed_event(seat: Seat, tile: str, row: int, col: int, rotation: int, mode: str, discarded: str | None) -> Event:
+    data: dict[str, Any] = {"seat": seat, "tile": tile, "row": row, "col": col, "rotation": rotation, "mode": mode}
+    if discarded is not None:
+        data["discarded"] = discarded
+    return Event("placed", data)
+
+
+def _hand_drawn_event(seat: Seat, count: int) -> Event:
+    return Event("hand_drawn", {"seat": seat, "count": count})
+
+
+def _hand_passed_event(from_seat: Seat, to_seat: Seat, count: int) -> Event:
+    return Event("hand_passed", {"from_seat": from_seat, "to_seat": to_seat, "count": count})
+
+
+def _hand_tiles_event(seat: Seat, from_seat: Seat | None, tiles: tuple[str, ...]) -> Event:
+    """The tiles of the hand `seat` now holds, told to it alone (`from_seat` None: a hand it drew)."""
+    data: dict[str, Any] = {"seat": seat, "tiles": sorted(tiles)} if from_seat is None else {
+        "seat": seat, "from_seat": from_seat, "tiles": sorted(tiles)
+    }
+    return Event("hand_tiles", data, _audience(seat))
 
 
 def _draws_of(total: int) -> _Draws:
@@ -209,6 +230,7 @@ class MerchantsState(GameState):
 
     def __init__(self, game: Game, config: GameConfig, data: MerchantsData) -> None:
         super().__init__(game, config)
+        self.events = DeferredEventLog()
         self.data = data
         variants = config.variants
         self.solo = config.players == 1
@@ -259,11 +281,12 @@ class MerchantsState(GameState):
 
     # ----- chance -----------------------------------------------------------------------
     def chance_outcomes(self) -> Sequence[ChanceOutcome]:
-        if not self.queue:
-            raise RuleError(f"merchants: no chance node is pending (phase {self.phase})")
-        if self._outcomes is None:
-            self._outcomes = _draws(self._chance_items(self.queue[0]))
-        return self._outcomes
+        outcomes = self._outcomes
+        if outcomes is None:
+            if not self.queue:
+                raise RuleError(f"merchants: no chance node is pending (phase {self.phase})")
+            outcomes = self._outcomes = _draws(self._chance_items(self.queue[0]))
+        return outcomes
 
     def chance_step(self) -> tuple[str, Any] | None:
         """What the pending chance node draws, e.g. ('hand_tile', seat) or ('c_card', 'dragon'); None if none."""
@@ -273,15 +296,21 @@ class MerchantsState(GameState):
         """Resolve the pending draw by the item's id (found in what remains, without listing every outcome)."""
         if self.queue:
             items = self._chance_items(self.queue[0])
-            if outcome_id in items:
-                self._apply_chance(_draw(len(items), outcome_id))
+            # The supply and the reputation deck stay sorted (the order of their outcomes): look the item up by halves.
+            index = bisect_left(items, outcome_id)
+            if index < len(items) and items[index] == outcome_id:
+                self._resolve(outcome_id, index)
+                return
+            if outcome_id in items:  # a position loaded with its items out of order
+                self._resolve(outcome_id, items.index(outcome_id))
                 return
         super().apply_chance(outcome_id)
 
     def _chance_items(self, step: Step) -> list[str]:
-        what, subject, _ = step
-        if what in ("initial_tile", "hand_tile"):
+        what = step[0]
+        if what == "hand_tile" or what == "initial_tile":
             return self.supply
+        subject = step[1]
         if what == "reputation":
             return self.reputation_deck
         if what == "floor99_dungeon":
@@ -299,12 +328,16 @@ class MerchantsState(GameState):
         return sorted(grey for grey in self.data.grey_kinds if grey not in used_grey)
 
     def _apply_chance(self, outcome: ChanceOutcome) -> None:
+        items = self._chance_items(self.queue[0])
+        self._resolve(outcome.id, items.index(outcome.id))
+
+    def _resolve(self, item: str, index: int) -> None:
+        """Apply the draw of `item`, found at `index` of the pending node's items."""
         what, subject, last = self.queue.pop(0)
         self._outcomes = None
         self._options = {}
-        item = outcome.id
-        if what in ("initial_tile", "hand_tile"):
-            self.supply.remove(item)
+        if what == "hand_tile" or what == "initial_tile":
+            del self.supply[index]
             player = self.players_state[subject]
             if what == "initial_tile":
                 player.shop[(0, 0)] = (item, 0)
@@ -314,7 +347,7 @@ class MerchantsState(GameState):
                 if last:
                     self._hand_drawn(subject)
         elif what == "reputation":
-            self.reputation_deck.remove(item)
+            del self.reputation_deck[index]
             player = self.players_state[subject]
             player.drawn.append(item)
             if last:
@@ -340,7 +373,7 @@ class MerchantsState(GameState):
 
     def _record(self, kind: str, data: dict[str, Any], to: Seat | None = None) -> None:
         """`emit` for the events of every pick (the hottest output): data as built, a shared one-seat audience."""
-        self.events.append(Event(kind, data, None if to is None else _audience(to)))
+        self.events.defer(Event, kind, data, None if to is None else _audience(to))
 
     def _hand_drawn(self, seat: Seat) -> None:
         player = self.players_state[seat]
@@ -350,8 +383,9 @@ class MerchantsState(GameState):
             player.bundle = Bundle(list(tiles), {seat})
         else:
             player.bundle.tiles.extend(tiles)
-        self._record("hand_drawn", {"seat": seat, "count": len(tiles)})
-        self._record("hand_tiles", {"seat": seat, "tiles": sorted(tiles)}, to=seat)
+        events = self.events
+        events.defer(_hand_drawn_event, seat, len(tiles))
+        events.defer(_hand_tiles_event, seat, None, tuple(tiles))
 
     # ----- flow -------------------------------------------------------------------------
     def _resume(self) -> None:
@@ -524,15 +558,14 @@ class MerchantsState(GameState):
                 raise RuleError(f"merchants: seat {seat} has no complete placement to reveal")
             row, col, mode = target
             player.bundle.tiles.remove(tile)
-            data: dict[str, Any] = {"seat": seat, "tile": tile, "row": row, "col": col, "rotation": rotations[seat], "mode": mode}
+            old = None
             if mode == REPLACE:
-                old, _ = player.shop[(row, col)]
+                old = player.shop[(row, col)][0]
                 player.discards.append(old)
-                data["discarded"] = old
             player.shop[(row, col)] = (tile, rotations[seat])
             player.pending_tile = None
             player.pending_target = None
-            self._record("placed", data)
+            self.events.defer(_placed_event, seat, tile, row, col, rotations[seat], mode, old)
         if self.solo:
             player = self.players_state[0]
             removed = list(player.bundle.tiles) if player.bundle else []
@@ -570,8 +603,8 @@ class MerchantsState(GameState):
             receiver = self.pass_target(seat)
             bundle.holders.add(receiver)
             self.players_state[receiver].bundle = bundle
-            self._record("hand_passed", {"from_seat": seat, "to_seat": receiver, "count": len(bundle.tiles)})
-            self._record("hand_tiles", {"seat": receiver, "from_seat": seat, "tiles": sorted(bundle.tiles)}, to=receiver)
+            self.events.defer(_hand_passed_event, seat, receiver, len(bundle.tiles))
+            self.events.defer(_hand_tiles_event, receiver, seat, tuple(bundle.tiles))
 
     def round_cards(self, dungeon: str, number: int | None = None) -> list[tuple[str, str, str | None]]:
         """The (card, face, K) scored for `dungeon` in round `number` (spec 4.6 step 2)."""
@@ -592,18 +625,19 @@ class MerchantsState(GameState):
         for seat in range(self.players):
             player = self.players_state[seat]
             dungeon = dungeons[seat]
-            scored = score_cards(self.round_cards(dungeon), tiles_at(player.shop, self.data), self.data)
-            thumb = all(card.points >= 1 for card in scored)
-            trend = sum(card.points for card in scored)
+            round_cards = self.round_cards(dungeon)
+            points = card_points(round_cards, shop_board(player.shop, self.data), self.data)
+            thumb = all(earned >= 1 for earned in points)
+            trend = sum(points)
             thumb_points = self.data.thumb_points_back[self.round] if thumb and self.back_side else 0
             player.score += trend + thumb_points
             player.unused_chips.remove(dungeon)
             player.chips.append(Chip(self.round, dungeon, thumb, trend + thumb_points))
             cards = []
-            for card in scored:
-                entry: dict[str, Any] = {"card": card.card, "face": card.face, "points": card.points}
-                if card.kind is not None:
-                    entry["kind"] = card.kind
+            for (card, face, kind), earned in zip(round_cards, points):
+                entry: dict[str, Any] = {"card": card, "face": face, "points": earned}
+                if kind is not None:
+                    entry["kind"] = kind
                 cards.append(entry)
             seats.append(
                 {"seat": seat, "dungeon": dungeon, "cards": cards, "thumb": thumb, "thumb_points": thumb_points,
