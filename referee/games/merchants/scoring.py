@@ -34,18 +34,19 @@ _KIND_INDEX = {kind: index for index, kind in enumerate(KINDS)}
 
 def shop_board(shop: Mapping[Cell, Placed], data: MerchantsData) -> Board:
     """The bitboard of a shop of tile ids: `board_of(tiles_at(shop, data))` without the tiles mapping."""
-    if not shop.keys() <= NEAR.keys():
-        return board_of(tiles_at(shop, data))
     tiles = data.tiles
     colours = [0, 0, 0]
     kinds = [0, 0, 0, 0]
     cells = 0
-    for cell, placed in shop.items():
-        bit = NEAR[cell]
-        tile = tiles[placed[0]]
-        colours[_COLOUR_INDEX[tile.colour]] |= bit
-        kinds[_KIND_INDEX[tile.kind]] |= bit
-        cells |= bit
+    try:
+        for cell, placed in shop.items():
+            bit = NEAR[cell]
+            tile = tiles[placed[0]]
+            colours[_COLOUR_INDEX[tile.colour]] |= bit
+            kinds[_KIND_INDEX[tile.kind]] |= bit
+            cells |= bit
+    except KeyError:  # a cell beyond a game's reach (a shop set up by hand): a board of its own size
+        return board_of(tiles_at(shop, data))
     return Board(
         MIN_WIDTH, cells,
         {colour: mask for colour, mask in zip(COLOURS, colours) if mask},

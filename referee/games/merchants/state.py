@@ -6,14 +6,22 @@ import random
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
-from operator import itemgetter
 from typing import Any, Self
 
 from referee.engine import ChanceOutcome, Event, Game, GameConfig, GameResult, GameState, Option, Seat
 from referee.errors import GameOverError, RuleError
 from referee.games.merchants.data import DUNGEONS, MerchantsData
+from referee.games.merchants.draws import UniformDraws
 from referee.games.merchants.events import DeferredEventLog
+from referee.games.merchants.options import (
+    ROTATION_OPTIONS,
+    ROTATIONS,
+    dungeon_options,
+    return_options,
+    target_options,
+    targets,
+    tile_options,
+)
 from referee.games.merchants.scoring import (
     card_points,
     final_parts,
@@ -23,12 +31,11 @@ from referee.games.merchants.scoring import (
     solo_title,
     star_rank_points,
 )
-from referee.games.merchants.shop import PLACE, REPLACE, Cell, Placed, legal_targets
+from referee.games.merchants.shop import REPLACE, Cell, Placed
 
 ROUNDS = 3
 PICKS = 5
 HAND_SIZE = 5
-ROTATIONS = (0, 90, 180, 270)
 GREY_SLOTS = (*DUNGEONS, "D")
 
 # decision names (spec 4.3)
@@ -46,29 +53,10 @@ OVER = "over"
 Step = tuple[str, Any, bool]
 
 
-class _Draws(dict[str, ChanceOutcome]):
-    """The outcome of drawing each item from `total` equally likely ones, made once per item."""
-
-    def __init__(self, total: int) -> None:
-        super().__init__()
-        self.probability = 1.0 / total
-
-    def __missing__(self, item: str) -> ChanceOutcome:
-        outcome = self[item] = ChanceOutcome(item, self.probability)
-        return outcome
-
-
-_DRAWS: dict[int, _Draws] = {}
-
-
-def _draws(items: Sequence[str]) -> list[ChanceOutcome]:
-    """Equally likely outcomes of `items`, in their order (draws from the supply are the hottest step)."""
-    table = _draws_of(len(items))
-    if len(items) < 2:  # itemgetter of one item gives the item, not a tuple
-        return [table[item] for item in items]
-    return list(itemgetter(*items)(table))
-
-
+#: every seat of a table of each size: all of them decide at once
+_SEATS = tuple(tuple(range(players)) for players in range(5))
+#: the options of a DP5 rotation for every seat of a table of each size (never changed: no seat is missing)
+_ROTATION_CHOICES = tuple(dict.fromkeys(range(players), ROTATION_OPTIONS) for players in range(5))
 _AUDIENCES: dict[Seat, frozenset[Seat]] = {}
 
 
@@ -103,46 +91,6 @@ def _hand_tiles_event(seat: Seat, from_seat: Seat | None, tiles: tuple[str, ...]
     return Event("hand_tiles", data, _audience(seat))
 
 
-def _draws_of(total: int) -> _Draws:
-    table = _DRAWS.get(total)
-    if table is None:
-        table = _DRAWS[total] = _Draws(total)
-    return table
-
-
-@lru_cache(maxsize=None)
-def _rotation_option(rotation: int) -> Option:
-    return Option(f"rotation:{rotation}", f"rotate {rotation}°", {"rotation": rotation})
-
-
-@lru_cache(maxsize=None)
-def _tile_option(tile: str) -> Option:
-    return Option(f"tile:{tile}", f"take {tile}", {"tile": tile})
-
-
-def _tile_options(tiles: Sequence[str]) -> tuple[Option, ...]:
-    """DP3 options of a draft hand, in sorted tile order (hands rarely repeat: each option is cached, not the list)."""
-    return tuple(map(_tile_option, sorted(tiles)))
-
-
-@lru_cache(maxsize=None)
-def _target_option(row: int, col: int, mode: str) -> Option:
-    verb = "place at" if mode == PLACE else "replace the tile at"
-    return Option(f"{mode}:{row},{col}", f"{verb} ({row}, {col})", {"row": row, "col": col, "mode": mode})
-
-
-@lru_cache(maxsize=1 << 16)
-def _targets(cells: frozenset[Cell]) -> tuple[tuple[int, int, str], ...]:
-    """The legal targets of a shop occupying `cells` (shops repeat a lot in playouts and searches)."""
-    return tuple(legal_targets(cells))
-
-
-@lru_cache(maxsize=1 << 16)
-def _target_options(cells: frozenset[Cell]) -> tuple[Option, ...]:
-    """DP4 options of a shop occupying `cells`."""
-    return tuple(_target_option(*target) for target in _targets(cells))
-
-
 def _redeal(rest: list[str], hands: Sequence[Sequence[str]], rng: random.Random) -> tuple[list[list[str]], list[str]]:
     """New hands of the same sizes drawn at random from `rest` and the hands, and what is left, sorted.
 
@@ -158,19 +106,6 @@ def _redeal(rest: list[str], hands: Sequence[Sequence[str]], rng: random.Random)
         start += len(hand)
     taken = set(drawn)
     return dealt, sorted(item for item in pool if item not in taken)
-
-
-_ROTATION_OPTIONS: tuple[Option, ...] = tuple(_rotation_option(rotation) for rotation in ROTATIONS)
-
-
-@lru_cache(maxsize=None)
-def _return_option(card: str) -> Option:
-    return Option(f"return:{card}", f"return reputation card {card}", {"card": card})
-
-
-@lru_cache(maxsize=None)
-def _dungeon_option(dungeon: str) -> Option:
-    return Option(f"dungeon:{dungeon}", f"score the {dungeon} dungeon", {"dungeon": dungeon})
 
 
 @dataclass(slots=True)
@@ -252,7 +187,7 @@ class MerchantsState(GameState):
         self.solo_removed: list[str] = []
         self.players_state: list[PlayerState] = [PlayerState() for _ in range(config.players)]
         self.final_ranks: tuple[int, ...] | None = None
-        self._outcomes: list[ChanceOutcome] | None = None
+        self._outcomes: UniformDraws | None = None
         self._options: dict[Seat, Sequence[Option]] = {}
         if self.first_game:
             for dungeon in DUNGEONS:
@@ -273,7 +208,7 @@ class MerchantsState(GameState):
 
     def deciding_seats(self) -> tuple[Seat, ...]:
         if self.phase in DECISIONS:
-            return tuple(range(self.players))
+            return _SEATS[len(self.players_state)]
         return ()
 
     def decision_name(self, seat: Seat) -> str:
@@ -285,7 +220,7 @@ class MerchantsState(GameState):
         if outcomes is None:
             if not self.queue:
                 raise RuleError(f"merchants: no chance node is pending (phase {self.phase})")
-            outcomes = self._outcomes = _draws(self._chance_items(self.queue[0]))
+            outcomes = self._outcomes = UniformDraws(self._chance_items(self.queue[0]))
         return outcomes
 
     def chance_step(self) -> tuple[str, Any] | None:
@@ -336,8 +271,10 @@ class MerchantsState(GameState):
         what, subject, last = self.queue.pop(0)
         self._outcomes = None
         self._options = {}
+        # The supply and the deck are replaced, never changed in place: outcomes listed and clones share them.
         if what == "hand_tile" or what == "initial_tile":
-            del self.supply[index]
+            supply = self.supply
+            self.supply = supply[:index] + supply[index + 1:]
             player = self.players_state[subject]
             if what == "initial_tile":
                 player.shop[(0, 0)] = (item, 0)
@@ -347,7 +284,8 @@ class MerchantsState(GameState):
                 if last:
                     self._hand_drawn(subject)
         elif what == "reputation":
-            del self.reputation_deck[index]
+            deck = self.reputation_deck
+            self.reputation_deck = deck[:index] + deck[index + 1:]
             player = self.players_state[subject]
             player.drawn.append(item)
             if last:
@@ -460,56 +398,51 @@ class MerchantsState(GameState):
 
     # ----- decisions ----------------------------------------------------------------------
     def legal_options(self, seat: Seat) -> Sequence[Option]:
-        if self.phase not in DECISIONS or not 0 <= seat < len(self.players_state):
-            raise RuleError(f"merchants: seat {seat} is not deciding (phase {self.phase})")
-        options = self._options.get(seat)
-        if options is None:
-            options = self._options[seat] = self._legal_options(seat)
-        return options
-
-    def apply_decisions(self, choices: Mapping[Seat, str]) -> None:
-        """Apply every seat's option id at once; a wrong or missing answer gets the base class's error."""
-        chosen = self._chosen(choices)
-        if chosen is None:
-            super().apply_decisions(choices)
-            return
-        self._apply_decisions(chosen)
-
-    def _chosen(self, choices: Mapping[Seat, str]) -> dict[Seat, Option] | None:
-        """Each seat's option when every seat (all decide at once in this game) names a legal one, else None."""
-        if self.phase not in DECISIONS or len(choices) != len(self.players_state):
-            return None
-        chosen: dict[Seat, Option] = {}
-        for seat, option_id in choices.items():
-            options = self._options.get(seat)
-            if options is None:
-                if seat not in range(len(self.players_state)):
-                    return None
-                options = self.legal_options(seat)
-            for option in options:
-                if option.id == option_id:
-                    chosen[seat] = option
-                    break
-            else:
-                return None
-        return chosen
-
-    def _legal_options(self, seat: Seat) -> Sequence[Option]:
-        """The options of a deciding seat (cached in `_options` until the state changes)."""
-        player = self.players_state[seat]
+        options = self._options.get(seat)  # filled only while seats decide, emptied by every change
+        if options is not None:
+            return options
         phase = self.phase
-        if phase in (INITIAL_ROTATION, CHOOSE_ROTATION):
-            return _ROTATION_OPTIONS
+        if phase not in DECISIONS or not 0 <= seat < len(self.players_state):
+            raise RuleError(f"merchants: seat {seat} is not deciding (phase {phase})")
+        player = self.players_state[seat]
         if phase == CHOOSE_TILE:
             bundle = player.bundle
             if bundle is None or not bundle.tiles:
                 raise RuleError(f"merchants: seat {seat} has no draft hand")
-            return _tile_options(bundle.tiles)
-        if phase == CHOOSE_TARGET:
-            return _target_options(frozenset(player.shop))
-        if phase == RETURN_REPUTATION:
-            return [_return_option(card) for card in sorted(player.reputation)]
-        return [_dungeon_option(dungeon) for dungeon in player.unused_chips]
+            options = tile_options(bundle.tiles)
+        elif phase == CHOOSE_TARGET:
+            options = target_options(player.shop)
+        elif phase == CHOOSE_ROTATION or phase == INITIAL_ROTATION:
+            options = ROTATION_OPTIONS
+        elif phase == RETURN_REPUTATION:
+            options = return_options(player.reputation)
+        else:
+            options = dungeon_options(player.unused_chips)
+        self._options[seat] = options
+        return options
+
+    def apply_decisions(self, choices: Mapping[Seat, str]) -> None:
+        """Apply every seat's option id at once; a wrong or missing answer gets the base class's error."""
+        players = len(self.players_state)
+        if self.phase in DECISIONS and len(choices) == players:
+            known = self._options
+            chosen: dict[Seat, Option] = {}
+            for seat, option_id in choices.items():
+                options = known.get(seat)
+                if options is None:
+                    if seat not in range(players):
+                        break
+                    options = self.legal_options(seat)
+                for option in options:
+                    if option.id == option_id:
+                        chosen[seat] = option
+                        break
+                else:
+                    break
+            else:
+                self._apply_decisions(chosen)
+                return
+        super().apply_decisions(choices)
 
     def _apply_decisions(self, chosen: Mapping[Seat, Option]) -> None:
         self._options = {}
@@ -534,14 +467,17 @@ class MerchantsState(GameState):
                 self.emit("returned_card", to=seat, seat=seat, card=card)
             self._start_draft()
         elif phase == CHOOSE_TILE:
-            for seat in range(self.players):
-                self.players_state[seat].pending_tile = chosen[seat].payload["tile"]
+            for seat, player in enumerate(self.players_state):
+                player.pending_tile = chosen[seat].payload["tile"]
             self.phase = CHOOSE_TARGET
+            return
         elif phase == CHOOSE_TARGET:
-            for seat in range(self.players):
+            for seat, player in enumerate(self.players_state):
                 payload = chosen[seat].payload
-                self.players_state[seat].pending_target = (payload["row"], payload["col"], payload["mode"])
+                player.pending_target = (payload["row"], payload["col"], payload["mode"])
             self.phase = CHOOSE_ROTATION
+            self._options = _ROTATION_CHOICES[len(self.players_state)]
+            return
         elif phase == CHOOSE_ROTATION:
             self._reveal_placements({seat: chosen[seat].payload["rotation"] for seat in range(self.players)})
         elif phase == CHOOSE_DUNGEON:
@@ -813,8 +749,8 @@ class MerchantsState(GameState):
         twin.c_cards = dict(self.c_cards)
         twin.d_card = self.d_card
         twin.grey = dict(self.grey)
-        twin.supply = list(self.supply)
-        twin.reputation_deck = list(self.reputation_deck)
+        twin.supply = self.supply  # never changed in place
+        twin.reputation_deck = self.reputation_deck
         twin.solo_removed = list(self.solo_removed)
         twin.final_ranks = self.final_ranks
         twin._outcomes = self._outcomes
@@ -868,7 +804,7 @@ class MerchantsState(GameState):
             if player.pending_tile is not None and player.bundle is not None:
                 player.pending_tile = rng.choice(player.bundle.tiles)
             if player.pending_target is not None:
-                player.pending_target = rng.choice(_targets(frozenset(player.shop)))
+                player.pending_target = rng.choice(targets(player.shop))
 
     def _redraw_unseen_batch(self, rng: random.Random) -> None:
         """Items of a draw batch still in progress have been told to nobody yet: redraw them too."""
@@ -877,10 +813,13 @@ class MerchantsState(GameState):
         player = self.players_state[self.queue[0][1]]
         if not player.drawn:
             return
-        source = self.supply if self.queue[0][0] == "hand_tile" else self.reputation_deck
-        pool = source + player.drawn
+        from_supply = self.queue[0][0] == "hand_tile"
+        pool = (self.supply if from_supply else self.reputation_deck) + player.drawn
         rng.shuffle(pool)
         size = len(player.drawn)
         player.drawn = pool[:size]
-        source[:] = sorted(pool[size:])
+        if from_supply:
+            self.supply = sorted(pool[size:])
+        else:
+            self.reputation_deck = sorted(pool[size:])
 

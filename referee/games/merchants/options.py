@@ -1,0 +1,88 @@
+"""Merchants of B99's options (DP1-DP6): each option made once and shared, a shop's targets cached by its cells.
+
+Every decision of a game offers options made from a handful of values (a rotation, a tile id, a target
+cell, a reputation card, a dungeon), so each option is made the first time it is offered and shared
+after that. A shop's legal targets depend only on the cells it occupies: they are cached by those cells.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import TypeVar
+
+from referee.engine import Option
+from referee.games.merchants.shop import PLACE, Cell, legal_targets
+
+ROTATIONS = (0, 90, 180, 270)
+#: a legal target: (row, col, mode)
+Target = tuple[int, int, str]
+Key = TypeVar("Key")
+#: how many shops' targets are kept before the cache starts afresh
+_TARGETS_KEPT = 1 << 16
+
+
+class _Made(dict[Key, Option]):
+    """Options made on first use by `make` and shared after that."""
+
+    def __init__(self, make: Callable[[Key], Option]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: Key) -> Option:
+        option = self[key] = self.make(key)
+        return option
+
+
+def _target_option(target: Target) -> Option:
+    row, col, mode = target
+    verb = "place at" if mode == PLACE else "replace the tile at"
+    return Option(f"{mode}:{row},{col}", f"{verb} ({row}, {col})", {"row": row, "col": col, "mode": mode})
+
+
+_ROTATION = _Made(lambda rotation: Option(f"rotation:{rotation}", f"rotate {rotation}°", {"rotation": rotation}))
+_TILE = _Made(lambda tile: Option(f"tile:{tile}", f"take {tile}", {"tile": tile}))
+_TARGET: _Made[Target] = _Made(_target_option)
+_RETURN = _Made(lambda card: Option(f"return:{card}", f"return reputation card {card}", {"card": card}))
+_DUNGEON = _Made(lambda dungeon: Option(f"dungeon:{dungeon}", f"score the {dungeon} dungeon", {"dungeon": dungeon}))
+#: DP1 and DP5
+ROTATION_OPTIONS: tuple[Option, ...] = tuple(_ROTATION[rotation] for rotation in ROTATIONS)
+#: targets and their options by a shop's cells
+_BY_CELLS: dict[frozenset[Cell], tuple[tuple[Target, ...], tuple[Option, ...]]] = {}
+
+
+def tile_options(tiles: Iterable[str]) -> tuple[Option, ...]:
+    """DP3: one option per tile of a draft hand, in sorted tile order."""
+    return tuple(map(_TILE.__getitem__, sorted(tiles)))
+
+
+def _targets_and_options(cells: Iterable[Cell]) -> tuple[tuple[Target, ...], tuple[Option, ...]]:
+    # A frozenset of a shop's cells reuses the hashes its dict keeps: cheaper than any key computed from the cells.
+    key = frozenset(cells)
+    found = _BY_CELLS.get(key)
+    if found is None:
+        if len(_BY_CELLS) >= _TARGETS_KEPT:
+            _BY_CELLS.clear()
+        targets = tuple(legal_targets(key))
+        found = _BY_CELLS[key] = (targets, tuple(map(_TARGET.__getitem__, targets)))
+    return found
+
+
+def targets(cells: Iterable[Cell]) -> tuple[Target, ...]:
+    """The legal targets (row, col, mode) of a shop occupying `cells`, sorted by (row, col)."""
+    return _targets_and_options(cells)[0]
+
+
+def target_options(cells: Iterable[Cell]) -> tuple[Option, ...]:
+    """DP4: one option per legal target of a shop occupying `cells`."""
+    return _targets_and_options(cells)[1]
+
+
+def return_options(cards: Iterable[str]) -> list[Option]:
+    """DP2: one option per reputation card held, in sorted order."""
+    return list(map(_RETURN.__getitem__, sorted(cards)))
+
+
+def dungeon_options(dungeons: Sequence[str]) -> list[Option]:
+    """DP6: one option per unused dungeon chip, in the order the seat holds them."""
+    return list(map(_DUNGEON.__getitem__, dungeons))
+
