@@ -29,10 +29,14 @@ class DeferredEventLog(EventLog):
 
     def defer(self, build: Callable[..., Event], *arguments: Any) -> None:  # noqa: ANN401 - the builder's own
         """Append the event `build(*arguments)` will make (arguments must not change afterwards)."""
+        self.entries().append((build, *arguments))
+
+    def entries(self) -> list[Any]:
+        """This log's own list, to append Events or deferred ones, (builder, arguments...), to in a loop."""
         if not self._owned:
             self._items = list(self._items)
             self._owned = True
-        self._items.append((build, *arguments))
+        return self._items
 
     def _build(self) -> list[Event]:
         """The entries with every deferred event built (in place: a log sharing them sees the same Events)."""

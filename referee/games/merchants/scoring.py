@@ -9,6 +9,7 @@ from referee.games.merchants.bitboard import MIN_WIDTH, NEAR, Board, board_of
 from referee.games.merchants.data import COLOURS, KINDS, MerchantsData, Tile
 from referee.games.merchants.patterns import score_board, score_masks, token_masks
 from referee.games.merchants.shop import Cell, Placed, attribute_sets, circle_points, condition_met, magic_circles, tiles_at
+from referee.games.merchants.shop_bits import ShopBits, attribute_sets_of, circles_of, condition_met_on, shop_bits
 from referee.ranking import competition_ranks
 
 
@@ -82,15 +83,26 @@ class FinalParts:
 
 
 def final_parts(
-    shop: Mapping[Cell, Placed], discards: int, reputation: Sequence[str], thumbs: int, front_side: bool, data: MerchantsData
+    shop: Mapping[Cell, Placed], discards: int, reputation: Sequence[str], thumbs: int, front_side: bool, data: MerchantsData,
+    bits: ShopBits | None = None,
 ) -> FinalParts:
-    """Attribute sets, magic circles, reputation cards met and the ★ total of one shop."""
-    tiles = tiles_at(shop, data)
-    sets = attribute_sets(tiles)
-    circles = magic_circles(shop, data)
-    achieved = tuple(
-        (card, condition_met(data.reputation[card].condition, tiles, discards, circles)) for card in sorted(reputation)
-    )
+    """Attribute sets, magic circles, reputation cards met and the ★ total of one shop (`bits`: its masks, if made)."""
+    if bits is None:
+        bits = shop_bits(shop, data)
+    if bits is None:  # a shop set up by hand beyond a game's reach: cell by cell
+        tiles = tiles_at(shop, data)
+        sets = attribute_sets(tiles)
+        circles = magic_circles(shop, data)
+        achieved = tuple(
+            (card, condition_met(data.reputation[card].condition, tiles, discards, circles)) for card in sorted(reputation)
+        )
+    else:
+        sets = attribute_sets_of(bits)
+        circles = circles_of(bits)
+        achieved = tuple(
+            (card, condition_met_on(data.reputation[card].condition, bits, discards, circles))
+            for card in sorted(reputation)
+        )
     stars = (data.thumb_stars_front * thumbs if front_side else 0) + data.discard_star_penalty * discards
     stars += sum(data.reputation[card].stars for card, met in achieved if met)
     best_heart = max((data.reputation[card].hearts for card, met in achieved if met), default=0)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
+from functools import cache
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Self
@@ -32,6 +33,7 @@ from referee.games.merchants.scoring import (
     star_rank_points,
 )
 from referee.games.merchants.shop import REPLACE, Cell, Placed
+from referee.games.merchants.shop_bits import ShopBits, shop_bits
 
 ROUNDS = 3
 PICKS = 5
@@ -58,6 +60,13 @@ _SEATS = tuple(tuple(range(players)) for players in range(5))
 #: the options of a DP5 rotation for every seat of a table of each size (never changed: no seat is missing)
 _ROTATION_CHOICES = tuple(dict.fromkeys(range(players), ROTATION_OPTIONS) for players in range(5))
 _AUDIENCES: dict[Seat, frozenset[Seat]] = {}
+
+
+@cache
+def _receivers(round_number: int, players: int) -> tuple[Seat, ...]:
+    """Who receives each seat's hand in a round: left (next seat) in rounds 1 and 3, right in round 2."""
+    step = -1 if round_number == 2 else 1
+    return tuple((seat + step) % players for seat in range(players))
 
 
 def _audience(seat: Seat) -> frozenset[Seat]:
@@ -479,29 +488,30 @@ class MerchantsState(GameState):
             self._options = _ROTATION_CHOICES[len(self.players_state)]
             return
         elif phase == CHOOSE_ROTATION:
-            self._reveal_placements({seat: chosen[seat].payload["rotation"] for seat in range(self.players)})
+            self._reveal_placements(chosen)
         elif phase == CHOOSE_DUNGEON:
             self._score_round({seat: chosen[seat].payload["dungeon"] for seat in range(self.players)})
         else:
             raise RuleError(f"merchants: no decision is pending (phase {phase})")
         self._resume()
 
-    def _reveal_placements(self, rotations: Mapping[Seat, int]) -> None:
-        for seat in range(self.players):
-            player = self.players_state[seat]
-            tile, target = player.pending_tile, player.pending_target
-            if tile is None or target is None or player.bundle is None:
+    def _reveal_placements(self, chosen: Mapping[Seat, Option]) -> None:
+        log = self.events.entries()
+        for seat, player in enumerate(self.players_state):
+            tile, target, bundle = player.pending_tile, player.pending_target, player.bundle
+            if tile is None or target is None or bundle is None:
                 raise RuleError(f"merchants: seat {seat} has no complete placement to reveal")
             row, col, mode = target
-            player.bundle.tiles.remove(tile)
+            rotation = chosen[seat].payload["rotation"]
+            bundle.tiles.remove(tile)
+            shop = player.shop
             old = None
             if mode == REPLACE:
-                old = player.shop[(row, col)][0]
+                old = shop[(row, col)][0]
                 player.discards.append(old)
-            player.shop[(row, col)] = (tile, rotations[seat])
-            player.pending_tile = None
-            player.pending_target = None
-            self.events.defer(_placed_event, seat, tile, row, col, rotations[seat], mode, old)
+            shop[(row, col)] = (tile, rotation)
+            player.pending_tile = player.pending_target = None
+            log.append((_placed_event, seat, tile, row, col, rotation, mode, old))
         if self.solo:
             player = self.players_state[0]
             removed = list(player.bundle.tiles) if player.bundle else []
@@ -528,19 +538,21 @@ class MerchantsState(GameState):
 
     def pass_target(self, seat: Seat) -> Seat:
         """Who receives `seat`'s hand this round: left (next seat) in rounds 1 and 3, right in round 2."""
-        step = -1 if self.round == 2 else 1
-        return (seat + step) % self.players
+        return _receivers(self.round, len(self.players_state))[seat]
 
     def _pass_hands(self) -> None:
-        bundles = [player.bundle for player in self.players_state]
-        for seat, bundle in enumerate(bundles):
+        players_state = self.players_state
+        receivers = _receivers(self.round, len(players_state))
+        log = self.events.entries()
+        for seat, bundle in enumerate([player.bundle for player in players_state]):
             if bundle is None:
                 raise RuleError(f"merchants: seat {seat} has no hand to pass")
-            receiver = self.pass_target(seat)
+            receiver = receivers[seat]
             bundle.holders.add(receiver)
-            self.players_state[receiver].bundle = bundle
-            self.events.defer(_hand_passed_event, seat, receiver, len(bundle.tiles))
-            self.events.defer(_hand_tiles_event, receiver, seat, tuple(bundle.tiles))
+            players_state[receiver].bundle = bundle
+            tiles = bundle.tiles
+            log.append((_hand_passed_event, seat, receiver, len(tiles)))
+            log.append((_hand_tiles_event, receiver, seat, tuple(tiles)))
 
     def round_cards(self, dungeon: str, number: int | None = None) -> list[tuple[str, str, str | None]]:
         """The (card, face, K) scored for `dungeon` in round `number` (spec 4.6 step 2)."""
@@ -558,11 +570,17 @@ class MerchantsState(GameState):
     def _score_round(self, dungeons: Mapping[Seat, str]) -> None:
         self.emit("chips_revealed", choices=[{"seat": seat, "dungeon": dungeons[seat]} for seat in range(self.players)])
         seats = []
+        last = self.round == ROUNDS
+        #: the last round's shops are the final ones: their masks serve final scoring too
+        final_bits: list[ShopBits | None] = []
         for seat in range(self.players):
             player = self.players_state[seat]
             dungeon = dungeons[seat]
             round_cards = self.round_cards(dungeon)
-            points = card_points(round_cards, shop_board(player.shop, self.data), self.data)
+            bits = shop_bits(player.shop, self.data) if last else None
+            final_bits.append(bits)
+            board = bits.board() if bits is not None else shop_board(player.shop, self.data)
+            points = card_points(round_cards, board, self.data)
             thumb = all(earned >= 1 for earned in points)
             trend = sum(points)
             thumb_points = self.data.thumb_points_back[self.round] if thumb and self.back_side else 0
@@ -580,15 +598,16 @@ class MerchantsState(GameState):
                  "round_points": trend + thumb_points, "score": player.score}
             )
         self.emit("round_scored", round=self.round, seats=seats)
-        if self.round < ROUNDS:
+        if not last:
             self._start_round(self.round + 1)
         else:
-            self._final_scoring()
+            self._final_scoring(final_bits)
 
-    def _final_scoring(self) -> None:
+    def _final_scoring(self, bits: Sequence[ShopBits | None]) -> None:
         front = not self.back_side
         parts = [
-            final_parts(p.shop, len(p.discards), p.reputation, p.thumbs, front, self.data) for p in self.players_state
+            final_parts(p.shop, len(p.discards), p.reputation, p.thumbs, front, self.data, seat_bits)
+            for p, seat_bits in zip(self.players_state, bits)
         ]
         if self.solo:
             rank_points = [solo_star_points(parts[0].stars, self.data)]
