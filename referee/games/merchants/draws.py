@@ -26,14 +26,15 @@ class _Draws(dict[str, ChanceOutcome]):
         return outcome
 
 
-_DRAWS: dict[int, _Draws] = {}
+class _Tables(dict[int, _Draws]):
+    """The outcome table of each count of items, made on first use."""
+
+    def __missing__(self, total: int) -> _Draws:
+        table = self[total] = _Draws(total)
+        return table
 
 
-def _draws_of(total: int) -> _Draws:
-    table = _DRAWS.get(total)
-    if table is None:
-        table = _DRAWS[total] = _Draws(total)
-    return table
+_DRAWS = _Tables()
 
 
 class UniformDraws(Sequence[ChanceOutcome]):
@@ -43,7 +44,7 @@ class UniformDraws(Sequence[ChanceOutcome]):
 
     def __init__(self, items: Sequence[str]) -> None:
         self._items = items
-        self._table = _draws_of(len(items))
+        self._table = _DRAWS[len(items)]
 
     def __len__(self) -> int:
         return len(self._items)

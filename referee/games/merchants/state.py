@@ -117,6 +117,10 @@ def _redeal(rest: list[str], hands: Sequence[Sequence[str]], rng: random.Random)
     return dealt, sorted(item for item in pool if item not in taken)
 
 
+#: an instance with no field set yet, for copies that set every field themselves
+_blank = object.__new__
+
+
 @dataclass(slots=True)
 class Bundle:
     """A draft hand travelling round the table; `holders` are the seats that have seen its contents."""
@@ -125,7 +129,10 @@ class Bundle:
     holders: set[Seat]
 
     def copy(self) -> Bundle:
-        return Bundle(list(self.tiles), set(self.holders))
+        twin = _blank(Bundle)
+        twin.tiles = self.tiles.copy()
+        twin.holders = self.holders.copy()
+        return twin
 
 
 @dataclass(slots=True)
@@ -156,11 +163,21 @@ class PlayerState:
     final: dict[str, Any] | None = None
 
     def copy(self) -> PlayerState:
-        return PlayerState(
-            dict(self.shop), list(self.discards), list(self.unused_chips), list(self.chips), self.score,
-            list(self.reputation), list(self.returned), self.bundle, self.pending_tile, self.pending_target,
-            list(self.drawn), self.final,
-        )
+        """A copy whose containers are its own (chips and the final record are never changed, so shared)."""
+        twin = _blank(PlayerState)  # the fields set one by one: no defaults to work out
+        twin.shop = self.shop.copy()
+        twin.discards = self.discards.copy()
+        twin.unused_chips = self.unused_chips.copy()
+        twin.chips = self.chips.copy()
+        twin.score = self.score
+        twin.reputation = self.reputation.copy()
+        twin.returned = self.returned.copy()
+        twin.bundle = self.bundle
+        twin.pending_tile = self.pending_tile
+        twin.pending_target = self.pending_target
+        twin.drawn = self.drawn.copy()
+        twin.final = self.final
+        return twin
 
     @property
     def thumbs(self) -> int:
@@ -227,9 +244,11 @@ class MerchantsState(GameState):
     def chance_outcomes(self) -> Sequence[ChanceOutcome]:
         outcomes = self._outcomes
         if outcomes is None:
-            if not self.queue:
+            queue = self.queue
+            if not queue:
                 raise RuleError(f"merchants: no chance node is pending (phase {self.phase})")
-            outcomes = self._outcomes = UniformDraws(self._chance_items(self.queue[0]))
+            step = queue[0]
+            outcomes = self._outcomes = UniformDraws(self.supply if step[0] == "hand_tile" else self._chance_items(step))
         return outcomes
 
     def chance_step(self) -> tuple[str, Any] | None:
@@ -238,8 +257,10 @@ class MerchantsState(GameState):
 
     def apply_chance(self, outcome_id: str) -> None:
         """Resolve the pending draw by the item's id (found in what remains, without listing every outcome)."""
-        if self.queue:
-            items = self._chance_items(self.queue[0])
+        queue = self.queue
+        if queue:
+            step = queue[0]
+            items = self.supply if step[0] == "hand_tile" else self._chance_items(step)
             # The supply and the reputation deck stay sorted (the order of their outcomes): look the item up by halves.
             index = bisect_left(items, outcome_id)
             if index < len(items) and items[index] == outcome_id:
@@ -279,7 +300,8 @@ class MerchantsState(GameState):
         """Apply the draw of `item`, found at `index` of the pending node's items."""
         what, subject, last = self.queue.pop(0)
         self._outcomes = None
-        self._options = {}
+        if self._options:  # empty at a chance node unless a position was written with options listed
+            self._options = {}
         # The supply and the deck are replaced, never changed in place: outcomes listed and clones share them.
         if what == "hand_tile" or what == "initial_tile":
             supply = self.supply
@@ -768,7 +790,7 @@ class MerchantsState(GameState):
         twin.c_cards = dict(self.c_cards)
         twin.d_card = self.d_card
         twin.grey = dict(self.grey)
-        twin.supply = self.supply  # never changed in place
+        twin.supply = self.supply  # replaced, never changed in place
         twin.reputation_deck = self.reputation_deck
         twin.solo_removed = list(self.solo_removed)
         twin.final_ranks = self.final_ranks
@@ -778,8 +800,12 @@ class MerchantsState(GameState):
         players = []
         for player in self.players_state:
             copy = player.copy()
-            if player.bundle is not None:
-                copy.bundle = bundles.setdefault(id(player.bundle), player.bundle.copy())
+            bundle = player.bundle
+            if bundle is not None:
+                twin_bundle = bundles.get(id(bundle))
+                if twin_bundle is None:
+                    twin_bundle = bundles[id(bundle)] = bundle.copy()
+                copy.bundle = twin_bundle
             players.append(copy)
         twin.players_state = players
         return twin
