@@ -88,6 +88,29 @@ def _hand_drawn_event(seat: Seat, count: int) -> Event:
     return Event("hand_drawn", {"seat": seat, "count": count})
 
 
+def _chips_revealed_event(dungeons: tuple[str, ...]) -> Event:
+    return Event("chips_revealed", {"choices": [{"seat": seat, "dungeon": dungeon} for seat, dungeon in enumerate(dungeons)]})
+
+
+def _round_scored_event(
+    round_number: int, scored: list[tuple[Seat, str, list[tuple[str, str, str | None]], list[int], bool, int, int]]
+) -> Event:
+    """Every seat's round: its dungeon, each card's points (and K), the 👍 and its points, the new score."""
+    seats = []
+    for seat, dungeon, round_cards, points, thumb, thumb_points, score in scored:
+        cards = []
+        for (card, face, kind), earned in zip(round_cards, points):
+            entry: dict[str, Any] = {"card": card, "face": face, "points": earned}
+            if kind is not None:
+                entry["kind"] = kind
+            cards.append(entry)
+        seats.append(
+            {"seat": seat, "dungeon": dungeon, "cards": cards, "thumb": thumb, "thumb_points": thumb_points,
+             "round_points": sum(points) + thumb_points, "score": score}
+        )
+    return Event("round_scored", {"round": round_number, "seats": seats})
+
+
 def _hand_passed_event(from_seat: Seat, to_seat: Seat, count: int) -> Event:
     return Event("hand_passed", {"from_seat": from_seat, "to_seat": to_seat, "count": count})
 
@@ -590,38 +613,35 @@ class MerchantsState(GameState):
         return cards
 
     def _score_round(self, dungeons: Mapping[Seat, str]) -> None:
-        self.emit("chips_revealed", choices=[{"seat": seat, "dungeon": dungeons[seat]} for seat in range(self.players)])
-        seats = []
-        last = self.round == ROUNDS
+        log = self.events.entries()
+        chosen = tuple(dungeons[seat] for seat in range(len(self.players_state)))
+        log.append((_chips_revealed_event, chosen))
+        data = self.data
+        round_number = self.round
+        last = round_number == ROUNDS
         #: the last round's shops are the final ones: their masks serve final scoring too
         final_bits: list[ShopBits | None] = []
-        for seat in range(self.players):
-            player = self.players_state[seat]
-            dungeon = dungeons[seat]
-            round_cards = self.round_cards(dungeon)
-            bits = shop_bits(player.shop, self.data) if last else None
+        cards_of: dict[str, list[tuple[str, str, str | None]]] = {}
+        scored = []
+        for seat, player in enumerate(self.players_state):
+            dungeon = chosen[seat]
+            round_cards = cards_of.get(dungeon)
+            if round_cards is None:
+                round_cards = cards_of[dungeon] = self.round_cards(dungeon)
+            bits = shop_bits(player.shop, data) if last else None
             final_bits.append(bits)
-            board = bits.board() if bits is not None else shop_board(player.shop, self.data)
-            points = card_points(round_cards, board, self.data)
-            thumb = all(earned >= 1 for earned in points)
+            board = bits.board() if bits is not None else shop_board(player.shop, data)
+            points = card_points(round_cards, board, data)
+            thumb = min(points) >= 1
             trend = sum(points)
-            thumb_points = self.data.thumb_points_back[self.round] if thumb and self.back_side else 0
+            thumb_points = data.thumb_points_back[round_number] if thumb and self.back_side else 0
             player.score += trend + thumb_points
             player.unused_chips.remove(dungeon)
-            player.chips.append(Chip(self.round, dungeon, thumb, trend + thumb_points))
-            cards = []
-            for (card, face, kind), earned in zip(round_cards, points):
-                entry: dict[str, Any] = {"card": card, "face": face, "points": earned}
-                if kind is not None:
-                    entry["kind"] = kind
-                cards.append(entry)
-            seats.append(
-                {"seat": seat, "dungeon": dungeon, "cards": cards, "thumb": thumb, "thumb_points": thumb_points,
-                 "round_points": trend + thumb_points, "score": player.score}
-            )
-        self.emit("round_scored", round=self.round, seats=seats)
+            player.chips.append(Chip(round_number, dungeon, thumb, trend + thumb_points))
+            scored.append((seat, dungeon, round_cards, points, thumb, thumb_points, player.score))
+        log.append((_round_scored_event, round_number, scored))
         if not last:
-            self._start_round(self.round + 1)
+            self._start_round(round_number + 1)
         else:
             self._final_scoring(final_bits)
 
