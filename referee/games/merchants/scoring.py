@@ -9,7 +9,7 @@ from referee.games.merchants.bitboard import MIN_WIDTH, NEAR, Board, board_of
 from referee.games.merchants.data import COLOURS, KINDS, MerchantsData, Tile
 from referee.games.merchants.patterns import score_board, score_masks, token_masks
 from referee.games.merchants.shop import Cell, Placed, attribute_sets, circle_points, condition_met, magic_circles, tiles_at
-from referee.games.merchants.shop_bits import ShopBits, attribute_sets_of, circles_of, condition_met_on, shop_bits
+from referee.games.merchants.shop_bits import ShopBits, attribute_sets_of, circles_of, condition_met_on, shop_bits, tile_codes
 from referee.ranking import competition_ranks
 
 
@@ -29,27 +29,20 @@ def score_cards(cards: Sequence[tuple[str, str, str | None]], tiles: Mapping[Cel
     return [ScoredCard(card, face, kind, score_board(data.face(card, face), board, kind)) for card, face, kind in cards]
 
 
-_COLOUR_INDEX = {colour: index for index, colour in enumerate(COLOURS)}
-_KIND_INDEX = {kind: index for index, kind in enumerate(KINDS)}
-
-
 def shop_board(shop: Mapping[Cell, Placed], data: MerchantsData) -> Board:
     """The bitboard of a shop of tile ids: `board_of(tiles_at(shop, data))` without the tiles mapping."""
-    tiles = data.tiles
+    codes = tile_codes(data)
     colours = [0, 0, 0]
     kinds = [0, 0, 0, 0]
-    cells = 0
-    try:
-        for cell, placed in shop.items():
-            bit = NEAR[cell]
-            tile = tiles[placed[0]]
-            colours[_COLOUR_INDEX[tile.colour]] |= bit
-            kinds[_KIND_INDEX[tile.kind]] |= bit
-            cells |= bit
-    except KeyError:  # a cell beyond a game's reach (a shop set up by hand): a board of its own size
-        return board_of(tiles_at(shop, data))
+    for cell, placed in shop.items():
+        bit = NEAR.get(cell)
+        if bit is None:  # a cell beyond a game's reach (a shop set up by hand): a board of its own size
+            return board_of(tiles_at(shop, data))
+        colour, kind, _, _ = codes[placed[0]]
+        colours[colour] |= bit
+        kinds[kind] |= bit
     return Board(
-        MIN_WIDTH, cells,
+        MIN_WIDTH, colours[0] | colours[1] | colours[2],
         {colour: mask for colour, mask in zip(COLOURS, colours) if mask},
         {kind: mask for kind, mask in zip(KINDS, kinds) if mask},
     )

@@ -24,7 +24,8 @@ _TileCodes = dict[str, tuple[int, int, int, tuple[int, ...]]]
 _CODES: dict[int, tuple[MerchantsData, _TileCodes]] = {}
 
 
-def _codes(data: MerchantsData) -> _TileCodes:
+def tile_codes(data: MerchantsData) -> _TileCodes:
+    """Per tile id: its colour, kind and attribute as indexes into COLOURS, KINDS, ATTRIBUTES, and its circle edges."""
     made = _CODES.get(id(data))
     if made is None or made[0] is not data:
         codes = {
@@ -64,7 +65,7 @@ class ShopBits:
 
 def shop_bits(shop: Mapping[Cell, Placed], data: MerchantsData) -> ShopBits | None:
     """The masks of a shop of (tile id, rotation); None if a cell lies beyond a game's reach (set up by hand)."""
-    codes = _codes(data)
+    codes = tile_codes(data)
     colours = [0, 0, 0]
     kinds = [0, 0, 0, 0]
     attributes = [0, 0, 0]
