@@ -456,7 +456,7 @@ class MerchantsState(GameState):
         if options is not None:
             return options
         phase = self.phase
-        if phase not in DECISIONS or not 0 <= seat < len(self.players_state):
+        if not 0 <= seat < len(self.players_state):
             raise RuleError(f"merchants: seat {seat} is not deciding (phase {phase})")
         player = self.players_state[seat]
         if phase == CHOOSE_TILE:
@@ -470,8 +470,10 @@ class MerchantsState(GameState):
             options = ROTATION_OPTIONS
         elif phase == RETURN_REPUTATION:
             options = return_options(player.reputation)
-        else:
+        elif phase == CHOOSE_DUNGEON:
             options = dungeon_options(player.unused_chips)
+        else:
+            raise RuleError(f"merchants: seat {seat} is not deciding (phase {phase})")
         self._options[seat] = options
         return options
 
@@ -501,26 +503,8 @@ class MerchantsState(GameState):
     def _apply_decisions(self, chosen: Mapping[Seat, Option]) -> None:
         self._options = {}
         phase = self.phase
-        if phase == INITIAL_ROTATION:
-            for seat in range(self.players):
-                player = self.players_state[seat]
-                tile, _ = player.shop[(0, 0)]
-                rotation = chosen[seat].payload["rotation"]
-                player.shop[(0, 0)] = (tile, rotation)
-                self.emit("placed", seat=seat, tile=tile, row=0, col=0, rotation=rotation, mode="initial")
-            self.phase = CHANCE
-            self.stage = "setup_reputation"
-            self._queue_reputation(1)
-        elif phase == RETURN_REPUTATION:
-            for seat in range(self.players):
-                card = chosen[seat].payload["card"]
-                player = self.players_state[seat]
-                player.reputation.remove(card)
-                player.returned.append(card)
-                self.emit("reputation_returned", seat=seat)
-                self.emit("returned_card", to=seat, seat=seat, card=card)
-            self._start_draft()
-        elif phase == CHOOSE_TILE:
+        # the draft's decisions first: they are most of a game's
+        if phase == CHOOSE_TILE:
             for seat, player in enumerate(self.players_state):
                 player.pending_tile = chosen[seat].payload["tile"]
             self.phase = CHOOSE_TARGET
@@ -536,6 +520,25 @@ class MerchantsState(GameState):
             self._reveal_placements(chosen)
         elif phase == CHOOSE_DUNGEON:
             self._score_round({seat: chosen[seat].payload["dungeon"] for seat in range(self.players)})
+        elif phase == RETURN_REPUTATION:
+            for seat in range(self.players):
+                card = chosen[seat].payload["card"]
+                player = self.players_state[seat]
+                player.reputation.remove(card)
+                player.returned.append(card)
+                self.emit("reputation_returned", seat=seat)
+                self.emit("returned_card", to=seat, seat=seat, card=card)
+            self._start_draft()
+        elif phase == INITIAL_ROTATION:
+            for seat in range(self.players):
+                player = self.players_state[seat]
+                tile, _ = player.shop[(0, 0)]
+                rotation = chosen[seat].payload["rotation"]
+                player.shop[(0, 0)] = (tile, rotation)
+                self.emit("placed", seat=seat, tile=tile, row=0, col=0, rotation=rotation, mode="initial")
+            self.phase = CHANCE
+            self.stage = "setup_reputation"
+            self._queue_reputation(1)
         else:
             raise RuleError(f"merchants: no decision is pending (phase {phase})")
         self._resume()
