@@ -222,13 +222,22 @@ def _single_audience(seat: Seat) -> frozenset[Seat]:
 
 
 class EventLog:
-    """An append-only event list whose copies share storage until one of them appends (cheap clones)."""
+    """An append-only event list whose copies share storage until one of them appends (cheap clones).
 
-    __slots__ = ("_items", "_owned")
+    An engine may also append an event as its parts, `(build, arguments...)` (`defer`, or `entries`
+    in a loop): the Event is built by `build(*arguments)` when the log is first read, so playouts that
+    never read their log do not pay for it. Readers see the same events, in the same order, as if each
+    had been built at once: the arguments must not change after they are appended, and the event must
+    depend on them only (a copy that has appended builds its own Event from the same parts).
+    """
+
+    __slots__ = ("_items", "_owned", "_built")
 
     def __init__(self, items: list[Event] | None = None) -> None:
-        self._items: list[Event] = items if items is not None else []
+        self._items: list[Any] = items if items is not None else []
         self._owned = True
+        #: every entry before this index is an Event already
+        self._built = 0
 
     def append(self, event: Event) -> None:
         if not self._owned:
@@ -236,9 +245,35 @@ class EventLog:
             self._owned = True
         self._items.append(event)
 
+    def defer(self, build: Callable[..., Event], *arguments: Any) -> None:  # noqa: ANN401 - the builder's own
+        """Append the event `build(*arguments)` will make when the log is read."""
+        if not self._owned:
+            self._items = list(self._items)
+            self._owned = True
+        self._items.append((build, *arguments))
+
+    def entries(self) -> list[Any]:
+        """This log's own list, to append Events or deferred ones, `(build, arguments...)`, to in a loop."""
+        if not self._owned:
+            self._items = list(self._items)
+            self._owned = True
+        return self._items
+
+    def _events(self) -> list[Event]:
+        """The entries with every deferred event built (in place: a log sharing them sees the same Events)."""
+        items = self._items
+        if self._built < len(items):
+            for index in range(self._built, len(items)):
+                item = items[index]
+                if type(item) is tuple:
+                    items[index] = item[0](*item[1:])
+            self._built = len(items)
+        return items
+
     def copy(self) -> EventLog:
         twin = EventLog(self._items)
         twin._owned = False
+        twin._built = self._built
         self._owned = False
         return twin
 
@@ -246,13 +281,13 @@ class EventLog:
         return len(self._items)
 
     def __getitem__(self, index: int) -> Event:
-        return self._items[index]
+        return self._events()[index]
 
     def __iter__(self) -> Iterator[Event]:
-        return iter(self._items)
+        return iter(self._events())
 
     def since(self, start: int) -> list[Event]:
-        return self._items[start:]
+        return self._events()[start:]
 
 
 class GameState(ABC):

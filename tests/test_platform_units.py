@@ -107,3 +107,23 @@ def test_wire_encoding_is_strict() -> None:
         wire.view_message({"seat": 1, "secret": 2})
     with pytest.raises(WireError, match="hands"):
         wire.view_message({"hands": [{"bills": "many"}]})
+
+
+def test_deferred_events_are_built_when_read_in_order_and_copies_see_the_same() -> None:
+    built: list[str] = []
+
+    def make(kind: str, n: int) -> Event:
+        built.append(kind)
+        return Event(kind, {"n": n}, frozenset({n}))
+
+    log = EventLog()
+    log.append(Event("a", {}))
+    log.defer(make, "b", 1)
+    twin = log.copy()
+    twin.entries().append((make, "c", 2))
+    log.defer(make, "d", 3)
+    assert built == [] and len(twin) == 3 and len(log) == 3
+    assert [(e.kind, dict(e.data)) for e in twin] == [("a", {}), ("b", {"n": 1}), ("c", {"n": 2})]
+    assert [(e.kind, dict(e.data)) for e in log] == [("a", {}), ("b", {"n": 1}), ("d", {"n": 3})]
+    assert log[2] is log[-1] and log.since(1)[1] is log[2] and log[2].visible_to(3) and not log[2].visible_to(2)
+    assert sorted(built) == ["b", "b", "c", "d"]  # once per list: the copy appended, so it holds its own

@@ -13,7 +13,6 @@ from referee.engine import ChanceOutcome, Event, Game, GameConfig, GameResult, G
 from referee.errors import GameOverError, RuleError
 from referee.games.merchants.data import DUNGEONS, MerchantsData
 from referee.games.merchants.draws import UniformDraws
-from referee.games.merchants.events import DeferredEventLog
 from referee.games.merchants.options import (
     ROTATION_OPTIONS,
     ROTATIONS,
@@ -214,7 +213,6 @@ class MerchantsState(GameState):
 
     def __init__(self, game: Game, config: GameConfig, data: MerchantsData) -> None:
         super().__init__(game, config)
-        self.events = DeferredEventLog()
         self.data = data
         variants = config.variants
         self.solo = config.players == 1

@@ -316,3 +316,14 @@ def test_shipped_component_data_matches_the_spec_counts() -> None:
             for face in card.faces.values()
         )
         assert len(set(types)) == 8
+
+
+def test_a_seats_world_cut_to_its_own_events_plays_on_to_the_end() -> None:
+    from sdk.forward import seat_world
+
+    state = play_until(new_state(3), at_decision(CHOOSE_TILE, 2), rng=random.Random(4))
+    world = seat_world(state, 1, random.Random(5))
+    random_play(world, 6)
+    assert world.is_terminal() and [event.kind for event in world.events][-1] == "final_scoring"
+    seen = state.events_for(1)
+    assert [event.kind for event in world.events][: len(seen)] == [event.kind for event in seen]
