@@ -6,6 +6,16 @@ what completing them would add, a share that shrinks as the end nears). The valu
 depth is the best of taking a face-up tile there, skipping on, or flipping, a flip being the
 average over every unrevealed tile of that depth (each equally likely: face-down and removed
 tiles cannot be told apart) of the best follow-up. Only the request is used, plus the public tile data.
+
+Solo (and only solo: games with players are played exactly as above) the same valuation is turned
+against the referee-run AI (bots/heuristic/_deep_dive_ai.py). A rock is not kept before the end
+is triggered (a kept rock is a food tile not taken, and deep starts did not make up for it); every
+flip is worth TEMPO more, because each one brings the end nearer and the AI gains more a round than
+the diver; food left face-up where the AI will flip within its next turns counts against an option
+by the AI's chance of a predator there times what it would pick (so taking that food gains it);
+and in the final round every value is the chance of finishing at least level with the AI after
+its last flip, computed over the tiles it may flip, so the bot dives for a win rather than take a
+sure loss, and takes a sure win rather than gamble on more points.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
-"""The DEEP DIVE heuristic bot against random bots (seats rotated).
+"""The DEEP DIVE heuristic bot: against random bots (seats rotated) and the solo AI, on constructed
+positions, and in games with players, which must stay exactly as recorded.
 
 Multiplayer figures in docs/bots.md: python -m bots.evaluate deep_dive --games 200 --players <n>;
-against the solo AI:                python -m tests.games.deep_dive.test_bot <games>
+against the solo AI:                python -m tests.games.deep_dive.test_bot <games> [<first seed>]
 """
 
 from __future__ import annotations
@@ -170,17 +171,23 @@ def test_solo_bot_in_the_final_round_dives_for_a_win_rather_than_a_sure_loss() -
     assert HeuristicBot().choose(request) == "flip"
 
 
-def test_heuristic_scores_more_than_random_against_the_solo_ai() -> None:
-    heuristic = versus_ai(HeuristicBot(), "easy", 6, first_seed=30_000)
-    random_play = versus_ai(RandomBot(seed=1), "easy", 6, first_seed=30_000)
-    assert heuristic[1] > random_play[1], (heuristic, random_play)
-    assert 0.0 <= heuristic[0] <= 1.0 and heuristic[2] > 0
+def test_heuristic_beats_the_medium_solo_ai_by_a_margin() -> None:
+    # 9 of these 12 games won, +6.1 points a game; before the solo logic 7 and +1.7 (over 2000 other
+    # seeds 3 games in 5 against 1 in 3, docs/bots.md); random play loses by far
+    heuristic = versus_ai(HeuristicBot(), "medium", 12, first_seed=30_000)
+    random_play = versus_ai(RandomBot(seed=1), "medium", 4, first_seed=30_000)
+    assert heuristic[0] >= 8 / 12 and heuristic[1] - heuristic[2] >= 3.0, heuristic
+    assert heuristic[1] > random_play[1] and heuristic[2] > 0, (heuristic, random_play)
 
 
 if __name__ == "__main__":
+    from benchmarks.strength import wilson
+
     total = int(sys.argv[1]) if len(sys.argv) > 1 else 200
+    first = int(sys.argv[2]) if len(sys.argv) > 2 else 0
     for level in ("easy", "medium", "hard"):
         for label, player in (("heuristic", HeuristicBot()), ("random", RandomBot(seed=1))):
-            share, mine, theirs = versus_ai(player, level, total)
-            print(f"deep_dive solo vs {level} AI, {total} games: {label} wins {share:.3f}, "
-                  f"mean score {mine:.1f} vs AI {theirs:.1f}")
+            share, mine, theirs = versus_ai(player, level, total, first_seed=first)
+            low, high = wilson(share, total)
+            print(f"deep_dive solo vs {level} AI, seeds {first}..{first + total - 1}: {label} wins {share:.1%} "
+                  f"({low:.1%}-{high:.1%}), mean score {mine:.1f} vs AI {theirs:.1f}")
