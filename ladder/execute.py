@@ -23,6 +23,7 @@ from ladder.live import LivePublisher
 from ladder.matches import MatchJob, claim_match, fail_attempt, heartbeat, record_result
 from ladder.models import BotKind
 from ladder.settings import LadderSettings
+from ladder.ticker import Ticker
 
 log = logging.getLogger(__name__)
 
@@ -73,34 +74,20 @@ def build_spec(settings: LadderSettings, job: MatchJob, time_control: Any = None
     )
 
 
-class Heartbeat:
+class Heartbeat(Ticker):
     """A thread that renews a claimed attempt's lease while the match runs."""
 
+    what = "heartbeat"
+
     def __init__(self, settings: LadderSettings, job: MatchJob, interval: float, lease: float, worker: str) -> None:
-        self.settings, self.job, self.interval, self.lease, self.worker = settings, job, interval, lease, worker
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self.run, name=f"heartbeat-{job.match_id}", daemon=True)
+        super().__init__(f"heartbeat-{job.match_id}", interval)
+        self.settings, self.job, self.lease, self.worker = settings, job, lease, worker
 
-    def run(self) -> None:
-        failing = False
-        while not self.stop.wait(self.interval):
-            try:
-                if not heartbeat(self.settings, self.job.match_id, self.job.attempt, self.lease, self.worker):
-                    return
-                failing = False
-            except Exception as error:  # noqa: BLE001 - a database hiccup must not kill the match; the lease covers it
-                if not failing:
-                    log.warning("match %s: heartbeat failed (%s: %s); trying again", self.job.match_id,
-                                type(error).__name__, str(error).splitlines()[0] if str(error) else "")
-                failing = True
+    def describe(self) -> str:
+        return f"match {self.job.match_id}"
 
-    def __enter__(self) -> Heartbeat:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.stop.set()
-        self.thread.join()
+    def tick(self) -> bool:
+        return heartbeat(self.settings, self.job.match_id, self.job.attempt, self.lease, self.worker)
 
 
 def execute_match(

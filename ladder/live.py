@@ -4,8 +4,6 @@ any machine (it needs nothing shared but the database). Chunks go when the match
 
 from __future__ import annotations
 
-import logging
-import threading
 from pathlib import Path
 
 from sqlmodel import Session, col, delete, select
@@ -13,8 +11,7 @@ from sqlmodel import Session, col, delete, select
 from ladder.db import read_session, write_session
 from ladder.models import LiveChunk
 from ladder.settings import LadderSettings
-
-log = logging.getLogger(__name__)
+from ladder.ticker import Ticker
 
 #: How often a worker sends the new lines of a running replay.
 PUBLISH_SECONDS = 0.5
@@ -39,23 +36,24 @@ def live_text(settings: LadderSettings, match_id: int, attempt: int, after: int)
     return b"".join(chunk.data for chunk in chunks).decode("utf-8"), chunks[-1].seq
 
 
-class LivePublisher:
+class LivePublisher(Ticker):
     """A thread that sends the complete lines a running match appended to its live replay file."""
+
+    what = "live replay"
 
     def __init__(self, settings: LadderSettings, match_id: int, attempt: int, live_path: Path,
                  interval: float = PUBLISH_SECONDS) -> None:
-        self.settings, self.match_id, self.attempt, self.live_path, self.interval = settings, match_id, attempt, live_path, interval
+        super().__init__(f"live-{match_id}", interval)
+        self.settings, self.match_id, self.attempt, self.live_path = settings, match_id, attempt, live_path
         self.offset = 0
         self.seq = 0
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self.run, name=f"live-{match_id}", daemon=True)
 
-    def run(self) -> None:
-        while not self.stop.wait(self.interval):
-            try:
-                self.publish()
-            except Exception as error:  # noqa: BLE001 - a database hiccup costs the live page a moment, never the match
-                log.warning("match %s: live replay not sent (%s); trying again", self.match_id, type(error).__name__)
+    def describe(self) -> str:
+        return f"match {self.match_id}"
+
+    def tick(self) -> bool:
+        self.publish()
+        return True
 
     def publish(self) -> None:
         """Send whatever complete lines were appended since the last call."""
@@ -71,11 +69,3 @@ class LivePublisher:
             session.add(LiveChunk(match_id=self.match_id, attempt=self.attempt, seq=self.seq + 1, data=complete))
         self.seq += 1
         self.offset += len(complete)
-
-    def __enter__(self) -> LivePublisher:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.stop.set()
-        self.thread.join()

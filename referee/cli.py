@@ -14,26 +14,12 @@ from rich.console import Console
 from rich.table import Table
 
 from referee.bot_resolution import resolve_bot
-from referee.cli_options import seed_option
+from referee.cli_options import seed_option, variant_option
 from referee.clock import TimeControl
 from referee.errors import ArenaError
 from referee.registry import all_games, get_game
 
 console = Console()
-
-
-class VariantParam(click.ParamType):
-    """A `key=value` variant flag; the value is checked by the game later."""
-
-    name = "key=value"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> tuple[str, str]:
-        if isinstance(value, tuple):
-            return value
-        key, sep, raw = str(value).partition("=")
-        if not sep or not key:
-            self.fail(f"{value!r} is not key=value", param, ctx)
-        return key.strip(), raw.strip()
 
 
 def fail(message: str) -> None:
@@ -130,7 +116,7 @@ def default_sandbox_level() -> str:
 @click.argument("game")
 @click.option("--bot", "bot_texts", multiple=True, required=True, help="A reference bot name or a command; once per seat.")
 @seed_option
-@click.option("--variant", "variants", type=VariantParam(), multiple=True, help="A config flag, key=value.")
+@variant_option
 @click.option(
     "--replay",
     "replay_path",

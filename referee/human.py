@@ -6,7 +6,7 @@ of that seat sees (the seat's view, its options, the events it may see) and noth
 
 from __future__ import annotations
 
-from referee.cli_options import seed_option
+from referee.cli_options import seed_option, variant_option
 from referee.chance import fresh_seed
 import random
 import sys
@@ -148,7 +148,7 @@ class HumanBot(Bot):
 @click.option("--bot", "bot_texts", multiple=True, help="An opponent: a reference bot name or a command; once per other seat.")
 @click.option("--seat", type=int, default=0, show_default=True, help="Your seat (0 = first).")
 @seed_option
-@click.option("--variant", "variants", multiple=True, help="A config flag, key=value.")
+@variant_option
 @click.option("--ask-forced", is_flag=True, help="Ask even when only one option is legal.")
 @click.option("--replay", "replay_path", type=click.Path(dir_okay=False, writable=True), default=None, help="Write the replay here.")
 @click.option("--web", is_flag=True, help="Play in the browser: serve a page with your seat's picture (prints its URL).")
@@ -159,7 +159,7 @@ def play_command(
     bot_texts: tuple[str, ...],
     seat: int,
     seed: int | None,
-    variants: tuple[str, ...],
+    variants: tuple[tuple[str, str], ...],
     ask_forced: bool,
     replay_path: str | None,
     web: bool,
@@ -168,11 +168,11 @@ def play_command(
 ) -> None:
     """Play GAME yourself in the terminal (or the browser with --web) against bots; you see only your seat's view and options."""
     from referee.bot_resolution import resolve_bot
-    from referee.cli import VariantParam, fail
+    from referee.cli import fail
     from referee.match import BotSpec, MatchSpec, run_match
     from referee.registry import get_game
 
-    parsed = dict(VariantParam().convert(text, None, None) for text in variants)
+    parsed = dict(variants)
     try:
         game_object = get_game(game)
         players = len(bot_texts) + 1

@@ -106,3 +106,12 @@ def test_corrupt_replays_are_one_line_errors(tmp_path: Path) -> None:
     truncated.write_text("\n".join(lines[: len(lines) // 2]) + "\n")
     result = invoke("replay", "verify", str(truncated))
     assert result.exit_code == 2 and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("command", ["match", "play"])
+def test_a_variant_that_is_not_key_value_is_one_line_naming_the_option(command: str) -> None:
+    """`match` and `play` read --variant with the same option: the same error for the same mistake."""
+    bots = ["--bot", "random", "--bot", "random"] if command == "match" else ["--bot", "random"]
+    result = invoke(command, "fuji99", *bots, "--variant", "max_rounds")
+    assert result.exit_code == 2
+    assert "Invalid value for '--variant': 'max_rounds' is not key=value" in result.output

@@ -28,8 +28,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bots.search.policy import HeuristicPolicy
-from bots.search.rollout import MarginReward, advance_root, play_out, widening_order
-from referee.engine import GameResult, GameState
+from bots.search.rollout import RootSearch, advance_root, play_out
+from referee.engine import GameState
 from sdk.forward import InformationSet
 
 #: Options in play before the first sample; one more joins each time the samples pass the next square.
@@ -63,7 +63,7 @@ class Challenger:
         self.squares += difference * difference
 
 
-class PairedSearch:
+class PairedSearch(RootSearch):
     """One decision's paired search: `run` until a deadline, then `best`."""
 
     def __init__(
@@ -76,20 +76,12 @@ class PairedSearch:
         z: float = 2.0,
         min_pairs: int = 8,
     ) -> None:
-        self.worlds = worlds
-        self.seat = worlds.seat
-        self.policy = policy
-        self.rng = rng
+        super().__init__(worlds, legal, prior_id, policy, rng)
         self.z = z
         self.min_pairs = min_pairs
-        self.prior_id = prior_id
-        self.order = widening_order(list(legal), prior_id, rng)
         self.base = self.order[0]
         self.challengers = {option_id: Challenger(option_id) for option_id in self.order[1:]}
-        self.rewards = MarginReward(self.seat)
         self.samples = 0
-        #: Playouts played (the unit of the `iterations` budget, as in the plain search).
-        self.iterations = 0
 
     def allowed(self) -> int:
         """How many options are in play after this many samples (progressive widening)."""
@@ -140,9 +132,6 @@ class PairedSearch:
         play_out(state, self.policy, chance_rng, policy_rng)
         self.iterations += 1
         return self.reward(state.result())
-
-    def reward(self, result: GameResult) -> float:
-        return self.rewards.reward(result)
 
     def statistics(self) -> tuple[int, dict[str, tuple[int, float, float]]]:
         """Playouts, and each challenger's (pairs, sum of differences, sum of squares), to merge into another search."""

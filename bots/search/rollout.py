@@ -1,6 +1,6 @@
 """The plain root search with heuristic playouts: which of my options wins most when everyone then plays well?
 
-Also the parts both searches share (`MarginReward`, `widening_order`, `advance_root`, `play_out`;
+Also the parts both searches share (`RootSearch`, `MarginReward`, `widening_order`, `advance_root`, `play_out`;
 the paired search is bots/search/paired.py). Each iteration draws a world of the seat's information set (the engine's `determinize`), picks
 one of the seat's root options by UCB1, lets every other seat deciding at the same moment choose
 with the playout policy, and plays the game out with that policy (the game's heuristic with a
@@ -139,7 +139,26 @@ class Arm:
         return self.reward / self.visits if self.visits else 0.0
 
 
-class RolloutSearch:
+class RootSearch:
+    """What both root searches keep for one decision: the worlds, the seat, the policy, the widening order, the rewards."""
+
+    def __init__(self, worlds: InformationSet, legal: Sequence[str], prior_id: str | None, policy: HeuristicPolicy, rng: random.Random) -> None:
+        self.worlds = worlds
+        self.seat = worlds.seat
+        self.policy = policy
+        self.rng = rng
+        self.prior_id = prior_id
+        self.order = widening_order(list(legal), prior_id, rng)
+        self.rewards = MarginReward(self.seat)
+        #: Playouts played (the unit of the `iterations` budget).
+        self.iterations = 0
+
+    def reward(self, result: GameResult) -> float:
+        """The result, plus the margin term (see `MarginReward`)."""
+        return self.rewards.reward(result)
+
+
+class RolloutSearch(RootSearch):
     """One decision's search: `run` until a deadline, then `best`."""
 
     def __init__(
@@ -152,21 +171,13 @@ class RolloutSearch:
         exploration: float = 0.5,
         prior_visits: int = 4,
     ) -> None:
-        self.worlds = worlds
-        self.seat = worlds.seat
-        self.policy = policy
-        self.rng = rng
+        super().__init__(worlds, legal, prior_id, policy, rng)
         self.exploration = exploration
-        self.prior_id = prior_id
         self.prior_visits = prior_visits
-        self.order = widening_order(list(legal), prior_id, rng)
         self.arms = {option_id: Arm(option_id) for option_id in self.order}
-        self.iterations = 0
-        self.rewards = MarginReward(self.seat)
         self.total = 0.0
         self.low = math.inf
         self.high = -math.inf
-
 
     def allowed(self) -> int:
         """How many options are in play after this many iterations (progressive widening)."""
@@ -214,10 +225,6 @@ class RolloutSearch:
         self.total += reward
         self.low = min(self.low, reward)
         self.high = max(self.high, reward)
-
-    def reward(self, result: GameResult) -> float:
-        """The result, plus the margin term (see `MarginReward`)."""
-        return self.rewards.reward(result)
 
     def statistics(self) -> tuple[int, dict[str, tuple[int, float]]]:
         """Playouts, and each option's (visits, reward sum), to merge into another search."""
