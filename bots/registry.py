@@ -47,7 +47,8 @@ def per_game_bot(package: str, game: str) -> Bot:
 
 
 def heuristic_games() -> list[str]:
-    return sorted(info.name for info in pkgutil.iter_modules(bots.heuristic.__path__))
+    """Games with a heuristic: the package's public modules (a leading underscore marks a helper module)."""
+    return sorted(info.name for info in pkgutil.iter_modules(bots.heuristic.__path__) if not info.name.startswith("_"))
 
 
 def _random() -> Bot:

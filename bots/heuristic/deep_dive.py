@@ -6,6 +6,16 @@ what completing them would add, a share that shrinks as the end nears). The valu
 depth is the best of taking a face-up tile there, skipping on, or flipping, a flip being the
 average over every unrevealed tile of that depth (each equally likely: face-down and removed
 tiles cannot be told apart) of the best follow-up. Only the request is used, plus the public tile data.
+
+Solo (and only solo: games with players are played exactly as above) the same valuation is turned
+against the referee-run AI (bots/heuristic/_deep_dive_ai.py). A rock is not kept before the end
+is triggered (a kept rock is a food tile not taken, and deep starts did not make up for it); every
+flip is worth TEMPO more, because each one brings the end nearer and the AI gains more a round than
+the diver; food left face-up where the AI will flip within its next turns counts against an option
+by the AI's chance of a predator there times what it would pick (so taking that food gains it);
+and in the final round every value is the chance of finishing at least level with the AI after
+its last flip, computed over the tiles it may flip, so the bot dives for a win rather than take a
+sure loss, and takes a sure win rather than gamble on more points.
 """
 
 from __future__ import annotations
@@ -14,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
+from bots.heuristic._deep_dive_ai import SoloAI, player_score, win_chance
 from referee.games.deep_dive.data import COLOURS, FOOD, OPEN_WATER, PREDATOR, ROCK, Tile, load_data
 from referee.games.deep_dive.scoring import ai_score
 from sdk import Bot, Request
@@ -21,6 +32,11 @@ from sdk import Bot, Request
 NO_OPTION = float("-inf")
 CAPTURE_COST = 0.3  # a lost penguin this turn; its skip right later is worth a little, the lost turn more
 ROCK_VALUE = 2.0  # a later dive started deep
+# Solo only (measured against the medium AI, docs/bots.md):
+SOLO_ROCK_VALUE = 0.0  # a rock kept is a food tile not taken; deep starts did not make up for it
+SOLO_ROCK_USE = 1.0  # what swallowing a rock must gain over starting at depth 1
+TEMPO = 0.6  # added to every flip: the AI gains more a round than the diver, so a shorter game pays
+AI_VISIT_DECAY = 0.7  # weight of the AI's flip k turns ahead: 0.7 ** k (the food may be gone by then)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -49,12 +65,14 @@ class _Position:
         self.end_triggered = bool(view.get("end_triggered"))
         self.final_round = bool(view.get("final_round"))
         self.depths = {d["depth"]: d for d in view["depths"]}
+        self.capture_cost = CAPTURE_COST
         if self.final_round:
             self.share, self.rock_value = 0.0, 0.0
         elif self.end_triggered:
             self.share, self.rock_value = 0.2, 0.5
         else:
             self.share, self.rock_value = 0.45, ROCK_VALUE
+        self.rock_use = self.rock_value  # what swallowing a held rock gives up
         self._now = self.potential(self.columns)
         self._gain_cache: dict[str, float] = {}
         self._arrive_cache: dict[int, float] = {}
@@ -77,8 +95,16 @@ class _Position:
             self._gain_cache[tile_id] = value
         return self._gain_cache[tile_id]
 
+    def take_gain(self, tile_id: str) -> float:
+        """What taking this face-up tile is worth now (its gain, with players)."""
+        return self.gain(tile_id)
+
+    def leave_cost(self, tile_id: str) -> float:
+        """What leaving this just-flipped tile face-up costs (nothing, with players)."""
+        return 0.0
+
     def best_take(self, depths: Sequence[int]) -> float:
-        gains = [self.gain(t["id"]) for d in depths for t in self.depths[d]["available"]]
+        gains = [self.take_gain(t["id"]) for d in depths for t in self.depths[d]["available"]]
         return max(gains, default=NO_OPTION)
 
     def can_skip(self, depth: int) -> bool:
@@ -98,11 +124,11 @@ class _Position:
                 if self.captures == 2:
                     total += max(self.best_take(sorted(self.captured_depths | {depth})), 0.0)
                 else:
-                    total -= CAPTURE_COST
+                    total -= self.capture_cost
             elif kind == OPEN_WATER:
                 total += max(deeper, 0.0)
             else:
-                total += max(self.gain(tile_id), deeper)
+                total += max(self.gain(tile_id), deeper - self.leave_cost(tile_id))
         return total / len(unseen)
 
     def arrive(self, depth: int) -> float:
@@ -117,6 +143,98 @@ class _Position:
         return self._arrive_cache[depth]
 
 
+class _SoloPosition(_Position):
+    """The dive valuation against the solo AI: rocks not kept, flips favoured, the AI's picks denied, the last round won.
+
+    See the module docstring, last paragraph; every constant was chosen by solo games against the medium AI.
+    """
+
+    def __init__(self, view: Mapping[str, Any], seat: int, tiles: Mapping[str, Tile]) -> None:
+        super().__init__(view, seat, tiles)
+        self.ai = SoloAI.from_view(view)
+        if not self.end_triggered:
+            self.rock_value, self.rock_use = SOLO_ROCK_VALUE, SOLO_ROCK_USE
+            self._gain_cache.clear()
+        self.face_down = [self.depths[d]["face_down"] for d in range(1, 6)]
+        # the AI's next flips: all of them once the end is near, else five turns, each later one less likely to matter
+        turns = 1 if self.final_round else 2 if self.end_triggered else 5
+        self.weights: dict[int, float] = {}
+        for ahead, depth in enumerate(self.ai.next_depths(self.face_down, turns)):
+            if depth and depth not in self.weights:
+                self.weights[depth] = 1.0 if self.end_triggered else AI_VISIT_DECAY**ahead
+        self._threats: dict[tuple[int, tuple[str, ...]], float] = {}
+        self.last_round = self.final_round
+        if self.last_round:
+            # values become changes in the chance of finishing at least level with the AI after its last flip
+            self.capture_cost = 0.0
+            self.ai_depth = self.ai.next_depths(self.face_down, 1)[0]
+            self.ai_unseen = [tiles[t] for t in self.depths[self.ai_depth]["unseen"]] if self.ai_depth else []
+            self.mine = player_score(self.columns)
+            self._base_win = self._win(self.mine, self._available(self.ai_depth))
+
+    def _available(self, depth: int) -> list[Tile]:
+        """The face-up tiles at `depth` (none for depth 0)."""
+        return [self.tiles[t["id"]] for t in self.depths[depth]["available"]] if depth else []
+
+    def _win(self, mine: tuple[int, int], available: Sequence[Tile]) -> float:
+        """The chance of a result at least level with the AI's after its last flip."""
+        return win_chance(mine, self.ai, self.ai_depth, self.ai_unseen, available)
+
+    def gain(self, tile_id: str) -> float:
+        """As with players, but in the last round the change in the chance of not losing."""
+        if not self.last_round:
+            return super().gain(tile_id)
+        if tile_id not in self._gain_cache:
+            tile = self.tiles[tile_id]
+            if tile.type == FOOD:
+                columns = [list(c) for c in self.columns]
+                columns[tile.colour_index].append(tile.value)
+                value = self._win(player_score(columns), self._available(self.ai_depth)) - self._base_win
+            elif tile.type == ROCK:
+                value = 0.0
+            else:
+                value = NO_OPTION
+            self._gain_cache[tile_id] = value
+        return self._gain_cache[tile_id]
+
+    def flip_value(self, depth: int) -> float:
+        """As with players, plus TEMPO before the last round: each flip brings the end nearer."""
+        value = super().flip_value(depth)
+        if value == NO_OPTION or self.last_round:
+            return value
+        return value + TEMPO
+
+    def threat(self, depth: int, available: Sequence[Tile]) -> float:
+        """What this face-up food at `depth` is expected to bring the AI (in the last round: minus our chance)."""
+        key = (depth, tuple(sorted(t.id for t in available if t.type == FOOD)))
+        if key not in self._threats:
+            self._threats[key] = self._threat(depth, available)
+        return self._threats[key]
+
+    def _threat(self, depth: int, available: Sequence[Tile]) -> float:
+        if self.last_round:
+            return -self._win(self.mine, available) if depth == self.ai_depth else 0.0
+        weight = self.weights.get(depth, 0.0)
+        unseen = self.depths[depth]["unseen"]
+        if not weight or not unseen:
+            return 0.0
+        predators = sum(self.tiles[t].type == PREDATOR for t in unseen)
+        return weight * predators / len(unseen) * self.ai.pick_gain(available)
+
+    def take_gain(self, tile_id: str) -> float:
+        """Its gain plus what taking it keeps from the AI."""
+        tile = self.tiles[tile_id]
+        here = self._available(tile.depth)
+        rest = [t for t in here if t.id != tile_id]
+        return self.gain(tile_id) + self.threat(tile.depth, here) - self.threat(tile.depth, rest)
+
+    def leave_cost(self, tile_id: str) -> float:
+        """What leaving it face-up for the AI costs."""
+        tile = self.tiles[tile_id]
+        here = self._available(tile.depth)
+        return self.threat(tile.depth, [*here, tile]) - self.threat(tile.depth, here)
+
+
 class HeuristicBot(Bot):
     """Maximises the expected gain of each dive; see the module docstring."""
 
@@ -127,7 +245,7 @@ class HeuristicBot(Bot):
 
     def choose(self, request: Request) -> str:
         view = request.view
-        position = _Position(view, request.seat, self.tiles)
+        position = (_SoloPosition if view.get("solo") else _Position)(view, request.seat, self.tiles)
         depth = int(view.get("current_depth", 0))
         scores: dict[str, float] = {}
         for option in request.options:
@@ -136,9 +254,9 @@ class HeuristicBot(Bot):
             if action == "dive":
                 scores[option.id] = position.arrive(1)
             elif action == "rock":
-                scores[option.id] = position.arrive(int(payload["depth"])) - position.rock_value
+                scores[option.id] = position.arrive(int(payload["depth"])) - position.rock_use
             elif action in ("take", "retreat_take"):
-                scores[option.id] = position.gain(payload["tile"])
+                scores[option.id] = position.take_gain(payload["tile"])
             elif action == "flip":
                 scores[option.id] = position.flip_value(depth)
             elif action == "skip":
@@ -146,7 +264,7 @@ class HeuristicBot(Bot):
             elif action == "keep":
                 scores[option.id] = position.gain(view["just_flipped"]["id"])
             elif action == "dive_on":
-                scores[option.id] = position.arrive(depth + 1)
+                scores[option.id] = position.arrive(depth + 1) - position.leave_cost(view["just_flipped"]["id"])
             elif action == "ai_give":
                 # tied colours land in the same AI row, so the AI gains alike; keep what we want most
                 scores[option.id] = -self._ai_gain(view, payload["tile"]) - position.gain(payload["tile"])
