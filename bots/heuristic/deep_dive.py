@@ -37,6 +37,7 @@ SOLO_ROCK_VALUE = 0.0  # a rock kept is a food tile not taken; deep starts did n
 SOLO_ROCK_USE = 1.0  # what swallowing a rock must gain over starting at depth 1
 TEMPO = 0.6  # added to every flip: the AI gains more a round than the diver, so a shorter game pays
 AI_VISIT_DECAY = 0.7  # weight of the AI's flip k turns ahead: 0.7 ** k (the food may be gone by then)
+SOLO_SHARE = 0.55  # the share of incomplete rows before the trigger (0.45 with players): rows are worth building
 
 
 @lru_cache(maxsize=1 << 16)
@@ -154,6 +155,8 @@ class _SoloPosition(_Position):
         self.ai = SoloAI.from_view(view)
         if not self.end_triggered:
             self.rock_value, self.rock_use = SOLO_ROCK_VALUE, SOLO_ROCK_USE
+            self.share = SOLO_SHARE
+            self._now = self.potential(self.columns)
             self._gain_cache.clear()
         self.face_down = [self.depths[d]["face_down"] for d in range(1, 6)]
         # the AI's next flips: all of them once the end is near, else five turns, each later one less likely to matter
