@@ -9,7 +9,8 @@ tiles cannot be told apart) of the best follow-up. Only the request is used, plu
 
 Solo (and only solo: games with players are played exactly as above) the same valuation is turned
 against the referee-run AI (bots/heuristic/_deep_dive_ai.py). A rock is not kept before the end
-is triggered (a kept rock is a food tile not taken, and deep starts did not make up for it); every
+is triggered (a kept rock is a food tile not taken, and deep starts did not make up for it), and
+incomplete rows count at a larger share (0.55 against 0.45) until then, so rows are begun; every
 flip is worth TEMPO more, because each one brings the end nearer and the AI gains more a round than
 the diver; food left face-up where the AI will flip within its next turns counts against an option
 by the AI's chance of a predator there times what it would pick (so taking that food gains it);

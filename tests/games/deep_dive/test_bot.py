@@ -193,11 +193,13 @@ def test_solo_bot_in_the_final_round_dives_for_a_win_rather_than_a_sure_loss() -
 
 
 def test_heuristic_beats_the_medium_solo_ai_by_a_margin() -> None:
-    # 9 of these 12 games won, +6.1 points a game; before the solo logic 7 and +1.7 (over 2000 other
-    # seeds 3 games in 5 against 1 in 3, docs/bots.md); random play loses by far
-    heuristic = versus_ai(HeuristicBot(), "medium", 12, first_seed=30_000)
+    # 15 of these 24 games won, +6.0 points a game (the first 12: 6 won; the heuristic before the share
+    # of 0.55 won 9 of those 12, 7 before the solo logic); over 1000 held-out seeds 69% of games won
+    # against 37% before the solo logic (docs/bots.md): at 70% a game, 14 of 24 fail one time in 13,
+    # at 37% pass one time in 35; random play loses by far
+    heuristic = versus_ai(HeuristicBot(), "medium", 24, first_seed=30_000)
     random_play = versus_ai(RandomBot(seed=1), "medium", 4, first_seed=30_000)
-    assert heuristic[0] >= 8 / 12 and heuristic[1] - heuristic[2] >= 3.0, heuristic
+    assert heuristic[0] >= 14 / 24 and heuristic[1] - heuristic[2] >= 3.0, heuristic
     assert heuristic[1] > random_play[1] and heuristic[2] > 0, (heuristic, random_play)
 
 
