@@ -73,7 +73,7 @@ class PairingResult:
     low: float
     high: float
     firsts: float     # share of games where `bot` ranked first (ties at the top split)
-    seconds: float
+    seconds: float | None  # wall time of the run; None when some games came from a log (the run's time is not theirs)
 
 
 @dataclass(frozen=True)
@@ -218,12 +218,13 @@ def play_games(pairing: Pairing, games: int, budget: Budget, pool: ProcessPoolEx
 def run_pairing(pairing: Pairing, games: int, iterations: Budget, pool: ProcessPoolExecutor, log: GameLog,
                 progress: Progress) -> tuple[PairingResult, list[list[float]]]:
     began = time.monotonic()
+    resumed = any(log.get(table_key(pairing, iterations), seed) is not None for seed in range(games))
     outcomes = play_games(pairing, games, iterations, pool, log, progress)
     scores = [outcome[0] for outcome in outcomes]
     mean = statistics.fmean(scores)
     low, high = wilson(mean, games)
     firsts = statistics.fmean(outcome[1] for outcome in outcomes)
-    result = PairingResult(pairing, games, mean, low, high, firsts, time.monotonic() - began)
+    result = PairingResult(pairing, games, mean, low, high, firsts, None if resumed else time.monotonic() - began)
     return result, [outcome[2] for outcome in outcomes]
 
 
@@ -293,11 +294,12 @@ def measure(args: argparse.Namespace, emit: Callable[[str], None]) -> tuple[list
             for pairing in pairings_for(game.id, game.min_players, game.max_players, args.players, pairs, variants):  # type: ignore[arg-type]
                 result, _ = run_pairing(pairing, games, budget, pool, log, progress)
                 label = budget.label((pairing.bot, pairing.opponent))
+                minutes = "—" if result.seconds is None else f"{result.seconds / 60:.1f}"
                 row = (
                     f"| {pairing.game_label} | {pairing.players} | {pairing.bot} vs {pairing.opponent} | {result.games} | {label} | "
                     f"{100 * result.score:.1f}% ({100 * result.low:.1f}–{100 * result.high:.1f}) | "
                     f"{elo(result.score):+.0f} ({elo(result.low):+.0f} to {elo(result.high):+.0f}) | "
-                    f"{100 * result.firsts:.1f}% | {result.seconds / 60:.1f} | {today} |"
+                    f"{100 * result.firsts:.1f}% | {minutes} | {today} |"
                 )
                 rows.append(row)
                 emit(row)
@@ -371,7 +373,8 @@ def section(rows: Sequence[str], solo_rows: Sequence[str]) -> list[str]:
         "not change it, its speed does). *Score*: the first bot's mean pairwise result against the other seats (win 1,",
         "tie 1/2; 50% = equal strength) with its 95% Wilson interval; *Elo*: the rating difference that",
         "score implies; *first*: how often it ranked first (2 players: 50% is even; 4 players, one seat",
-        "against three of the opponent: 25% is even). Seats rotate; seeds 0..games-1. A bot a game does",
+        "against three of the opponent: 25% is even); *minutes*: the run's wall time (— when games were",
+        "taken from a `--log` file, played by earlier runs). Seats rotate; seeds 0..games-1. A bot a game does",
         "not have yet (its heuristic) is left out until it lands.",
         "",
         HEADER,

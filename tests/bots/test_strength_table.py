@@ -71,6 +71,8 @@ def test_a_measurement_with_a_log_resumes_where_it_stopped(tmp_path: Path, capsy
     log = tmp_path / "games.jsonl"
     common = ["--only", "underground_dice", "--pairings", "heuristic:random", "--players", "2", "--workers", "1", "--log", str(log)]
     assert main([*common, "--games", "2"]) == 0
+    fresh = next(line for line in capsys.readouterr().out.splitlines() if "heuristic vs random" in line)
+    assert fresh.split(" | ")[-2] != "—"  # a run that played every game gives its minutes
     first = [json.loads(line) for line in log.read_text().splitlines()]
     assert sorted(record["seed"] for record in first) == [0, 1]
     assert {record["table"] for record in first} == {"underground_dice | 2 | heuristic vs random | —"}
@@ -83,6 +85,7 @@ def test_a_measurement_with_a_log_resumes_where_it_stopped(tmp_path: Path, capsy
     row = next(line for line in capsys.readouterr().out.splitlines() if "heuristic vs random" in line)
     third = records[-1]["outcome"][0]
     assert f"| 3 | — | {100 * third / 3:.1f}% (" in row
+    assert row.split(" | ")[-2] == "—"  # the run's minutes are not the logged games' time
     log.write_text("not json\n")
     with pytest.raises(SystemExit, match="not a game of a strength measurement"):
         main([*common, "--games", "1"])
