@@ -9,12 +9,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Self
 
+from referee.chance import UniformDraws
 from referee.engine import ChanceOutcome, Event, Game, GameConfig, GameResult, GameState, Option, Seat
 from referee.errors import GameOverError, RuleError
 from referee.games.merchants.data import DUNGEONS, MerchantsData
-from referee.games.merchants.draws import UniformDraws
 from referee.games.merchants.options import (
     ROTATION_OPTIONS,
+    Offer,
     ROTATIONS,
     dungeon_options,
     return_options,
@@ -281,6 +282,25 @@ class MerchantsState(GameState):
         queue = self.queue
         if queue:
             step = queue[0]
+            if step[0] == "hand_tile":  # the game's most frequent step, resolved here in full
+                supply = self.supply
+                index = bisect_left(supply, outcome_id)
+                if index < len(supply) and supply[index] == outcome_id:
+                    del queue[0]
+                    self._outcomes = None
+                    if self._options:
+                        self._options = {}
+                    # replaced, never changed in place: outcomes listed and clones share it
+                    supply = supply.copy()
+                    del supply[index]
+                    self.supply = supply
+                    seat = step[1]
+                    self.players_state[seat].drawn.append(outcome_id)
+                    if step[2]:
+                        self._hand_drawn(seat)
+                    if not queue:
+                        self._resume()
+                    return
             items = self.supply if step[0] == "hand_tile" else self._chance_items(step)
             # The supply and the reputation deck stay sorted (the order of their outcomes): look the item up by halves.
             index = bisect_left(items, outcome_id)
@@ -325,8 +345,9 @@ class MerchantsState(GameState):
             self._options = {}
         # The supply and the deck are replaced, never changed in place: outcomes listed and clones share them.
         if what == "hand_tile" or what == "initial_tile":
-            supply = self.supply
-            self.supply = supply[:index] + supply[index + 1:]
+            supply = self.supply.copy()
+            del supply[index]
+            self.supply = supply
             player = self.players_state[subject]
             if what == "initial_tile":
                 player.shop[(0, 0)] = (item, 0)
@@ -487,6 +508,12 @@ class MerchantsState(GameState):
                     if seat not in range(players):
                         break
                     options = self.legal_options(seat)
+                if type(options) is Offer:
+                    found = options.by_id.get(option_id)
+                    if found is None:
+                        break
+                    chosen[seat] = found
+                    continue
                 for option in options:
                     if option.id == option_id:
                         chosen[seat] = option
