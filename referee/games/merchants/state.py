@@ -363,8 +363,8 @@ class MerchantsState(GameState):
             player.drawn.append(item)
             if last:
                 player.reputation.extend(player.drawn)
-                self.emit("reputation_drawn", seat=subject, count=len(player.drawn))
-                self.emit("reputation_cards", to=subject, seat=subject, cards=list(player.drawn))
+                self._record("reputation_drawn", {"seat": subject, "count": len(player.drawn)})
+                self._record("reputation_cards", {"seat": subject, "cards": list(player.drawn)}, subject)
                 player.drawn = []
         elif what == "floor99_dungeon":
             self.floor99 = item
@@ -439,7 +439,7 @@ class MerchantsState(GameState):
     def _start_round(self, number: int) -> None:
         self.round = number
         self.pick = 0
-        self.emit("round_started", round=number)
+        self._record("round_started", {"round": number})
         if number == 1:
             self._start_draft()
             return
@@ -530,8 +530,11 @@ class MerchantsState(GameState):
         phase = self.phase
         # the draft's decisions first: they are most of a game's
         if phase == CHOOSE_TILE:
+            # every seat answers next: its targets are listed now, in the same pass
+            options = self._options
             for seat, player in enumerate(self.players_state):
                 player.pending_tile = chosen[seat].payload["tile"]
+                options[seat] = target_options(player.shop)
             self.phase = CHOOSE_TARGET
             return
         elif phase == CHOOSE_TARGET:
@@ -551,8 +554,8 @@ class MerchantsState(GameState):
                 player = self.players_state[seat]
                 player.reputation.remove(card)
                 player.returned.append(card)
-                self.emit("reputation_returned", seat=seat)
-                self.emit("returned_card", to=seat, seat=seat, card=card)
+                self._record("reputation_returned", {"seat": seat})
+                self._record("returned_card", {"seat": seat, "card": card}, seat)
             self._start_draft()
         elif phase == INITIAL_ROTATION:
             for seat in range(self.players):
@@ -560,7 +563,7 @@ class MerchantsState(GameState):
                 tile, _ = player.shop[(0, 0)]
                 rotation = chosen[seat].payload["rotation"]
                 player.shop[(0, 0)] = (tile, rotation)
-                self.emit("placed", seat=seat, tile=tile, row=0, col=0, rotation=rotation, mode="initial")
+                self._record("placed", {"seat": seat, "tile": tile, "row": 0, "col": 0, "rotation": rotation, "mode": "initial"})
             self.phase = CHANCE
             self.stage = "setup_reputation"
             self._queue_reputation(1)
@@ -617,6 +620,8 @@ class MerchantsState(GameState):
         players_state = self.players_state
         receivers = _receivers(self.round, len(players_state))
         log = self.events.entries()
+        # every seat chooses from its new hand next: its options are listed now, in the same pass
+        options = self._options
         for seat, bundle in enumerate([player.bundle for player in players_state]):
             if bundle is None:
                 raise RuleError(f"merchants: seat {seat} has no hand to pass")
@@ -626,6 +631,8 @@ class MerchantsState(GameState):
             tiles = bundle.tiles
             log.append((_hand_passed_event, seat, receiver, len(tiles)))
             log.append((_hand_tiles_event, receiver, seat, tuple(tiles)))
+            if tiles:
+                options[receiver] = tile_options(tiles)
 
     def round_cards(self, dungeon: str, number: int | None = None) -> list[tuple[str, str, str | None]]:
         """The (card, face, K) scored for `dungeon` in round `number` (spec 4.6 step 2)."""
