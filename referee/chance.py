@@ -81,14 +81,15 @@ class UniformDraws(Sequence[ChanceOutcome]):
     the drawn one by halves instead of walking them.
     """
 
-    __slots__ = ("_items", "_table")
+    __slots__ = ("items", "_table")
 
     def __init__(self, items: Sequence[str]) -> None:
-        self._items = items
+        #: the item of each outcome, in order
+        self.items = items
         self._table = _DRAWS[len(items)]
 
     def __len__(self) -> int:
-        return len(self._items)
+        return len(self.items)
 
     @overload
     def __getitem__(self, index: int) -> ChanceOutcome: ...
@@ -98,28 +99,28 @@ class UniformDraws(Sequence[ChanceOutcome]):
 
     def __getitem__(self, index: int | slice) -> ChanceOutcome | list[ChanceOutcome]:
         if isinstance(index, slice):
-            return list(map(self._table.__getitem__, self._items[index]))
-        return self._table[self._items[index]]
+            return list(map(self._table.__getitem__, self.items[index]))
+        return self._table[self.items[index]]
 
     def __iter__(self) -> Iterator[ChanceOutcome]:
-        return map(self._table.__getitem__, self._items)
+        return map(self._table.__getitem__, self.items)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, UniformDraws):
-            return list(self._items) == list(other._items)
+            return list(self.items) == list(other.items)
         return isinstance(other, Sequence) and list(self) == list(other)
 
     __hash__ = None  # type: ignore[assignment]  # equal to lists of the same outcomes, which do not hash
 
     def __repr__(self) -> str:
-        return f"UniformDraws({list(self._items)!r})"
+        return f"UniformDraws({list(self.items)!r})"
 
 
 def sample_outcome(outcomes: Sequence[ChanceOutcome], rng: random.Random) -> ChanceOutcome:
     """Pick one outcome with its probability; deterministic for a given RNG state and outcome order."""
     point = rng.random()
     if type(outcomes) is UniformDraws:  # the same pick found by halves in the sums the walk below adds up
-        items, table = outcomes._items, outcomes._table  # noqa: SLF001 - this module's own class
+        items, table = outcomes.items, outcomes._table  # noqa: SLF001 - this module's own class
         index = bisect_right(table.running, point)
         return table[items[index] if index < len(items) else items[-1]]
     running = 0.0

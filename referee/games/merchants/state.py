@@ -23,8 +23,9 @@ from referee.games.merchants.options import (
     targets,
     tile_options,
 )
+from referee.games.merchants.patterns import CompiledFace
 from referee.games.merchants.scoring import (
-    card_points,
+    face_points,
     final_parts,
     final_ranks,
     shop_board,
@@ -301,7 +302,8 @@ class MerchantsState(GameState):
                     if not queue:
                         self._resume()
                     return
-            items = self.supply if step[0] == "hand_tile" else self._chance_items(step)
+            outcomes = self._outcomes  # the items, if this node's outcomes were listed
+            items = outcomes.items if outcomes is not None else self._chance_items(step)
             # The supply and the reputation deck stay sorted (the order of their outcomes): look the item up by halves.
             index = bisect_left(items, outcome_id)
             if index < len(items) and items[index] == outcome_id:
@@ -357,8 +359,9 @@ class MerchantsState(GameState):
                 if last:
                     self._hand_drawn(subject)
         elif what == "reputation":
-            deck = self.reputation_deck
-            self.reputation_deck = deck[:index] + deck[index + 1:]
+            deck = self.reputation_deck.copy()
+            del deck[index]
+            self.reputation_deck = deck
             player = self.players_state[subject]
             player.drawn.append(item)
             if last:
@@ -656,17 +659,20 @@ class MerchantsState(GameState):
         last = round_number == ROUNDS
         #: the last round's shops are the final ones: their masks serve final scoring too
         final_bits: list[ShopBits | None] = []
-        cards_of: dict[str, list[tuple[str, str, str | None]]] = {}
+        #: each chosen dungeon's cards and their faces, looked up once for every seat that chose it
+        cards_of: dict[str, tuple[list[tuple[str, str, str | None]], list[tuple[CompiledFace, str | None]]]] = {}
         scored = []
         for seat, player in enumerate(self.players_state):
             dungeon = chosen[seat]
-            round_cards = cards_of.get(dungeon)
-            if round_cards is None:
-                round_cards = cards_of[dungeon] = self.round_cards(dungeon)
+            found = cards_of.get(dungeon)
+            if found is None:
+                round_cards = self.round_cards(dungeon)
+                found = cards_of[dungeon] = (round_cards, [(data.face(card, face), kind) for card, face, kind in round_cards])
+            round_cards, faces = found
             bits = shop_bits(player.shop, data) if last else None
             final_bits.append(bits)
             board = bits.board() if bits is not None else shop_board(player.shop, data)
-            points = card_points(round_cards, board, data)
+            points = face_points(faces, board)
             thumb = min(points) >= 1
             trend = sum(points)
             thumb_points = data.thumb_points_back[round_number] if thumb and self.back_side else 0
