@@ -533,11 +533,8 @@ class MerchantsState(GameState):
         phase = self.phase
         # the draft's decisions first: they are most of a game's
         if phase == CHOOSE_TILE:
-            # every seat answers next: its targets are listed now, in the same pass
-            options = self._options
             for seat, player in enumerate(self.players_state):
                 player.pending_tile = chosen[seat].payload["tile"]
-                options[seat] = target_options(player.shop)
             self.phase = CHOOSE_TARGET
             return
         elif phase == CHOOSE_TARGET:
