@@ -474,7 +474,7 @@ class MerchantsState(GameState):
 
     # ----- decisions ----------------------------------------------------------------------
     def legal_options(self, seat: Seat) -> Sequence[Option]:
-        options = self._options.get(seat)  # filled only while seats decide, emptied by every change
+        options = self._options.get(seat)  # filled while seats decide (as asked, or as hands pass), emptied by every change
         if options is not None:
             return options
         phase = self.phase
