@@ -34,6 +34,9 @@ class SearchSettings:
     epsilon: float
     exploration: float
     prior_visits: int
+    #: The paired search's bar for leaving the heuristic (see `PairedSearch`).
+    z: float = 2.0
+    min_pairs: int = 8
 
 
 def make_search(
@@ -47,7 +50,7 @@ def make_search(
     """The search `settings.style` names, for one decision."""
     if settings.style == "plain":
         return RolloutSearch(worlds, legal, prior, policy, rng, settings.exploration, settings.prior_visits)
-    return PairedSearch(worlds, legal, prior, policy, rng)
+    return PairedSearch(worlds, legal, prior, policy, rng, settings.z, settings.min_pairs)
 
 
 def run_search(search: Search, wall_deadline: float, cpu_seconds: float | None, iterations: int | None) -> None:

@@ -14,7 +14,7 @@ from typing import Self
 import pytest
 
 from bots.ismcts import ISMCTSBot
-from bots.search.bot import SearchBot, default_style
+from bots.search.bot import SearchBot, default_style, paired_bar
 from bots.search.budget import SearchSettingsError
 from bots.search.paired import PairedSearch
 from bots.search.policy import HeuristicPolicy
@@ -222,7 +222,27 @@ def test_the_bot_searches_deep_dive_solo_with_the_paired_search() -> None:
     bot = SearchBot(iterations=6, seed=1)
     answer = bot.choose(with_world(state, seat))  # type: ignore[arg-type]
     assert isinstance(bot.last_search, PairedSearch) and bot.last_search.iterations >= 6
+    assert (bot.last_search.z, bot.last_search.min_pairs) == (3.0, 16)  # DEEP DIVE solo's stricter bar
     assert answer in {option.id for option in state.legal_options(seat)}
+
+
+def test_deep_dive_solo_alone_has_a_stricter_bar() -> None:
+    assert paired_bar("deep_dive", 1) == (3.0, 16)
+    for game_id, players in (("deep_dive", 2), ("fuji99", 2), ("merchants", 1), ("magnificent", 2)):
+        assert paired_bar(game_id, players) == (2.0, 8)
+
+
+def test_a_stricter_bar_waits_for_more_pairs_before_leaving_the_prior() -> None:
+    # High Card with a 3: playing beats folding; the default bar leaves the prior after 8 pairs,
+    # DEEP DIVE solo's (3 standard errors after 16 pairs) not before 16
+    state = dealt(2, [3, 2])
+    worlds = InformationSet(0, state)
+    answers = {}
+    for z, min_pairs in ((2.0, 8), (3.0, 16)):
+        search = PairedSearch(worlds, ["fold", "play"], "fold", no_heuristic(state), random.Random(3), z, min_pairs)
+        search.run(float("inf"), iterations=24)
+        answers[min_pairs] = search.best()
+    assert answers == {8: "play", 16: "fold"}
 
 
 def test_root_helpers_add_their_playouts_to_the_answer() -> None:
