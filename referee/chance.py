@@ -12,7 +12,9 @@ import hashlib
 import hmac
 import random
 import secrets
-from collections.abc import Mapping, Sequence
+from bisect import bisect_right
+from collections.abc import Iterator, Mapping, Sequence
+from typing import overload
 
 from referee.engine import ChanceOutcome
 
@@ -39,9 +41,88 @@ def uniform_outcomes(ids: Sequence[str]) -> list[ChanceOutcome]:
     return [ChanceOutcome(outcome_id, share) for outcome_id in ids]
 
 
+class _Draws(dict[str, ChanceOutcome]):
+    """The outcome of drawing each item from `total` equally likely ones, made once per item.
+
+    `running` holds the sums `sample_outcome` adds up walking such outcomes (the same float additions in
+    the same order), so it finds the drawn one by halves with the very same result."""
+
+    def __init__(self, total: int) -> None:
+        super().__init__()
+        self.probability = probability = 1.0 / total
+        running = 0.0
+        sums = []
+        for _ in range(total):
+            running += probability
+            sums.append(running)
+        self.running = sums
+
+    def __missing__(self, item: str) -> ChanceOutcome:
+        outcome = self[item] = ChanceOutcome(item, self.probability)
+        return outcome
+
+
+class _Tables(dict[int, _Draws]):
+    """The outcome table of each count of items, made on first use."""
+
+    def __missing__(self, total: int) -> _Draws:
+        table = self[total] = _Draws(total)
+        return table
+
+
+_DRAWS = _Tables()
+
+
+class UniformDraws(Sequence[ChanceOutcome]):
+    """The equally likely outcomes of drawing one of `items`, in their order (`items` must not change after).
+
+    For an engine's frequent draws from many items (a deck, a supply): the outcomes are made once per
+    (item, count of items) and listed lazily, only as far as a reader goes, and `sample_outcome` finds
+    the drawn one by halves instead of walking them.
+    """
+
+    __slots__ = ("items", "_table")
+
+    def __init__(self, items: Sequence[str]) -> None:
+        #: the item of each outcome, in order
+        self.items = items
+        self._table = _DRAWS[len(items)]
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    @overload
+    def __getitem__(self, index: int) -> ChanceOutcome: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[ChanceOutcome]: ...
+
+    def __getitem__(self, index: int | slice) -> ChanceOutcome | list[ChanceOutcome]:
+        if isinstance(index, slice):
+            return list(map(self._table.__getitem__, self.items[index]))
+        return self._table[self.items[index]]
+
+    def __iter__(self) -> Iterator[ChanceOutcome]:
+        return map(self._table.__getitem__, self.items)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, UniformDraws):
+            return list(self.items) == list(other.items)
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]  # equal to lists of the same outcomes, which do not hash
+
+    def __repr__(self) -> str:
+        return f"UniformDraws({list(self.items)!r})"
+
+
 def sample_outcome(outcomes: Sequence[ChanceOutcome], rng: random.Random) -> ChanceOutcome:
     """Pick one outcome with its probability; deterministic for a given RNG state and outcome order."""
     point = rng.random()
+    if type(outcomes) is UniformDraws:  # the same pick found by halves in the sums the walk below adds up
+        items, table = outcomes.items, outcomes._table  # noqa: SLF001 - this module's own class
+        index = bisect_right(table.running, point)
+        return table[items[index] if index < len(items) else items[-1]]
     running = 0.0
     for outcome in outcomes:
         running += outcome.probability

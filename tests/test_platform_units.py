@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from referee.chance import draw_outcomes, sample_outcome, uniform_outcomes
+from referee.chance import UniformDraws, draw_outcomes, sample_outcome, uniform_outcomes
 from referee.clock import SeatClock, TimeControl
 from referee.engine import Event, EventLog, Flag
 from referee.errors import ConfigError
@@ -80,6 +80,21 @@ def test_sample_outcome_is_deterministic_and_follows_probabilities() -> None:
     rng = random.Random(0)
     share = sum(sample_outcome(outcomes, rng).id == "b" for _ in range(4000)) / 4000
     assert 0.72 < share < 0.78
+
+
+@given(st.integers(min_value=1, max_value=120), st.integers(min_value=0, max_value=2**32), st.data())
+def test_uniform_draws_sample_as_the_walk_over_their_outcomes(count: int, seed: int, data: st.DataObject) -> None:
+    """`sample_outcome` finds a uniform draw by halves: the same outcome as walking the listed outcomes, at any point."""
+    items = sorted(f"item{index:03d}" for index in range(count))
+    draws = UniformDraws(items)
+    listed = list(draws)
+    assert [o.id for o in listed] == items and all(o.probability == 1.0 / count for o in listed)
+    points = [random.Random(seed).random(), 0.0, 1.0 - 2**-53, *(k / count for k in range(count))]
+    points.append(data.draw(st.floats(min_value=0.0, max_value=1.0, exclude_max=True)))
+    for point in points:
+        fixed = random.Random()
+        fixed.random = lambda point=point: point  # type: ignore[method-assign]
+        assert sample_outcome(draws, fixed) == sample_outcome(listed, fixed)
 
 
 def test_fischer_clock() -> None:

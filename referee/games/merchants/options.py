@@ -21,6 +21,18 @@ Key = TypeVar("Key")
 _TARGETS_KEPT = 1 << 16
 
 
+class Offer(tuple[Option, ...]):
+    """Options in their order that also find one by its id: for the option lists offered again and again
+    (rotations, a shop's targets), made once and shared, so checking an answer is one look-up, not a walk."""
+
+    by_id: dict[str, Option]
+
+    def __new__(cls, options: Iterable[Option]) -> Offer:
+        offer = super().__new__(cls, options)
+        offer.by_id = {option.id: option for option in offer}
+        return offer
+
+
 class _Made(dict[Key, Option]):
     """Options made on first use by `make` and shared after that."""
 
@@ -45,9 +57,9 @@ _TARGET: _Made[Target] = _Made(_target_option)
 _RETURN = _Made(lambda card: Option(f"return:{card}", f"return reputation card {card}", {"card": card}))
 _DUNGEON = _Made(lambda dungeon: Option(f"dungeon:{dungeon}", f"score the {dungeon} dungeon", {"dungeon": dungeon}))
 #: DP1 and DP5
-ROTATION_OPTIONS: tuple[Option, ...] = tuple(_ROTATION[rotation] for rotation in ROTATIONS)
+ROTATION_OPTIONS: Offer = Offer(_ROTATION[rotation] for rotation in ROTATIONS)
 #: targets and their options by a shop's cells
-_BY_CELLS: dict[frozenset[Cell], tuple[tuple[Target, ...], tuple[Option, ...]]] = {}
+_BY_CELLS: dict[frozenset[Cell], tuple[tuple[Target, ...], Offer]] = {}
 
 
 def tile_options(tiles: Iterable[str]) -> tuple[Option, ...]:
@@ -55,7 +67,7 @@ def tile_options(tiles: Iterable[str]) -> tuple[Option, ...]:
     return tuple(map(_TILE.__getitem__, sorted(tiles)))
 
 
-def _targets_and_options(cells: Iterable[Cell]) -> tuple[tuple[Target, ...], tuple[Option, ...]]:
+def _targets_and_options(cells: Iterable[Cell]) -> tuple[tuple[Target, ...], Offer]:
     # A frozenset of a shop's cells reuses the hashes its dict keeps: cheaper than any key computed from the cells.
     key = frozenset(cells)
     found = _BY_CELLS.get(key)
@@ -63,7 +75,7 @@ def _targets_and_options(cells: Iterable[Cell]) -> tuple[tuple[Target, ...], tup
         if len(_BY_CELLS) >= _TARGETS_KEPT:
             _BY_CELLS.clear()
         targets = tuple(legal_targets(key))
-        found = _BY_CELLS[key] = (targets, tuple(map(_TARGET.__getitem__, targets)))
+        found = _BY_CELLS[key] = (targets, Offer(map(_TARGET.__getitem__, targets)))
     return found
 
 
@@ -72,7 +84,7 @@ def targets(cells: Iterable[Cell]) -> tuple[Target, ...]:
     return _targets_and_options(cells)[0]
 
 
-def target_options(cells: Iterable[Cell]) -> tuple[Option, ...]:
+def target_options(cells: Iterable[Cell]) -> Offer:
     """DP4: one option per legal target of a shop occupying `cells`."""
     return _targets_and_options(cells)[1]
 

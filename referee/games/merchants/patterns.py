@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from referee.errors import ComponentDataError
@@ -23,11 +24,9 @@ from referee.games.merchants.bitboard import (
     Shape,
     TileLike,
     best_overlap,
-    bits,
     board_of,
     component_sizes,
     max_disjoint_masks,
-    spread,
 )
 
 Cell = tuple[int, int]
@@ -389,50 +388,7 @@ def score_face(face: CompiledFace, shop: Shop, kind: str | None = None) -> int:
 
 def score_board(face: CompiledFace, board: Board, kind: str | None = None) -> int:
     """Points the face gives on a shop's bitboard (build it once with `board_of` to score several faces)."""
-    if board.width == MIN_WIDTH:
-        return score_masks(face, board, token_masks(board, kind))
-    kind_of = face.type
-    if kind_of == "multi":
-        masks = _token_masks(board, kind)
-        best = 0
-        for alternative in face.alternatives:
-            if alternative.points > best and _fits(alternative, masks, board):
-                best = alternative.points
-        return best
-    if kind_of == "per_tile":
-        alternative = face.alternatives[0]
-        masks = _token_masks(board, kind)
-        covered = 0
-        if alternative.distinct_kinds:
-            for instance in _instances(alternative, masks, board):
-                covered |= instance
-        else:
-            for shape in alternative.shapes:
-                covered |= spread(shape.anchors(masks, board.width), shape.shifts_on(board.width))
-        return covered.bit_count()
-    if kind_of == "per_instance":
-        instances = _instances(face.alternatives[0], _token_masks(board, kind), board)
-        return face.points_per_instance * max_disjoint_masks(list(instances))
-    if kind_of == "formula":
-        value = face.constant
-        for coef, target in face.terms:
-            value += coef * _target_mask(target, board, kind).bit_count()
-        return max(0, value)
-    if kind_of == "groups":
-        if face.target is None:
-            return 0
-        sizes = _group_sizes(face.target, board, kind)
-        return face.points_per_group * sum(1 for size in sizes if size >= face.min_size)
-    if kind_of == "largest":
-        if face.target is None:
-            return 0
-        largest = max(_group_sizes(face.target, board, kind), default=0)
-        return min(largest, face.cap) if largest >= face.min_size else 0
-    if face.target is None:
-        return 0
-    targets = _target_mask(face.target, board, kind)
-    best = max((best_overlap(targets, shape.shifts_on(board.width)) for shape in face.template_shapes), default=0)
-    return best if best >= face.threshold else 0
+    return score_masks(face, board, token_masks(board, kind))
 
 
 def token_masks(board: Board, kind: str | None) -> tuple[int, int, int, int]:
@@ -444,8 +400,21 @@ def token_masks(board: Board, kind: str | None) -> tuple[int, int, int, int]:
     )
 
 
+def _programs(alternative: Alternative, width: int) -> tuple[Program, ...]:
+    """The alternative's shapes as (token index, bit offset) programs on a board `width` bits wide."""
+    return alternative.programs if width == MIN_WIDTH else _wide_programs(alternative.shapes, width)
+
+
+@lru_cache(maxsize=None)
+def _wide_programs(shapes: tuple[Shape, ...], width: int) -> tuple[Program, ...]:
+    """Programs for a board wider than MIN_WIDTH (a shop set up beyond a game's reach), made once per width."""
+    return tuple(
+        tuple((TOKEN_INDEX[token], shift) for token, shift in zip(shape.tokens, shape.shifts_on(width))) for shape in shapes
+    )
+
+
 def _anchors(program: Program, masks: Sequence[int]) -> int:
-    """Where a shape's anchor can go on a MIN_WIDTH board (`Shape.anchors` with indexed masks)."""
+    """Where a shape's anchor can go (`Shape.anchors` with indexed masks and offsets made for the board's width)."""
     found = -1
     for token, shift in program:
         found &= masks[token] >> shift
@@ -455,9 +424,11 @@ def _anchors(program: Program, masks: Sequence[int]) -> int:
 
 
 def score_masks(face: CompiledFace, board: Board, masks: Sequence[int]) -> int:
-    """`score_board` on a board of MIN_WIDTH bits (every shop of a game) with its `token_masks` made once.
+    """`score_board` with the board's `token_masks` made once (for several faces with the same K).
 
-    The same computations as the general scorer, on precompiled (token index, offset) programs."""
+    Shapes are read as precompiled (token index, offset) programs: made with the face for boards of
+    MIN_WIDTH bits (every shop of a game), once per width for wider ones."""
+    width = board.width
     kind_of = face.type
     if kind_of == "multi":
         best = 0
@@ -465,11 +436,16 @@ def score_masks(face: CompiledFace, board: Board, masks: Sequence[int]) -> int:
             if alternative.points <= best:
                 continue
             if alternative.distinct_kinds:
-                if _instances_fast(alternative, masks, board):
+                if _instances(alternative, masks, board):
                     best = alternative.points
             else:
-                for program in alternative.programs:
-                    if _anchors(program, masks):
+                for program in _programs(alternative, width):
+                    found = -1  # `_anchors`, written out: this loop is the hottest of round scoring
+                    for token, shift in program:
+                        found &= masks[token] >> shift
+                        if not found:
+                            break
+                    if found:
                         best = alternative.points
                         break
         return best
@@ -477,17 +453,17 @@ def score_masks(face: CompiledFace, board: Board, masks: Sequence[int]) -> int:
         alternative = face.alternatives[0]
         covered = 0
         if alternative.distinct_kinds:
-            for instance in _instances_fast(alternative, masks, board):
+            for instance in _instances(alternative, masks, board):
                 covered |= instance
         else:
-            for program in alternative.programs:
+            for program in _programs(alternative, width):
                 found = _anchors(program, masks)
                 if found:
                     for _, shift in program:
                         covered |= found << shift
         return covered.bit_count()
     if kind_of == "per_instance":
-        instances = _instances_fast(face.alternatives[0], masks, board)
+        instances = _instances(face.alternatives[0], masks, board)
         return face.points_per_instance * max_disjoint_masks(list(instances))
     if kind_of == "formula":
         value = face.constant
@@ -499,20 +475,20 @@ def score_masks(face: CompiledFace, board: Board, masks: Sequence[int]) -> int:
         return 0
     if kind_of == "groups" or kind_of == "largest":
         if target.any_colour:
-            sizes = [size for cells in board.colours.values() for size in component_sizes(cells, MIN_WIDTH)]
+            sizes = [size for cells in board.colours.values() for size in component_sizes(cells, width)]
         else:
-            sizes = component_sizes(_target_masked(target, board, masks), MIN_WIDTH)
+            sizes = component_sizes(_target_masked(target, board, masks), width)
         if kind_of == "groups":
             return face.points_per_group * sum(1 for size in sizes if size >= face.min_size)
         largest = max(sizes, default=0)
         return min(largest, face.cap) if largest >= face.min_size else 0
     targets = _target_masked(target, board, masks)
-    best = max((best_overlap(targets, shape.shifts) for shape in face.template_shapes), default=0)
+    best = max((best_overlap(targets, shape.shifts_on(width)) for shape in face.template_shapes), default=0)
     return best if best >= face.threshold else 0
 
 
 def _target_masked(target: Target, board: Board, masks: Sequence[int]) -> int:
-    """`_target_mask` from the board's token masks."""
+    """The cells of the target's tiles (as `Target.key` picks them) from the board's token masks."""
     if target.card_kind:
         return masks[3]
     if target.any_colour:
@@ -520,10 +496,10 @@ def _target_masked(target: Target, board: Board, masks: Sequence[int]) -> int:
     return masks[TOKEN_INDEX[_TOKEN_OF_COLOUR[target.colour]]] if target.colour is not None else 0
 
 
-def _instances_fast(alternative: Alternative, masks: Sequence[int], board: Board) -> set[int]:
-    """`_instances` on a MIN_WIDTH board."""
+def _instances(alternative: Alternative, masks: Sequence[int], board: Board) -> set[int]:
+    """Every placement of the alternative under any rotation and translation, as cell masks."""
     found = set()
-    for program in alternative.programs:
+    for program in _programs(alternative, board.width):
         anchors = _anchors(program, masks)
         while anchors:
             low = anchors & -anchors
@@ -536,47 +512,5 @@ def _instances_fast(alternative: Alternative, masks: Sequence[int], board: Board
     return found
 
 
-def _token_masks(board: Board, kind: str | None) -> dict[str, int]:
-    """The cells each pattern token matches on the board."""
-    masks = {token: board.colour(colour) for token, colour in COLOUR_TOKENS.items()}
-    masks[KIND_TOKEN] = board.kind(kind)
-    return masks
-
-
 def _distinct_kinds(instance: int, board: Board) -> bool:
     return all((instance & cells).bit_count() <= 1 for cells in board.kinds.values())
-
-
-def _instances(alternative: Alternative, masks: Mapping[str, int], board: Board) -> set[int]:
-    """Every placement of the alternative under any rotation and translation, as cell masks."""
-    found = set()
-    for shape in alternative.shapes:
-        shifts = shape.shifts_on(board.width)
-        for anchor in bits(shape.anchors(masks, board.width)):
-            instance = spread(1 << anchor, shifts)
-            if not alternative.distinct_kinds or _distinct_kinds(instance, board):
-                found.add(instance)
-    return found
-
-
-def _fits(alternative: Alternative, masks: Mapping[str, int], board: Board) -> bool:
-    """Whether the alternative has at least one placement."""
-    if alternative.distinct_kinds:
-        return bool(_instances(alternative, masks, board))
-    return any(shape.anchors(masks, board.width) for shape in alternative.shapes)
-
-
-def _target_mask(target: Target, board: Board, kind: str | None) -> int:
-    """The cells of the target's tiles (as `Target.key` picks them)."""
-    if target.card_kind:
-        return board.kind(kind)
-    if target.any_colour:
-        return board.cells
-    return board.colour(target.colour) if target.colour is not None else 0
-
-
-def _group_sizes(target: Target, board: Board, kind: str | None) -> list[int]:
-    """Sizes of the connected groups of target tiles with the same key (each colour apart for any colour)."""
-    if target.any_colour:
-        return [size for cells in board.colours.values() for size in component_sizes(cells, board.width)]
-    return component_sizes(_target_mask(target, board, kind), board.width)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from referee.games.merchants.bitboard import MIN_WIDTH, NEAR, Board, board_of
 from referee.games.merchants.data import COLOURS, KINDS, MerchantsData, Tile
-from referee.games.merchants.patterns import score_board, score_masks, token_masks
+from referee.games.merchants.patterns import CompiledFace, score_board, score_masks, token_masks
 from referee.games.merchants.shop import Cell, Placed, attribute_sets, circle_points, condition_met, magic_circles, tiles_at
 from referee.games.merchants.shop_bits import ShopBits, attribute_sets_of, circles_of, condition_met_on, shop_bits, tile_codes
 from referee.ranking import competition_ranks
@@ -48,17 +48,17 @@ def shop_board(shop: Mapping[Cell, Placed], data: MerchantsData) -> Board:
     )
 
 
-def card_points(cards: Sequence[tuple[str, str, str | None]], board: Board, data: MerchantsData) -> list[int]:
-    """The points of each (card, face, K) on a shop's bitboard (what `score_cards` scores, without the records)."""
+def face_points(faces: Sequence[tuple[CompiledFace, str | None]], board: Board) -> list[int]:
+    """The points of each (face, K) on a shop's bitboard (what `score_cards` scores, without the records)."""
     if board.width != MIN_WIDTH:
-        return [score_board(data.face(card, face), board, kind) for card, face, kind in cards]
+        return [score_board(face, board, kind) for face, kind in faces]
     masks: dict[str | None, tuple[int, int, int, int]] = {}
     points = []
-    for card, face, kind in cards:
+    for face, kind in faces:
         kind_masks = masks.get(kind)
         if kind_masks is None:
             kind_masks = masks[kind] = token_masks(board, kind)
-        points.append(score_masks(data.face(card, face), board, kind_masks))
+        points.append(score_masks(face, board, kind_masks))
     return points
 
 

@@ -9,12 +9,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Self
 
+from referee.chance import UniformDraws
 from referee.engine import ChanceOutcome, Event, Game, GameConfig, GameResult, GameState, Option, Seat
 from referee.errors import GameOverError, RuleError
 from referee.games.merchants.data import DUNGEONS, MerchantsData
-from referee.games.merchants.draws import UniformDraws
 from referee.games.merchants.options import (
     ROTATION_OPTIONS,
+    Offer,
     ROTATIONS,
     dungeon_options,
     return_options,
@@ -22,8 +23,9 @@ from referee.games.merchants.options import (
     targets,
     tile_options,
 )
+from referee.games.merchants.patterns import CompiledFace
 from referee.games.merchants.scoring import (
-    card_points,
+    face_points,
     final_parts,
     final_ranks,
     shop_board,
@@ -281,7 +283,27 @@ class MerchantsState(GameState):
         queue = self.queue
         if queue:
             step = queue[0]
-            items = self.supply if step[0] == "hand_tile" else self._chance_items(step)
+            if step[0] == "hand_tile":  # the game's most frequent step, resolved here in full
+                supply = self.supply
+                index = bisect_left(supply, outcome_id)
+                if index < len(supply) and supply[index] == outcome_id:
+                    del queue[0]
+                    self._outcomes = None
+                    if self._options:
+                        self._options = {}
+                    # replaced, never changed in place: outcomes listed and clones share it
+                    supply = supply.copy()
+                    del supply[index]
+                    self.supply = supply
+                    seat = step[1]
+                    self.players_state[seat].drawn.append(outcome_id)
+                    if step[2]:
+                        self._hand_drawn(seat)
+                    if not queue:
+                        self._resume()
+                    return
+            outcomes = self._outcomes  # the items, if this node's outcomes were listed
+            items = outcomes.items if outcomes is not None else self._chance_items(step)
             # The supply and the reputation deck stay sorted (the order of their outcomes): look the item up by halves.
             index = bisect_left(items, outcome_id)
             if index < len(items) and items[index] == outcome_id:
@@ -325,8 +347,9 @@ class MerchantsState(GameState):
             self._options = {}
         # The supply and the deck are replaced, never changed in place: outcomes listed and clones share them.
         if what == "hand_tile" or what == "initial_tile":
-            supply = self.supply
-            self.supply = supply[:index] + supply[index + 1:]
+            supply = self.supply.copy()
+            del supply[index]
+            self.supply = supply
             player = self.players_state[subject]
             if what == "initial_tile":
                 player.shop[(0, 0)] = (item, 0)
@@ -336,14 +359,15 @@ class MerchantsState(GameState):
                 if last:
                     self._hand_drawn(subject)
         elif what == "reputation":
-            deck = self.reputation_deck
-            self.reputation_deck = deck[:index] + deck[index + 1:]
+            deck = self.reputation_deck.copy()
+            del deck[index]
+            self.reputation_deck = deck
             player = self.players_state[subject]
             player.drawn.append(item)
             if last:
                 player.reputation.extend(player.drawn)
-                self.emit("reputation_drawn", seat=subject, count=len(player.drawn))
-                self.emit("reputation_cards", to=subject, seat=subject, cards=list(player.drawn))
+                self._record("reputation_drawn", {"seat": subject, "count": len(player.drawn)})
+                self._record("reputation_cards", {"seat": subject, "cards": list(player.drawn)}, subject)
                 player.drawn = []
         elif what == "floor99_dungeon":
             self.floor99 = item
@@ -418,7 +442,7 @@ class MerchantsState(GameState):
     def _start_round(self, number: int) -> None:
         self.round = number
         self.pick = 0
-        self.emit("round_started", round=number)
+        self._record("round_started", {"round": number})
         if number == 1:
             self._start_draft()
             return
@@ -450,7 +474,7 @@ class MerchantsState(GameState):
 
     # ----- decisions ----------------------------------------------------------------------
     def legal_options(self, seat: Seat) -> Sequence[Option]:
-        options = self._options.get(seat)  # filled only while seats decide, emptied by every change
+        options = self._options.get(seat)  # filled while seats decide (as asked, or as hands pass), emptied by every change
         if options is not None:
             return options
         phase = self.phase
@@ -487,6 +511,12 @@ class MerchantsState(GameState):
                     if seat not in range(players):
                         break
                     options = self.legal_options(seat)
+                if type(options) is Offer:
+                    found = options.by_id.get(option_id)
+                    if found is None:
+                        break
+                    chosen[seat] = found
+                    continue
                 for option in options:
                     if option.id == option_id:
                         chosen[seat] = option
@@ -524,8 +554,8 @@ class MerchantsState(GameState):
                 player = self.players_state[seat]
                 player.reputation.remove(card)
                 player.returned.append(card)
-                self.emit("reputation_returned", seat=seat)
-                self.emit("returned_card", to=seat, seat=seat, card=card)
+                self._record("reputation_returned", {"seat": seat})
+                self._record("returned_card", {"seat": seat, "card": card}, seat)
             self._start_draft()
         elif phase == INITIAL_ROTATION:
             for seat in range(self.players):
@@ -533,7 +563,7 @@ class MerchantsState(GameState):
                 tile, _ = player.shop[(0, 0)]
                 rotation = chosen[seat].payload["rotation"]
                 player.shop[(0, 0)] = (tile, rotation)
-                self.emit("placed", seat=seat, tile=tile, row=0, col=0, rotation=rotation, mode="initial")
+                self._record("placed", {"seat": seat, "tile": tile, "row": 0, "col": 0, "rotation": rotation, "mode": "initial"})
             self.phase = CHANCE
             self.stage = "setup_reputation"
             self._queue_reputation(1)
@@ -590,6 +620,8 @@ class MerchantsState(GameState):
         players_state = self.players_state
         receivers = _receivers(self.round, len(players_state))
         log = self.events.entries()
+        # every seat chooses from its new hand next: its options are listed now, in the same pass
+        options = self._options
         for seat, bundle in enumerate([player.bundle for player in players_state]):
             if bundle is None:
                 raise RuleError(f"merchants: seat {seat} has no hand to pass")
@@ -599,6 +631,8 @@ class MerchantsState(GameState):
             tiles = bundle.tiles
             log.append((_hand_passed_event, seat, receiver, len(tiles)))
             log.append((_hand_tiles_event, receiver, seat, tuple(tiles)))
+            if tiles:
+                options[receiver] = tile_options(tiles)
 
     def round_cards(self, dungeon: str, number: int | None = None) -> list[tuple[str, str, str | None]]:
         """The (card, face, K) scored for `dungeon` in round `number` (spec 4.6 step 2)."""
@@ -622,17 +656,20 @@ class MerchantsState(GameState):
         last = round_number == ROUNDS
         #: the last round's shops are the final ones: their masks serve final scoring too
         final_bits: list[ShopBits | None] = []
-        cards_of: dict[str, list[tuple[str, str, str | None]]] = {}
+        #: each chosen dungeon's cards and their faces, looked up once for every seat that chose it
+        cards_of: dict[str, tuple[list[tuple[str, str, str | None]], list[tuple[CompiledFace, str | None]]]] = {}
         scored = []
         for seat, player in enumerate(self.players_state):
             dungeon = chosen[seat]
-            round_cards = cards_of.get(dungeon)
-            if round_cards is None:
-                round_cards = cards_of[dungeon] = self.round_cards(dungeon)
+            found = cards_of.get(dungeon)
+            if found is None:
+                round_cards = self.round_cards(dungeon)
+                found = cards_of[dungeon] = (round_cards, [(data.face(card, face), kind) for card, face, kind in round_cards])
+            round_cards, faces = found
             bits = shop_bits(player.shop, data) if last else None
             final_bits.append(bits)
             board = bits.board() if bits is not None else shop_board(player.shop, data)
-            points = card_points(round_cards, board, data)
+            points = face_points(faces, board)
             thumb = min(points) >= 1
             trend = sum(points)
             thumb_points = data.thumb_points_back[round_number] if thumb and self.back_side else 0

@@ -14,6 +14,7 @@ from referee.games.merchants import GAME
 from referee.games.merchants.data import DUNGEONS, parse_data
 from referee.games.merchants.state import (
     CHOOSE_DUNGEON,
+    CHOOSE_ROTATION,
     CHOOSE_TARGET,
     CHOOSE_TILE,
     INITIAL_ROTATION,
@@ -155,6 +156,26 @@ def test_a_wrong_option_is_refused() -> None:
     state = play_until(new_state(2), at_decision(CHOOSE_TILE, 1))
     with pytest.raises(IllegalOptionError):
         state.apply_decisions({0: "tile:NOPE", 1: state.legal_options(1)[0].id})
+
+
+@pytest.mark.parametrize(("phase", "wrong"), [(CHOOSE_TILE, "tile:NOPE"), (CHOOSE_TARGET, "place:9,9"), (CHOOSE_ROTATION, "rotation:45")])
+def test_a_wrong_option_is_refused_once_every_seats_options_are_listed_and_nothing_changes(phase: str, wrong: str) -> None:
+    """Answers are checked by look-up once all options are listed (as a search does): a wrong one still fails whole."""
+    state = play_until(new_state(3), at_decision(phase, 2))
+    listed = {seat: [o.id for o in state.legal_options(seat)] for seat in range(3)}
+    before = (state.public_view(), [state.private_view(seat) for seat in range(3)], len(state.events))
+    for seat in range(3):
+        choices = {other: listed[other][0] for other in range(3)}
+        choices[seat] = wrong
+        with pytest.raises(IllegalOptionError):
+            state.apply_decisions(choices)
+        for others in [option for option in listed[(seat + 1) % 3] if option not in listed[seat]][:1]:
+            with pytest.raises(IllegalOptionError):  # another seat's option (a tile of its hand), not this one's
+                state.apply_decisions({**choices, seat: others})
+    assert (state.public_view(), [state.private_view(seat) for seat in range(3)], len(state.events)) == before
+    assert {seat: [o.id for o in state.legal_options(seat)] for seat in range(3)} == listed
+    state.apply_decisions({seat: listed[seat][-1] for seat in range(3)})
+    assert state.decision_name(0) != phase
 
 
 # ----- reputation and rounds ---------------------------------------------------------------
