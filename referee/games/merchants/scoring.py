@@ -50,8 +50,6 @@ def shop_board(shop: Mapping[Cell, Placed], data: MerchantsData) -> Board:
 
 def face_points(faces: Sequence[tuple[CompiledFace, str | None]], board: Board) -> list[int]:
     """The points of each (face, K) on a shop's bitboard (what `score_cards` scores, without the records)."""
-    if board.width != MIN_WIDTH:
-        return [score_board(face, board, kind) for face, kind in faces]
     masks: dict[str | None, tuple[int, int, int, int]] = {}
     points = []
     for face, kind in faces:
