@@ -283,24 +283,11 @@ class MerchantsState(GameState):
         queue = self.queue
         if queue:
             step = queue[0]
-            if step[0] == "hand_tile":  # the game's most frequent step, resolved here in full
+            if step[0] == "hand_tile":  # the game's most frequent step: its items are the supply
                 supply = self.supply
                 index = bisect_left(supply, outcome_id)
                 if index < len(supply) and supply[index] == outcome_id:
-                    del queue[0]
-                    self._outcomes = None
-                    if self._options:
-                        self._options = {}
-                    # replaced, never changed in place: outcomes listed and clones share it
-                    supply = supply.copy()
-                    del supply[index]
-                    self.supply = supply
-                    seat = step[1]
-                    self.players_state[seat].drawn.append(outcome_id)
-                    if step[2]:
-                        self._hand_drawn(seat)
-                    if not queue:
-                        self._resume()
+                    self._resolve(outcome_id, index)
                     return
             outcomes = self._outcomes  # the items, if this node's outcomes were listed
             items = outcomes.items if outcomes is not None else self._chance_items(step)
