@@ -68,13 +68,7 @@ class _Position:
         self.final_round = bool(view.get("final_round"))
         self.depths = {d["depth"]: d for d in view["depths"]}
         self.capture_cost = CAPTURE_COST
-        if self.final_round:
-            self.share, self.rock_value = 0.0, 0.0
-        elif self.end_triggered:
-            self.share, self.rock_value = 0.2, 0.5
-        else:
-            self.share, self.rock_value = 0.45, ROCK_VALUE
-        self.rock_use = self.rock_value  # what swallowing a held rock gives up
+        self.share, self.rock_value, self.rock_use = self.stage_values()
         self._now = self.potential(self.columns)
         self._gain_cache: dict[str, float] = {}
         self._arrive_cache: dict[int, float] = {}
@@ -96,6 +90,14 @@ class _Position:
                 value = NO_OPTION
             self._gain_cache[tile_id] = value
         return self._gain_cache[tile_id]
+
+    def stage_values(self) -> tuple[float, float, float]:
+        """(share of incomplete rows, value of a held rock, what swallowing one gives up) as the end nears."""
+        if self.final_round:
+            return 0.0, 0.0, 0.0
+        if self.end_triggered:
+            return 0.2, 0.5, 0.5
+        return 0.45, ROCK_VALUE, ROCK_VALUE
 
     def take_gain(self, tile_id: str) -> float:
         """What taking this face-up tile is worth now (its gain, with players)."""
@@ -154,11 +156,6 @@ class _SoloPosition(_Position):
     def __init__(self, view: Mapping[str, Any], seat: int, tiles: Mapping[str, Tile]) -> None:
         super().__init__(view, seat, tiles)
         self.ai = SoloAI.from_view(view)
-        if not self.end_triggered:
-            self.rock_value, self.rock_use = SOLO_ROCK_VALUE, SOLO_ROCK_USE
-            self.share = SOLO_SHARE
-            self._now = self.potential(self.columns)
-            self._gain_cache.clear()
         self.face_down = [self.depths[d]["face_down"] for d in range(1, 6)]
         # the AI's next flips: all of them once the end is near, else five turns, each later one less likely to matter
         turns = 1 if self.final_round else 2 if self.end_triggered else 5
@@ -183,6 +180,12 @@ class _SoloPosition(_Position):
     def _win(self, mine: tuple[int, int], available: Sequence[Tile]) -> float:
         """The chance of a result at least level with the AI's after its last flip."""
         return win_chance(mine, self.ai, self.ai_depth, self.ai_unseen, available)
+
+    def stage_values(self) -> tuple[float, float, float]:
+        """Before the trigger: rows at SOLO_SHARE, no rock kept, a rock swallowed only for SOLO_ROCK_USE more."""
+        if not self.end_triggered:
+            return SOLO_SHARE, SOLO_ROCK_VALUE, SOLO_ROCK_USE
+        return super().stage_values()
 
     def gain(self, tile_id: str) -> float:
         """As with players, but in the last round the change in the chance of not losing."""
