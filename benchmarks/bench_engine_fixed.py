@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 
 from benchmarks.bench_search_support import _positions, _random_playout
-from referee.registry import get_game
+from referee.registry import all_games, get_game
 
 
 def best_rate(work: Callable[[], int], runs: int = 4) -> float:
@@ -44,6 +44,25 @@ def measure(game_id: str, games: int) -> dict[str, float]:
         return sum(_random_playout(state.clone(), rng) for _ in range(max(1, games // 12)) for state in positions)
 
     return {"playout": best_rate(playouts), "clone_playout": best_rate(clone_playouts)}
+
+
+def run(quick: bool = False) -> str:
+    """The section for docs/benchmarks.md: every engine on the same fixed work."""
+    games = 24 if quick else 100
+    lines = [
+        "## Engines: fixed work (comparable between engine versions)",
+        "",
+        f"`python -m benchmarks.bench_engine_fixed GAME {games}`: {games} seeded random games from the start, and random",
+        "playouts from clones of 12 mid-game positions; decisions per CPU second of the fastest of 4 runs.",
+        "Run it in two trees one after the other to compare engine versions on the same work.",
+        "",
+        "| game | players | random playouts decisions/s | clone+playout decisions/s |",
+        "|---|---:|---:|---:|",
+    ]
+    for game in all_games():
+        rates = measure(game.id, games)
+        lines.append(f"| {game.id} | {game.default_players} | {rates['playout']:,.0f} | {rates['clone_playout']:,.0f} |")
+    return "\n".join(lines) + "\n"
 
 
 if __name__ == "__main__":

@@ -201,6 +201,21 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
+#: The heading from which docs/benchmarks.md is written by hand (earlier measurements, comparisons):
+#: a new run rewrites the tables above it and keeps it and everything below.
+NOTES_HEADING = "## Notes and earlier measurements"
+
+
+def kept_notes(path: Path) -> str:
+    """The hand-written part of an existing benchmarks file (from NOTES_HEADING on), or ''."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return ""
+    at = text.find(NOTES_HEADING)
+    return text[at:] if at >= 0 else ""
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="shorter runs")
@@ -278,6 +293,9 @@ def main() -> None:
     lines.append("the referee encodes engine dicts with its own strict encoder (about 14x faster than ParseDict).")
     for section in extra_sections:
         lines += ["", section.rstrip()]
+    notes = kept_notes(Path(args.output))
+    if notes:
+        lines += ["", notes.rstrip()]
     Path(args.output).write_text("\n".join(lines) + "\n", encoding="utf-8")
     table = Table(title="round trip (µs)")
     table.add_column("transport")

@@ -13,11 +13,23 @@ It reads only the request (the seat's view, options and events) and the game's c
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 from math import comb
-from typing import Any
+from typing import Any, Protocol
 
 from referee.games.fuji99.data import CardType, FujiData, load_data
-from sdk import Bot, OptionInfo, Request
+from sdk import Bot, Request
+
+
+class OptionLike(Protocol):
+    """A request's option (`sdk.OptionInfo`) or an engine's (`referee.engine.Option`)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def payload(self) -> Mapping[str, Any]: ...
+
 
 #: Spaces a card in hand is worth when lost in a card bust (rough future movement).
 CARD_VALUE = 3.0
@@ -27,10 +39,15 @@ CHARM_VALUE = 6.0
 
 def red_bust_probability(bag: Mapping[str, int], count: int, reds_to_bust: int) -> float:
     """P(at least `reds_to_bust` red cubes among `count` drawn without replacement from `bag`)."""
+    return _red_bust_probability(bag["clear"] + bag["yellow"], bag["red"], count, reds_to_bust)
+
+
+@cache
+def _red_bust_probability(others: int, reds: int, count: int, reds_to_bust: int) -> float:
+    """`red_bust_probability` of a bag of `others` non-red and `reds` red cubes (a few hundred bags in all)."""
     if reds_to_bust <= 0:
         return 1.0
-    total = bag["clear"] + bag["yellow"] + bag["red"]
-    reds = bag["red"]
+    total = others + reds
     if count > total:
         count = total
     ways = comb(total, count)
@@ -50,13 +67,15 @@ class HeuristicBot(Bot):
 
     # ----- entry point -------------------------------------------------------------------
     def choose(self, request: Request) -> str:
-        view = request.view
-        options = request.options
-        if request.decision == "draw_count":
+        return self.decide(request.view, request.decision, request.options)
+
+    def decide(self, view: Mapping[str, Any], decision: str, options: Sequence[OptionLike]) -> str:
+        """The option id for `decision` in `view` among `options` (a request's, or an engine's inside a search)."""
+        if decision == "draw_count":
             return self._choose_count(view, options)
-        if request.decision == "use_cards":
+        if decision == "use_cards":
             return self._choose_card(view, options)
-        if request.decision == "continue_or_stop":
+        if decision == "continue_or_stop":
             return "continue" if self._should_continue(view, options) else "stop"
         return self._choose_placement(view, options)
 
@@ -97,23 +116,28 @@ class HeuristicBot(Bot):
         return busting / len(deck)
 
     # ----- D1 ----------------------------------------------------------------------------
-    def _draw_value(self, view: Mapping[str, Any], count: int) -> float:
-        me = self._me(view)
-        bust = red_bust_probability(me["bag"], count, self._reds_to_bust(view))
-        gain = count + view["move_bonus"]
-        if view["movement"] + gain >= 99:
-            gain = 1000.0  # reaching the goal wins at once
-        return (1 - bust) * gain - bust * self._at_risk(view)
-
-    def _choose_count(self, view: Mapping[str, Any], options: Sequence[OptionInfo]) -> str:
-        best = max(options, key=lambda option: self._draw_value(view, int(option.payload["count"])))
-        return best.id
+    def _choose_count(self, view: Mapping[str, Any], options: Sequence[OptionLike]) -> str:
+        """The count with the best expected spaces: gained if no red bust, lost (the turn so far) if one."""
+        bag = self._me(view)["bag"]
+        reds_to_bust = self._reds_to_bust(view)
+        bonus, movement, at_risk = view["move_bonus"], view["movement"], self._at_risk(view)
+        best_id, best_value = options[0].id, float("-inf")
+        for option in options:
+            count = int(option.payload["count"])
+            bust = red_bust_probability(bag, count, reds_to_bust)
+            gain = count + bonus
+            if movement + gain >= 99:
+                gain = 1000.0  # reaching the goal wins at once
+            value = (1 - bust) * gain - bust * at_risk
+            if value > best_value:
+                best_id, best_value = option.id, value
+        return best_id
 
     # ----- D3 ----------------------------------------------------------------------------
     def _hand_value(self, hand: Sequence[Mapping[str, Any]]) -> float:
         return sum(CHARM_VALUE if card["type"] == "lucky_charm" else CARD_VALUE for card in hand)
 
-    def _should_continue(self, view: Mapping[str, Any], options: Sequence[OptionInfo]) -> bool:
+    def _should_continue(self, view: Mapping[str, Any], options: Sequence[OptionLike]) -> bool:
         if not any(option.id == "continue" for option in options):
             return False
         me = self._me(view)
@@ -190,7 +214,7 @@ class HeuristicBot(Bot):
             return dump - CHARM_VALUE + 4 if danger >= 5 else -1.0
         return dump - 1
 
-    def _choose_card(self, view: Mapping[str, Any], options: Sequence[OptionInfo]) -> str:
+    def _choose_card(self, view: Mapping[str, Any], options: Sequence[OptionLike]) -> str:
         hand = {card["card"]: card for card in self._me(view)["hand"]}
         best_id, best_score = "end_use", 0.0
         for option in options:
@@ -202,9 +226,9 @@ class HeuristicBot(Bot):
         return best_id
 
     # ----- D4 ----------------------------------------------------------------------------
-    def _choose_placement(self, view: Mapping[str, Any], options: Sequence[OptionInfo]) -> str:
+    def _choose_placement(self, view: Mapping[str, Any], options: Sequence[OptionLike]) -> str:
         # Cubes on an X card raise its danger; put them on fixed-danger cards first.
-        def key(option: OptionInfo) -> tuple[int, int]:
+        def key(option: OptionLike) -> tuple[int, int]:
             kind = self.data.card_type[str(option.payload["card"])]
             return (1 if kind.danger is None else 0, -kind.cap)
 

@@ -24,8 +24,15 @@ def _fast_merchants() -> Bot:
     return FastMerchantsHeuristic()
 
 
-#: Heuristics that choose as the game's own but cost less, by game id (bots/search/merchants_policy.py).
-PLAYOUT_HEURISTICS = {"merchants": _fast_merchants}
+def _fast_fuji() -> Bot:
+    from bots.search.fuji_policy import FastFujiHeuristic
+
+    return FastFujiHeuristic()
+
+
+#: Heuristics that choose as the game's own but cost less, by game id (bots/search/<game>_policy.py).
+#: One with a `choose_in_state(state, seat, options)` method is asked that way, without a request.
+PLAYOUT_HEURISTICS = {"merchants": _fast_merchants, "fuji99": _fast_fuji}
 
 
 def playout_heuristic(game_id: str) -> Bot:
@@ -55,7 +62,11 @@ class HeuristicPolicy:
         if bot is None or rng.random() < self.epsilon:
             return options[rng.randrange(len(options))]
         try:
-            answer = bot.choose(direct_request(state, seat, options))
+            in_state = getattr(bot, "choose_in_state", None)
+            if in_state is not None:
+                answer = in_state(state, seat, options)
+            else:
+                answer = bot.choose(direct_request(state, seat, options))
         except Exception:  # noqa: BLE001 - a policy slip inside a search only costs one random move
             return options[rng.randrange(len(options))]
         answer_id = answer if isinstance(answer, str) else answer.id

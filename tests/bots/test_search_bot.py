@@ -145,3 +145,32 @@ def test_merchants_playouts_use_a_faster_heuristic_with_the_same_choices(players
                     choices[seat] = getattr(answer, "id", answer)
         state.apply_decisions(choices)
     assert compared > 40
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_fuji_playouts_decide_from_the_state_with_the_heuristics_choices(players: int) -> None:
+    """The Fuji 99 playout policy reads the engine state through a lazy view: same choices as the heuristic's request."""
+    from bots.search.fuji_policy import FastFujiHeuristic
+
+    assert isinstance(HeuristicPolicy("fuji99", players, 0.0).bots[0], FastFujiHeuristic)
+    game = get_game("fuji99")
+    slow, fast = per_game_bot("bots.heuristic", "fuji99"), FastFujiHeuristic()
+    rng = random.Random(players)
+    compared = 0
+    for _ in range(6):
+        state = game.new_initial_state(game.make_config(players))
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_chance(sample_outcome(state.chance_outcomes(), rng).id)
+                continue
+            seat = state.deciding_seats()[0]
+            options = list(state.legal_options(seat))
+            choice = options[rng.randrange(len(options))].id  # partly random play: positions the heuristic would not reach
+            if len(options) > 1:
+                answer = slow.choose(direct_request(state, seat, options))
+                assert fast.choose_in_state(state, seat, options) == getattr(answer, "id", answer), state.decision_name(seat)
+                compared += 1
+                if rng.random() < 0.7:
+                    choice = getattr(answer, "id", answer)
+            state.apply_decisions({seat: choice})
+    assert compared > 100

@@ -71,3 +71,29 @@ def test_every_event_kind_is_emitted_and_encodes() -> None:
             seen.add(event.kind)
         wire.view_message(state.public_view())
     assert seen == declared
+
+
+def test_a_lazy_view_reads_as_the_full_view_at_every_step() -> None:
+    """`LazyView` (for playout policies) computes each field on first read from the same field functions."""
+    from referee.games.fuji99.views import LazyView
+    from referee.playout import step
+
+    state = GAME.new_initial_state(GAME.make_config(3))
+    rng = random.Random(11)
+    steps = 0
+    while not state.is_terminal():
+        for seat in (None, *range(3)):
+            full = state.public_view() if seat is None else state.private_view(seat)
+            lazy = LazyView(state, seat)
+            assert {name: lazy[name] for name in full if name != "seats"} == {name: value for name, value in full.items() if name != "seats"}
+            assert [{name: seat_view[name] for name in full["seats"][0]} for seat_view in lazy["seats"]] == full["seats"]
+            for name in ("drawing_card", "winner", "no_such_field"):
+                if name not in full:
+                    try:
+                        lazy[name]
+                    except KeyError:
+                        continue
+                    raise AssertionError(f"a lazy view reads {name!r}, which the view leaves out")
+        step(state, rng)
+        steps += 1
+    assert steps > 50
