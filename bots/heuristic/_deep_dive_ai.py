@@ -33,8 +33,10 @@ class SoloAI:
     position: int
     #: (score, complete rows) after taking a tile, by the tile's (type, colour, value): tiles alike give the same.
     _after: dict[TileFace, tuple[int, int]] = field(default_factory=dict, init=False, repr=False, compare=False)
-    #: What its pick is worth, by the ids of the food offered, in the order offered.
-    _pick_gains: dict[tuple[str, ...], float] = field(default_factory=dict, init=False, repr=False, compare=False)
+    #: What its pick is worth, by the (colour, value) of the food offered, in the order offered.
+    _pick_gains: dict[tuple[tuple[str | None, int], ...], float] = field(default_factory=dict, init=False, repr=False, compare=False)
+    #: Values a player works out against this tableau (see `table`).
+    _tables: dict[tuple[Any, ...], dict[Any, float]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
     def from_view(cls, view: Mapping[str, Any]) -> SoloAI:
@@ -93,11 +95,19 @@ class SoloAI:
 
     def pick_gain(self, food: Sequence[Tile]) -> float:
         """What its predator pick from this food is worth to it (the least of tied colours: the player gives)."""
-        key = tuple(t.id for t in food if t.type == FOOD)
+        key = tuple((t.colour, t.value) for t in food if t.type == FOOD)
         value = self._pick_gains.get(key)
         if value is None:
             value = self._pick_gains[key] = min((self.gain(t) for t in self.pick(food)), default=0.0)
         return value
+
+    def table(self, key: tuple[Any, ...]) -> dict[Any, float]:
+        """A table of values worked out against this tableau, kept for every decision that asks with the same `key`
+        (which must name everything else the values depend on)."""
+        table = self._tables.get(key)
+        if table is None:
+            table = self._tables[key] = {}
+        return table
 
     def next_depths(self, face_down: Sequence[int], turns: int) -> list[int]:
         """Depths of its next `turns` flips, the face-down counts staying as they are (0 = no flip left)."""

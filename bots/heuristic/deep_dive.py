@@ -22,7 +22,8 @@ sure loss, and takes a sure win rather than gamble on more points.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import cache, lru_cache
+from functools import cache, lru_cache, reduce
+from operator import add
 from typing import Any
 
 from bots.heuristic import OptionLike
@@ -52,6 +53,9 @@ def tile_kinds() -> dict[str, TileKind]:
     return {t.id: (t.type, t.colour, t.value) for t in load_data().tiles}
 
 
+PREDATOR_KIND: TileKind = (PREDATOR, None, 0)
+
+
 @lru_cache(maxsize=1 << 16)
 def _potential(columns: tuple[tuple[int, ...], ...], share: float) -> float:
     """Complete rows at full value, incomplete ones at half plus `share` of the rest (cached: searches repeat them)."""
@@ -64,6 +68,13 @@ def _potential(columns: tuple[tuple[int, ...], ...], share: float) -> float:
         else:
             total += row_sum // 2 + share * (row_sum - row_sum // 2) * len(values) / 3
     return total
+
+
+@lru_cache(maxsize=1 << 12)
+def _gains(columns: tuple[tuple[int, ...], ...], share: float, rock_value: float) -> dict[TileKind, float]:
+    """What each kind of tile is worth to this tableau at this stage, filled in as positions ask (shared by positions:
+    the tableau changes only when its player takes a tile)."""
+    return {}
 
 
 class _Position:
@@ -82,28 +93,29 @@ class _Position:
         self.capture_cost = CAPTURE_COST
         self.share, self.rock_value, self.rock_use = self.stage_values()
         self._now = self.potential(self.columns)
-        self._gain_cache: dict[TileKind, float] = {}
+        self._gain_cache = _gains(tuple(tuple(column) for column in self.columns), self.share, self.rock_value)
         self._arrive_cache: dict[int, float] = {}
 
     def potential(self, columns: Sequence[Sequence[int]]) -> float:
         return _potential(tuple(tuple(column) for column in columns), self.share)
 
     def gain(self, tile_id: str) -> float:
-        """What holding this tile is worth now."""
+        """What holding this tile is worth now (the same for tiles of one kind)."""
         kind = self.kinds[tile_id]
         value = self._gain_cache.get(kind)
         if value is None:
-            tile = self.tiles[tile_id]
-            if tile.type == FOOD:
-                columns = [list(c) for c in self.columns]
-                columns[tile.colour_index].append(tile.value)
-                value = self.potential(columns) - self._now
-            elif tile.type == ROCK:
-                value = self.rock_value
-            else:
-                value = NO_OPTION
-            self._gain_cache[kind] = value
+            value = self._gain_cache[kind] = self.tile_gain(self.tiles[tile_id])
         return value
+
+    def tile_gain(self, tile: Tile) -> float:
+        """What holding `tile` is worth now."""
+        if tile.type == FOOD:
+            columns = [list(c) for c in self.columns]
+            columns[tile.colour_index].append(tile.value)
+            return self.potential(columns) - self._now
+        if tile.type == ROCK:
+            return self.rock_value
+        return NO_OPTION
 
     def stage_values(self) -> tuple[float, float, float]:
         """(share of incomplete rows, value of a held rock, what swallowing one gives up) as the end nears."""
@@ -135,15 +147,10 @@ class _Position:
         if self.depths[depth]["face_down"] == 0 or not unseen:
             return NO_OPTION
         deeper = self.arrive(depth + 1) if depth < 5 else NO_OPTION
-        outcomes: dict[TileKind, float] = {}
-        total = 0.0
-        for tile_id in unseen:
-            kind = self.kinds[tile_id]
-            outcome = outcomes.get(kind)
-            if outcome is None:
-                outcome = outcomes[kind] = self.flip_outcome(tile_id, depth, deeper)
-            total += outcome
-        return total / len(unseen)
+        kinds = list(map(self.kinds.__getitem__, unseen))
+        outcomes = {kind: self.flip_outcome(tile_id, depth, deeper) for kind, tile_id in dict(zip(kinds, unseen)).items()}
+        # added one by one in the order of `unseen`, from 0.0
+        return reduce(add, map(outcomes.__getitem__, kinds), 0.0) / len(unseen)
 
     def flip_outcome(self, tile_id: str, depth: int, deeper: float) -> float:
         """What flipping this tile at `depth` brings, `deeper` being the value of arriving one depth further."""
@@ -189,14 +196,17 @@ class _SoloPosition(_Position):
         for depth, weight in self.weights.items():
             unseen = self.depths[depth]["unseen"]
             if unseen:
-                self.predator_odds[depth] = weight * sum(tiles[t].type == PREDATOR for t in unseen) / len(unseen)
+                predators = list(map(self.kinds.__getitem__, unseen)).count(PREDATOR_KIND)
+                self.predator_odds[depth] = weight * predators / len(unseen)
         self._threats: dict[tuple[int, tuple[str, ...]], float] = {}
         self._face_up: dict[int, list[Tile]] = {}
         self._take_gains: dict[tuple[int, TileKind], float] = {}
-        self._leave_costs: dict[tuple[int, TileKind], float] = {}
+        self._threats_now: dict[int, float] = {}
+        self._leave_costs: dict[int, dict[TileKind, float]] = {}
         self.last_round = self.final_round
         if self.last_round:
             # values become changes in the chance of finishing at least level with the AI after its last flip
+            self._gain_cache = {}
             self.capture_cost = 0.0
             self.ai_depth = self.ai.next_depths(self.face_down, 1)[0]
             self.ai_unseen = [tiles[t] for t in self.depths[self.ai_depth]["unseen"]] if self.ai_depth else []
@@ -220,24 +230,17 @@ class _SoloPosition(_Position):
             return SOLO_SHARE, SOLO_ROCK_VALUE, SOLO_ROCK_USE
         return super().stage_values()
 
-    def gain(self, tile_id: str) -> float:
+    def tile_gain(self, tile: Tile) -> float:
         """As with players, but in the last round the change in the chance of not losing."""
         if not self.last_round:
-            return super().gain(tile_id)
-        kind = self.kinds[tile_id]
-        value = self._gain_cache.get(kind)
-        if value is None:
-            tile = self.tiles[tile_id]
-            if tile.type == FOOD:
-                columns = [list(c) for c in self.columns]
-                columns[tile.colour_index].append(tile.value)
-                value = self._win(player_score(columns), self._available(self.ai_depth)) - self._base_win
-            elif tile.type == ROCK:
-                value = 0.0
-            else:
-                value = NO_OPTION
-            self._gain_cache[kind] = value
-        return value
+            return super().tile_gain(tile)
+        if tile.type == FOOD:
+            columns = [list(c) for c in self.columns]
+            columns[tile.colour_index].append(tile.value)
+            return self._win(player_score(columns), self._available(self.ai_depth)) - self._base_win
+        if tile.type == ROCK:
+            return 0.0
+        return NO_OPTION
 
     def flip_value(self, depth: int) -> float:
         """As with players, plus TEMPO before the last round: each flip brings the end nearer."""
@@ -250,15 +253,18 @@ class _SoloPosition(_Position):
         """What this face-up food at `depth` is expected to bring the AI (in the last round: minus our chance)."""
         if depth not in self.predator_odds:
             return 0.0
+        if not self.last_round:
+            return self.predator_odds[depth] * self.ai.pick_gain(available)
         key = (depth, tuple(sorted(t.id for t in available if t.type == FOOD)))
         if key not in self._threats:
-            self._threats[key] = self._threat(depth, available)
+            self._threats[key] = -self._win(self.mine, available)
         return self._threats[key]
 
-    def _threat(self, depth: int, available: Sequence[Tile]) -> float:
-        if self.last_round:
-            return -self._win(self.mine, available)
-        return self.predator_odds[depth] * self.ai.pick_gain(available)
+    def threat_now(self, depth: int) -> float:
+        """The threat of the food face-up at `depth` now."""
+        if depth not in self._threats_now:
+            self._threats_now[depth] = self.threat(depth, self._available(depth))
+        return self._threats_now[depth]
 
     def take_gain(self, tile_id: str) -> float:
         """Its gain plus what taking it keeps from the AI (the same for face-up tiles of one kind)."""
@@ -268,18 +274,31 @@ class _SoloPosition(_Position):
         if value is None:
             here = self._available(tile.depth)
             rest = [t for t in here if t.id != tile_id]
-            value = self._take_gains[kind] = self.gain(tile_id) + self.threat(tile.depth, here) - self.threat(tile.depth, rest)
+            value = self._take_gains[kind] = self.gain(tile_id) + self.threat_now(tile.depth) - self.threat(tile.depth, rest)
         return value
 
     def leave_cost(self, tile_id: str) -> float:
         """What leaving it face-up for the AI costs (the same for tiles of one kind)."""
         tile = self.tiles[tile_id]
-        kind = (tile.depth, self.kinds[tile_id])
-        value = self._leave_costs.get(kind)
+        costs = self._leave_costs_at(tile.depth)
+        kind = self.kinds[tile_id]
+        value = costs.get(kind)
         if value is None:
-            here = self._available(tile.depth)
-            value = self._leave_costs[kind] = self.threat(tile.depth, [*here, tile]) - self.threat(tile.depth, here)
+            value = costs[kind] = self.threat(tile.depth, [*self._available(tile.depth), tile]) - self.threat_now(tile.depth)
         return value
+
+    def _leave_costs_at(self, depth: int) -> dict[TileKind, float]:
+        """The leave costs of `depth` by kind of tile: before the last round they depend only on the AI, the depth,
+        its predator odds and face-up tiles, so the AI keeps them for every decision with the same."""
+        costs = self._leave_costs.get(depth)
+        if costs is None:
+            if self.last_round:
+                costs = {}
+            else:
+                here = tuple(self.kinds[t.id] for t in self._available(depth))
+                costs = self.ai.table(("leave_costs", depth, self.predator_odds.get(depth), here))
+            self._leave_costs[depth] = costs
+        return costs
 
 
 class HeuristicBot(Bot):
