@@ -149,7 +149,7 @@ class _Position:
         deeper = self.arrive(depth + 1) if depth < 5 else NO_OPTION
         kinds = list(map(self.kinds.__getitem__, unseen))
         outcomes = {kind: self.flip_outcome(tile_id, depth, deeper) for kind, tile_id in dict(zip(kinds, unseen)).items()}
-        # added one by one in the order of `unseen`, from 0.0
+        # added one by one in the order of `unseen`, from 0.0, as a loop would: another order can round differently
         return reduce(add, map(outcomes.__getitem__, kinds), 0.0) / len(unseen)
 
     def flip_outcome(self, tile_id: str, depth: int, deeper: float) -> float:

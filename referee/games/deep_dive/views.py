@@ -86,16 +86,16 @@ BOARD_FIELDS: dict[str, Callable[[DeepDiveState, int], Any]] = {
     "complete_rows": lambda state, player: complete_rows(state.columns[player]),
 }
 
-#: The solo AI's fields, in view order.
-AI_FIELDS: dict[str, Callable[[DeepDiveState], Any]] = {
-    "position": lambda state: state.ai_position,
-    "pink": lambda state: _wire(state, state.ai_columns[0]),
-    "green": lambda state: _wire(state, state.ai_columns[1]),
-    "yellow": lambda state: _wire(state, state.ai_columns[2]),
-    "rocks": lambda state: _wire(state, state.ai_rocks),
-    "open_water": lambda state: _wire(state, state.ai_open_water),
-    "score": lambda state: state.ai_totals()[0],
-    "complete_rows": lambda state: complete_rows(state.ai_columns),
+#: The solo AI's fields, in view order (the second argument is unused: all parts' fields take two).
+AI_FIELDS: dict[str, Callable[[DeepDiveState, int], Any]] = {
+    "position": lambda state, _: state.ai_position,
+    "pink": lambda state, _: _wire(state, state.ai_columns[0]),
+    "green": lambda state, _: _wire(state, state.ai_columns[1]),
+    "yellow": lambda state, _: _wire(state, state.ai_columns[2]),
+    "rocks": lambda state, _: _wire(state, state.ai_rocks),
+    "open_water": lambda state, _: _wire(state, state.ai_open_water),
+    "score": lambda state, _: state.ai_totals()[0],
+    "complete_rows": lambda state, _: complete_rows(state.ai_columns),
 }
 
 
@@ -123,34 +123,30 @@ def board_view(state: DeepDiveState, player: int) -> dict[str, Any]:
 
 def ai_view(state: DeepDiveState) -> dict[str, Any]:
     """The solo AI's tableau and position."""
-    return {name: field(state) for name, field in AI_FIELDS.items()}
+    return {name: field(state, 0) for name, field in AI_FIELDS.items()}
 
 
 class _LazyFields(dict):  # type: ignore[type-arg]
     """A view part whose fields are computed when first read, by `[]`, `get` or `in` (iteration, `len` and
-    comparison see only fields already read). For playout policies; the state must not change while in use."""
+    comparison see only fields already read). For playout policies; the state must not change while in use.
+    Each kind of part computes a missing field in `__missing__`, raising KeyError for one it leaves out."""
 
     __slots__ = ()
 
-    def _compute(self, name: str) -> Any:
-        """The field's value, or ABSENT if this part leaves it out."""
-        raise NotImplementedError
-
-    def __missing__(self, name: str) -> Any:
-        value = self._compute(name)
-        if value is ABSENT:
-            raise KeyError(name)
-        self[name] = value
-        return value
-
     def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
-        try:
-            return self[name]
-        except KeyError:
-            return default
+        value = dict.get(self, name, ABSENT)
+        if value is ABSENT:
+            try:
+                value = self.__missing__(name)
+            except KeyError:
+                return default
+        return value
 
     def __contains__(self, name: object) -> bool:
         return self.get(name, ABSENT) is not ABSENT  # type: ignore[arg-type]
+
+    def __missing__(self, name: str) -> Any:
+        raise KeyError(name)
 
 
 class LazyView(_LazyFields):
@@ -164,20 +160,25 @@ class LazyView(_LazyFields):
         if seat is not None:
             self["seat"] = seat
 
-    def _compute(self, name: str) -> Any:
+    def __missing__(self, name: str) -> Any:
         state = self.state
         if name == "depths":
-            return [_LazyPart(state, index, DEPTH_FIELDS) for index in range(5)]
-        if name == "boards":
-            return [_LazyPart(state, player, BOARD_FIELDS) for player in range(state.players)]
-        if name == "ai":
-            return _LazyAI(state) if state.solo else ABSENT
-        field = TABLE_FIELDS.get(name)
-        return ABSENT if field is None else field(state)
+            value: Any = [_LazyPart(state, index, DEPTH_FIELDS) for index in range(5)]
+        elif name == "boards":
+            value = [_LazyPart(state, player, BOARD_FIELDS) for player in range(state.players)]
+        elif name == "ai":
+            value = _LazyPart(state, 0, AI_FIELDS) if state.solo else ABSENT
+        else:
+            field = TABLE_FIELDS.get(name)
+            value = ABSENT if field is None else field(state)
+        if value is ABSENT:
+            raise KeyError(name)
+        self[name] = value
+        return value
 
 
 class _LazyPart(_LazyFields):
-    """One depth's or one seat's part of a `LazyView`, from `DEPTH_FIELDS` or `BOARD_FIELDS`."""
+    """One depth's, one seat's or the solo AI's part of a `LazyView`, from `DEPTH_FIELDS`, `BOARD_FIELDS` or `AI_FIELDS`."""
 
     __slots__ = ("state", "key", "fields")
 
@@ -187,20 +188,9 @@ class _LazyPart(_LazyFields):
         self.key = key
         self.fields = fields
 
-    def _compute(self, name: str) -> Any:
+    def __missing__(self, name: str) -> Any:
         field = self.fields.get(name)
-        return ABSENT if field is None else field(self.state, self.key)
-
-
-class _LazyAI(_LazyFields):
-    """The solo AI's part of a `LazyView`, from `AI_FIELDS`."""
-
-    __slots__ = ("state",)
-
-    def __init__(self, state: DeepDiveState) -> None:
-        super().__init__()
-        self.state = state
-
-    def _compute(self, name: str) -> Any:
-        field = AI_FIELDS.get(name)
-        return ABSENT if field is None else field(self.state)
+        if field is None:
+            raise KeyError(name)
+        value = self[name] = field(self.state, self.key)
+        return value
