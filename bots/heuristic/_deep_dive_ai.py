@@ -24,7 +24,8 @@ TileFace = tuple[str, str | None, int]  # (type, colour, value): what the AI's s
 
 @dataclass(frozen=True)
 class SoloAI:
-    """The AI's tableau, position and scoring as the view shows them (`from_view` shares one per tableau, with its caches)."""
+    """The AI's tableau, position and scoring as the view shows them (`from_view` shares one per tableau and position,
+    and the values that depend only on its food columns between those with the same)."""
 
     columns: Columns
     rocks: int
@@ -33,10 +34,10 @@ class SoloAI:
     position: int
     #: (score, complete rows) after taking a tile, by the tile's (type, colour, value): tiles alike give the same.
     _after: dict[TileFace, tuple[int, int]] = field(default_factory=dict, init=False, repr=False, compare=False)
-    #: What its pick is worth, by the (colour, value) of the food offered, in the order offered.
-    _pick_gains: dict[tuple[tuple[str | None, int], ...], float] = field(default_factory=dict, init=False, repr=False, compare=False)
-    #: Values a player works out against this tableau (see `table`).
-    _tables: dict[tuple[Any, ...], dict[Any, float]] = field(default_factory=dict, init=False, repr=False, compare=False)
+    #: What its pick is worth, by the (colour, value) of the food offered, in the order offered (food columns only).
+    _pick_gains: dict[tuple[tuple[str | None, int], ...], float] = field(default_factory=dict, repr=False, compare=False)
+    #: Values a player works out from its food columns (see `table`).
+    _tables: dict[tuple[Any, ...], dict[Any, float]] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def from_view(cls, view: Mapping[str, Any]) -> SoloAI:
@@ -102,8 +103,8 @@ class SoloAI:
         return value
 
     def table(self, key: tuple[Any, ...]) -> dict[Any, float]:
-        """A table of values worked out against this tableau, kept for every decision that asks with the same `key`
-        (which must name everything else the values depend on)."""
+        """A table of values worked out from its food columns and difficulty (what its picks are worth), kept for every
+        decision that asks with the same `key`, which must name everything else the values depend on."""
         table = self._tables.get(key)
         if table is None:
             table = self._tables[key] = {}
@@ -129,8 +130,15 @@ class SoloAI:
 
 @lru_cache(maxsize=256)
 def _shared(cls: type[SoloAI], columns: Columns, rocks: int, open_water: int, difficulty: str, position: int) -> SoloAI:
-    """One AI per tableau, so that what it has worked out serves every decision until its tableau changes."""
-    return cls(columns, rocks, open_water, difficulty, position)
+    """One AI per tableau and position, so that what it has worked out serves every decision until they change."""
+    return cls(columns, rocks, open_water, difficulty, position, *_food_tables(columns, difficulty))
+
+
+@lru_cache(maxsize=256)
+def _food_tables(columns: Columns, difficulty: str) -> tuple[dict[Any, float], dict[Any, dict[Any, float]]]:
+    """Pick values and player tables for these food columns: its rocks, open water and position do not change them
+    (a food tile's gain is a difference of scores with the same rock and open-water points)."""
+    return {}, {}
 
 
 def win_chance(

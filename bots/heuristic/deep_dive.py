@@ -280,7 +280,9 @@ class _SoloPosition(_Position):
     def leave_cost(self, tile_id: str) -> float:
         """What leaving it face-up for the AI costs (the same for tiles of one kind)."""
         tile = self.tiles[tile_id]
-        costs = self._leave_costs_at(tile.depth)
+        costs = self._leave_costs.get(tile.depth)
+        if costs is None:
+            costs = self._leave_costs_at(tile.depth)
         kind = self.kinds[tile_id]
         value = costs.get(kind)
         if value is None:
@@ -290,14 +292,12 @@ class _SoloPosition(_Position):
     def _leave_costs_at(self, depth: int) -> dict[TileKind, float]:
         """The leave costs of `depth` by kind of tile: before the last round they depend only on the AI, the depth,
         its predator odds and face-up tiles, so the AI keeps them for every decision with the same."""
-        costs = self._leave_costs.get(depth)
-        if costs is None:
-            if self.last_round:
-                costs = {}
-            else:
-                here = tuple(self.kinds[t.id] for t in self._available(depth))
-                costs = self.ai.table(("leave_costs", depth, self.predator_odds.get(depth), here))
-            self._leave_costs[depth] = costs
+        if self.last_round:
+            costs: dict[TileKind, float] = {}
+        else:
+            here = tuple(self.kinds[t.id] for t in self._available(depth))
+            costs = self.ai.table(("leave_costs", depth, self.predator_odds.get(depth), here))
+        self._leave_costs[depth] = costs
         return costs
 
 
