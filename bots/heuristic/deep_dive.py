@@ -92,8 +92,9 @@ class _Position:
         self.depths = {d["depth"]: d for d in view["depths"]}
         self.capture_cost = CAPTURE_COST
         self.share, self.rock_value, self.rock_use = self.stage_values()
-        self._now = self.potential(self.columns)
-        self._gain_cache = _gains(tuple(tuple(column) for column in self.columns), self.share, self.rock_value)
+        tableau = tuple(tuple(column) for column in self.columns)
+        self._now = _potential(tableau, self.share)
+        self._gain_cache = _gains(tableau, self.share, self.rock_value)
         self._arrive_cache: dict[int, float] = {}
 
     def potential(self, columns: Sequence[Sequence[int]]) -> float:
