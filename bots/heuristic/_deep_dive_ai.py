@@ -11,37 +11,46 @@ from a depth's face-up food, and the chance of finishing ahead of it after its l
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 from typing import Any
 
 from referee.games.deep_dive.data import COLOURS, FOOD, OPEN_WATER, PREDATOR, ROCK, Tile
 from referee.games.deep_dive.scoring import AI_OPEN_WATER_POINTS, AI_ROCK_POINTS, ai_score, complete_rows, row_score
 
 Columns = tuple[tuple[int, ...], ...]
+TileFace = tuple[str, str | None, int]  # (type, colour, value): what the AI's scoring tells tiles apart by
 
 
 @dataclass(frozen=True)
 class SoloAI:
-    """The AI's tableau, position and scoring as the view shows them."""
+    """The AI's tableau, position and scoring as the view shows them (`from_view` shares one per tableau and position,
+    and the values that depend only on its food columns between those with the same)."""
 
     columns: Columns
     rocks: int
     open_water: int
     difficulty: str
     position: int
+    #: (score, complete rows) after taking a tile, by the tile's (type, colour, value): tiles alike give the same.
+    _after: dict[TileFace, tuple[int, int]] = field(default_factory=dict, init=False, repr=False, compare=False)
+    #: What its pick is worth, by the (colour, value) of the food offered, in the order offered (food columns only).
+    _pick_gains: dict[tuple[tuple[str | None, int], ...], float] = field(default_factory=dict, repr=False, compare=False)
+    #: Values a player works out from its food columns (see `table`).
+    _tables: dict[tuple[Any, ...], dict[Any, float]] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def from_view(cls, view: Mapping[str, Any]) -> SoloAI:
         """Read the AI from a solo view's `ai` field."""
         ai = view["ai"]
         columns = tuple(tuple(int(t["value"]) for t in ai.get(colour, [])) for colour in COLOURS)
-        return cls(
-            columns=columns,
-            rocks=len(ai.get("rocks", [])),
-            open_water=len(ai.get("open_water", [])),
-            difficulty=str(view.get("ai_difficulty", "medium")),
-            position=int(ai.get("position", 1)),
+        return _shared(
+            cls,
+            columns,
+            len(ai.get("rocks", [])),
+            len(ai.get("open_water", [])),
+            str(view.get("ai_difficulty", "medium")),
+            int(ai.get("position", 1)),
         )
 
     @cached_property
@@ -51,15 +60,19 @@ class SoloAI:
 
     def with_tile(self, tile: Tile) -> tuple[int, int]:
         """(score, complete rows) after taking `tile`."""
-        columns = [list(c) for c in self.columns]
-        rocks, water = self.rocks, self.open_water
-        if tile.type == FOOD:
-            columns[tile.colour_index].append(tile.value)
-        elif tile.type == ROCK:
-            rocks += 1
-        elif tile.type == OPEN_WATER:
-            water += 1
-        return ai_score(columns, rocks, water, self.difficulty), complete_rows(columns)
+        kind = (tile.type, tile.colour, tile.value)
+        after = self._after.get(kind)
+        if after is None:
+            columns = [list(c) for c in self.columns]
+            rocks, water = self.rocks, self.open_water
+            if tile.type == FOOD:
+                columns[tile.colour_index].append(tile.value)
+            elif tile.type == ROCK:
+                rocks += 1
+            elif tile.type == OPEN_WATER:
+                water += 1
+            after = self._after[kind] = (ai_score(columns, rocks, water, self.difficulty), complete_rows(columns))
+        return after
 
     def gain(self, tile: Tile) -> float:
         """How much taking `tile` raises its score."""
@@ -81,9 +94,21 @@ class SoloAI:
         best = max(t.value for t in candidates)
         return [t for t in candidates if t.value == best]
 
-    def pick_gain(self, food: Iterable[Tile]) -> float:
+    def pick_gain(self, food: Sequence[Tile]) -> float:
         """What its predator pick from this food is worth to it (the least of tied colours: the player gives)."""
-        return min((self.gain(t) for t in self.pick(food)), default=0.0)
+        key = tuple((t.colour, t.value) for t in food if t.type == FOOD)
+        value = self._pick_gains.get(key)
+        if value is None:
+            value = self._pick_gains[key] = min((self.gain(t) for t in self.pick(food)), default=0.0)
+        return value
+
+    def table(self, key: tuple[Any, ...]) -> dict[Any, float]:
+        """A table of values worked out from its food columns and difficulty (what its picks are worth), kept for every
+        decision that asks with the same `key`, which must name everything else the values depend on."""
+        table = self._tables.get(key)
+        if table is None:
+            table = self._tables[key] = {}
+        return table
 
     def next_depths(self, face_down: Sequence[int], turns: int) -> list[int]:
         """Depths of its next `turns` flips, the face-down counts staying as they are (0 = no flip left)."""
@@ -101,6 +126,19 @@ class SoloAI:
             depths.append(depth)
             position = depth % 5 + 1
         return depths
+
+
+@lru_cache(maxsize=256)
+def _shared(cls: type[SoloAI], columns: Columns, rocks: int, open_water: int, difficulty: str, position: int) -> SoloAI:
+    """One AI per tableau and position, so that what it has worked out serves every decision until they change."""
+    return cls(columns, rocks, open_water, difficulty, position, *_food_tables(columns, difficulty))
+
+
+@lru_cache(maxsize=256)
+def _food_tables(columns: Columns, difficulty: str) -> tuple[dict[Any, float], dict[Any, dict[Any, float]]]:
+    """Pick values and player tables for these food columns: its rocks, open water and position do not change them
+    (a food tile's gain is a difference of scores with the same rock and open-water points)."""
+    return {}, {}
 
 
 def win_chance(

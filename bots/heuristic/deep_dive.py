@@ -22,9 +22,11 @@ sure loss, and takes a sure win rather than gamble on more points.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache, reduce
+from operator import add
 from typing import Any
 
+from bots.heuristic import OptionLike
 from bots.heuristic._deep_dive_ai import SoloAI, player_score, win_chance
 from referee.games.deep_dive.data import COLOURS, FOOD, OPEN_WATER, PREDATOR, ROCK, Tile, load_data
 from referee.games.deep_dive.scoring import ai_score
@@ -41,6 +43,19 @@ AI_VISIT_DECAY = 0.7  # weight of the AI's flip k turns ahead: 0.7 ** k (the foo
 SOLO_SHARE = 0.55  # the share of incomplete rows before the trigger (0.45 with players): rows are worth building
 
 
+#: What tells tiles of one depth apart for every valuation here: (type, colour, value). Tiles of one kind are worth the same.
+TileKind = tuple[str, str | None, int]
+
+
+@cache
+def tile_kinds() -> dict[str, TileKind]:
+    """Each tile id's kind, so that a position values one kind once however many of its tiles lie unseen."""
+    return {t.id: (t.type, t.colour, t.value) for t in load_data().tiles}
+
+
+PREDATOR_KIND: TileKind = (PREDATOR, None, 0)
+
+
 @lru_cache(maxsize=1 << 16)
 def _potential(columns: tuple[tuple[int, ...], ...], share: float) -> float:
     """Complete rows at full value, incomplete ones at half plus `share` of the rest (cached: searches repeat them)."""
@@ -55,11 +70,19 @@ def _potential(columns: tuple[tuple[int, ...], ...], share: float) -> float:
     return total
 
 
+@lru_cache(maxsize=1 << 12)
+def _gains(columns: tuple[tuple[int, ...], ...], share: float, rock_value: float) -> dict[TileKind, float]:
+    """What each kind of tile is worth to this tableau at this stage, filled in as positions ask (shared by positions:
+    the tableau changes only when its player takes a tile)."""
+    return {}
+
+
 class _Position:
     """What the bot reads from a view: its columns, captures, and the depths' face-up and unrevealed tiles."""
 
     def __init__(self, view: Mapping[str, Any], seat: int, tiles: Mapping[str, Tile]) -> None:
         self.tiles = tiles
+        self.kinds = tile_kinds()
         board = view["boards"][seat]
         self.columns = [[t["value"] for t in board.get(colour, [])] for colour in COLOURS]
         self.captured_depths = set(board.get("captured_depths", []))
@@ -69,27 +92,31 @@ class _Position:
         self.depths = {d["depth"]: d for d in view["depths"]}
         self.capture_cost = CAPTURE_COST
         self.share, self.rock_value, self.rock_use = self.stage_values()
-        self._now = self.potential(self.columns)
-        self._gain_cache: dict[str, float] = {}
+        tableau = tuple(tuple(column) for column in self.columns)
+        self._now = _potential(tableau, self.share)
+        self._gain_cache = _gains(tableau, self.share, self.rock_value)
         self._arrive_cache: dict[int, float] = {}
 
     def potential(self, columns: Sequence[Sequence[int]]) -> float:
         return _potential(tuple(tuple(column) for column in columns), self.share)
 
     def gain(self, tile_id: str) -> float:
-        """What holding this tile is worth now."""
-        if tile_id not in self._gain_cache:
-            tile = self.tiles[tile_id]
-            if tile.type == FOOD:
-                columns = [list(c) for c in self.columns]
-                columns[tile.colour_index].append(tile.value)
-                value = self.potential(columns) - self._now
-            elif tile.type == ROCK:
-                value = self.rock_value
-            else:
-                value = NO_OPTION
-            self._gain_cache[tile_id] = value
-        return self._gain_cache[tile_id]
+        """What holding this tile is worth now (the same for tiles of one kind)."""
+        kind = self.kinds[tile_id]
+        value = self._gain_cache.get(kind)
+        if value is None:
+            value = self._gain_cache[kind] = self.tile_gain(self.tiles[tile_id])
+        return value
+
+    def tile_gain(self, tile: Tile) -> float:
+        """What holding `tile` is worth now."""
+        if tile.type == FOOD:
+            columns = [list(c) for c in self.columns]
+            columns[tile.colour_index].append(tile.value)
+            return self.potential(columns) - self._now
+        if tile.type == ROCK:
+            return self.rock_value
+        return NO_OPTION
 
     def stage_values(self) -> tuple[float, float, float]:
         """(share of incomplete rows, value of a held rock, what swallowing one gives up) as the end nears."""
@@ -121,19 +148,21 @@ class _Position:
         if self.depths[depth]["face_down"] == 0 or not unseen:
             return NO_OPTION
         deeper = self.arrive(depth + 1) if depth < 5 else NO_OPTION
-        total = 0.0
-        for tile_id in unseen:
-            kind = self.tiles[tile_id].type
-            if kind == PREDATOR:
-                if self.captures == 2:
-                    total += max(self.best_take(sorted(self.captured_depths | {depth})), 0.0)
-                else:
-                    total -= self.capture_cost
-            elif kind == OPEN_WATER:
-                total += max(deeper, 0.0)
-            else:
-                total += max(self.gain(tile_id), deeper - self.leave_cost(tile_id))
-        return total / len(unseen)
+        kinds = list(map(self.kinds.__getitem__, unseen))
+        outcomes = {kind: self.flip_outcome(tile_id, depth, deeper) for kind, tile_id in dict(zip(kinds, unseen)).items()}
+        # added one by one in the order of `unseen`, from 0.0, as a loop would: another order can round differently
+        return reduce(add, map(outcomes.__getitem__, kinds), 0.0) / len(unseen)
+
+    def flip_outcome(self, tile_id: str, depth: int, deeper: float) -> float:
+        """What flipping this tile at `depth` brings, `deeper` being the value of arriving one depth further."""
+        kind = self.tiles[tile_id].type
+        if kind == PREDATOR:
+            if self.captures == 2:
+                return max(self.best_take(sorted(self.captured_depths | {depth})), 0.0)
+            return -self.capture_cost
+        if kind == OPEN_WATER:
+            return max(deeper, 0.0)
+        return max(self.gain(tile_id), deeper - self.leave_cost(tile_id))
 
     def arrive(self, depth: int) -> float:
         """Expected value of the diving penguin reaching `depth` (0 = surfacing empty)."""
@@ -163,19 +192,34 @@ class _SoloPosition(_Position):
         for ahead, depth in enumerate(self.ai.next_depths(self.face_down, turns)):
             if depth and depth not in self.weights:
                 self.weights[depth] = 1.0 if self.end_triggered else AI_VISIT_DECAY**ahead
+        #: the weight of each depth the AI will flip at times its chance of a predator there
+        self.predator_odds: dict[int, float] = {}
+        for depth, weight in self.weights.items():
+            unseen = self.depths[depth]["unseen"]
+            if unseen:
+                predators = list(map(self.kinds.__getitem__, unseen)).count(PREDATOR_KIND)
+                self.predator_odds[depth] = weight * predators / len(unseen)
         self._threats: dict[tuple[int, tuple[str, ...]], float] = {}
+        self._face_up: dict[int, list[Tile]] = {}
+        self._take_gains: dict[tuple[int, TileKind], float] = {}
+        self._threats_now: dict[int, float] = {}
+        self._leave_costs: dict[int, dict[TileKind, float]] = {}
         self.last_round = self.final_round
         if self.last_round:
             # values become changes in the chance of finishing at least level with the AI after its last flip
+            self._gain_cache = {}
             self.capture_cost = 0.0
             self.ai_depth = self.ai.next_depths(self.face_down, 1)[0]
             self.ai_unseen = [tiles[t] for t in self.depths[self.ai_depth]["unseen"]] if self.ai_depth else []
             self.mine = player_score(self.columns)
             self._base_win = self._win(self.mine, self._available(self.ai_depth))
+            self.predator_odds = {self.ai_depth: 1.0} if self.ai_depth else {}
 
     def _available(self, depth: int) -> list[Tile]:
         """The face-up tiles at `depth` (none for depth 0)."""
-        return [self.tiles[t["id"]] for t in self.depths[depth]["available"]] if depth else []
+        if depth not in self._face_up:
+            self._face_up[depth] = [self.tiles[t["id"]] for t in self.depths[depth]["available"]] if depth else []
+        return self._face_up[depth]
 
     def _win(self, mine: tuple[int, int], available: Sequence[Tile]) -> float:
         """The chance of a result at least level with the AI's after its last flip."""
@@ -187,22 +231,17 @@ class _SoloPosition(_Position):
             return SOLO_SHARE, SOLO_ROCK_VALUE, SOLO_ROCK_USE
         return super().stage_values()
 
-    def gain(self, tile_id: str) -> float:
+    def tile_gain(self, tile: Tile) -> float:
         """As with players, but in the last round the change in the chance of not losing."""
         if not self.last_round:
-            return super().gain(tile_id)
-        if tile_id not in self._gain_cache:
-            tile = self.tiles[tile_id]
-            if tile.type == FOOD:
-                columns = [list(c) for c in self.columns]
-                columns[tile.colour_index].append(tile.value)
-                value = self._win(player_score(columns), self._available(self.ai_depth)) - self._base_win
-            elif tile.type == ROCK:
-                value = 0.0
-            else:
-                value = NO_OPTION
-            self._gain_cache[tile_id] = value
-        return self._gain_cache[tile_id]
+            return super().tile_gain(tile)
+        if tile.type == FOOD:
+            columns = [list(c) for c in self.columns]
+            columns[tile.colour_index].append(tile.value)
+            return self._win(player_score(columns), self._available(self.ai_depth)) - self._base_win
+        if tile.type == ROCK:
+            return 0.0
+        return NO_OPTION
 
     def flip_value(self, depth: int) -> float:
         """As with players, plus TEMPO before the last round: each flip brings the end nearer."""
@@ -213,33 +252,54 @@ class _SoloPosition(_Position):
 
     def threat(self, depth: int, available: Sequence[Tile]) -> float:
         """What this face-up food at `depth` is expected to bring the AI (in the last round: minus our chance)."""
+        if depth not in self.predator_odds:
+            return 0.0
+        if not self.last_round:
+            return self.predator_odds[depth] * self.ai.pick_gain(available)
         key = (depth, tuple(sorted(t.id for t in available if t.type == FOOD)))
         if key not in self._threats:
-            self._threats[key] = self._threat(depth, available)
+            self._threats[key] = -self._win(self.mine, available)
         return self._threats[key]
 
-    def _threat(self, depth: int, available: Sequence[Tile]) -> float:
-        if self.last_round:
-            return -self._win(self.mine, available) if depth == self.ai_depth else 0.0
-        weight = self.weights.get(depth, 0.0)
-        unseen = self.depths[depth]["unseen"]
-        if not weight or not unseen:
-            return 0.0
-        predators = sum(self.tiles[t].type == PREDATOR for t in unseen)
-        return weight * predators / len(unseen) * self.ai.pick_gain(available)
+    def threat_now(self, depth: int) -> float:
+        """The threat of the food face-up at `depth` now."""
+        if depth not in self._threats_now:
+            self._threats_now[depth] = self.threat(depth, self._available(depth))
+        return self._threats_now[depth]
 
     def take_gain(self, tile_id: str) -> float:
-        """Its gain plus what taking it keeps from the AI."""
+        """Its gain plus what taking it keeps from the AI (the same for face-up tiles of one kind)."""
         tile = self.tiles[tile_id]
-        here = self._available(tile.depth)
-        rest = [t for t in here if t.id != tile_id]
-        return self.gain(tile_id) + self.threat(tile.depth, here) - self.threat(tile.depth, rest)
+        kind = (tile.depth, self.kinds[tile_id])
+        value = self._take_gains.get(kind)
+        if value is None:
+            here = self._available(tile.depth)
+            rest = [t for t in here if t.id != tile_id]
+            value = self._take_gains[kind] = self.gain(tile_id) + self.threat_now(tile.depth) - self.threat(tile.depth, rest)
+        return value
 
     def leave_cost(self, tile_id: str) -> float:
-        """What leaving it face-up for the AI costs."""
+        """What leaving it face-up for the AI costs (the same for tiles of one kind)."""
         tile = self.tiles[tile_id]
-        here = self._available(tile.depth)
-        return self.threat(tile.depth, [*here, tile]) - self.threat(tile.depth, here)
+        costs = self._leave_costs.get(tile.depth)
+        if costs is None:
+            costs = self._leave_costs_at(tile.depth)
+        kind = self.kinds[tile_id]
+        value = costs.get(kind)
+        if value is None:
+            value = costs[kind] = self.threat(tile.depth, [*self._available(tile.depth), tile]) - self.threat_now(tile.depth)
+        return value
+
+    def _leave_costs_at(self, depth: int) -> dict[TileKind, float]:
+        """The leave costs of `depth` by kind of tile: before the last round they depend only on the AI, the depth,
+        its predator odds and face-up tiles, so the AI keeps them for every decision with the same."""
+        if self.last_round:
+            costs: dict[TileKind, float] = {}
+        else:
+            here = tuple(self.kinds[t.id] for t in self._available(depth))
+            costs = self.ai.table(("leave_costs", depth, self.predator_odds.get(depth), here))
+        self._leave_costs[depth] = costs
+        return costs
 
 
 class HeuristicBot(Bot):
@@ -251,11 +311,14 @@ class HeuristicBot(Bot):
         self.tiles = load_data().by_id
 
     def choose(self, request: Request) -> str:
-        view = request.view
-        position = (_SoloPosition if view.get("solo") else _Position)(view, request.seat, self.tiles)
+        return self.decide(request.view, request.seat, request.options)
+
+    def decide(self, view: Mapping[str, Any], seat: int, options: Sequence[OptionLike]) -> str:
+        """The option id for `seat` in `view` among `options` (a request's, or an engine's inside a search)."""
+        position = (_SoloPosition if view.get("solo") else _Position)(view, seat, self.tiles)
         depth = int(view.get("current_depth", 0))
         scores: dict[str, float] = {}
-        for option in request.options:
+        for option in options:
             payload = option.payload
             action = payload.get("action")
             if action == "dive":
@@ -277,7 +340,7 @@ class HeuristicBot(Bot):
                 scores[option.id] = -self._ai_gain(view, payload["tile"]) - position.gain(payload["tile"])
             else:
                 scores[option.id] = 0.0
-        return max(request.options, key=lambda o: scores[o.id]).id
+        return max(options, key=lambda o: scores[o.id]).id
 
     def _ai_gain(self, view: Mapping[str, Any], tile_id: str) -> float:
         """How much the solo AI's score rises if it takes this tile."""

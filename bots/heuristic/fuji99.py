@@ -15,20 +15,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from functools import cache
 from math import comb
-from typing import Any, Protocol
+from typing import Any
 
+from bots.heuristic import OptionLike
 from referee.games.fuji99.data import CardType, FujiData, load_data
 from sdk import Bot, Request
-
-
-class OptionLike(Protocol):
-    """A request's option (`sdk.OptionInfo`) or an engine's (`referee.engine.Option`)."""
-
-    @property
-    def id(self) -> str: ...
-
-    @property
-    def payload(self) -> Mapping[str, Any]: ...
 
 
 #: Spaces a card in hand is worth when lost in a card bust (rough future movement).

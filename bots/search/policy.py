@@ -30,9 +30,15 @@ def _fast_fuji() -> Bot:
     return FastFujiHeuristic()
 
 
+def _fast_deep_dive() -> Bot:
+    from bots.search.deep_dive_policy import FastDeepDiveHeuristic
+
+    return FastDeepDiveHeuristic()
+
+
 #: Heuristics that choose as the game's own but cost less, by game id (bots/search/<game>_policy.py).
 #: One with a `choose_in_state(state, seat, options)` method is asked that way, without a request.
-PLAYOUT_HEURISTICS = {"merchants": _fast_merchants, "fuji99": _fast_fuji}
+PLAYOUT_HEURISTICS = {"merchants": _fast_merchants, "fuji99": _fast_fuji, "deep_dive": _fast_deep_dive}
 
 
 def playout_heuristic(game_id: str) -> Bot:

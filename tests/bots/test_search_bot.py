@@ -4,6 +4,8 @@ requests its playout policy reads, its budgets, and real games in-process and as
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
@@ -147,30 +149,47 @@ def test_merchants_playouts_use_a_faster_heuristic_with_the_same_choices(players
     assert compared > 40
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_fuji_playouts_decide_from_the_state_with_the_heuristics_choices(players: int) -> None:
-    """The Fuji 99 playout policy reads the engine state through a lazy view: same choices as the heuristic's request."""
-    from bots.search.fuji_policy import FastFujiHeuristic
-
-    assert isinstance(HeuristicPolicy("fuji99", players, 0.0).bots[0], FastFujiHeuristic)
-    game = get_game("fuji99")
-    slow, fast = per_game_bot("bots.heuristic", "fuji99"), FastFujiHeuristic()
+def _twin_agrees(twin: Any, game_id: str, players: int, variants: dict[str, str], heuristic_shares: Sequence[float]) -> int:
+    """Plays one game per share of heuristic moves (the rest random: positions the heuristic would not reach) and
+    checks at every decision with a choice that `twin.choose_in_state` picks what the heuristic picks on the request;
+    returns how many decisions it compared."""
+    game = get_game(game_id)
+    heuristic = per_game_bot("bots.heuristic", game_id)
     rng = random.Random(players)
     compared = 0
-    for _ in range(6):
-        state = game.new_initial_state(game.make_config(players))
+    for heuristic_share in heuristic_shares:
+        state = game.new_initial_state(game.make_config(players, variants))
         while not state.is_terminal():
             if state.is_chance_node():
                 state.apply_chance(sample_outcome(state.chance_outcomes(), rng).id)
                 continue
             seat = state.deciding_seats()[0]
             options = list(state.legal_options(seat))
-            choice = options[rng.randrange(len(options))].id  # partly random play: positions the heuristic would not reach
+            choice = options[rng.randrange(len(options))].id
             if len(options) > 1:
-                answer = slow.choose(direct_request(state, seat, options))
-                assert fast.choose_in_state(state, seat, options) == getattr(answer, "id", answer), state.decision_name(seat)
+                answer = heuristic.choose(direct_request(state, seat, options))
+                assert twin.choose_in_state(state, seat, options) == getattr(answer, "id", answer), state.decision_name(seat)
                 compared += 1
-                if rng.random() < 0.7:
+                if rng.random() < heuristic_share:
                     choice = getattr(answer, "id", answer)
             state.apply_decisions({seat: choice})
-    assert compared > 100
+    return compared
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_fuji_playouts_decide_from_the_state_with_the_heuristics_choices(players: int) -> None:
+    """The Fuji 99 playout policy reads the engine state through a lazy view: same choices as the heuristic's request."""
+    from bots.search.fuji_policy import FastFujiHeuristic
+
+    assert isinstance(HeuristicPolicy("fuji99", players, 0.0).bots[0], FastFujiHeuristic)
+    assert _twin_agrees(FastFujiHeuristic(), "fuji99", players, {}, [0.7] * 6) > 100
+
+
+@pytest.mark.parametrize(("players", "difficulty"), [(1, "easy"), (1, "medium"), (1, "hard"), (2, None), (4, None)])
+def test_deep_dive_playouts_decide_from_the_state_with_the_heuristics_choices(players: int, difficulty: str | None) -> None:
+    """The DEEP DIVE playout policy reads the engine state through a lazy view: same choices as the heuristic's request."""
+    from bots.search.deep_dive_policy import FastDeepDiveHeuristic
+
+    assert isinstance(HeuristicPolicy("deep_dive", players, 0.0).bots[0], FastDeepDiveHeuristic)
+    variants = {"ai_difficulty": difficulty} if difficulty else {}
+    assert _twin_agrees(FastDeepDiveHeuristic(), "deep_dive", players, variants, [0.5, 0.7, 0.8, 0.9, 0.95, 1.0]) > 300

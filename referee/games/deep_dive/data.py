@@ -19,6 +19,7 @@ FOOD, ROCK, OPEN_WATER, PREDATOR = "food", "rock", "open_water", "predator"
 TILE_TYPES = (FOOD, ROCK, OPEN_WATER, PREDATOR)
 SETS = ("main", "extra")
 PENGUINS_PER_PLAYER = 3
+_COLOUR_INDEX = {colour: index for index, colour in enumerate(COLOURS)}
 # Within a set, ids run: pink, green, yellow food (each by ascending value), rocks, open water, predators.
 _TYPE_ORDER = {ROCK: 3, OPEN_WATER: 4, PREDATOR: 5}
 
@@ -38,7 +39,7 @@ class Tile:
     @property
     def colour_index(self) -> int:
         """0, 1, 2 for pink, green, yellow food; -1 for other tiles."""
-        return COLOURS.index(self.colour) if self.colour is not None else -1
+        return _COLOUR_INDEX[self.colour] if self.colour is not None else -1
 
     def describe(self) -> str:
         """A human description, e.g. 'D2-10 (yellow 3)' or 'D1-25 (open water)'."""

@@ -17,12 +17,10 @@ def complete_rows(columns: Columns) -> int:
 
 def row_score(columns: Columns) -> int:
     """Sum over rows: a complete row scores its sum, an incomplete row floor(sum / 2)."""
-    longest = max(len(column) for column in columns)
-    total = 0
-    for row in range(longest):
-        values = [column[row] for column in columns if len(column) > row]
-        row_sum = sum(values)
-        total += row_sum if len(values) == len(columns) else row_sum // 2
+    complete = min(len(column) for column in columns)
+    total = sum(sum(column[:complete]) for column in columns)
+    for row in range(complete, max(len(column) for column in columns)):
+        total += sum(column[row] for column in columns if len(column) > row) // 2
     return total
 
 

@@ -1,97 +1,196 @@
-"""DEEP DIVE views: built field by field; every seat and a spectator see the same public facts (spec 5)."""
+"""DEEP DIVE views: built field by field; every seat and a spectator see the same public facts (spec 5).
+
+Each field is one small function of the state, listed in the order a view shows them, so the full
+view (`build_view`) and the view whose fields are computed only when read (`LazyView`, for playout
+policies that read a few fields of many views) are the same by construction.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from referee.engine import Seat
+from referee.games.deep_dive.scoring import complete_rows, row_score
+from referee.games.deep_dive.state import AI, OVER, DeepDiveState
 
-if TYPE_CHECKING:
-    from referee.games.deep_dive.state import DeepDiveState
+#: What a field function returns for a field the view leaves out in this state.
+ABSENT: Any = object()
+
+
+def _wire(state: DeepDiveState, indices: Sequence[int]) -> list[dict[str, Any]]:
+    tiles = state.data.tiles
+    return [tiles[t].to_wire() for t in indices]
+
+
+def _ids(state: DeepDiveState, indices: Sequence[int]) -> list[str]:
+    tiles = state.data.tiles
+    return [tiles[t].id for t in indices]
+
+
+#: The table's fields, in view order (spec 5).
+TABLE_FIELDS: dict[str, Callable[[DeepDiveState], Any]] = {
+    "players": lambda state: state.players,
+    "solo": lambda state: state.solo,
+    "ai_difficulty": lambda state: state.difficulty if state.solo else ABSENT,
+    "round": lambda state: state.round,
+    "start_player": lambda state: ABSENT if state.start_player is None else state.start_player,
+    "token": lambda state: "last_dive" if state.last_dive else "start_player",
+    "end_triggered": lambda state: state.end_triggered,
+    "final_round": lambda state: state.final_round,
+    "active": lambda state: state.active if state.active is not None and state.active != AI else ABSENT,
+    "ai_turn": lambda state: state.active == AI,
+    "decision": lambda state: state.phase,
+    "current_depth": lambda state: state.depth if state.depth else ABSENT,
+    "just_flipped": lambda state: ABSENT if state.flipped is None else state.data.tiles[state.flipped].to_wire(),
+    "depths": lambda state: [depth_view(state, index) for index in range(5)],
+    "boards": lambda state: [board_view(state, player) for player in range(state.players)],
+    "ai": lambda state: ai_view(state) if state.solo else ABSENT,
+    "discarded_rocks": lambda state: _ids(state, state.discarded),
+    "game_over": lambda state: state.phase == OVER,
+}
+
+
+def _inert(state: DeepDiveState, index: int) -> list[dict[str, Any]]:
+    tiles = state.data.tiles
+    inert = []
+    for t in state.inert[index]:
+        entry: dict[str, Any] = {"tile": tiles[t].to_wire()}
+        if t in state.penguin_on:
+            entry["penguin"] = state.penguin_on[t]
+        inert.append(entry)
+    return inert
+
+
+#: Each depth's fields (by list index: depth - 1), in view order.
+DEPTH_FIELDS: dict[str, Callable[[DeepDiveState, int], Any]] = {
+    "depth": lambda state, index: index + 1,
+    "face_down": lambda state, index: state.face_down[index],
+    "removed": lambda state, index: state.removed_per_depth,
+    "unseen": lambda state, index: _ids(state, state.unseen[index]),
+    "available": lambda state, index: _wire(state, state.available[index]),
+    "inert": _inert,
+}
+
+#: Each seat's board fields, in view order.
+BOARD_FIELDS: dict[str, Callable[[DeepDiveState, int], Any]] = {
+    "seat": lambda state, player: player,
+    "pink": lambda state, player: _wire(state, state.columns[player][0]),
+    "green": lambda state, player: _wire(state, state.columns[player][1]),
+    "yellow": lambda state, player: _wire(state, state.columns[player][2]),
+    "rocks": lambda state, player: _wire(state, state.rocks[player]),
+    "supply": lambda state, player: state.supply(player),
+    "captured_depths": lambda state, player: [state.data.tiles[t].depth for t in state.captured[player]],
+    "captured_tiles": lambda state, player: _ids(state, state.captured[player]),
+    "score": lambda state, player: row_score(state.food_values(state.columns[player])),
+    "complete_rows": lambda state, player: complete_rows(state.columns[player]),
+}
+
+#: The solo AI's fields, in view order (the second argument is unused: all parts' fields take two).
+AI_FIELDS: dict[str, Callable[[DeepDiveState, int], Any]] = {
+    "position": lambda state, _: state.ai_position,
+    "pink": lambda state, _: _wire(state, state.ai_columns[0]),
+    "green": lambda state, _: _wire(state, state.ai_columns[1]),
+    "yellow": lambda state, _: _wire(state, state.ai_columns[2]),
+    "rocks": lambda state, _: _wire(state, state.ai_rocks),
+    "open_water": lambda state, _: _wire(state, state.ai_open_water),
+    "score": lambda state, _: state.ai_totals()[0],
+    "complete_rows": lambda state, _: complete_rows(state.ai_columns),
+}
 
 
 def build_view(state: DeepDiveState, seat: Seat | None) -> dict[str, Any]:
     """The view of `seat` (None = spectator): the same public facts, plus the viewer's seat number."""
-    from referee.games.deep_dive.state import AI, OVER
-
-    tiles = state.data.tiles
-
-    def wire(indices: Sequence[int]) -> list[dict[str, Any]]:
-        return [tiles[t].to_wire() for t in indices]
-
     view: dict[str, Any] = {}
     if seat is not None:
         view["seat"] = seat
-    view["players"] = state.players
-    view["solo"] = state.solo
-    if state.solo:
-        view["ai_difficulty"] = state.difficulty
-    view["round"] = state.round
-    if state.start_player is not None:
-        view["start_player"] = state.start_player
-    view["token"] = "last_dive" if state.last_dive else "start_player"
-    view["end_triggered"] = state.end_triggered
-    view["final_round"] = state.final_round
-    if state.active is not None and state.active != AI:
-        view["active"] = state.active
-    view["ai_turn"] = state.active == AI
-    view["decision"] = state.phase
-    if state.depth:
-        view["current_depth"] = state.depth
-    if state.flipped is not None:
-        view["just_flipped"] = tiles[state.flipped].to_wire()
-    depths = []
-    for index in range(5):
-        inert = []
-        for t in state.inert[index]:
-            entry: dict[str, Any] = {"tile": tiles[t].to_wire()}
-            if t in state.penguin_on:
-                entry["penguin"] = state.penguin_on[t]
-            inert.append(entry)
-        depths.append(
-            {
-                "depth": index + 1,
-                "face_down": state.face_down[index],
-                "removed": state.removed_per_depth,
-                "unseen": [tiles[t].id for t in state.unseen[index]],
-                "available": wire(state.available[index]),
-                "inert": inert,
-            }
-        )
-    view["depths"] = depths
-    boards = []
-    for player in range(state.players):
-        score, rows = state.seat_score(player)
-        pink, green, yellow = state.columns[player]
-        boards.append(
-            {
-                "seat": player,
-                "pink": wire(pink),
-                "green": wire(green),
-                "yellow": wire(yellow),
-                "rocks": wire(state.rocks[player]),
-                "supply": state.supply(player),
-                "captured_depths": [tiles[t].depth for t in state.captured[player]],
-                "captured_tiles": [tiles[t].id for t in state.captured[player]],
-                "score": score,
-                "complete_rows": rows,
-            }
-        )
-    view["boards"] = boards
-    if state.solo:
-        ai_points, ai_rows = state.ai_totals()
-        pink, green, yellow = state.ai_columns
-        view["ai"] = {
-            "position": state.ai_position,
-            "pink": wire(pink),
-            "green": wire(green),
-            "yellow": wire(yellow),
-            "rocks": wire(state.ai_rocks),
-            "open_water": wire(state.ai_open_water),
-            "score": ai_points,
-            "complete_rows": ai_rows,
-        }
-    view["discarded_rocks"] = [tiles[t].id for t in state.discarded]
-    view["game_over"] = state.phase == OVER
+    for name, field in TABLE_FIELDS.items():
+        value = field(state)
+        if value is not ABSENT:
+            view[name] = value
     return view
+
+
+def depth_view(state: DeepDiveState, index: int) -> dict[str, Any]:
+    """One depth's part of the table (`index` = depth - 1)."""
+    return {name: field(state, index) for name, field in DEPTH_FIELDS.items()}
+
+
+def board_view(state: DeepDiveState, player: int) -> dict[str, Any]:
+    """One seat's board."""
+    return {name: field(state, player) for name, field in BOARD_FIELDS.items()}
+
+
+def ai_view(state: DeepDiveState) -> dict[str, Any]:
+    """The solo AI's tableau and position."""
+    return {name: field(state, 0) for name, field in AI_FIELDS.items()}
+
+
+class _LazyFields(dict):  # type: ignore[type-arg]
+    """A view part whose fields are computed when first read, by `[]`, `get` or `in` (iteration, `len` and
+    comparison see only fields already read). For playout policies; the state must not change while in use.
+    Each kind of part computes a missing field in `__missing__`, raising KeyError for one it leaves out."""
+
+    __slots__ = ()
+
+    def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
+        value = dict.get(self, name, ABSENT)
+        if value is ABSENT:
+            try:
+                value = self.__missing__(name)
+            except KeyError:
+                return default
+        return value
+
+    def __contains__(self, name: object) -> bool:
+        return self.get(name, ABSENT) is not ABSENT  # type: ignore[arg-type]
+
+    def __missing__(self, name: str) -> Any:
+        raise KeyError(name)
+
+
+class LazyView(_LazyFields):
+    """`build_view(state, seat)` whose fields are computed when first read; its depths, boards and AI are lazy too."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: DeepDiveState, seat: Seat | None) -> None:
+        super().__init__()
+        self.state = state
+        if seat is not None:
+            self["seat"] = seat
+
+    def __missing__(self, name: str) -> Any:
+        state = self.state
+        if name == "depths":
+            value: Any = [_LazyPart(state, index, DEPTH_FIELDS) for index in range(5)]
+        elif name == "boards":
+            value = [_LazyPart(state, player, BOARD_FIELDS) for player in range(state.players)]
+        elif name == "ai":
+            value = _LazyPart(state, 0, AI_FIELDS) if state.solo else ABSENT
+        else:
+            field = TABLE_FIELDS.get(name)
+            value = ABSENT if field is None else field(state)
+        if value is ABSENT:
+            raise KeyError(name)
+        self[name] = value
+        return value
+
+
+class _LazyPart(_LazyFields):
+    """One depth's, one seat's or the solo AI's part of a `LazyView`, from `DEPTH_FIELDS`, `BOARD_FIELDS` or `AI_FIELDS`."""
+
+    __slots__ = ("state", "key", "fields")
+
+    def __init__(self, state: DeepDiveState, key: int, fields: dict[str, Callable[[DeepDiveState, int], Any]]) -> None:
+        super().__init__()
+        self.state = state
+        self.key = key
+        self.fields = fields
+
+    def __missing__(self, name: str) -> Any:
+        field = self.fields.get(name)
+        if field is None:
+            raise KeyError(name)
+        value = self[name] = field(self.state, self.key)
+        return value

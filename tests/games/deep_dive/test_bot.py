@@ -25,6 +25,9 @@ from tests.games.deep_dive.helpers import acquire, ai_acquire, begin_turn, decid
 #: Every choice of heuristics playing each other, recorded before the solo logic existed: "players:seed" ->
 #: ["seat:option", ...]. Games with players are measured against this play, so it must not change.
 RECORDED_CHOICES = Path(__file__).with_name("heuristic_choices_with_players.json")
+#: Every choice of the heuristic in solo games, recorded before its valuation was made cheaper: "difficulty:seed" ->
+#: ["0:option", ...]. Caching must not change a single choice.
+RECORDED_SOLO_CHOICES = Path(__file__).with_name("heuristic_choices_solo.json")
 
 
 class _Recording(Bot):
@@ -107,10 +110,10 @@ class _Logging(Bot):
         return answer
 
 
-def heuristic_table_choices(players: int, seed: int) -> list[str]:
+def heuristic_table_choices(players: int, seed: int, variants: dict[str, str] | None = None) -> list[str]:
     """Every choice of a table of heuristics in the seeded game, in order."""
     log: list[str] = []
-    play_local("deep_dive", [_Logging(HeuristicBot(), log) for _ in range(players)], seed=seed)
+    play_local("deep_dive", [_Logging(HeuristicBot(), log) for _ in range(players)], seed=seed, variants=variants)
     return log
 
 
@@ -119,6 +122,13 @@ def test_heuristic_plays_games_with_players_exactly_as_recorded(table: str) -> N
     players, seed = (int(part) for part in table.split(":"))
     recorded = json.loads(RECORDED_CHOICES.read_text())[table]
     assert heuristic_table_choices(players, seed) == recorded
+
+
+@pytest.mark.parametrize("game", sorted(json.loads(RECORDED_SOLO_CHOICES.read_text())))
+def test_heuristic_plays_solo_games_exactly_as_recorded(game: str) -> None:
+    difficulty, seed = game.split(":")
+    recorded = json.loads(RECORDED_SOLO_CHOICES.read_text())[game]
+    assert heuristic_table_choices(1, int(seed), {"ai_difficulty": difficulty}) == recorded
 
 
 def _at_depth_3_with_pink_and_green_4_face_up(players: int) -> Request:

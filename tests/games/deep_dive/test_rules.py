@@ -356,6 +356,41 @@ def test_views_do_not_tell_removed_tiles_from_face_down_ones() -> None:
     assert new_game(2).public_view() == new_game(2).public_view()
 
 
+@pytest.mark.parametrize(("players", "seed"), [(1, 5), (3, 6)])
+def test_a_lazy_view_reads_as_the_full_view_at_every_step(players: int, seed: int) -> None:
+    """`LazyView` (for playout policies) computes each field on first read from the same field functions."""
+    from referee.games.deep_dive.views import LazyView
+    from referee.playout import step
+
+    state = GAME.new_initial_state(GAME.make_config(players))
+    rng = random.Random(seed)
+    parts = ("depths", "boards", "ai")
+    steps = 0
+    while not state.is_terminal():
+        for seat in (None, *range(players)):
+            full = state.public_view() if seat is None else state.private_view(seat)
+            lazy = LazyView(state, seat)
+            table = [name for name in full if name not in parts]
+            assert {name: lazy[name] for name in table} == {name: full[name] for name in table}
+            assert [{name: depth[name] for name in full["depths"][0]} for depth in lazy["depths"]] == full["depths"]
+            assert [{name: board[name] for name in full["boards"][0]} for board in lazy["boards"]] == full["boards"]
+            if "ai" in full:
+                assert {name: lazy["ai"][name] for name in full["ai"]} == full["ai"]
+            optional = ("seat", "ai_difficulty", "start_player", "active", "current_depth", "just_flipped", "ai", "no_such_field")
+            for name in optional:
+                assert (name in lazy) == (name in full) and lazy.get(name, "left out") == full.get(name, "left out")
+                if name not in full:
+                    with pytest.raises(KeyError):
+                        lazy[name]
+            for part in (lazy["depths"][0], lazy["boards"][0], *([lazy["ai"]] if "ai" in full else [])):
+                assert "no_such_field" not in part
+                with pytest.raises(KeyError):
+                    part["no_such_field"]
+        step(state, rng)
+        steps += 1
+    assert steps > 50
+
+
 def test_events_are_public_and_encode_as_typed_messages() -> None:
     state = GAME.new_initial_state(GAME.make_config(1, {"ai_difficulty": "easy"}))
     play_out(state, random.Random(11))
