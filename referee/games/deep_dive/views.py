@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from referee import lazy_view
 from referee.engine import Seat
 from referee.games.deep_dive.scoring import complete_rows, row_score
 from referee.games.deep_dive.state import AI, OVER, DeepDiveState
+from referee.lazy_view import ABSENT, LazyPart
 
-#: What a field function returns for a field the view leaves out in this state.
-ABSENT: Any = object()
 
 
 def _wire(state: DeepDiveState, indices: Sequence[int]) -> list[dict[str, Any]]:
@@ -126,71 +126,13 @@ def ai_view(state: DeepDiveState) -> dict[str, Any]:
     return {name: field(state, 0) for name, field in AI_FIELDS.items()}
 
 
-class _LazyFields(dict):  # type: ignore[type-arg]
-    """A view part whose fields are computed when first read, by `[]`, `get` or `in` (iteration, `len` and
-    comparison see only fields already read). For playout policies; the state must not change while in use.
-    Each kind of part computes a missing field in `__missing__`, raising KeyError for one it leaves out."""
-
-    __slots__ = ()
-
-    def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
-        value = dict.get(self, name, ABSENT)
-        if value is ABSENT:
-            try:
-                value = self.__missing__(name)
-            except KeyError:
-                return default
-        return value
-
-    def __contains__(self, name: object) -> bool:
-        return self.get(name, ABSENT) is not ABSENT  # type: ignore[arg-type]
-
-    def __missing__(self, name: str) -> Any:
-        raise KeyError(name)
-
-
-class LazyView(_LazyFields):
+class LazyView(lazy_view.LazyView):
     """`build_view(state, seat)` whose fields are computed when first read; its depths, boards and AI are lazy too."""
 
-    __slots__ = ("state",)
-
-    def __init__(self, state: DeepDiveState, seat: Seat | None) -> None:
-        super().__init__()
-        self.state = state
-        if seat is not None:
-            self["seat"] = seat
-
-    def __missing__(self, name: str) -> Any:
-        state = self.state
-        if name == "depths":
-            value: Any = [_LazyPart(state, index, DEPTH_FIELDS) for index in range(5)]
-        elif name == "boards":
-            value = [_LazyPart(state, player, BOARD_FIELDS) for player in range(state.players)]
-        elif name == "ai":
-            value = _LazyPart(state, 0, AI_FIELDS) if state.solo else ABSENT
-        else:
-            field = TABLE_FIELDS.get(name)
-            value = ABSENT if field is None else field(state)
-        if value is ABSENT:
-            raise KeyError(name)
-        self[name] = value
-        return value
-
-
-class _LazyPart(_LazyFields):
-    """One depth's, one seat's or the solo AI's part of a `LazyView`, from `DEPTH_FIELDS`, `BOARD_FIELDS` or `AI_FIELDS`."""
-
-    __slots__ = ("state", "key", "fields")
-
-    def __init__(self, state: DeepDiveState, key: int, fields: dict[str, Callable[[DeepDiveState, int], Any]]) -> None:
-        super().__init__()
-        self.state = state
-        self.key = key
-        self.fields = fields
-
-    def __missing__(self, name: str) -> Any:
-        field = self.fields.get(name)
-        if field is None:
-            raise KeyError(name)
-        value = self[name] = field(self.state, self.key)
-        return value
+    __slots__ = ()
+    fields = TABLE_FIELDS
+    parts = {
+        "depths": lambda state: [LazyPart(state, index, DEPTH_FIELDS) for index in range(5)],
+        "boards": lambda state: [LazyPart(state, player, BOARD_FIELDS) for player in range(state.players)],
+        "ai": lambda state: LazyPart(state, 0, AI_FIELDS) if state.solo else ABSENT,
+    }

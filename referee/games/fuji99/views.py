@@ -8,17 +8,15 @@ policies that read a few fields of many views) are the same by construction.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from referee import lazy_view
 from referee.engine import JsonValue
 from referee.games.fuji99.phases import CUBES
+from referee.lazy_view import ABSENT, LazyPart
 
 if TYPE_CHECKING:
     from referee.games.fuji99.state import Fuji99State
-
-#: What a field function returns for a field the view leaves out in this state.
-ABSENT: Any = object()
-
 
 def _current_draw(state: Fuji99State) -> JsonValue:
     clear, yellow, red = state.draw
@@ -97,45 +95,9 @@ def seat_view(state: Fuji99State, seat: int) -> dict[str, JsonValue]:
     return {name: field(state, seat) for name, field in SEAT_FIELDS.items()}
 
 
-class LazyView(dict):  # type: ignore[type-arg]
-    """`build_view(state, seat)` whose fields are computed when first read (by `[]`; `get` and iteration see
-    only fields already read). For playout policies; the state must not change while the view is in use."""
+class LazyView(lazy_view.LazyView):
+    """`build_view(state, seat)` whose fields (and each seat's) are computed when first read."""
 
-    __slots__ = ("state",)
-
-    def __init__(self, state: Fuji99State, seat: int | None) -> None:
-        super().__init__()
-        self.state = state
-        if seat is not None:
-            self["seat"] = seat
-
-    def __missing__(self, name: str) -> JsonValue:
-        state = self.state
-        if name == "seats":
-            value: JsonValue = [LazySeatView(state, player) for player in range(state.players)]
-        else:
-            field = TABLE_FIELDS.get(name)
-            value = ABSENT if field is None else field(state)
-            if value is ABSENT:
-                raise KeyError(name)
-        self[name] = value
-        return value
-
-
-class LazySeatView(dict):  # type: ignore[type-arg]
-    """`seat_view(state, seat)` whose fields are computed when first read (see `LazyView`)."""
-
-    __slots__ = ("state", "seat")
-
-    def __init__(self, state: Fuji99State, seat: int) -> None:
-        super().__init__()
-        self.state = state
-        self.seat = seat
-
-    def __missing__(self, name: str) -> JsonValue:
-        field = SEAT_FIELDS.get(name)
-        if field is None:
-            raise KeyError(name)
-        value = field(self.state, self.seat)
-        self[name] = value
-        return value
+    __slots__ = ()
+    fields = TABLE_FIELDS
+    parts = {"seats": lambda state: [LazyPart(state, player, SEAT_FIELDS) for player in range(state.players)]}
