@@ -10,7 +10,8 @@ faster version of its heuristic with the same choices (`PLAYOUT_HEURISTICS`), pl
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from bots.registry import UnknownBotError, per_game_bot
 from bots.search.requests import direct_request
@@ -59,6 +60,10 @@ class HeuristicPolicy:
                 self.bots.append(playout_heuristic(game_id))
             except UnknownBotError:
                 self.bots.append(None)
+        #: Each seat's `choose_in_state`, where its heuristic has one (looked up once, not at every decision).
+        self.in_state: list[Callable[[GameState, Seat, Sequence[Option]], Any] | None] = [
+            getattr(bot, "choose_in_state", None) for bot in self.bots
+        ]
 
     def choose(self, state: GameState, seat: Seat, options: Sequence[Option], rng: random.Random) -> Option:
         """One option for `seat` among its legal `options`."""
@@ -68,7 +73,7 @@ class HeuristicPolicy:
         if bot is None or rng.random() < self.epsilon:
             return options[rng.randrange(len(options))]
         try:
-            in_state = getattr(bot, "choose_in_state", None)
+            in_state = self.in_state[seat]
             if in_state is not None:
                 answer = in_state(state, seat, options)
             else:
