@@ -57,8 +57,8 @@ def _encode(value: Any, where: str) -> Any:  # noqa: ANN401 - any engine value
     if kind.__module__.startswith("referee."):
         if dataclasses.is_dataclass(value):
             fields = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
-        elif hasattr(value, "__dict__"):
-            fields = dict(vars(value))
+        elif hasattr(value, "__dict__") or hasattr(kind, "__mypyc_attrs__"):
+            fields = instance_fields(value)
         else:
             fields = {name: getattr(value, name) for name in getattr(kind, "__slots__", ())}
         return {"__object__": f"{kind.__module__}.{kind.__qualname__}", "fields": {k: _encode(v, f"{where}.{k}") for k, v in fields.items()}}
@@ -120,12 +120,24 @@ def _hashable(value: Any, where: str) -> Any:  # noqa: ANN401
     return value
 
 
+def instance_fields(value: object) -> dict[str, Any]:
+    """An object's attributes by name: its `__dict__` and, for a class compiled by mypyc (referee/compiled.py),
+    the attributes its compiled layout holds apart (`__mypyc_attrs__`), set ones only."""
+    fields = dict(vars(value)) if hasattr(value, "__dict__") else {}
+    for kind in type(value).__mro__:
+        for name in getattr(kind, "__mypyc_attrs__", ()):
+            if name != "__dict__" and name not in fields and hasattr(value, name):
+                fields[name] = getattr(value, name)
+    return fields
+
+
 def _state_attributes(state: GameState, fresh: GameState) -> dict[str, Any]:
     """The state's own attributes: not the history, not what it shares with every state (component data)."""
+    fresh_fields = instance_fields(fresh)
     return {
         name: value
-        for name, value in vars(state).items()
-        if name not in NOT_STATE and not (name in vars(fresh) and vars(fresh)[name] is value and not _mutable(value))
+        for name, value in instance_fields(state).items()
+        if name not in NOT_STATE and not (name in fresh_fields and fresh_fields[name] is value and not _mutable(value))
     }
 
 
@@ -172,7 +184,8 @@ def load_position(data: Any) -> GameState:  # noqa: ANN401 - JSON
     given = data.get("state")
     if not isinstance(given, dict):
         raise PositionError("position: 'state' must be an object")
-    unknown = sorted(set(given) - set(vars(fresh)))
+    fresh_fields = instance_fields(fresh)
+    unknown = sorted(set(given) - set(fresh_fields))
     if unknown:
         raise PositionError(f"position: {game.id} has no state field {unknown[0]!r}")
     missing = sorted(set(expected) - set(given))
@@ -180,10 +193,13 @@ def load_position(data: Any) -> GameState:  # noqa: ANN401 - JSON
         raise PositionError(f"position: state field {missing[0]!r} is missing")
     for name, raw in given.items():
         value = _decode(raw, name)
-        before = vars(fresh).get(name)
+        before = fresh_fields.get(name)
         if before is not None and value is not None and _kind(before) != _kind(value):
             raise PositionError(f"position: state field {name!r} must be a {_kind(before)}, not {_kind(value)} ({json.dumps(raw)[:80]})")
-        setattr(state, name, value)
+        try:
+            setattr(state, name, value)
+        except TypeError as error:  # a compiled engine checks each field's type as it is set
+            raise PositionError(f"position: state field {name!r}: {error}") from None
     check_position(state)
     return state
 

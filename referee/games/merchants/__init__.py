@@ -5,10 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
-from referee.engine import Flag, Game, GameConfig, JsonValue
-from referee.errors import ConfigError
-from referee.games.merchants.data import load_data
-from referee.games.merchants.state import MerchantsState
+from referee.compiled import prefer_current_sources
+
+prefer_current_sources()  # before the engine's modules load: a source edited since the build runs as Python
+
+from referee.engine import Flag, Game, GameConfig, JsonValue  # noqa: E402 - after the guard above
+from referee.errors import ConfigError  # noqa: E402
+from referee.games.merchants.data import load_data  # noqa: E402
+from referee.games.merchants.state import MerchantsState  # noqa: E402
 
 
 class MerchantsGame(Game):

@@ -7,42 +7,17 @@ after that. A shop's legal targets depend only on the cells it occupies: they ar
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from typing import TypeVar
+from collections.abc import Iterable, Sequence
 
 from referee.engine import Option
+from referee.games.merchants.offers import MadeOnUse, Offer
 from referee.games.merchants.shop import PLACE, Cell, legal_targets
 
 ROTATIONS = (0, 90, 180, 270)
 #: a legal target: (row, col, mode)
 Target = tuple[int, int, str]
-Key = TypeVar("Key")
 #: how many shops' targets are kept before the cache starts afresh
 _TARGETS_KEPT = 1 << 16
-
-
-class Offer(tuple[Option, ...]):
-    """Options in their order that also find one by its id: for the option lists offered again and again
-    (rotations, a shop's targets), made once and shared, so checking an answer is one look-up, not a walk."""
-
-    by_id: dict[str, Option]
-
-    def __new__(cls, options: Iterable[Option]) -> Offer:
-        offer = super().__new__(cls, options)
-        offer.by_id = {option.id: option for option in offer}
-        return offer
-
-
-class _Made(dict[Key, Option]):
-    """Options made on first use by `make` and shared after that."""
-
-    def __init__(self, make: Callable[[Key], Option]) -> None:
-        super().__init__()
-        self.make = make
-
-    def __missing__(self, key: Key) -> Option:
-        option = self[key] = self.make(key)
-        return option
 
 
 def _target_option(target: Target) -> Option:
@@ -51,11 +26,11 @@ def _target_option(target: Target) -> Option:
     return Option(f"{mode}:{row},{col}", f"{verb} ({row}, {col})", {"row": row, "col": col, "mode": mode})
 
 
-_ROTATION = _Made(lambda rotation: Option(f"rotation:{rotation}", f"rotate {rotation}°", {"rotation": rotation}))
-_TILE = _Made(lambda tile: Option(f"tile:{tile}", f"take {tile}", {"tile": tile}))
-_TARGET: _Made[Target] = _Made(_target_option)
-_RETURN = _Made(lambda card: Option(f"return:{card}", f"return reputation card {card}", {"card": card}))
-_DUNGEON = _Made(lambda dungeon: Option(f"dungeon:{dungeon}", f"score the {dungeon} dungeon", {"dungeon": dungeon}))
+_ROTATION: MadeOnUse[int] = MadeOnUse(lambda rotation: Option(f"rotation:{rotation}", f"rotate {rotation}°", {"rotation": rotation}))
+_TILE: MadeOnUse[str] = MadeOnUse(lambda tile: Option(f"tile:{tile}", f"take {tile}", {"tile": tile}))
+_TARGET: MadeOnUse[Target] = MadeOnUse(_target_option)
+_RETURN: MadeOnUse[str] = MadeOnUse(lambda card: Option(f"return:{card}", f"return reputation card {card}", {"card": card}))
+_DUNGEON: MadeOnUse[str] = MadeOnUse(lambda dungeon: Option(f"dungeon:{dungeon}", f"score the {dungeon} dungeon", {"dungeon": dungeon}))
 #: DP1 and DP5
 ROTATION_OPTIONS: Offer = Offer(_ROTATION[rotation] for rotation in ROTATIONS)
 #: targets and their options by a shop's cells

@@ -467,8 +467,8 @@ def score_masks(face: CompiledFace, board: Board, masks: Sequence[int]) -> int:
         return face.points_per_instance * max_disjoint_masks(list(instances))
     if kind_of == "formula":
         value = face.constant
-        for coef, target in face.terms:
-            value += coef * _target_masked(target, board, masks).bit_count()
+        for coef, term_target in face.terms:
+            value += coef * _target_masked(term_target, board, masks).bit_count()
         return max(0, value)
     target = face.target
     if target is None:

@@ -9,13 +9,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Self
 
+from mypy_extensions import mypyc_attr
+
 from referee.chance import UniformDraws
 from referee.engine import ChanceOutcome, Event, Game, GameConfig, GameResult, GameState, Option, Seat
 from referee.errors import GameOverError, RuleError
-from referee.games.merchants.data import DUNGEONS, MerchantsData
+from referee.games.merchants.data import DUNGEONS, MerchantsData, load_data
+from referee.games.merchants.offers import Offer
 from referee.games.merchants.options import (
     ROTATION_OPTIONS,
-    Offer,
     ROTATIONS,
     dungeon_options,
     return_options,
@@ -59,7 +61,7 @@ Step = tuple[str, Any, bool]
 #: every seat of a table of each size: all of them decide at once
 _SEATS = tuple(tuple(range(players)) for players in range(5))
 #: the options of a DP5 rotation for every seat of a table of each size (never changed: no seat is missing)
-_ROTATION_CHOICES = tuple(dict.fromkeys(range(players), ROTATION_OPTIONS) for players in range(5))
+_ROTATION_CHOICES: tuple[dict[Seat, Sequence[Option]], ...] = tuple(dict.fromkeys(range(players), ROTATION_OPTIONS) for players in range(5))
 _AUDIENCES: dict[Seat, frozenset[Seat]] = {}
 
 
@@ -141,10 +143,13 @@ def _redeal(rest: list[str], hands: Sequence[Sequence[str]], rng: random.Random)
     return dealt, sorted(item for item in pool if item not in taken)
 
 
-#: an instance with no field set yet, for copies that set every field themselves
-_blank = object.__new__
+def _fields_of(record: Any) -> tuple[Any, ...]:
+    """A dataclass's field values in order: pickled as its constructor's arguments, which a compiled build
+    and a pure-Python one both take (their instances' own pickled forms differ)."""
+    return tuple(getattr(record, name) for name in type(record).__dataclass_fields__)
 
 
+@mypyc_attr(serializable=True)  # compiled: `Bundle.__new__` makes an instance without running __init__
 @dataclass(slots=True)
 class Bundle:
     """A draft hand travelling round the table; `holders` are the seats that have seen its contents."""
@@ -152,8 +157,11 @@ class Bundle:
     tiles: list[str]
     holders: set[Seat]
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Bundle, _fields_of(self))
+
     def copy(self) -> Bundle:
-        twin = _blank(Bundle)
+        twin = Bundle.__new__(Bundle)
         twin.tiles = self.tiles.copy()
         twin.holders = self.holders.copy()
         return twin
@@ -168,7 +176,11 @@ class Chip:
     thumb: bool
     points: int
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Chip, _fields_of(self))
 
+
+@mypyc_attr(serializable=True)  # as Bundle
 @dataclass(slots=True)
 class PlayerState:
     """One seat's holdings: shop, discards, chips, score, reputation cards, draft hand and pending answers."""
@@ -186,9 +198,12 @@ class PlayerState:
     drawn: list[str] = field(default_factory=list)
     final: dict[str, Any] | None = None
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (PlayerState, _fields_of(self))
+
     def copy(self) -> PlayerState:
         """A copy whose containers are its own (chips and the final record are never changed, so shared)."""
-        twin = _blank(PlayerState)  # the fields set one by one: no defaults to work out
+        twin = PlayerState.__new__(PlayerState)  # the fields set one by one: no defaults to work out
         twin.shop = self.shop.copy()
         twin.discards = self.discards.copy()
         twin.unused_chips = self.unused_chips.copy()
@@ -208,14 +223,37 @@ class PlayerState:
         return sum(1 for chip in self.chips if chip.thumb)
 
 
+#: every field of a state but its game, config and data (pickling; `clone` copies the same ones)
+_PICKLED_FIELDS = (
+    "events", "solo", "back_side", "first_game", "floor99", "floor99_face", "phase", "stage", "round", "pick",
+    "queue", "layout", "c_cards", "d_card", "grey", "supply", "reputation_deck", "solo_removed", "players_state",
+    "final_ranks", "_outcomes", "_options",
+)
+
+
+def _restore_state(
+    cls: type[MerchantsState], game: Game, config: GameConfig, data: MerchantsData | None, fields: dict[str, Any]
+) -> MerchantsState:
+    """A pickled state back: its fields set on a state made without setting up a game."""
+    state = cls(game, config, load_data() if data is None else data, True)
+    for name, value in fields.items():
+        setattr(state, name, value)
+    return state
+
+
 class MerchantsState(GameState):
     """A game of Merchants of B99 in progress."""
 
     data: MerchantsData
 
-    def __init__(self, game: Game, config: GameConfig, data: MerchantsData) -> None:
-        super().__init__(game, config)
+    def __init__(self, game: Game, config: GameConfig, data: MerchantsData, blank: bool = False) -> None:
+        """A game at its start; `blank` only sets the game, config and data, for a copy that sets every field."""
         self.data = data
+        if blank:
+            self.game = game
+            self.config = config
+            return
+        super().__init__(game, config)
         variants = config.variants
         self.solo = config.players == 1
         self.back_side = self.solo or bool(variants["personal_board_back"])
@@ -816,11 +854,8 @@ class MerchantsState(GameState):
 
     # ----- search support ---------------------------------------------------------------
     def clone(self) -> Self:
-        twin = type(self).__new__(type(self))
-        twin.game = self.game
-        twin.config = self.config
+        twin = type(self)(self.game, self.config, self.data, True)
         twin.events = self.events.copy()
-        twin.data = self.data
         twin.solo = self.solo
         twin.back_side = self.back_side
         twin.first_game = self.first_game
@@ -854,6 +889,15 @@ class MerchantsState(GameState):
             players.append(copy)
         twin.players_state = players
         return twin
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its game, config and fields: a compiled build's instances have no `__dict__`.
+
+        The component data every state shares is left out and loaded again on the other side.
+        """
+        fields = {name: getattr(self, name) for name in _PICKLED_FIELDS}
+        data = None if self.data is load_data() else self.data
+        return (_restore_state, (type(self), self.game, self.config, data, fields))
 
     def determinize(self, seat: Seat, rng: random.Random) -> Self:
         """Redraw other seats' unseen hands, reputation cards and pending answers from what `seat` cannot see."""
