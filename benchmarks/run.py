@@ -29,6 +29,7 @@ from referee import messages
 from referee.arena_server import ArenaServer, SeatLine
 from referee.chance import sample_outcome
 from referee.clock import SeatClock, TimeControl
+from referee.compiled import build_status
 from referee.launcher import launch
 from referee.registry import all_games, get_game
 from referee.seats import Answer, RemoteSeat
@@ -250,6 +251,7 @@ def main() -> None:
         "",
         f"Measured {now} on: {machine_description()}.",
         f"Command: `.venv/bin/python -m benchmarks.run{' --quick' if args.quick else ''}` (or `./scripts/bench`).",
+        f"{build_status()} (referee/compiled.py); every other engine runs as Python.",
         "",
         "## Engines: random playouts",
         "",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from referee.engine import Option
-from referee.games.merchants.offers import MadeOnUse, Offer
+from referee.games.merchants.option_cache import MadeOnUse
 from referee.games.merchants.shop import PLACE, Cell, legal_targets
 
 ROTATIONS = (0, 90, 180, 270)
@@ -32,9 +32,9 @@ _TARGET: MadeOnUse[Target] = MadeOnUse(_target_option)
 _RETURN: MadeOnUse[str] = MadeOnUse(lambda card: Option(f"return:{card}", f"return reputation card {card}", {"card": card}))
 _DUNGEON: MadeOnUse[str] = MadeOnUse(lambda dungeon: Option(f"dungeon:{dungeon}", f"score the {dungeon} dungeon", {"dungeon": dungeon}))
 #: DP1 and DP5
-ROTATION_OPTIONS: Offer = Offer(_ROTATION[rotation] for rotation in ROTATIONS)
-#: targets and their options by a shop's cells
-_BY_CELLS: dict[frozenset[Cell], tuple[tuple[Target, ...], Offer]] = {}
+ROTATION_OPTIONS: tuple[Option, ...] = tuple(_ROTATION[rotation] for rotation in ROTATIONS)
+#: the target options of a shop by its cells (only they are kept: a cache entry is two objects the collector tracks)
+_BY_CELLS: dict[frozenset[Cell], tuple[Option, ...]] = {}
 
 
 def tile_options(tiles: Iterable[str]) -> tuple[Option, ...]:
@@ -42,26 +42,21 @@ def tile_options(tiles: Iterable[str]) -> tuple[Option, ...]:
     return tuple(map(_TILE.__getitem__, sorted(tiles)))
 
 
-def _targets_and_options(cells: Iterable[Cell]) -> tuple[tuple[Target, ...], Offer]:
+def target_options(cells: Iterable[Cell]) -> tuple[Option, ...]:
+    """DP4: one option per legal target of a shop occupying `cells`, sorted by (row, col)."""
     # A frozenset of a shop's cells reuses the hashes its dict keeps: cheaper than any key computed from the cells.
     key = frozenset(cells)
     found = _BY_CELLS.get(key)
     if found is None:
         if len(_BY_CELLS) >= _TARGETS_KEPT:
             _BY_CELLS.clear()
-        targets = tuple(legal_targets(key))
-        found = _BY_CELLS[key] = (targets, Offer(map(_TARGET.__getitem__, targets)))
+        found = _BY_CELLS[key] = tuple(map(_TARGET.__getitem__, legal_targets(key)))
     return found
 
 
 def targets(cells: Iterable[Cell]) -> tuple[Target, ...]:
     """The legal targets (row, col, mode) of a shop occupying `cells`, sorted by (row, col)."""
-    return _targets_and_options(cells)[0]
-
-
-def target_options(cells: Iterable[Cell]) -> Offer:
-    """DP4: one option per legal target of a shop occupying `cells`."""
-    return _targets_and_options(cells)[1]
+    return tuple((option.payload["row"], option.payload["col"], option.payload["mode"]) for option in target_options(cells))
 
 
 def return_options(cards: Iterable[str]) -> list[Option]:

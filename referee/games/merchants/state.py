@@ -15,7 +15,6 @@ from referee.chance import UniformDraws
 from referee.engine import ChanceOutcome, Event, Game, GameConfig, GameResult, GameState, Option, Seat
 from referee.errors import GameOverError, RuleError
 from referee.games.merchants.data import DUNGEONS, MerchantsData, load_data
-from referee.games.merchants.offers import Offer
 from referee.games.merchants.options import (
     ROTATION_OPTIONS,
     ROTATIONS,
@@ -536,12 +535,6 @@ class MerchantsState(GameState):
                     if seat not in range(players):
                         break
                     options = self.legal_options(seat)
-                if type(options) is Offer:
-                    found = options.by_id.get(option_id)
-                    if found is None:
-                        break
-                    chosen[seat] = found
-                    continue
                 for option in options:
                     if option.id == option_id:
                         chosen[seat] = option
