@@ -23,6 +23,7 @@ from typing import Any
 from sqlalchemy import DateTime, LargeBinary, MetaData, Table, func, insert, select, text
 from sqlalchemy.engine import Connection
 
+from ladder.archives import extract_one
 from ladder.db import current_revision, get_engine, is_postgres, migrate
 from ladder.registry import LadderError
 from ladder.settings import LadderSettings
@@ -199,7 +200,7 @@ def restore(settings: LadderSettings, source: Path) -> BackupSummary:
             if path.parts[:1] != ("files",) or not wanted:
                 continue
             member.name = str(PurePosixPath(*path.parts[1:]))
-            archive.extract(member, settings.home, filter="data")
+            extract_one(archive, member, settings.home)
             files += member.isfile()
     migrate(settings.db_url)
     return BackupSummary(str(manifest["revision"]), rows, files)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from sqlmodel import Session
 
+from ladder.archives import extract_all
 from ladder.db import read_session
 from ladder.models import BotBlob
 from ladder.settings import LadderSettings
@@ -67,7 +68,7 @@ def materialize(settings: LadderSettings, content_hash: str) -> Path:
     staging = Path(tempfile.mkdtemp(prefix=f".{content_hash[:12]}-", dir=target.parent))
     try:
         with tarfile.open(fileobj=io.BytesIO(blob.data), mode="r:gz") as archive:
-            archive.extractall(staging, filter="data")
+            extract_all(archive, staging)
         staging.chmod(0o755)  # mkdtemp's 0700 would hide the files from a sandboxed bot's own uid
         try:
             staging.rename(target)  # atomic: two workers unpacking at once both end with one copy

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from sqlmodel import Session, select
 
+from ladder.archives import extract_all
 from ladder.db import read_session, write_session
 from ladder.models import Bot, BotKind, BotStatus, BotToken, Notice, Rating
 from ladder.ratings import INITIAL_RATING
@@ -95,8 +96,12 @@ def _copy_upload(source: Path, target: Path) -> None:
                 _check_member(member)
             archive.extractall(target)
     elif source.is_file() and tarfile.is_tarfile(source):
-        with tarfile.open(source) as archive:
-            archive.extractall(target, filter="data")
+        try:
+            with tarfile.open(source) as archive:
+                extract_all(archive, target)
+        except tarfile.TarError as error:
+            shutil.rmtree(target, ignore_errors=True)
+            raise LadderError(f"{source}: refused: {error}") from None
     else:
         raise LadderError(f"{source}: not a directory, .zip or .tar archive")
 

@@ -36,10 +36,18 @@ def pg_bin(name: str) -> str | None:
     return found[-1] if found else shutil.which(name)
 
 
+def _runuser() -> str:
+    """util-linux's runuser, which lives in /usr/sbin: a plain user's PATH often lacks it."""
+    found = shutil.which("runuser") or next((path for path in ("/usr/sbin/runuser", "/sbin/runuser") if os.path.exists(path)), None)
+    if found is None:
+        pytest.skip("runuser (util-linux) is needed to run PostgreSQL as the postgres user")
+    return found
+
+
 def _as_postgres(argv: list[str]) -> list[str]:
     if os.geteuid() != 0:
         return argv
-    return ["runuser", "-u", "postgres", "--", *argv]
+    return [_runuser(), "-u", "postgres", "--", *argv]
 
 
 class PostgresCluster:
