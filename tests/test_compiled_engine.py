@@ -15,9 +15,14 @@ import pytest
 
 import referee.games.merchants  # noqa: F401 - the guard runs at the package's import
 from referee import compiled
+from referee.bot_resolution import resolve_bot
 from referee.chance import sample_outcome
+from referee.clock import TimeControl
 from referee.engine import GameState
+from referee.launcher import launch
+from referee.match import MatchSpec, run_match
 from referee.registry import get_game
+from referee.sandbox import Limits, SandboxRequest, machine_support
 from sdk.forward import decode_world, encode_world
 from tests.games.golden import GOLDEN_PATH, config_key, configs
 
@@ -51,6 +56,28 @@ def _mid_game(seed: int) -> GameState:
 def test_the_engine_runs_compiled_after_set_up() -> None:
     assert compiled.running_compiled() == list(compiled.MODULES), compiled.build_status()
     assert compiled.build_status().endswith(f"compiled with mypyc ({len(compiled.MODULES)} modules)")
+
+
+@pytest.mark.skipif(compiled.pure_python_asked(), reason=f"{compiled.PURE_PYTHON_ENV} asks for the Python source")
+@pytest.mark.skipif(not machine_support().available("strict"), reason="no strict sandbox here")
+def test_a_bot_in_the_strict_sandbox_loads_the_compiled_engine(tmp_path: Path) -> None:
+    """Everything the build made must lie where the sandbox binds the engine (nothing at the project's top)."""
+    probe = "import referee.games.merchants; from referee import compiled; print('compiled', len(compiled.running_compiled()))"
+    process = launch(0, (sys.executable, "-c", probe), {}, tmp_path / "seat0", None, SandboxRequest("strict", Limits()))
+    code = process.wait(60)
+    process.stop()
+    output = process.stdout_tail() + process.stderr_tail()
+    assert code == 0, output
+    assert f"compiled {len(compiled.MODULES)}" in output
+
+
+@pytest.mark.skipif(not machine_support().available("strict"), reason="no strict sandbox here")
+def test_reference_bots_play_merchants_in_the_strict_sandbox_without_a_fault() -> None:
+    seats = [resolve_bot(name, "merchants", sandbox="strict") for name in ("heuristic", "random", "heuristic", "random")]
+    timing = TimeControl(per_decision_seconds=10.0, bank_seconds=30.0, startup_seconds=30.0)
+    report = run_match(MatchSpec("merchants", seats, seed=5, time_control=timing))
+    assert report.status == "complete", report
+    assert all(not seat.faults for seat in report.seats), [(seat.name, seat.faults, seat.stderr_tail) for seat in report.seats]
 
 
 def test_the_python_source_plays_the_recorded_games() -> None:
