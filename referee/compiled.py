@@ -113,18 +113,15 @@ def prefer_current_sources() -> None:
     """
     if any(isinstance(finder, _SourceFirst) for finder in sys.meta_path):
         return
-    changed = [] if pure_python_asked() else changed_modules()
-    if not changed and not pure_python_asked():
+    if pure_python_asked():
+        sys.meta_path.insert(0, _SourceFirst(MODULES))
+        return
+    changed = changed_modules()
+    if not changed:
         return
     sys.meta_path.insert(0, _SourceFirst(MODULES))
-    built = [module for module in changed if is_built(module)]
-    if built:
-        warnings.warn(
-            f"{', '.join(built)} changed since the engine was compiled: running it as Python "
-            "(./scripts/setup compiles it again)",
-            RuntimeWarning,
-            stacklevel=2,
-        )
+    if any(is_built(module) for module in changed):
+        warnings.warn(f"{build_status()} (./scripts/setup compiles it again)", RuntimeWarning, stacklevel=2)
 
 
 def is_built(module: str) -> bool:
