@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import referee.games.merchants  # noqa: F401 - the guard runs at the package's import
 from referee import compiled
@@ -24,7 +26,7 @@ from referee.match import MatchSpec, run_match
 from referee.registry import get_game
 from referee.sandbox import Limits, SandboxRequest, machine_support
 from sdk.forward import decode_world, encode_world
-from tests.games.golden import GOLDEN_PATH, config_key, configs
+from tests.games.golden import GOLDEN_PATH, config_key, configs, playout_digest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -97,6 +99,25 @@ def test_the_python_source_plays_the_recorded_games() -> None:
     assert sorted(result["digests"]) == sorted(cases)
     for case in cases:
         assert result["digests"][case] == golden[case], f"{case}: the Python source plays other games"
+
+
+MERCHANTS_CONFIGS = [config for game_id, config in configs() if game_id == "merchants"]
+
+
+@pytest.mark.skipif(compiled.pure_python_asked(), reason=f"{compiled.PURE_PYTHON_ENV} asks for the Python source")
+@settings(max_examples=4, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, len(MERCHANTS_CONFIGS) - 1), st.integers(0, 2**32 - 1)), min_size=4, max_size=4))
+def test_the_build_plays_the_same_games_as_the_source_for_any_seed(games: list[tuple[int, int]]) -> None:
+    """Any seed, any player count and variant set: the same options, chance, events, views and result."""
+    here = [playout_digest("merchants", MERCHANTS_CONFIGS[index], seed) for index, seed in games]
+    code = (
+        "import json, sys\n"
+        "from tests.games.golden import configs, playout_digest\n"
+        "merchants = [c for g, c in configs() if g == 'merchants']\n"
+        "games = json.loads(sys.stdin.read())\n"
+        "print(json.dumps([playout_digest('merchants', merchants[i], seed) for i, seed in games]))\n"
+    )
+    assert json.loads(_pure_python(code, stdin=json.dumps(games).encode())) == here
 
 
 def test_the_build_plays_the_same_games_as_the_source_from_a_mid_game_world() -> None:
