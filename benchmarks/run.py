@@ -251,7 +251,7 @@ def main() -> None:
         "",
         f"Measured {now} on: {machine_description()}.",
         f"Command: `.venv/bin/python -m benchmarks.run{' --quick' if args.quick else ''}` (or `./scripts/bench`).",
-        f"{build_status()} (referee/compiled.py); every other engine runs as Python.",
+        f"{build_status()}; every other engine runs as Python (referee/compiled.py lists what is compiled).",
         "",
         "## Engines: random playouts",
         "",
