@@ -186,3 +186,14 @@ def test_a_failed_build_says_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     compiled.write_failure("gcc: command not found")
     assert compiled.build_status() == "Merchants of B99 engine: runs as Python, compiling failed (gcc: command not found)"
     assert compiled.changed_modules() == list(compiled.MODULES)
+
+
+def test_a_pickled_state_carries_every_field() -> None:
+    """`MerchantsState.__reduce__` lists its fields by name: a field added later must be listed too."""
+    from referee.games.merchants.state import _PICKLED_FIELDS
+    from referee.position import instance_fields
+
+    state = _mid_game(3)
+    assert set(instance_fields(state)) == {*_PICKLED_FIELDS, "game", "config", "data"}
+    twin = decode_world(encode_world(state, 0, random.Random(1)))
+    assert twin.private_view(0) == state.private_view(0)
