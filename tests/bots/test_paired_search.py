@@ -190,7 +190,8 @@ def test_merged_statistics_add_up() -> None:
 
 @pytest.mark.parametrize(
     ("game_id", "players", "style"),
-    [("underground_dice", 2, "plain"), ("deep_dive", 2, "plain"), ("deep_dive", 4, "plain"), ("deep_dive", 1, "paired"),
+    [("underground_dice", 2, "plain"), ("deep_dive", 2, "plain"), ("deep_dive", 3, "plain"), ("deep_dive", 4, "paired"),
+     ("deep_dive", 6, "plain"), ("deep_dive", 1, "paired"),
      ("fuji99", 2, "paired"), ("merchants", 1, "paired")],
 )
 def test_each_table_gets_its_search(game_id: str, players: int, style: str) -> None:
