@@ -229,8 +229,12 @@ def test_the_bot_searches_deep_dive_solo_with_the_paired_search() -> None:
 
 def test_deep_dive_solo_alone_has_a_stricter_bar() -> None:
     assert paired_bar("deep_dive", 1) == (3.0, 16)
-    for game_id, players in (("deep_dive", 2), ("fuji99", 2), ("merchants", 1), ("magnificent", 2)):
+    for game_id, players in (("deep_dive", 2), ("fuji99", 2), ("fuji99", 4), ("merchants", 1), ("magnificent", 2)):
         assert paired_bar(game_id, players) == (2.0, 8)
+
+
+def test_deep_dive_at_four_players_has_a_lower_bar() -> None:
+    assert paired_bar("deep_dive", 4) == (1.5, 8)
 
 
 def test_a_stricter_bar_waits_for_more_pairs_before_leaving_the_prior() -> None:
