@@ -190,7 +190,8 @@ def test_merged_statistics_add_up() -> None:
 
 @pytest.mark.parametrize(
     ("game_id", "players", "style"),
-    [("underground_dice", 2, "plain"), ("deep_dive", 2, "plain"), ("deep_dive", 4, "plain"), ("deep_dive", 1, "paired"),
+    [("underground_dice", 2, "plain"), ("deep_dive", 2, "plain"), ("deep_dive", 3, "plain"), ("deep_dive", 4, "paired"),
+     ("deep_dive", 6, "plain"), ("deep_dive", 1, "paired"),
      ("fuji99", 2, "paired"), ("merchants", 1, "paired")],
 )
 def test_each_table_gets_its_search(game_id: str, players: int, style: str) -> None:
@@ -228,8 +229,12 @@ def test_the_bot_searches_deep_dive_solo_with_the_paired_search() -> None:
 
 def test_deep_dive_solo_alone_has_a_stricter_bar() -> None:
     assert paired_bar("deep_dive", 1) == (3.0, 16)
-    for game_id, players in (("deep_dive", 2), ("fuji99", 2), ("merchants", 1), ("magnificent", 2)):
+    for game_id, players in (("deep_dive", 2), ("fuji99", 2), ("fuji99", 4), ("merchants", 1), ("magnificent", 2)):
         assert paired_bar(game_id, players) == (2.0, 8)
+
+
+def test_deep_dive_at_four_players_has_a_lower_bar() -> None:
+    assert paired_bar("deep_dive", 4) == (1.5, 8)
 
 
 def test_a_stricter_bar_waits_for_more_pairs_before_leaving_the_prior() -> None:
