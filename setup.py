@@ -34,7 +34,7 @@ def _extensions() -> list[Any]:
         return []
     paths = [str(compiled.source_path(module).relative_to(compiled.ROOT)) for module in compiled.MODULES]
     try:
-        return mypycify([*MYPY_FLAGS, *paths], opt_level="3", group_name="referee.games.merchants.native")
+        return mypycify([*MYPY_FLAGS, *paths], opt_level="3", group_name=compiled.GROUP)
     except (Exception, SystemExit) as error:  # mypyc stops with SystemExit on a type error
         _warn(f"mypyc could not compile the engine ({error!r})")
         return []

@@ -31,6 +31,8 @@ MODULES = (
     "referee.games.merchants.options",
     "referee.games.merchants.state",
 )
+#: the module name of the library MODULES share once compiled: inside a package, where the strict sandbox binds it
+GROUP = "referee.games.merchants.native"
 #: the project folder that holds `referee/`
 ROOT = Path(__file__).resolve().parent.parent
 #: written by a build: {"modules": {module: sha256 of its source}} once compiled, else {"failure": why not}
