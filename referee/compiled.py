@@ -69,7 +69,8 @@ def build_status() -> str:
     except (OSError, ValueError):
         return "Merchants of B99 engine: runs as Python, not compiled (no build record)"
     if not isinstance(record, dict) or "modules" not in record:
-        failure = record.get("failure", "unknown") if isinstance(record, dict) else "unreadable record"
+        failure = str(record.get("failure", "unknown")) if isinstance(record, dict) else "unreadable record"
+        failure = failure if len(failure) <= 200 else failure[:200] + "... (the build's output has the rest)"
         return f"Merchants of B99 engine: runs as Python, compiling failed ({failure})"
     if pure_python_asked():
         return f"Merchants of B99 engine: runs as Python, {PURE_PYTHON_ENV} is set"
