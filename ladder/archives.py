@@ -45,12 +45,11 @@ def _check(member: tarfile.TarInfo, target: Path) -> None:
     destination = os.path.realpath(os.path.join(root, member.name))
     if not _inside(destination, root):
         raise UnsafeMemberError(f"{member.name!r} would be written outside the target directory")
-    if member.issym():
-        pointed = os.path.realpath(os.path.join(os.path.dirname(destination), member.linkname))
+    if member.issym() or member.islnk():
+        # a symbolic link is read from its own directory, a hard link's target from the archive's top
+        base = os.path.dirname(destination) if member.issym() else root
+        pointed = os.path.realpath(os.path.join(base, member.linkname))
         if os.path.isabs(member.linkname) or not _inside(pointed, root):
-            raise UnsafeMemberError(f"{member.name!r} links outside the target directory ({member.linkname!r})")
-    elif member.islnk():
-        if os.path.isabs(member.linkname) or not _inside(os.path.realpath(os.path.join(root, member.linkname)), root):
             raise UnsafeMemberError(f"{member.name!r} links outside the target directory ({member.linkname!r})")
     elif not (member.isfile() or member.isdir()):
         raise UnsafeMemberError(f"{member.name!r} is a device, pipe or other special file")
