@@ -20,6 +20,7 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 #: Merchants of B99's engine: the one engine whose pure-Python speed held its search back (docs/benchmarks.md)
 MODULES = (
@@ -139,3 +140,14 @@ def running_compiled() -> list[str]:
         module for module in MODULES
         if module in sys.modules and not str(getattr(sys.modules[module], "__file__", "")).endswith(".py")
     ]
+
+
+def instance_fields(value: object) -> dict[str, Any]:
+    """An object's attributes by name: its `__dict__` and, for a class compiled by mypyc, the attributes its
+    compiled layout holds apart (`__mypyc_attrs__`), set ones only."""
+    fields = dict(vars(value)) if hasattr(value, "__dict__") else {}
+    for kind in type(value).__mro__:
+        for name in getattr(kind, "__mypyc_attrs__", ()):
+            if name != "__dict__" and name not in fields and hasattr(value, name):
+                fields[name] = getattr(value, name)
+    return fields

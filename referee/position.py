@@ -23,6 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from referee.compiled import instance_fields
 from referee.engine import GameState
 from referee.errors import ArenaError
 from referee.registry import get_game
@@ -118,17 +119,6 @@ def _hashable(value: Any, where: str) -> Any:  # noqa: ANN401
     except TypeError:
         raise PositionError(f"{where}: a key must be a number, a string or a tuple, not {value!r}") from None
     return value
-
-
-def instance_fields(value: object) -> dict[str, Any]:
-    """An object's attributes by name: its `__dict__` and, for a class compiled by mypyc (referee/compiled.py),
-    the attributes its compiled layout holds apart (`__mypyc_attrs__`), set ones only."""
-    fields = dict(vars(value)) if hasattr(value, "__dict__") else {}
-    for kind in type(value).__mro__:
-        for name in getattr(kind, "__mypyc_attrs__", ()):
-            if name != "__dict__" and name not in fields and hasattr(value, name):
-                fields[name] = getattr(value, name)
-    return fields
 
 
 def _state_attributes(state: GameState, fresh: GameState) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from typing import Any, Self
 from mypy_extensions import mypyc_attr
 
 from referee.chance import UniformDraws
+from referee.compiled import instance_fields
 from referee.engine import ChanceOutcome, Event, Game, GameConfig, GameResult, GameState, Option, Seat
 from referee.errors import GameOverError, RuleError
 from referee.games.merchants.data import DUNGEONS, MerchantsData, load_data
@@ -222,12 +223,8 @@ class PlayerState:
         return sum(1 for chip in self.chips if chip.thumb)
 
 
-#: every field of a state but its game, config and data (pickling; `clone` copies the same ones)
-_PICKLED_FIELDS = (
-    "events", "solo", "back_side", "first_game", "floor99", "floor99_face", "phase", "stage", "round", "pick",
-    "queue", "layout", "c_cards", "d_card", "grey", "supply", "reputation_deck", "solo_removed", "players_state",
-    "final_ranks", "_outcomes", "_options",
-)
+#: what a blank state is made with (`_restore_state`): everything else is pickled field by field
+_MADE_FIELDS = frozenset({"game", "config", "data"})
 
 
 def _restore_state(
@@ -888,7 +885,7 @@ class MerchantsState(GameState):
 
         The component data every state shares is left out and loaded again on the other side.
         """
-        fields = {name: getattr(self, name) for name in _PICKLED_FIELDS}
+        fields = {name: value for name, value in instance_fields(self).items() if name not in _MADE_FIELDS}
         data = None if self.data is load_data() else self.data
         return (_restore_state, (type(self), self.game, self.config, data, fields))
 
