@@ -6,11 +6,12 @@
     python -m benchmarks.strength --only fuji99 --pairings search:heuristic --players 2 4 --seconds 1 --games 60
     python -m benchmarks.strength --only deep_dive --players 1 --solo search --variant ai_difficulty=hard
     python -m benchmarks.strength --only merchants --players 1 --solo search --games 60 --log merchants.jsonl  # resumable
+    python -m benchmarks.strength --only magnificent --pairings mcts:heuristic --players 2 --mcts-seconds 1 --games 60
 
 The searching bot (`search`) gets `--seconds` of CPU time per decision (its thread's CPU time, so
 a loaded shared machine measures the same bot as an idle one; see bots/search/bot.py) on one core
 (no root helpers), with its per-table search unless `--style` forces one; ISMCTS (`mcts`)
-`--iterations`. The *budget* column says which.
+`--iterations`, or `--mcts-seconds` of CPU time. The *budget* column says which.
 
 For each game and each player count of 2 and 4 it allows, every pairing of reference bots (A vs
 B) plays `--games` games: A holds one seat, rotated through all seats, and B every other seat;
@@ -84,13 +85,15 @@ class Budget:
     seconds: float
     #: The search bot's style on every table (`plain` or `paired`), or None for its per-table default.
     style: str | None = None
+    #: CPU seconds per decision for ISMCTS instead of `iterations` (None: iterations).
+    mcts_seconds: float | None = None
 
     def label(self, names: Sequence[str]) -> str:
         parts = []
         if "search" in names:
             parts.append(f"{self.seconds:g} s CPU" + (f" {self.style}" if self.style else ""))
         if "mcts" in names:
-            parts.append(f"{self.iterations} iterations")
+            parts.append(f"{self.iterations} iterations" if self.mcts_seconds is None else f"mcts {self.mcts_seconds:g} s CPU")
         return ", ".join(parts) or "—"
 
 
@@ -106,6 +109,8 @@ def make_bot(name: str, budget: Budget | int, seed: int):  # type: ignore[no-unt
     if name == "mcts":
         from bots.ismcts import ISMCTSBot
 
+        if budget.mcts_seconds is not None:
+            return ISMCTSBot(seconds=budget.mcts_seconds, cpu_seconds=True, seed=seed)
         return ISMCTSBot(iterations=iterations, seed=seed)
     if name == "random":
         from bots.random_bot import RandomBot
@@ -288,7 +293,7 @@ def measure(args: argparse.Namespace, emit: Callable[[str], None]) -> tuple[list
                 continue
             default_games, default_iterations = GAME_SETTINGS.get(game.id, DEFAULT_SETTINGS)
             games = args.games or default_games
-            budget = Budget(args.iterations or default_iterations, args.seconds, args.style)
+            budget = Budget(args.iterations or default_iterations, args.seconds, args.style, args.mcts_seconds)
             variants = tuple(sorted(tuple(item.split("=", 1)) for item in args.variant))  # type: ignore[misc]
             pairs = [tuple(item.split(":", 1)) for item in args.pairings] if args.pairings else None
             for pairing in pairings_for(game.id, game.min_players, game.max_players, args.players, pairs, variants):  # type: ignore[arg-type]
@@ -368,8 +373,8 @@ def section(rows: Sequence[str], solo_rows: Sequence[str]) -> list[str]:
         "",
         "Made by `python -m benchmarks.strength --games N [--seconds S] [--iterations I] [--only GAME ...] --write docs/bots.md`",
         "(`scripts/strength` runs it for every game; rows measured again replace the old ones). *Budget*:",
-        "ISMCTS (`mcts`) runs a fixed number of iterations per decision; the searching bot (`search`)",
-        "thinks for a number of seconds of CPU time per decision (one core; the machine's other load does",
+        "ISMCTS (`mcts`) runs a fixed number of iterations per decision (or, `mcts N s CPU`, `--mcts-seconds`);",
+        "the searching bot (`search`) thinks for a number of seconds of CPU time per decision (one core; the machine's other load does",
         "not change it, its speed does). *Score*: the first bot's mean pairwise result against the other seats (win 1,",
         "tie 1/2; 50% = equal strength) with its 95% Wilson interval; *Elo*: the rating difference that",
         "score implies; *first*: how often it ranked first (2 players: 50% is even; 4 players, one seat",
@@ -413,6 +418,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=None, help="games per pairing and player count (default: per game)")
     parser.add_argument("--iterations", type=int, default=None, help="ISMCTS iterations per decision (default: per game)")
     parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per decision for the search bot")
+    parser.add_argument("--mcts-seconds", type=float, default=None,
+                        help="CPU seconds per decision for ISMCTS, instead of --iterations")
     parser.add_argument("--style", choices=("plain", "paired"), default=None, help="the search bot's style on every table (default: per table)")
     parser.add_argument("--pairings", nargs="*", default=None, help="BOT:OPPONENT pairs (default: every pair)")
     parser.add_argument("--players", type=int, nargs="*", default=None, help="player counts (default: 2 and 4, and solo)")

@@ -21,11 +21,11 @@ import math
 import random
 import sys
 import time
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bots.search.budget import clock_limit, env_number, env_seed
+from bots.search.budget import clock_limit, env_number, env_seed, run_search
 from referee.chance import sample_outcome
 from referee.engine import Event, GameResult, GameState, Seat
 from sdk import Bot, OptionInfo, Request
@@ -95,13 +95,13 @@ class Search:
         """The searching seat's root."""
         return self.roots[self.seat]
 
-    def run(self, iterations: int | None, deadline: float | None) -> None:
-        """Iterate until `iterations` are done or `deadline` (time.monotonic) passes; at least once."""
+    def run(self, deadline: float | None = None, iterations: int | None = None, clock: Callable[[], float] = time.monotonic) -> None:
+        """Iterate until `iterations` are done or `clock()` reaches `deadline`; at least once."""
         while True:
             self.iterate()
             if iterations is not None and self.iterations >= iterations:
                 return
-            if deadline is not None and time.monotonic() >= deadline:
+            if deadline is not None and clock() >= deadline:
                 return
 
     def iterate(self) -> None:
@@ -210,6 +210,8 @@ class ISMCTSBot(Bot):
     """The searching reference bot (`mcts`): ISMCTS with a per-decision iteration and/or time budget.
 
     Budget from the arguments, else B99_MCTS_ITERATIONS / B99_MCTS_SECONDS, else 0.5 s a decision.
+    `cpu_seconds=True` counts `seconds` in CPU time of the searching thread, as `search` does for
+    strength measurements on a shared machine (the match's allowance is still wall time).
     """
 
     name = "mcts"
@@ -221,6 +223,7 @@ class ISMCTSBot(Bot):
         seconds: float | None = None,
         seed: int | None = None,
         exploration: float = 0.7,
+        cpu_seconds: bool = False,
     ) -> None:
         if iterations is None:
             iterations = env_number("B99_MCTS_ITERATIONS", int)  # type: ignore[assignment]
@@ -232,6 +235,7 @@ class ISMCTSBot(Bot):
             seed = env_seed()
         self.iterations = iterations
         self.seconds = seconds
+        self.cpu_seconds = cpu_seconds
         self.exploration = exploration
         self.rng = random.Random(seed)
         self.last_search: Search | None = None
@@ -249,11 +253,16 @@ class ISMCTSBot(Bot):
                 self.warned = True
             return self.rng.choice(list(request.options))
         search = Search(worlds, self.rng, self.exploration)
-        search.run(self.iterations, self.deadline(request, began))
+        wall_deadline = self.deadline(request, began)
+        if self.cpu_seconds and self.seconds is not None:
+            run_search(search, math.inf if wall_deadline is None else wall_deadline, self.seconds, self.iterations)
+        else:
+            search.run(wall_deadline, self.iterations)
         self.last_search = search
         return search.best(legal)
 
     def deadline(self, request: Request, began: float) -> float | None:
-        """When to stop thinking: the time budget, capped at 80% of the per-decision allowance."""
-        limits = [limit for limit in (self.seconds, clock_limit(request)) if limit is not None]
+        """When to stop thinking by the wall clock: the time budget (unless counted in CPU time), capped at 80% of the allowance."""
+        budget = None if self.cpu_seconds else self.seconds
+        limits = [limit for limit in (budget, clock_limit(request)) if limit is not None]
         return began + min(limits) if limits else None

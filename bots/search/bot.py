@@ -8,8 +8,8 @@ import sys
 import time
 
 from bots.registry import UnknownBotError, per_game_bot
-from bots.search.budget import SearchSettingsError, clock_limit, env_number, env_seed
-from bots.search.parallel import RootHelpers, Search, SearchSettings, make_search, run_search
+from bots.search.budget import SearchSettingsError, clock_limit, env_number, env_seed, run_search
+from bots.search.parallel import RootHelpers, Search, SearchSettings, make_search
 from bots.search.policy import HeuristicPolicy
 from sdk import Bot, GameOverInfo, OptionInfo, Request
 

@@ -7,6 +7,9 @@
 from __future__ import annotations
 
 import os
+import time
+from collections.abc import Callable
+from typing import Protocol
 
 from sdk import Request
 
@@ -53,3 +56,23 @@ def clock_limit(request: Request) -> float | None:
     if request.clock.bank_remaining_seconds > 0:
         return BANK_SHARE * request.clock.bank_remaining_seconds
     return None
+
+
+class Runnable(Protocol):
+    """A search that iterates until `clock()` reaches `deadline` or `iterations` are done."""
+
+    def run(self, deadline: float, iterations: int | None = None, clock: Callable[[], float] = time.monotonic) -> None: ...
+
+
+def run_search(search: Runnable, wall_deadline: float, cpu_seconds: float | None, iterations: int | None) -> None:
+    """Run until the wall deadline, or `cpu_seconds` of this thread's CPU time, or `iterations` playouts."""
+    if cpu_seconds is None:
+        search.run(wall_deadline, iterations)
+        return
+    cpu_deadline = time.thread_time() + cpu_seconds
+
+    def spent() -> float:
+        # Whichever comes first: the CPU budget, or the wall-clock allowance of the match.
+        return cpu_deadline if time.monotonic() >= wall_deadline else time.thread_time()
+
+    search.run(cpu_deadline, iterations, spent)

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import multiprocessing
 import random
-import time
 from collections.abc import Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from bots.search.budget import run_search
 from bots.search.paired import PairedSearch
 from bots.search.policy import HeuristicPolicy
 from bots.search.rollout import RolloutSearch
@@ -51,20 +51,6 @@ def make_search(
     if settings.style == "plain":
         return RolloutSearch(worlds, legal, prior, policy, rng, settings.exploration, settings.prior_visits)
     return PairedSearch(worlds, legal, prior, policy, rng, settings.z, settings.min_pairs)
-
-
-def run_search(search: Search, wall_deadline: float, cpu_seconds: float | None, iterations: int | None) -> None:
-    """Run until the wall deadline, or `cpu_seconds` of this thread's CPU time, or `iterations` playouts."""
-    if cpu_seconds is None:
-        search.run(wall_deadline, iterations)
-        return
-    cpu_deadline = time.thread_time() + cpu_seconds
-
-    def spent() -> float:
-        # Whichever comes first: the CPU budget, or the wall-clock allowance of the match.
-        return cpu_deadline if time.monotonic() >= wall_deadline else time.thread_time()
-
-    search.run(cpu_deadline, iterations, spent)
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,7 @@ def test_budget_labels_and_chosen_pairings() -> None:
     assert Budget(30, 0.5).label(("mcts", "random")) == "30 iterations"
     assert Budget(30, 0.5).label(("heuristic", "random")) == "—"
     assert Budget(30, 0.5, "paired").label(("search", "mcts")) == "0.5 s CPU paired, 30 iterations"
+    assert Budget(30, 0.5, None, 1.0).label(("mcts", "heuristic")) == "mcts 1 s CPU"
     pairings = pairings_for("deep_dive", 1, 6, [2, 4], [("search", "heuristic")], (("ai_difficulty", "hard"),))
     assert [(p.players, p.bot, p.opponent) for p in pairings] == [(2, "search", "heuristic"), (4, "search", "heuristic")]
     assert Pairing("deep_dive", 1, "search", "search", (("ai_difficulty", "hard"),)).game_label == "deep_dive ai_difficulty=hard"
@@ -55,6 +56,9 @@ def test_the_measured_search_bot_runs_on_one_core_with_the_style_asked(monkeypat
     bot = make_bot("search", Budget(1, 0.3, "plain"), seed=4)
     assert (bot.workers, bot.style, bot.seconds, bot.cpu_seconds) == (1, "plain", 0.3, True)
     assert make_bot("search", Budget(1, 0.3), seed=4).style is None
+    mcts = make_bot("mcts", Budget(30, 0.3, None, 0.7), seed=4)
+    assert (mcts.iterations, mcts.seconds, mcts.cpu_seconds) == (None, 0.7, True)
+    assert make_bot("mcts", Budget(30, 0.3), seed=4).iterations == 30
 
 
 def test_a_solo_game_against_the_engine_ai_counts_a_loss_as_no_first_place() -> None:

@@ -69,6 +69,37 @@ def test_time_budget_stops_the_search() -> None:
     assert search.iterations >= 1
 
 
+def test_the_search_stops_on_the_clock_it_is_given() -> None:
+    search = Search(InformationSet(1, dealt(2, [1, 2])), random.Random(0))
+    ticks = iter(range(1000))
+    search.run(deadline=5, clock=lambda: next(ticks))
+    assert search.iterations == 6
+
+
+class CountingBot(ISMCTSBot):
+    """Counts the decisions it searched (more than one option)."""
+
+    searched = 0
+
+    def choose(self, request: Request) -> str | OptionInfo:
+        if len(request.options) > 1:
+            self.searched += 1
+        return super().choose(request)
+
+
+def test_a_cpu_time_budget_spends_this_threads_cpu_time_per_decision() -> None:
+    bot = CountingBot(seconds=0.02, cpu_seconds=True, seed=2)
+    began = time.thread_time()
+    assert_clean(play_local(test_game(), [bot, RandomBot(seed=2)], seed=2))
+    assert bot.searched >= 1
+    assert time.thread_time() - began >= 0.02 * bot.searched
+    # The budget is CPU time, so the wall-clock deadline comes from the match clock alone.
+    request = request_without_world()
+    assert bot.deadline(request, 100.0) is not None and abs(bot.deadline(request, 100.0) - 100.8) < 1e-9
+    request.clock = ClockInfo(per_decision_seconds=0.0, bank_remaining_seconds=0.0)
+    assert bot.deadline(request, 100.0) is None
+
+
 def request_without_world() -> Request:
     options = [OptionInfo(0, "fold", "Fold"), OptionInfo(1, "play", "Play")]
     return Request(1, "high_card", 0, 2, {}, "play_or_fold", options, [], ClockInfo(1.0, 0.0))
