@@ -48,7 +48,7 @@ SECTION = "## Strength table"
 #: (games per pairing, ISMCTS iterations) when not given: long games get fewer of both so the
 #: whole table fits in an evening on two cores; every other game gets the default.
 DEFAULT_SETTINGS = (200, 200)
-GAME_SETTINGS = {"magnificent": (40, 10), "deep_dive": (100, 30), "fuji99": (100, 30), "merchants": (100, 30)}
+GAME_SETTINGS = {"magnificent": (60, 30), "deep_dive": (100, 30), "fuji99": (100, 30), "merchants": (100, 30)}
 Z95 = 1.959963984540054
 
 

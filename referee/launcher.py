@@ -22,6 +22,9 @@ LOG_TAIL_BYTES = 4096
 CPU_CAP_SLACK_SECONDS = 0.05
 #: What in a dying bot's stderr says it ran out of memory (Python, C++, Node, libc).
 OUT_OF_MEMORY_MARKS = ("MemoryError", "std::bad_alloc", "heap out of memory", "Cannot allocate memory", "out of memory")
+#: What gRPC tells a bot whose message was over the referee's transport limit: the referee's side
+#: only sees its stream end (gRPC drops the message unread), the bot's status says why.
+TRANSPORT_REFUSAL_MARK = "Received message larger than max"
 
 
 @dataclass
@@ -100,6 +103,9 @@ class BotProcess:
         if code == -signal.SIGXFSZ or flooded:
             return Fault(FaultKind.OUTPUT_FLOOD, f"wrote past its {self._cap_text()} output cap on {' and '.join(flooded) or 'a file'} ({status})")
         detail = f"{status} ({reason})" if code is not None else reason
+        refusal = next((line.strip() for line in tail.splitlines() if TRANSPORT_REFUSAL_MARK in line), None)
+        if refusal is not None:
+            return Fault(FaultKind.FLOOD, f"sent a message over the transport's limit, refused unread ({detail}); gRPC told it: {refusal[-200:]}")
         notes = self.cap_notes()
         return Fault(FaultKind.CRASH if code is not None else FaultKind.DISCONNECT, f"{detail}; {notes}" if notes else detail)
 
