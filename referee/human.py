@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from referee.cli_options import seed_option, variant_option
 from referee.chance import fresh_seed
+import queue
 import random
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Mapping, Sequence
@@ -71,6 +73,10 @@ def render_event(event: EventInfo) -> str:
     return f"  · {event.kind.replace('_', ' ')}" + (f": {details}" if details else "")
 
 
+#: How often the prompt looks up from waiting for input (to notice Ctrl-C).
+INPUT_SLICE_SECONDS = 0.2
+
+
 class HumanBot(Bot):
     """Asks a person at the terminal; answers by number (1 = first option) or by option id."""
 
@@ -80,6 +86,30 @@ class HumanBot(Bot):
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
         self.seat = 0
+        self._lines: queue.Queue[str] | None = None
+
+    def next_line(self) -> str:
+        """The next line typed ('' when the input ended).
+
+        A thread reads the input and this waits for it in short slices: the kernel may hand Ctrl-C to
+        any of the process's threads (gRPC has several), and then only Python code running in the main
+        thread raises KeyboardInterrupt, which a blocking read there would hold off until Enter.
+        """
+        if self._lines is None:
+            self._lines = queue.Queue()
+            threading.Thread(target=self._read_lines, args=(self._lines,), name="human-input", daemon=True).start()
+        while True:
+            try:
+                return self._lines.get(timeout=INPUT_SLICE_SECONDS)
+            except queue.Empty:
+                continue
+
+    def _read_lines(self, lines: queue.Queue[str]) -> None:
+        while True:
+            line = self.stdin.readline()
+            lines.put(line)
+            if not line:
+                return
 
     def say(self, text: str = "") -> None:
         self.stdout.write(text + "\n")
@@ -120,7 +150,7 @@ class HumanBot(Bot):
             try:
                 self.stdout.write(f"seat {request.seat} > ")
                 self.stdout.flush()
-                line = self.stdin.readline()
+                line = self.next_line()
             except KeyboardInterrupt:
                 raise QuitGame("Ctrl-C") from None
             if not line:

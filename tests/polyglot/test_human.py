@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import io
+import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -96,8 +98,11 @@ def test_ctrl_c_at_the_prompt_ends_the_game_cleanly_with_a_replay(tmp_path: Path
     while "seat 0 > " not in seen and time.monotonic() < deadline:
         seen += process.stdout.read(1)
     process.send_signal(signal.SIGINT)
-    rest, _ = process.communicate(timeout=60)
-    output = seen + rest
+    # stdin stays open until the end, as a terminal's does: closed early, it could end the input first.
+    process.wait(timeout=60)
+    output = seen + process.stdout.read()
+    assert process.stdin is not None
+    process.stdin.close()
     assert process.returncode == 1, output
     assert "you left the game (Ctrl-C); the fallback policy played your seat to the end" in output
     assert "Traceback" not in output
@@ -109,3 +114,25 @@ def test_play_without_replay_option_writes_one_under_runs(tmp_path: Path, monkey
     result = CliRunner().invoke(play_command, [test_game(), "--bot", "random", "--seed", "2"], input="q\n")
     assert result.exit_code == 1 and "replay written to runs/" in result.output
     assert len(list((tmp_path / "runs").glob("*.jsonl"))) == 1
+
+
+def test_ctrl_c_that_lands_on_another_thread_still_stops_the_prompt() -> None:
+    """The kernel may hand SIGINT to any thread (gRPC has several): the prompt still stops, without waiting for Enter."""
+    read_end, write_end = os.pipe()
+    bot = HumanBot(stdin=os.fdopen(read_end, "r"), stdout=io.StringIO())
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    def interrupt_from_here() -> None:
+        time.sleep(0.3)
+        signal.pthread_kill(threading.get_ident(), signal.SIGINT)
+        time.sleep(10)
+        os.close(write_end)  # ends the input, for a prompt that missed Ctrl-C
+
+    threading.Thread(target=interrupt_from_here, daemon=True).start()
+    began = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            bot.next_line()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert time.monotonic() - began < 5, "Ctrl-C was seen only when the input ended"
