@@ -254,10 +254,8 @@ class ISMCTSBot(Bot):
             return self.rng.choice(list(request.options))
         search = Search(worlds, self.rng, self.exploration)
         wall_deadline = self.deadline(request, began)
-        if self.cpu_seconds and self.seconds is not None:
-            run_search(search, math.inf if wall_deadline is None else wall_deadline, self.seconds, self.iterations)
-        else:
-            search.run(wall_deadline, self.iterations)
+        cpu_budget = self.seconds if self.cpu_seconds else None
+        run_search(search, math.inf if wall_deadline is None else wall_deadline, cpu_budget, self.iterations)
         self.last_search = search
         return search.best(legal)
 
