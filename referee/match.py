@@ -436,7 +436,8 @@ class _Match:
         for seat_index in deciding:
             seat = self.seats[seat_index]
             seat_options = options[seat_index]
-            if len(seat_options) == 1 and not self.spec.ask_forced:
+            if len(seat_options) == 1 and not self.spec.ask_forced \
+                    and state.decision_name(seat_index) not in self.game.asked_even_when_forced:
                 choices[seat_index] = seat_options[0].id
                 how[seat_index] = "forced"
                 continue
