@@ -30,6 +30,8 @@ class UndergroundDiceGame(Game):
 
     id = "underground_dice"
     name = "Underground Dice"
+    #: With counterfeits, how many fake bills a seat may stake or pay depends on its secret make-up.
+    asked_even_when_forced = frozenset(("stake_fakes", "pay_fakes"))
     min_players = 2
     max_players = 2
     default_players = 2
