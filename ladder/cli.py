@@ -7,6 +7,7 @@ import json
 import logging
 import os
 import signal
+import shlex
 import sys
 from pathlib import Path
 from typing import Any
@@ -451,8 +452,10 @@ def challenge(settings: LadderSettings, bot: str, opponent: str, games: int, req
 def challenge_results(settings: LadderSettings, challenge_id: int) -> None:
     """Show a challenge's games: ranks, faults and replays, and the challenger's record."""
     from ladder.challenges import challenge_result
+    from ladder.replays import replay_file
 
     result = challenge_result(settings, challenge_id)
+    files: list[tuple[int, Path]] = []
     table = Table(title=f"challenge #{result.id}: {result.bot} against {result.opponent} · "
                         f"{result.finished} of {result.games} played · {result.bot} won {result.wins}, "
                         f"drew {result.draws}, lost {result.losses}")
@@ -465,10 +468,14 @@ def challenge_results(settings: LadderSettings, challenge_id: int) -> None:
             if seat.faults:
                 text += " [" + ", ".join(f"{fault['kind']}: {fault['detail']}" for fault in seat.faults) + "]"
             seats.append(text)
-        replay = (row.replay_path if row.replay_path and Path(row.replay_path).exists()
-                  else f"in the database: /matches/{row.id}/replay.jsonl" if getattr(row, "has_replay", False) else "-")
-        table.add_row(str(row.id), row.status, "\n".join(seats), replay)
+        path = replay_file(settings, row.id) if getattr(row, "has_replay", False) or row.replay_path else None
+        if path is not None:
+            files.append((row.id, path))
+        table.add_row(str(row.id), row.status, "\n".join(seats), "below" if path is not None else "-")
     console.print(table)
+    # Whole paths on lines of their own (a table cell would wrap them): each opens with `b99 replay show`.
+    for match_id, path in files:
+        click.echo(f"match {match_id}: b99 replay show {shlex.quote(str(path))}")
 
 
 @ladder.command()

@@ -50,13 +50,15 @@ def games() -> None:
     console.print("Rules, components and variants of each game: docs/games/<id>.md (for example docs/games/underground_dice.md)")
 
 
-def print_report(report: Any) -> None:
+def print_report(report: Any, position_path: str | None = None) -> None:
+    """The match report for a person: ranks, scores and why, faults, sandboxes, where the replay is."""
     from referee.fault_text import fault_block
     from referee.rank_reasons import rank_reasons
 
     game = get_game(report.game)
     status = " · VOID" if getattr(report, "void", False) else ""
-    table = Table(title=f"{report.game} · seed {report.seed} · match {report.match_id}{status}", caption=f"score: {game.score_unit}")
+    start = " · from a position" if getattr(report, "from_position", False) else ""
+    table = Table(title=f"{report.game} · seed {report.seed} · match {report.match_id}{start}{status}", caption=f"score: {game.score_unit}")
     ranks = [seat.rank for seat in report.seats]
     scores = [seat.score for seat in report.seats]
     reasons = (
@@ -79,6 +81,10 @@ def print_report(report: Any) -> None:
         rank = str(seat.rank) if seat.rank else "-"
         table.add_row(str(seat.seat), seat.name, rank, score, *([reason or "-"] if any(reasons) else []), faults or "-")
     console.print(table)
+    if getattr(report, "from_position", False):
+        where = f" in {position_path}" if position_path else ""
+        console.print(f"started from the position{where}, not the game's start (--from): "
+                      "ranks and scores are those of the game played on from there", highlight=False)
     if report.void:
         console.print(f"[bold red]void[/bold red]: no result ({report.void_reason})", highlight=False)
     for seat in report.seats:
@@ -214,7 +220,7 @@ def match(
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=2))
     else:
-        print_report(report)
+        print_report(report, position_path)
     startup_faults = [seat for seat in report.seats if any(f.kind == "startup" for f in seat.faults)]
     if startup_faults or report.void:
         for seat in startup_faults:

@@ -158,6 +158,8 @@ class MatchReport:
     void_reason: str = ""
     #: The hash of the seed published at the start (referee.chance.seed_commitment).
     seed_commitment: str = ""
+    #: The match started from a position (MatchSpec.position), not from the game's initial state.
+    from_position: bool = False
 
     @property
     def void(self) -> bool:
@@ -181,6 +183,7 @@ class MatchReport:
             "replay_path": self.replay_path,
             "details": self.details,
             "seed_commitment": self.seed_commitment,
+            "from_position": self.from_position,
         }
 
     @staticmethod
@@ -198,6 +201,7 @@ class MatchReport:
             replay_path=data.get("replay_path"),
             engine_ranks=[int(rank) for rank in data.get("engine_ranks", [])],
             details=dict(data.get("details") or {}),
+            from_position=bool(data.get("from_position", False)),
             status=str(data.get("status", COMPLETE)),
             void_reason=str(data.get("void_reason", "")),
             seed_commitment=str(data.get("seed_commitment", "")),
@@ -551,6 +555,7 @@ class _Match:
             engine_ranks=list(result.ranks),
             details=dict(result.details),
             seed_commitment=self.commitment,
+            from_position=self.spec.position is not None,
         )
 
     def nobody_plays(self) -> bool:
@@ -589,6 +594,7 @@ class _Match:
             status=VOID,
             void_reason=reason,
             seed_commitment=self.commitment,
+            from_position=self.spec.position is not None,
         )
 
     def shutdown(self) -> None:
