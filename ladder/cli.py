@@ -362,16 +362,19 @@ def leaderboard(settings: LadderSettings, game: str | None) -> None:
 
     for game_id in [game] if game else queries.games(settings):
         rows = queries.leaderboard(settings, game_id)
-        table = Table(title=f"{game_id} leaderboard", caption="Elo: official rating · strength and its 90% interval: fitted to the whole history")
+        table = Table(title=f"{game_id} leaderboard",
+                      caption="Elo: official rating · strength and its 90% interval: fitted to the whole history, from the field's "
+                              "mean (1500) · > next: the probability it is stronger than the bot below")
         for column, justify in [("#", "right"), ("bot", "left"), ("owner", "left"), ("Elo", "right"), ("strength", "right"),
-                                ("90% interval", "right"), ("games", "right"), ("status", "left")]:
+                                ("90% interval", "right"), ("> next", "right"), ("games", "right"), ("status", "left")]:
             table.add_column(column, justify=justify)  # type: ignore[arg-type]
         for row in rows:
             if not row.ranked:
                 continue
             interval = f"{row.interval[0]:.0f}–{row.interval[1]:.0f}" if row.interval else "-"
             strength = f"{row.strength:.0f}" if row.strength is not None else "-"
-            table.add_row(str(row.position), row.name, row.owner or "-", f"{row.rating:.1f}", strength, interval,
+            above = f"{row.above_next:.0%}" if row.above_next is not None else "-"
+            table.add_row(str(row.position), row.name, row.owner or "-", f"{row.rating:.1f}", strength, interval, above,
                           str(row.games), row.status)
         console.print(table)
         apart = [row for row in rows if not row.ranked]

@@ -10,7 +10,6 @@ from sqlmodel import col, select
 
 from ladder.db import read_session
 from ladder.models import Bot, BotStatus, Match, MatchKind, MatchStatus, Rating, ReplayBlob, Seat
-from ladder.recompute import strengths
 from ladder.settings import LadderSettings
 from referee.chance import seed_commitment
 
@@ -28,11 +27,14 @@ class LeaderboardRow:
     status: str
     rating: float  # official Elo
     games: int
-    #: 90% interval of the bot's strength (the Bradley-Terry fit of the whole history), None before its first game.
+    #: 90% interval of the bot's strength relative to the field's mean, plus 1500 (the Bradley-Terry fit of
+    #: the whole history); it shrinks as the bot plays. None before its first game.
     interval: tuple[float, float] | None
     strength: float | None = None  # the Bradley-Terry fit's estimate, on the Elo scale
     game: str = ""
     paused_reason: str | None = None
+    #: The probability that this bot is stronger than the ranked bot listed below it (None: last, or unfitted).
+    above_next: float | None = None
 
     @property
     def ranked(self) -> bool:
@@ -123,6 +125,8 @@ def leaderboard(
             .join(Rating, col(Rating.bot_id) == col(Bot.id))
             .where(Bot.game == game, Bot.status != BotStatus.REFERENCE)
         ).all()
+    from ladder.recompute import strengths  # numpy: loaded by the pages that show intervals, not by every command
+
     fit = strengths.fit(settings, game) if with_intervals else None
     ranked = sorted((row for row in rows if row[0].status == BotStatus.ACTIVE), key=lambda row: (-row[1].rating, row[0].name))
     apart = sorted((row for row in rows if row[0].status != BotStatus.ACTIVE), key=lambda row: (row[0].status, row[0].name))
@@ -146,6 +150,11 @@ def leaderboard(
                 paused_reason=bot.paused_reason,
             )
         )
+    if fit is not None:
+        ranked_rows = [row for row in result if row.ranked]
+        for row, below in zip(ranked_rows, ranked_rows[1:]):
+            if row.bot_id in fit.index and below.bot_id in fit.index:
+                row.above_next = fit.better(row.bot_id, below.bot_id)
     return result
 
 
