@@ -347,15 +347,37 @@ def last_rating_seq(settings: LadderSettings, game: str) -> int:
 def status_reasons(settings: LadderSettings, game: str) -> dict[int, str]:
     """Why each bot of `game` is listed apart from the ranked table (paused or rejected: the
     reason; validating: what it waits for)."""
+    from ladder.models import BotKind
+    from ladder.scheduler_lease import current_holder
+
     with read_session(settings.db_url) as session:
         bots = session.exec(select(Bot).where(Bot.game == game, col(Bot.status).in_(BotStatus.UNRANKED))).all()
+        playing = set(session.exec(
+            select(Seat.bot_id).join(Match, col(Match.id) == col(Seat.match_id))
+            .where(Match.game == game, Match.kind == MatchKind.VALIDATION, Match.status == MatchStatus.RUNNING)
+        ).all())
+    holder = current_holder(settings)
+    scheduling = holder is not None and not holder.expired(_now())
     reasons = {}
     for bot in bots:
         if bot.status == BotStatus.VALIDATING:
-            reasons[bot.id or 0] = "playing its validation games"
+            if bot.id in playing:
+                reasons[bot.id or 0] = "playing its validation games"
+            elif not scheduling:
+                reasons[bot.id or 0] = "waits for its validation games: no scheduler is running (`b99 ladder serve`)"
+            elif bot.kind == BotKind.REMOTE:
+                reasons[bot.id or 0] = "waits for its validation games: they start while it is connected"
+            else:
+                reasons[bot.id or 0] = "waits for its validation games"
         elif bot.paused_reason:
             reasons[bot.id or 0] = bot.paused_reason
     return reasons
+
+
+def _now() -> datetime:
+    from ladder.models import utcnow
+
+    return utcnow()
 
 
 @dataclass

@@ -155,11 +155,15 @@ class Pages:
 
     def game(self, request: Request) -> Response:
         game = self.known_game(request.path_params["game"])
+        from ladder.status import unplayable
+
         rows = queries.leaderboard(self.settings, game)
         pager = Pager(page_number(request), len(rows), self.page_size)
+        settings = self.game_settings(game)
         return render("game.html", request=request, game=game, rows=rows[pager.offset: pager.offset + pager.size],
-                      pager=pager, settings=self.game_settings(game), reasons=queries.status_reasons(self.settings, game),
-                      matches=queries.matches(self.settings, game=game, limit=20))
+                      pager=pager, settings=settings, reasons=queries.status_reasons(self.settings, game),
+                      matches=queries.matches(self.settings, game=game, limit=20),
+                      unplayable=unplayable(settings, sum(1 for row in rows if row.ranked)))
 
     def bots(self, request: Request) -> Response:
         game = choice(request, "game", queries.games(self.settings))
