@@ -169,8 +169,11 @@ def ladder_goal(matches: int) -> list[str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer runs; print only")
+    parser.add_argument("--ladder-matches", type=int, default=None,
+                        help="matches of the whole-ladder run on SQLite (default 1000, 300 with --quick)")
     args = parser.parse_args()
     seeds, runs, goal = (2, 20, 300) if args.quick else (3, 60, 1000)
+    goal = args.ladder_matches or goal
     lines = [
         f"Measured {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC on {platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}, `python -m benchmarks.rating_accuracy`.",
