@@ -184,7 +184,7 @@ class Ladder:
         self.unplayable_logged.add(game)
         flagged = unplayable(game_settings, available)
         if flagged is not None:
-            log.warning("cannot schedule %s", flagged.reason, extra={"game": game, "event": "unplayable"})
+            log.warning("cannot schedule matches: %s", flagged.reason, extra={"game": game, "event": "unplayable"})
 
     def dispatch(self) -> None:
         """Send every queued match that was never sent, or whose dispatch lease ran out."""
