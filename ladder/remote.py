@@ -81,6 +81,11 @@ class Presence:
         with self.lock:
             self.reserved[bot_id] = self.reserved.get(bot_id, 0) + 1
 
+    def reserved_count(self, bot_id: int) -> int:
+        """How many scheduled matches wait to claim one of the bot's waiting connections."""
+        with self.lock:
+            return self.reserved.get(bot_id, 0)
+
     def connected(self, bot_id: int, change: int) -> None:
         with self.lock:
             self.waiting[bot_id] = max(0, self.waiting.get(bot_id, 0) + change)
@@ -336,11 +341,19 @@ class ArenaGateway(arena_grpc.ArenaServicer, ladder_grpc.ArenaRelayServicer):
                 refusal = refusals.get(connection.token)
                 if refusal is None or connection.claimed or connection not in self.waiting.get(connection.bot_id, []):
                     continue
+                if self._promised(connection):
+                    continue  # matched to a scheduled match: that game plays to its end, as one under way
                 self.waiting[connection.bot_id].remove(connection)
                 self.presence.connected(connection.bot_id, -1)
                 log.info("remote bot %s: waiting connection closed (%s)", connection.bot_id, refusal.error.message)
                 connection.to_bot.put_nowait(refusal)
                 connection.to_bot.put_nowait(None)
+
+    def _promised(self, connection: RemoteConnection) -> bool:
+        """Whether a waiting connection is one the scheduler already gave a match to: the relay of
+        that match claims the bot's oldest waiting connections first, one per reserved match."""
+        reserved = self.presence.reserved_count(connection.bot_id)
+        return connection in self.waiting.get(connection.bot_id, [])[:reserved]
 
     async def _claim(self, bot_id: int) -> RemoteConnection | None:
         assert self._changed is not None  # set when the server started

@@ -279,3 +279,44 @@ def test_a_waiting_remote_bot_cannot_flood_the_gateway(server) -> None:  # type:
         for channel, call in opened:
             call.cancel()
             channel.close()
+
+
+def test_revoking_a_token_keeps_a_scheduled_game(server) -> None:  # type: ignore[no-untyped-def]
+    """Measured: a token revoked between scheduling and the start of the game closed the waiting
+    connection the match had been given, and the bot took a rated loss with a `disconnect` fault.
+    A connection already matched to a match is kept for that game, which ends normally."""
+    import asyncio
+
+    settings, ladder_server = server
+    token = issue_token(settings, "far")
+    far_id = get_bot(settings, "far").id
+    env = {**os.environ, "B99_ARENA_ADDRESS": f"127.0.0.1:{ladder_server.arena.port}", "B99_SEAT_TOKEN": token,
+           "PYTHONPATH": str(ROOT)}
+    remote = subprocess.Popen([sys.executable, str(Path(__file__).with_name("remote_bot.py")), "1"], env=env,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while not ladder_server.online.available(far_id) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert ladder_server.online.available(far_id), "the remote bot never connected"
+        match_id = ladder_server.ladder.schedule_one(GAME)  # matched: its waiting connection is this match's
+        assert match_id is not None
+        assert revoke_tokens(settings, "far") == 1
+        gateway = ladder_server.arena
+        asyncio.run_coroutine_threadsafe(gateway._drop_refused(), gateway._loop).result(10)  # the periodic recheck
+        ladder_server.ladder.dispatch()
+        _, stderr = remote.communicate(timeout=60)
+    finally:
+        if remote.poll() is None:
+            remote.kill()
+            remote.wait()
+    assert remote.returncode == 0, stderr[-2000:]
+    deadline = time.monotonic() + 30
+    while queries.match(settings, match_id).status != MatchStatus.DONE and time.monotonic() < deadline:  # type: ignore[union-attr]
+        time.sleep(0.05)
+    row = queries.match(settings, match_id)
+    assert row is not None and row.status == MatchStatus.DONE
+    far = next(seat for seat in row.seats if seat.bot == "far")
+    assert far.faults == [] and not far.replaced
+    assert not ladder_server.online.available(far_id)
+    assert ladder_server.ladder.schedule_one(GAME) is None  # a revoked token opens no new connection
