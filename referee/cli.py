@@ -1,25 +1,145 @@
-"""The `b99` command line: games, matches, replays (and commands other packages plug in)."""
+"""The `b99` command line: games, matches, replays (and commands other packages plug in).
+
+Start-up is kept to click alone: every heavy module (rich, the referee, grpc, the commands other
+packages plug in) is imported by the command that needs it, so `b99 --version` and `b99 --help`
+cost little more than the interpreter's own start.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
-import uuid
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
 import click
-from rich.console import Console
-from rich.table import Table
 
-from referee.bot_resolution import resolve_bot
 from referee.cli_options import seed_option, variant_option
-from referee.clock import TimeControl
 from referee.errors import ArenaError
-from referee.registry import all_games, get_game
 
-console = Console()
+
+class _Console:
+    """rich's Console, made on first use (importing rich costs more than the rest of `b99 --help`)."""
+
+    def __init__(self) -> None:
+        self._console: Any = None
+
+    def __getattr__(self, name: str) -> Any:  # noqa: ANN401 - whatever rich's Console has
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console()
+        return getattr(self._console, name)
+
+
+console: Any = _Console()
+
+
+def _table(*args: Any, **kwargs: Any) -> Any:  # noqa: ANN401 - rich.table.Table
+    from rich.table import Table
+
+    return Table(*args, **kwargs)
+
+
+#: The one-line help of the commands this distribution plugs in (entry points `b99.commands`), so
+#: `b99 --help` lists them without importing them; tests/test_cli.py checks each against its command.
+PLUGIN_SUMMARIES = {
+    "bot": "Make a new bot.",
+    "bridge": "Play a seat with COMMAND, a bot that speaks JSON lines on stdin/stdout (b99 bridge -- COMMAND).",
+    "ladder": "Run a rating ladder: register bots, schedule matches, keep Elo ratings.",
+    "play": "Play GAME yourself in the terminal (or the browser with --web) against bots; you see only your seat's view and options.",
+    "tournament": "Play a round robin between local bots (all seatings) and print an Elo table with win rates.",
+}
+#: The same for `b99 replay`'s commands that live with the viewer.
+VIEWER_SUMMARIES = {
+    "render": "Draw one frame of the replay at PATH as an SVG picture of the table.",
+    "view": "Serve the replay viewer for PATH on a local web page (prints its URL; Ctrl-C stops).",
+}
+
+
+class LazyGroup(click.Group):
+    """A group whose commands named in `lazy` ("module:attribute") are imported only when run or asked
+    for their own help; its listing uses `summaries` instead of importing them."""
+
+    def __init__(self, *args: Any, lazy: dict[str, str] | None = None, summaries: dict[str, str] | None = None,
+                 plugins: str | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy = dict(lazy or {})
+        self.summaries = dict(summaries or {})
+        self.plugins = plugins
+        self._plugins_found = plugins is None
+
+    def _find_plugins(self) -> None:
+        """Add the entry points of the plug-in group to the lazy commands (names only: nothing is imported)."""
+        if self._plugins_found or self.plugins is None:
+            return
+        self._plugins_found = True
+        from referee.dist_info import entry_points
+
+        for name, target in entry_points(self.plugins).items():
+            if name not in self.commands:
+                self.lazy.setdefault(name, target)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        self._find_plugins()
+        return sorted(set(self.commands) | set(self.lazy))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.commands:
+            return self.commands[cmd_name]
+        self._find_plugins()
+        target = self.lazy.get(cmd_name)
+        if target is None:
+            return None
+        command = _load(cmd_name, target)
+        if command is not None:
+            self.add_command(command, cmd_name)
+        else:
+            self.lazy.pop(cmd_name, None)
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            if name not in self.commands and name in self.summaries:
+                rows.append((name, self.summaries[name]))
+                continue
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command))
+        if rows:
+            limit = formatter.width - 6 - max(len(name) for name, _ in rows)
+            with formatter.section("Commands"):
+                formatter.write_dl([(name, short_help(what, limit)) for name, what in rows])
+
+
+def short_help(what: str | click.Command, limit: int) -> str:
+    """A command's one-line help as click lists it (from its summary when it is not imported)."""
+    command = what if isinstance(what, click.Command) else click.Command(None, help=what)
+    return command.get_short_help_str(limit)
+
+
+def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """`--version`, read from the installed metadata without importing importlib.metadata."""
+    if not value or ctx.resilient_parsing:
+        return
+    from referee.dist_info import version
+
+    click.echo(f"{ctx.find_root().info_name or 'b99'}, version {version('b99-arena') or 'unknown'}")
+    ctx.exit()
+
+
+def _load(name: str, target: str) -> click.Command | None:
+    """The command at "module:attribute"; a broken plug-in is a warning, never the end of the core commands."""
+    module_name, _, attribute = target.partition(":")
+    try:
+        import importlib
+
+        command = getattr(importlib.import_module(module_name), attribute)
+    except Exception as error:  # noqa: BLE001 - a broken plug-in must not break the core commands
+        click.echo(f"warning: command {name!r} could not be loaded: {error}", err=True)
+        return None
+    return command if isinstance(command, click.Command) else None
 
 
 def fail(message: str) -> None:
@@ -28,8 +148,8 @@ def fail(message: str) -> None:
     sys.exit(2)
 
 
-@click.group()
-@click.version_option(package_name="b99-arena")
+@click.group(cls=LazyGroup, plugins="b99.commands", summaries=PLUGIN_SUMMARIES)
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version, help="Show the version and exit.")
 def main() -> None:
     """B99 Arena: run bots against each other on five board games."""
 
@@ -37,7 +157,9 @@ def main() -> None:
 @main.command()
 def games() -> None:
     """List the games and their config flags."""
-    table = Table(title="Games")
+    from referee.registry import all_games
+
+    table = _table(title="Games")
     table.add_column("id", style="bold")
     table.add_column("name")
     table.add_column("players")
@@ -54,11 +176,12 @@ def print_report(report: Any, position_path: str | None = None) -> None:
     """The match report for a person: ranks, scores and why, faults, sandboxes, where the replay is."""
     from referee.fault_text import fault_block
     from referee.rank_reasons import rank_reasons
+    from referee.registry import get_game
 
     game = get_game(report.game)
     status = " · VOID" if getattr(report, "void", False) else ""
     start = " · from a position" if getattr(report, "from_position", False) else ""
-    table = Table(title=f"{report.game} · seed {report.seed} · match {report.match_id}{start}{status}", caption=f"score: {game.score_unit}")
+    table = _table(title=f"{report.game} · seed {report.seed} · match {report.match_id}{start}{status}", caption=f"score: {game.score_unit}")
     ranks = [seat.rank for seat in report.seats]
     scores = [seat.score for seat in report.seats]
     reasons = (
@@ -141,7 +264,7 @@ def default_sandbox_level() -> str:
 @click.option(
     "--sandbox",
     type=click.Choice(["none", "basic", "strict"]),
-    default=lambda: default_sandbox_level(),
+    default=None,
     show_default="strict where the machine provides it and without --tcp, else none",
     help="Confine bot processes: strict (namespaces, no network, own uid, caps), basic (own uid and caps), "
     "none (trusted local code). The match report says which level and caps were in force.",
@@ -168,14 +291,19 @@ def match(
     tcp: bool,
     in_process: bool,
     ask_forced: bool,
-    sandbox: str,
+    sandbox: str | None,
     as_json: bool,
     position_path: str | None,
 ) -> None:
     """Play one match of GAME between the given bots and print ranks and scores."""
-    from referee.chance import fresh_seed
+    import uuid
+    from dataclasses import replace
 
+    from referee.bot_resolution import resolve_bot
+    from referee.chance import fresh_seed
+    from referee.clock import TimeControl
     from referee.match import MatchSpec, run_match
+    from referee.registry import get_game
 
     try:
         game_object = get_game(game)
@@ -195,7 +323,11 @@ def match(
             startup_seconds=startup_time,
             strikes_allowed=strikes,
         )
-        specs = [resolve_bot(text, game, in_process, sandbox) for text in bot_texts]
+        specs = [resolve_bot(text, game, in_process, sandbox or "none") for text in bot_texts]
+        if sandbox is None and any(spec.command is not None for spec in specs):
+            # The machine is probed only when a bot runs as a process: an in-process match never pays for it.
+            level = default_sandbox_level()
+            specs = [replace(spec, sandbox=level) if spec.command is not None else spec for spec in specs]
         match_id = uuid.uuid4().hex[:12]
         if replay_path is None:
             Path("runs").mkdir(exist_ok=True)
@@ -228,7 +360,8 @@ def match(
         sys.exit(1)
 
 
-@main.group()
+@main.group(cls=LazyGroup, lazy={"render": "referee.viewer.commands:replay_render", "view": "referee.viewer.commands:replay_view"},
+            summaries=VIEWER_SUMMARIES)
 def replay() -> None:
     """Show or verify a replay file."""
 
@@ -302,7 +435,7 @@ def replay_show(path: str, seat: int | None, limit: int, as_json: bool) -> None:
         f"[bold]{header['config']['game']}[/bold] · match {header.get('match_id')} · seed {revealed_seed(records)} · "
         f"seats {', '.join(f'{i}: {name}' for i, name in enumerate(header.get('seats', [])))}"
     )
-    table = Table(show_lines=False)
+    table = _table(show_lines=False)
     table.add_column("#", justify="right")
     table.add_column("what")
     table.add_column("detail")
@@ -352,43 +485,18 @@ def replay_show(path: str, seat: int | None, limit: int, as_json: bool) -> None:
     console.print(table)
 
 
-def _add_viewer_commands() -> None:
-    """`b99 replay render` and `b99 replay view` live with the viewer (referee/viewer/commands.py)."""
-    from referee.viewer.commands import replay_render, replay_view
-
-    replay.add_command(replay_render)
-    replay.add_command(replay_view)
-
-
-_add_viewer_commands()
-
-
 @main.command("bots")
 def list_bots() -> None:
     """List the reference bots."""
     from bots.registry import bot_names, heuristic_games
 
-    table = Table(title="Reference bots")
+    table = _table(title="Reference bots")
     table.add_column("name", style="bold")
     table.add_column("plays")
     for name in bot_names():
         plays = ", ".join(heuristic_games()) if name == "heuristic" else "every game"
         table.add_row(name, plays)
     console.print(table)
-
-
-def _load_plugins() -> None:
-    """Attach commands other packages register under the entry-point group `b99.commands`."""
-    for entry in entry_points(group="b99.commands"):
-        try:
-            command = entry.load()
-        except Exception as error:  # noqa: BLE001 - a broken plug-in must not break the core commands
-            click.echo(f"warning: command {entry.name!r} could not be loaded: {error}", err=True)
-            continue
-        main.add_command(command, entry.name)
-
-
-_load_plugins()
 
 
 if __name__ == "__main__":

@@ -144,3 +144,37 @@ def test_a_variant_that_is_not_key_value_is_one_line_naming_the_option(command: 
     result = invoke(command, "fuji99", *bots, "--variant", "max_rounds")
     assert result.exit_code == 2
     assert "Invalid value for '--variant': 'max_rounds' is not key=value" in result.output
+
+
+def test_help_lists_plugged_in_commands_by_their_own_help_without_importing_them() -> None:
+    """`b99 --help` uses the summaries kept in referee.cli: each is its command's one-line help."""
+    import importlib
+
+    from referee.cli import PLUGIN_SUMMARIES, VIEWER_SUMMARIES
+    from referee.dist_info import entry_points
+
+    plugged = entry_points("b99.commands")
+    assert set(PLUGIN_SUMMARIES) <= set(plugged)
+    lazy = {name: target for name, target in plugged.items() if name in PLUGIN_SUMMARIES}
+    lazy |= {"render": "referee.viewer.commands:replay_render", "view": "referee.viewer.commands:replay_view"}
+    for name, target in lazy.items():
+        module, _, attribute = target.partition(":")
+        command = getattr(importlib.import_module(module), attribute)
+        assert (PLUGIN_SUMMARIES | VIEWER_SUMMARIES)[name] == command.get_short_help_str(10_000), name
+
+
+def test_version_and_help_import_no_referee_machinery() -> None:
+    """`b99 --version` and `b99 --help` load click and the CLI only (start-up cost: docs/benchmarks.md)."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys\nfrom referee.cli import main\n"
+        "for args in (['--version'], ['--help'], ['replay', '--help']):\n"
+        "    try:\n        main(args)\n    except SystemExit:\n        pass\n"
+        "heavy = [m for m in ('grpc', 'rich', 'referee.match', 'ladder.cli', 'importlib.metadata', 'google.protobuf') if m in sys.modules]\n"
+        "print('HEAVY', heavy)\n"
+    )
+    output = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60).stdout
+    assert "HEAVY []" in output, output
+    assert "version" in output and "ladder" in output and "render" in output
