@@ -194,6 +194,10 @@ class DeepDiveState(GameState):
         self._options = options
         self._outcomes = None
 
+    def begin_turn(self, player: Seat) -> None:
+        """Begin `player`'s turn (or the AI's) from between turns: where a position naming a turn's start goes on."""
+        self._begin_turn(player)
+
     def _begin_turn(self, player: Seat) -> None:
         self.active = player
         self.depth = 0
@@ -208,7 +212,7 @@ class DeepDiveState(GameState):
             self.final_round = True
             self.emit("last_dive", player=player)
         if self.rocks[player]:
-            self._enter(START, (opt.DIVE, *opt.ROCK.values()))
+            self._enter(START, self.options_at(START))
         else:
             self._arrive(1)
 
@@ -216,20 +220,39 @@ class DeepDiveState(GameState):
         """T2: the diving penguin reaches `depth`; ask AT_DEPTH, or surface empty if nothing is legal."""
         self.depth = depth
         self.flipped = None
-        index = depth - 1
-        player = self._diver()
-        take = self.tile_options.take
-        options = [take[t] for t in self.available[index]]
-        exhausted = self.face_down[index] == 0
-        if not exhausted:
-            options.append(opt.FLIP)
-        if depth <= 4 and ((self.end_triggered and exhausted) or self._captured_at(player, depth)):
-            options.append(opt.SKIP)
+        options = self.options_at(AT_DEPTH)
         if not options:
-            self.emit("surfaced_empty", player=player)
+            self.emit("surfaced_empty", player=self._diver())
             self._end_turn()
             return
-        self._enter(AT_DEPTH, tuple(options))
+        self._enter(AT_DEPTH, options)
+
+    def options_at(self, phase: str) -> tuple[Option, ...]:
+        """The options of `phase` in this state (what the engine offers on entering it; one place for each rule)."""
+        if phase == START:
+            return (opt.DIVE, *opt.ROCK.values())
+        if phase == AT_DEPTH:
+            depth = self.depth
+            index = depth - 1
+            take = self.tile_options.take
+            options = [take[t] for t in self.available[index]]
+            exhausted = self.face_down[index] == 0
+            if not exhausted:
+                options.append(opt.FLIP)
+            if depth <= 4 and ((self.end_triggered and exhausted) or self._captured_at(self._diver(), depth)):
+                options.append(opt.SKIP)
+            return tuple(options)
+        if phase == RETREAT:
+            tiles = self.data.tiles
+            depths = sorted({tiles[t].depth for t in self.captured[self._diver()]})
+            eligible = sorted(t for d in depths for t in self.available[d - 1])
+            return tuple(self.tile_options.retreat_take[t] for t in eligible)
+        if phase == AFTER_FLIP:
+            return (opt.KEEP, opt.DIVE_ON) if self.depth <= 4 else (opt.KEEP,)
+        if phase == AI_PICK:
+            give = self.tile_options.ai_give
+            return tuple(give[t] for t in self._ai_choices())
+        return ()
 
     def _diver(self) -> Seat:
         """The seat diving now (only called during a player's turn)."""
@@ -284,16 +307,14 @@ class DeepDiveState(GameState):
             if len(self.captured[player]) < PENGUINS_PER_PLAYER:
                 self._end_turn()
                 return
-            tiles = self.data.tiles
-            depths = sorted({tiles[t].depth for t in self.captured[player]})
-            eligible = sorted(t for d in depths for t in self.available[d - 1])
-            if eligible:
-                self._enter(RETREAT, tuple(self.tile_options.retreat_take[t] for t in eligible))
+            retreat = self.options_at(RETREAT)
+            if retreat:
+                self._enter(RETREAT, retreat)
             else:
                 self._retreat(player)
         else:
             self.flipped = tile
-            self._enter(AFTER_FLIP, (opt.KEEP, opt.DIVE_ON) if self.depth <= 4 else (opt.KEEP,))
+            self._enter(AFTER_FLIP, self.options_at(AFTER_FLIP))
 
     def _retreat(self, player: Seat) -> None:
         for tile in self.captured[player]:
@@ -351,11 +372,25 @@ class DeepDiveState(GameState):
             self._ai_move_on()
             return
         self.inert[self.depth - 1].append(tile)
+        choices = self._ai_choices()
+        if not choices:
+            self._ai_move_on()
+            return
+        if len(choices) == 1:
+            (choice,) = choices
+            self.available[self.depth - 1].remove(choice)
+            self._ai_take(choice)
+            self._ai_move_on()
+            return
+        self._enter(AI_PICK, self.options_at(AI_PICK))
+
+    def _ai_choices(self) -> list[int]:
+        """The food the AI may take after flipping a predator: of the colours it has fewest of, the best value,
+        the lowest tile of each colour (a seat chooses when there are several)."""
         tiles = self.data.tiles
         food = [t for t in self.available[self.depth - 1] if tiles[t].type == FOOD]
         if not food:
-            self._ai_move_on()
-            return
+            return []
         fewest = min(len(self.ai_columns[tiles[t].colour_index]) for t in food)
         food = [t for t in food if len(self.ai_columns[tiles[t].colour_index]) == fewest]
         best = max(tiles[t].value for t in food)
@@ -363,14 +398,7 @@ class DeepDiveState(GameState):
         lowest_by_colour: dict[int, int] = {}
         for t in sorted(food):
             lowest_by_colour.setdefault(tiles[t].colour_index, t)
-        if len(lowest_by_colour) == 1:
-            (choice,) = lowest_by_colour.values()
-            self.available[self.depth - 1].remove(choice)
-            self._ai_take(choice)
-            self._ai_move_on()
-            return
-        give = self.tile_options.ai_give
-        self._enter(AI_PICK, tuple(give[t] for t in sorted(lowest_by_colour.values())))
+        return sorted(lowest_by_colour.values())
 
     def _ai_take(self, tile: int) -> None:
         info = self.data.tiles[tile]

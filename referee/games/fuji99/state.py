@@ -296,6 +296,10 @@ class Fuji99State(GameState):
             raise RuleError(f"fuji99: unknown action {action!r}")
 
     # ----- S1-S3 -----------------------------------------------------------------------
+    def begin_turn(self) -> None:
+        """Begin the active seat's turn: where a position naming a turn's start goes on."""
+        self._start_turn()
+
     def _start_turn(self) -> None:
         seat = self.active
         self.m = self.pos[seat]

@@ -425,6 +425,12 @@ class UndergroundDiceState(GameState):
         self._finish()
 
     def _finish(self) -> None:
+        self._result = self.final_result()
+        self.phase = OVER
+        self.emit("game_end", ranks=list(self._result.ranks), scores=[int(s) for s in self._result.scores])
+
+    def final_result(self) -> GameResult:
+        """The result of a game ending now: the bankrupt seat last, otherwise by score (equal scores draw)."""
         scores = (self.score(0), self.score(1))
         if self.bankrupt is not None:
             ranks = tuple(2 if seat == self.bankrupt else 1 for seat in (0, 1))
@@ -433,9 +439,7 @@ class UndergroundDiceState(GameState):
         details: dict[str, Any] = {"parent_turns": self.turns_done}
         if self.bankrupt is not None:
             details.update(bankrupt=self.bankrupt, reason=self.bankrupt_reason)
-        self._result = GameResult(ranks, tuple(float(s) for s in scores), details)
-        self.phase = OVER
-        self.emit("game_end", ranks=list(ranks), scores=list(scores))
+        return GameResult(ranks, tuple(float(s) for s in scores), details)
 
     def result(self) -> GameResult:
         """Ranks (bankrupt seat last; otherwise by score, equal scores draw) and scores in P."""
