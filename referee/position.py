@@ -294,6 +294,8 @@ def load_position(data: Any) -> GameState:  # noqa: ANN401 - JSON
             problems.extend(Problem(name, problem.rule, problem.message) for problem in error.problems)
             continue
         before = fresh_fields[name]
+        if isinstance(before, tuple) and isinstance(value, list):
+            value = _tuples(value)  # a hand-written position may write a tuple as a plain list
         if before is not None and value is not None and _kind(before) != _kind(value):
             message = f"state field {name!r} must be a {_kind(before)}, not {_kind(value)} ({json.dumps(raw)[:80]})"
             problems.append(Problem(name, f"a {_kind(before)}", message))
@@ -334,6 +336,11 @@ def load_position(data: Any) -> GameState:  # noqa: ANN401 - JSON
         raise _error(problems)
     begin_log(state)
     return state
+
+
+def _tuples(value: Any) -> Any:  # noqa: ANN401 - decoded JSON
+    """Lists made tuples, all the way down (what the engine keeps as a tuple of tuples)."""
+    return tuple(_tuples(item) for item in value) if isinstance(value, (list, tuple)) else value
 
 
 def begin_log(state: GameState) -> None:
@@ -412,5 +419,16 @@ def read_position(path: str | Path) -> GameState:
     return load_position(data)
 
 
+def position_text(data: Any, indent: int = 0) -> str:  # noqa: ANN401 - JSON
+    """A position as JSON text for people: one field a line, a list of plain values on one line."""
+    pad, inner = " " * indent, " " * (indent + 1)
+    if isinstance(data, dict) and data:
+        items = [f"{inner}{json.dumps(key, ensure_ascii=False)}: {position_text(value, indent + 1)}" for key, value in data.items()]
+        return "{\n" + ",\n".join(items) + f"\n{pad}}}"
+    if isinstance(data, list) and any(isinstance(item, (dict, list)) and item for item in data):
+        return "[\n" + ",\n".join(f"{inner}{position_text(item, indent + 1)}" for item in data) + f"\n{pad}]"
+    return json.dumps(data, ensure_ascii=False)
+
+
 def write_position(state: GameState, path: str | Path) -> None:
-    Path(path).write_text(json.dumps(position_json(state), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    Path(path).write_text(position_text(position_json(state)) + "\n", encoding="utf-8")

@@ -302,3 +302,47 @@ def test_random_play_round_trips_and_every_single_field_corruption_is_refused(ga
             state.apply_decisions({seat: rng.choice(list(state.legal_options(seat))).id for seat in state.deciding_seats()})
         step += 1
     assert refused >= len(CORRUPTIONS[game_id])
+
+
+# ----- 4. writing positions by hand: piles derived, a turn's start named ---------------------------
+FILLED_CASES = [("fuji99", ["deck"]), ("deep_dive", ["unseen"]), ("merchants", ["supply", "reputation_deck"]), ("magnificent", ["supply", "poster_deck", "boards_left"])]
+
+
+def _pile(value: Any) -> Any:  # noqa: ANN401
+    """A pile regardless of its order (a list of lists per depth stays per depth)."""
+    if isinstance(value, list) and value and isinstance(value[0], list):
+        return [sorted(map(str, item)) for item in value]
+    return sorted(map(str, value)) if isinstance(value, list) else value
+
+
+@pytest.mark.parametrize(("game_id", "piles"), FILLED_CASES, ids=[g for g, _ in FILLED_CASES])
+def test_a_pile_left_out_is_what_is_placed_nowhere_else(game_id: str, piles: list[str]) -> None:
+    for state in [play_until(game_id, lambda s, k=k: len(s.events) > k and not s.is_terminal(), seed=k) for k in (5, 40)]:
+        data = json.loads(json.dumps(position_json(state)))
+        for name in piles:
+            del data["state"][name]
+        loaded = load_position(data)
+        for name in piles:
+            assert _pile(position_json(loaded)["state"][name]) == _pile(position_json(state)["state"][name]), name
+
+
+def test_a_position_can_name_the_start_of_a_seats_turn() -> None:
+    data = initial_position("fuji99", 3)
+    data["state"].update(phase="turn_start", active=2, pos=[10, 20, 30], round=4, turns_taken=[3, 3, 3])
+    del data["state"]["deck"]
+    fuji = load_position(data)
+    assert fuji.phase == "draw_count" and fuji.deciding_seats() == (2,) and fuji.m == 30
+    assert [event.kind for event in fuji.events] == [POSITION_EVENT]
+    dive = play_until("deep_dive", lambda s: s.phase == "at_depth" and s.round >= 2, 3)
+    data = position_json(dive)
+    data["state"].update(phase="turn_start", depth=0, flipped=None)
+    dived = load_position(data)
+    assert dived.deciding_seats() == (dive.active,) and dived.phase in ("start", "at_depth") and dived.depth in (0, 1)
+    assert [event.kind for event in dived.events] == [POSITION_EVENT]
+
+
+def test_tuples_may_be_written_as_lists() -> None:
+    data = initial_position("underground_dice", 2, {"first_parent": "1"})
+    data["state"]["used_dice"] = [["pin", 3]]
+    data["state"]["p"] = 2
+    assert load_position(data).used_dice == (("pin", 3),)

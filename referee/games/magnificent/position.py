@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from referee.games.magnificent.data import COLOURS
+from referee.games.magnificent.data import COLOURS, TILE_TYPES
 from referee.games.magnificent.model import FIRST_SHOW, IN_HAND, Player
 from referee.games.magnificent.state import MagnificentState
 from referee.position_checks import at_most, each_once, in_range, report, require, seat
@@ -17,6 +17,27 @@ MARKERS = 8  # a player never owns more than 8 trainer markers (available and sp
 SHOW_SPACES = 13
 CONFIG_FIELDS = {"side_b": "side_b", "draft": "draft_master_cards", "pairs": "players"}
 DERIVED = ("_options", "_outcomes")
+#: Piles a position may leave out: camp tiles in no camp (`supply`), regular posters placed nowhere else
+#: (`poster_deck`), boards no seat has (`boards_left`).
+FILLED = ("supply", "poster_deck", "boards_left")
+
+
+def fill(state: MagnificentState, left_out: set[str]) -> None:
+    """The piles left out of a position, as what is placed nowhere else (in the data's order)."""
+    c = state.c
+    if "supply" in left_out:
+        used = Counter(tile[0] for player in state.players_state for tile in player.tiles if isinstance(tile, (list, tuple)) and tile)
+        used.update(state.turn.pending_tiles if state.turn is not None else ())
+        state.supply = {kind: max(c.tile_types[kind].copies - used[kind], 0) for kind in TILE_TYPES}
+    if "poster_deck" in left_out:
+        placed = {*state.start_posters_left, *state.poster_display, *state.poster_discard, state.poster_in_hand}
+        for player in state.players_state:
+            placed.update(player.posters)
+            placed.update(player.completed)
+        state.poster_deck = [poster for poster in c.regular_posters if poster not in placed]
+    if "boards_left" in left_out:
+        dealt = {player.board for player in state.players_state}
+        state.boards_left = [board for board in c.boards if board not in dealt]
 
 
 def camp_of(state: MagnificentState, where: str, player: Player) -> int | None:

@@ -26,9 +26,42 @@ CONFIG_FIELDS = {"solo": "players", "back_side": "personal_board_back (always on
 DERIVED = ("_options", "_outcomes")
 #: Phases of a round's draft and dungeon choice, where each seat has used one chip per round before.
 IN_ROUND = (CHOOSE_TILE, CHOOSE_TARGET, CHOOSE_ROTATION, CHOOSE_DUNGEON)
+#: Piles a position may leave out: the shop tiles and reputation cards placed nowhere else.
+FILLED = ("supply", "reputation_deck")
 
 PHASES = (CHANCE, INITIAL_ROTATION, RETURN_REPUTATION, CHOOSE_TILE, CHOOSE_TARGET, CHOOSE_ROTATION, CHOOSE_DUNGEON, OVER)
 ROTATIONS = (0, 90, 180, 270)
+
+
+def _places(state: MerchantsState) -> tuple[dict[str, list[object]], dict[str, list[object]]]:
+    """Where each shop tile and each reputation card lies, by the position's names of the places."""
+    data = state.data
+    tiles: dict[str, list[object]] = {"supply": list(state.supply), "solo_removed": list(state.solo_removed)}
+    cards: dict[str, list[object]] = {"reputation_deck": list(state.reputation_deck)}
+    seen_bundles: set[int] = set()
+    for seat, player in enumerate(state.players_state):
+        where = f"players_state[{seat}]"
+        tiles[f"{where}.shop"] = [entry[0] for entry in player.shop.values() if isinstance(entry, (list, tuple)) and len(entry) == 2]
+        tiles[f"{where}.discards"] = list(player.discards)
+        if player.bundle is not None and id(player.bundle) not in seen_bundles:
+            seen_bundles.add(id(player.bundle))
+            tiles[f"{where}.bundle"] = list(player.bundle.tiles)
+        tiles[f"{where}.drawn"] = [item for item in player.drawn if item not in data.reputation]
+        cards[f"{where}.drawn"] = [item for item in player.drawn if item in data.reputation]
+        cards[f"{where}.reputation"] = list(player.reputation)
+        cards[f"{where}.returned"] = list(player.returned)
+    return tiles, cards
+
+
+def fill(state: MerchantsState, left_out: set[str]) -> None:
+    """`supply` and `reputation_deck` when left out: the tiles and cards placed nowhere else, sorted."""
+    tiles, cards = _places(state)
+    if "supply" in left_out:
+        placed = {tile for place, items in tiles.items() if place != "supply" for tile in items}
+        state.supply = sorted(tile for tile in state.data.tile_ids if tile not in placed)
+    if "reputation_deck" in left_out:
+        held = {card for place, items in cards.items() if place != "reputation_deck" for card in items}
+        state.reputation_deck = sorted(card for card in state.data.reputation if card not in held)
 
 
 def derive(state: MerchantsState) -> None:
@@ -47,28 +80,15 @@ def check(state: MerchantsState) -> None:
     if len(state.players_state) != players:
         report("players_state", f"{players} seats", f"players_state must list {players} seats, not {len(state.players_state)}")
         return
-    tiles: dict[str, list[object]] = {"supply": list(state.supply), "solo_removed": list(state.solo_removed)}
-    cards: dict[str, list[object]] = {"reputation_deck": list(state.reputation_deck)}
-    seen_bundles: set[int] = set()
+    tiles, cards = _places(state)
     for seat, player in enumerate(state.players_state):
         where = f"players_state[{seat}]"
-        placed = []
         for cell, entry in player.shop.items():
             if not isinstance(entry, (list, tuple)) or len(entry) != 2:
                 report(f"{where}.shop", "(tile, rotation) entries", f"{where}.shop[{cell!r}] must be (tile, rotation), not {entry!r}")
                 continue
             one_of(f"{where}.shop[{cell!r}] rotation", entry[1], ROTATIONS)
-            placed.append(entry[0])
-        tiles[f"{where}.shop"] = placed
         _check_shop(f"{where}.shop", list(player.shop))
-        tiles[f"{where}.discards"] = list(player.discards)
-        if player.bundle is not None and id(player.bundle) not in seen_bundles:
-            seen_bundles.add(id(player.bundle))
-            tiles[f"{where}.bundle"] = list(player.bundle.tiles)
-        tiles[f"{where}.drawn"] = [item for item in player.drawn if item not in data.reputation]
-        cards[f"{where}.drawn"] = [item for item in player.drawn if item in data.reputation]
-        cards[f"{where}.reputation"] = list(player.reputation)
-        cards[f"{where}.returned"] = list(player.returned)
         if player.pending_tile is not None and (player.bundle is None or player.pending_tile not in player.bundle.tiles):
             report(f"{where}.pending_tile", "a pending tile is in the hand", f"{where}.pending_tile {player.pending_tile!r} is not in its hand")
         for chip in player.unused_chips:
