@@ -167,6 +167,8 @@ def _decode(value: Any, where: str) -> Any:  # noqa: ANN401 - any JSON value
 
 
 def _hashable(value: Any, where: str) -> Any:  # noqa: ANN401
+    if isinstance(value, list):
+        value = _tuples(value)  # a key written as a plain list ([row, column]) is a tuple
     try:
         hash(value)
     except TypeError:
