@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from functools import cache
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from referee.engine import ChanceOutcome, Game, GameConfig, GameResult, GameState, Option, Seat
 from referee.errors import GameOverError, RuleError
@@ -18,6 +18,9 @@ from referee.games.deep_dive import options as opt
 from referee.games.deep_dive.data import FOOD, OPEN_WATER, PENGUINS_PER_PLAYER, PREDATOR, ROCK, DeepDiveData
 from referee.games.deep_dive.scoring import ai_score, complete_rows, row_score
 from referee.ranking import competition_ranks
+
+if TYPE_CHECKING:
+    from referee.games.deep_dive.game import DeepDiveGame
 
 AI = -1  # `active` during the solo AI's turn (the AI is not a seat)
 
@@ -41,6 +44,8 @@ def _start_outcomes(players: int) -> tuple[ChanceOutcome, ...]:
 
 class DeepDiveState(GameState):
     """One game of DEEP DIVE. Depth d's data sits at list index d - 1; tiles are indices into the data table."""
+
+    game: DeepDiveGame
 
     def __init__(self, game: Game, config: GameConfig, data: DeepDiveData, tile_options: opt.TileOptions) -> None:
         super().__init__(game, config)
@@ -469,14 +474,10 @@ class DeepDiveState(GameState):
 
     # ----- views (spec 5: everything is public) ----------------------------------------------
     def public_view(self) -> dict[str, Any]:
-        from referee.games.deep_dive.views import build_view
-
-        return build_view(self, None)
+        return self.game.build_view(self, None)  # views.py (views read the state; the state never imports them)
 
     def private_view(self, seat: Seat) -> dict[str, Any]:
-        from referee.games.deep_dive.views import build_view
-
-        return build_view(self, seat)
+        return self.game.build_view(self, seat)
 
     def supply(self, seat: Seat) -> int:
         """Penguins in the seat's supply: every penguin not captured (the one diving now included)."""
