@@ -405,6 +405,12 @@ def _listed_problems(state: GameState, listed: Mapping[str, Any]) -> list[Proble
     return problems
 
 
+def refresh(state: GameState) -> GameState:
+    """The state after an in-place edit, checked, with all the engine derives made afresh (options, results,
+    caches: a cache kept from before the edit would offer what the edit took away). Its log is a new one."""
+    return load_position(position_json(state))
+
+
 def check_position(state: GameState) -> None:
     """Every problem of a state (as it would be loaded from its own position) in one PositionError, or nothing."""
     load_position(position_json(state))

@@ -23,6 +23,7 @@ from referee.position import (
     initial_position,
     load_position,
     position_json,
+    refresh,
 )
 from referee.registry import game_ids, get_game
 from sdk.bot import Bot
@@ -139,6 +140,7 @@ def test_merchants_options_follow_an_edited_hand() -> None:
     hand[0], state.supply[0] = swapped_in, swapped_out
     options = [o.id for o in reload(state).legal_options(0)]
     assert any(swapped_in in option for option in options) and not any(swapped_out in option for option in options)
+    assert [o.id for o in refresh(state).legal_options(0)] == options  # an in-place edit, refreshed
 
 
 # ----- 3. every impossible position refused, each problem named -----------------------------------
