@@ -390,7 +390,7 @@ def replay_verify(path: str) -> None:
 @click.option("--out", "out_path", type=click.Path(dir_okay=False, writable=True), default=None, help="Write it here (default: print it).")
 def replay_position(path: str, step: int, out_path: str | None) -> None:
     """Print (or write) the whole game state after STEP steps of a replay, as a position (docs/positions.md)."""
-    from referee.position import position_json
+    from referee.position import position_json, position_text
     from referee.replay import read_replay
     from referee.replay_steps import state_at
 
@@ -400,13 +400,63 @@ def replay_position(path: str, step: int, out_path: str | None) -> None:
     except ArenaError as error:
         fail(str(error))
         return
-    text = json.dumps(data, indent=1, ensure_ascii=False)
+    text = position_text(data)
     if out_path is None:
         click.echo(text)
         return
     Path(out_path).write_text(text + "\n", encoding="utf-8")
     who = ", ".join(f"seat {seat}" for seat in state.deciding_seats()) if not state.is_terminal() and not state.is_chance_node() else ""
     click.echo(f"position after step {step} written to {out_path}" + (f" ({who} to decide)" if who else ""), err=True)
+
+
+@main.group()
+def position() -> None:
+    """Write and check positions by hand (docs/positions.md)."""
+
+
+@position.command("new")
+@click.argument("game")
+@click.option("--players", type=int, default=None, help="Players (default: the game's default).")
+@variant_option
+@click.option("--out", "out_path", type=click.Path(dir_okay=False, writable=True), default=None, help="Write it here (default: print it).")
+def position_new(game: str, players: int | None, variants: tuple[tuple[str, Any], ...], out_path: str | None) -> None:
+    """Print (or write) GAME's initial position for this config: the start for writing one by hand."""
+    from referee.position import initial_position, position_text
+
+    try:
+        data = initial_position(game, players, dict(variants))
+    except ArenaError as error:
+        fail(str(error))
+        return
+    text = position_text(data)
+    if out_path is None:
+        click.echo(text)
+    else:
+        Path(out_path).write_text(text + "\n", encoding="utf-8")
+        click.echo(f"initial {game} position written to {out_path}", err=True)
+
+
+@position.command("check")
+@click.argument("path", type=click.Path(dir_okay=False))
+def position_check(path: str) -> None:
+    """Check a position file: every problem it has, one a line (field, rule, what is wrong), or what happens next."""
+    from referee.position import PositionError, read_position
+
+    try:
+        state = read_position(path)
+    except PositionError as error:
+        if len(error.problems) > 1:
+            for problem in error.problems:
+                click.echo(f"  {problem.field} [{problem.rule}]: {problem.message}", err=True)
+        fail(f"{path}: {error}")
+        return
+    if state.is_terminal():
+        now = "the game is over"
+    elif state.is_chance_node():
+        now = "a chance draw is next"
+    else:
+        now = ", ".join(f"seat {seat} to decide {state.decision_name(seat)}" for seat in state.deciding_seats())
+    click.echo(f"{path}: a valid {state.game.id} position ({state.config.players} players; {now})")
 
 
 @replay.command("show")

@@ -64,7 +64,7 @@ def dice_position() -> dict:
         ({"fakes": [1, 0]}, "counterfeit bills without the counterfeit rule"),
         ({"genuine": "thirty"}, "state field 'genuine' must be a list, not str"),
         ({"colour": 1}, "underground_dice has no state field 'colour'"),
-        ({"parent": 4}, "parent must be seat 0 or 1, not 4"),
+        ({"parent": 4}, "parent must be from 0 to 1, not 4"),
         ({"p": 9}, "9 pin and 3 4-5-6 dice unused, but the game has 3 and 3"),
     ],
 )
