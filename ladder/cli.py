@@ -257,6 +257,42 @@ def token(settings: LadderSettings, name: str, rotate: bool, revoke: bool, token
 
 
 @ladder.command()
+@click.option("--uses", type=click.IntRange(min=1), default=1, show_default=True, help="Accounts the code may open.")
+@pass_settings
+@_guard
+def invite(settings: LadderSettings, uses: int) -> None:
+    """Print a new invitation code (shown once) for `b99 login --invite CODE`."""
+    from ladder.accounts import create_invite
+    from ladder.ladder_config import config_path, load_config
+
+    click.echo(create_invite(settings, uses))
+    if load_config(settings.home).registration == "open":
+        console.print(f"(registration is open in {config_path(settings.home)}: nobody needs a code)", markup=False)
+
+
+@ladder.command()
+@click.argument("name", required=False)
+@click.option("--suspend", "reason", default=None, help="Suspend the account, saying why.")
+@click.option("--restore", is_flag=True, help="Lift the account's suspension.")
+@pass_settings
+@_guard
+def accounts(settings: LadderSettings, name: str | None, reason: str | None, restore: bool) -> None:
+    """List the accounts, or suspend one (--suspend REASON) or lift its suspension (--restore)."""
+    from ladder.accounts import list_accounts, set_suspended
+
+    if (reason is not None or restore) and not name:
+        _fail("name the account to suspend or restore")
+    if reason is not None and restore:
+        _fail("--suspend and --restore exclude each other")
+    if name and (reason is not None or restore):
+        account = set_suspended(settings, name, reason is not None, reason or "")
+        console.print(f"{account.name}: {account.status}" + (f" ({account.suspended_reason})" if account.suspended_reason else ""), markup=False)
+        return
+    for account in list_accounts(settings):
+        console.print(f"{account.name}: {account.status}" + (f" ({account.suspended_reason})" if account.suspended_reason else ""), markup=False)
+
+
+@ladder.command()
 @click.argument("archive", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--no-files", is_flag=True, help="Only the database (no replays, no uploaded bots).")
 @pass_settings

@@ -60,7 +60,12 @@ def build_spec(settings: LadderSettings, job: MatchJob, time_control: Any = None
             from ladder.botstore import materialize
 
             cwd = str(materialize(settings, seat.content_hash))
-        bots.append(BotSpec(name=seat.name, command=tuple(seat.command), cwd=cwd, sandbox=seat.sandbox))
+        command = tuple(seat.command)
+        if seat.kind == BotKind.UPLOADED and command:
+            from referee.bot_resolution import own_program
+
+            command = own_program(command)  # `python bot.py` means this worker's Python, which has the SDK
+        bots.append(BotSpec(name=seat.name, command=command, cwd=cwd, sandbox=seat.sandbox))
     settings.replays_dir.mkdir(parents=True, exist_ok=True)
     return MatchSpec(
         game=job.game,

@@ -21,6 +21,7 @@ from ladder.db import read_session, write_session
 from ladder.matches import last_lines, schedule_match
 from ladder.models import Bot, BotKind, BotStatus, Match, MatchKind, MatchStatus, Notice, Seat, utcnow
 from ladder.settings import LadderSettings
+from ladder.versions import promote
 
 #: Validation games a new bot plays (its seat rotates through the table).
 VALIDATION_GAMES = 2
@@ -135,6 +136,7 @@ def judge_validation(session: Session, match: Match, seats: list[Seat], games: i
             bot.paused_reason = None
             bot.validated_at = utcnow()
             session.add(bot)
+            promote(session, bot)  # a new version of an account's bot replaces the one in rated play
             session.add(Notice(bot_id=bot.id or 0, message=f"{bot.name} passed its {clean} validation games and plays rated matches now"))
 
 

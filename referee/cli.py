@@ -382,7 +382,32 @@ def _load_plugins() -> None:
         main.add_command(command, entry.name)
 
 
+def _ladder_client_command(name: str, help_text: str) -> click.Command:
+    """`b99 NAME ...` handed to the SDK's ladder client (sdk.client.cli), the same command the
+    SDK's wheel installs, so both installations take the same arguments."""
+
+    @click.command(name, help=help_text, context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
+                   add_help_option=False)
+    @click.pass_context
+    def forward(ctx: click.Context) -> None:
+        from sdk.client.cli import main as client_main
+
+        ctx.exit(client_main([name, *ctx.args]))
+
+    return forward
+
+
+def _load_client_commands() -> None:
+    from sdk.client.cli import COMMANDS, parser
+
+    helps = {name: sub.description for name, sub in parser()._subparsers._group_actions[0].choices.items()}  # type: ignore[union-attr]
+    for name in COMMANDS:
+        if name not in main.commands:
+            main.add_command(_ladder_client_command(name, helps.get(name) or ""), name)
+
+
 _load_plugins()
+_load_client_commands()
 
 
 if __name__ == "__main__":
