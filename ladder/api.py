@@ -789,8 +789,8 @@ class GrpcServer:
     """A grpc.aio server with the LadderService, run on an event loop in its own thread (so the
     ladder's scheduling loop and the web server run beside it); stop() ends it."""
 
-    def __init__(self, servicer: LadderServicer, address: str) -> None:
-        self.servicer, self.address = servicer, address
+    def __init__(self, servicer: LadderServicer, address: str, tls: Any = None) -> None:
+        self.servicer, self.address, self.tls = servicer, address, tls
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="ladder-grpc", daemon=True)
         self.server: grpc.aio.Server | None = None
@@ -809,7 +809,9 @@ class GrpcServer:
         for name in ("", SERVICE_NAME):
             await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
         reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
-        port = server.add_insecure_port(self.address)
+        from ladder.tls import add_port
+
+        port = add_port(server, self.address, self.tls)
         await server.start()
         self.server = server
         return port
@@ -834,8 +836,10 @@ def serve_grpc(
     limits: WatchLimits | None = None,
     private: bool = False,
     poll_seconds: float = 0.25,
+    tls: Any = None,
 ) -> tuple[GrpcServer, int]:
     """Start the LadderService with health checking and reflection on `address` ("127.0.0.1:0",
-    "unix:/path"); returns the server and its port (0 for a Unix socket)."""
-    server = GrpcServer(LadderServicer(settings, admin_token, poll_seconds, limits, private), address)
+    "unix:/path"), over TLS when given `tls` (ladder.tls.TlsFiles); returns the server and its port
+    (0 for a Unix socket)."""
+    server = GrpcServer(LadderServicer(settings, admin_token, poll_seconds, limits, private), address, tls)
     return server, server.start()

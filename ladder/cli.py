@@ -630,6 +630,9 @@ def status(settings: LadderSettings, margin: float, as_json: bool) -> None:
               help="Open WatchResults streams per client address.")
 @click.option("--trust-proxy", is_flag=True,
               help="Behind a reverse proxy: count watchers per the x-real-ip header it sets, not per connection address.")
+@click.option("--tls-cert", type=click.Path(dir_okay=False), envvar="B99_LADDER_TLS_CERT", default=None,
+              help="PEM certificate chain: the LadderService and the Arena endpoint serve TLS (with --tls-key).")
+@click.option("--tls-key", type=click.Path(dir_okay=False), envvar="B99_LADDER_TLS_KEY", default=None, help="PEM private key of --tls-cert.")
 @click.option("--log-format", type=click.Choice(["text", "json"]), envvar="B99_LADDER_LOG_FORMAT", default="text",
               show_default=True, help="json: one JSON object per line (time, level, logger, message, match_id...).")
 @pass_settings
@@ -638,7 +641,7 @@ def serve(settings: LadderSettings, executor: str, broker: str | None, workers: 
           games: tuple[str, ...], self_play: bool, max_matches: int | None, seed: int | None,
           grpc_address: str | None, http_address: str | None, arena_address: str | None, metrics_address: str | None,
           games_config: Path | None, private: bool, max_watchers: int, max_watchers_per_client: int, trust_proxy: bool,
-          log_format: str, arena_advertise: str | None) -> None:
+          log_format: str, arena_advertise: str | None, tls_cert: str | None, tls_key: str | None) -> None:
     """Run the ladder: schedule and play matches continuously, serve the APIs and pages."""
     from ladder.api import WatchLimits
     from ladder.db import migrate
@@ -652,6 +655,11 @@ def serve(settings: LadderSettings, executor: str, broker: str | None, workers: 
     migrate(settings.db_url)
     if executor == "celery" and not broker:
         _fail("--executor celery needs --broker redis://...")
+    if bool(tls_cert) != bool(tls_key):
+        _fail("--tls-cert and --tls-key go together")
+    from ladder.tls import TlsFiles
+
+    tls = TlsFiles.load(tls_cert, tls_key) if tls_cert and tls_key else None
     options = SchedulerOptions(games=games, concurrency=concurrency or workers, allow_self_play=self_play,
                                seed=seed, max_matches=max_matches, games_file=games_config)
     server = LadderServer(settings, options, executor=executor, broker=broker, workers=workers,
@@ -659,7 +667,7 @@ def serve(settings: LadderSettings, executor: str, broker: str | None, workers: 
                           metrics_address=metrics_address, private=private,
                           watch_limits=WatchLimits(per_client=max_watchers_per_client, total=max_watchers,
                                                    trust_proxy=trust_proxy),
-                          arena_advertise=arena_advertise)
+                          arena_advertise=arena_advertise, tls=tls)
     signal.signal(signal.SIGTERM, lambda *_: server.stop())
     try:
         server.start()

@@ -30,6 +30,7 @@ from ladder.models import MatchStatus
 from ladder.registry import LadderError, get_bot, is_owner, notices
 from ladder.replays import load_replay
 from ladder.settings import LadderSettings
+from ladder.sdk_pages import sdk_routes
 from ladder.viewer_pages import viewer_routes
 
 STATIC = Path(__file__).with_name("static")
@@ -133,6 +134,7 @@ class Pages:
             Route("/matches/{key}", self.match, name="match"),
             Route("/matches/{key}/replay.jsonl", self.replay, name="replay"),
             *viewer_routes(self.settings),
+            *sdk_routes(self.settings),
             Route("/api/games/{game}/leaderboard.json", self.leaderboard_json, name="leaderboard_json"),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ]

@@ -220,5 +220,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-if __name__ == "__main__":
+def entry() -> None:
+    """The console script's entry point (exit with main's code)."""
     sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry()

@@ -7,6 +7,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from ladder.server import LadderServer
 from ladder.service import SchedulerOptions
@@ -48,7 +49,7 @@ def write_bot(folder: Path, source: str = GOOD_BOT) -> Path:
 
 
 @contextmanager
-def running_ladder(settings: LadderSettings, workers: int = 2, **servers: str) -> Iterator[LadderServer]:
+def running_ladder(settings: LadderSettings, workers: int = 2, **servers: Any) -> Iterator[LadderServer]:
     """A ladder with its loop running (local executor) and the servers asked for; stopped after."""
     server = LadderServer(settings, SchedulerOptions(concurrency=workers, seed=3, tick_seconds=0.05), workers=workers, **servers)
     server.start()
@@ -59,3 +60,18 @@ def running_ladder(settings: LadderSettings, workers: int = 2, **servers: str) -
     finally:
         server.stop()
         loop.join(30)
+
+
+def self_signed(directory: Path) -> tuple[Path, Path]:
+    """A self-signed certificate for localhost and 127.0.0.1 and its key (openssl), as PEM files."""
+    import subprocess
+
+    directory.mkdir(parents=True, exist_ok=True)
+    cert, key = directory / "cert.pem", directory / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
+         "-keyout", str(key), "-out", str(cert), "-subj", "/CN=localhost",
+         "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"],
+        check=True, capture_output=True, timeout=60,
+    )
+    return cert, key
