@@ -220,16 +220,3 @@ def notices(settings: LadderSettings, bot_name: str) -> list[Notice]:
     bot = get_bot(settings, bot_name)
     with read_session(settings.db_url) as session:
         return list(session.exec(select(Notice).where(Notice.bot_id == bot.id).order_by(Notice.id.desc())).all())  # type: ignore[union-attr]
-
-
-def is_owner(settings: LadderSettings, bot: Bot, token: str | None) -> bool:
-    """Whether `token` lets its bearer see what the ladder keeps for `bot`'s owner: the ladder's
-    admin token, or a token issued for that bot (`b99 ladder token NAME`)."""
-    import hmac
-
-    if not token:
-        return False
-    if hmac.compare_digest(token, settings.admin_token()):
-        return True
-    holder = bot_for_token(settings, token)
-    return holder is not None and holder.id == bot.id
