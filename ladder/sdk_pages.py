@@ -17,7 +17,6 @@ from starlette.routing import BaseRoute, Route
 
 from ladder.settings import LadderSettings
 
-PROTO_ROOT = Path(__file__).resolve().parent.parent / "proto"
 _building = threading.Lock()
 
 
@@ -40,8 +39,10 @@ def sdk_dir(settings: LadderSettings) -> Path:
 
 
 def proto_files() -> list[str]:
-    """The .proto files, relative to proto/ (b99/arena.proto, b99/games/fuji99.proto, ...)."""
-    return sorted(path.relative_to(PROTO_ROOT).as_posix() for path in PROTO_ROOT.rglob("*.proto"))
+    """The .proto files, relative to the protocol package's parent (b99/arena.proto, b99/games/fuji99.proto, ...)."""
+    from sdk.wheel import PROTO_DIR
+
+    return sorted(path.relative_to(PROTO_DIR).as_posix() for path in (PROTO_DIR / "b99").rglob("*.proto"))
 
 
 def sdk_routes(settings: LadderSettings) -> list[BaseRoute]:
@@ -74,6 +75,8 @@ def sdk_routes(settings: LadderSettings) -> list[BaseRoute]:
         name = request.path_params["path"]
         if name not in proto_files():
             raise HTTPException(404)
-        return FileResponse(PROTO_ROOT / name, media_type="text/plain; charset=utf-8")
+        from sdk.wheel import PROTO_DIR
+
+        return FileResponse(PROTO_DIR / name, media_type="text/plain; charset=utf-8")
 
     return [Route("/sdk/", index), Route("/sdk", index), Route("/sdk/proto/{path:path}", proto), Route("/sdk/{name}", package)]

@@ -9,6 +9,7 @@ The wheel is written directly (a zip with its dist-info), so building it needs n
 from __future__ import annotations
 
 import base64
+import importlib.util
 import hashlib
 import shutil
 import subprocess
@@ -16,7 +17,9 @@ import sys
 import zipfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+SDK_DIR = Path(__file__).resolve().parent
+#: Where the generated protocol package `b99` lives (proto/ in a checkout, site-packages when installed).
+PROTO_DIR = Path(importlib.util.find_spec("b99").origin or "").resolve().parent.parent  # type: ignore[union-attr]
 DISTRIBUTION = "b99-arena-sdk"
 VERSION = "0.1.0"
 REQUIRES = ("grpcio>=1.60", "protobuf>=5.26")
@@ -32,10 +35,10 @@ def wheel_files() -> dict[str, bytes]:
     """Archive name -> contents of every file the wheel installs (dist-info aside)."""
     files: dict[str, bytes] = {}
     for name in SDK_MODULES:
-        files[f"sdk/{name}"] = (ROOT / "sdk" / name).read_bytes()
-    for path in sorted((ROOT / "sdk" / "client").glob("*.py")):
+        files[f"sdk/{name}"] = (SDK_DIR / name).read_bytes()
+    for path in sorted((SDK_DIR / "client").glob("*.py")):
         files[f"sdk/client/{path.name}"] = path.read_bytes()
-    proto = ROOT / "proto"
+    proto = PROTO_DIR
     for path in sorted((proto / "b99").rglob("*")):
         if path.is_file() and (path.suffix in (".py", ".proto", ".pyi")) and "__pycache__" not in path.parts:
             files[path.relative_to(proto).as_posix()] = path.read_bytes()
@@ -76,10 +79,10 @@ def build_wheel(out_dir: Path) -> Path:
 def build_npm(out_dir: Path) -> Path | None:
     """`npm pack` of the JavaScript SDK into `out_dir`; None when npm is not installed."""
     npm = shutil.which("npm")
-    if npm is None:
+    if npm is None or not (SDK_DIR / "js" / "package.json").is_file():
         return None
     out_dir.mkdir(parents=True, exist_ok=True)
-    result = subprocess.run([npm, "pack", "--silent", "--pack-destination", str(out_dir.resolve())], cwd=ROOT / "sdk" / "js",
+    result = subprocess.run([npm, "pack", "--silent", "--pack-destination", str(out_dir.resolve())], cwd=SDK_DIR / "js",
                             capture_output=True, text=True, timeout=300)
     if result.returncode != 0:
         raise RuntimeError(f"npm pack failed: {(result.stderr or result.stdout).strip()[-300:]}")
