@@ -394,9 +394,12 @@ class LadderServicer:
 
     async def CancelChallenge(self, request: pb.GetChallengeRequest, context: grpc.aio.ServicerContext) -> pb.ChallengeStatus:
         account_id = None if self._is_admin(context) else (await self._account(context)).id
+        if request.id == 0:
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, "CancelChallenge needs the challenge's id (1 or more)")
+        challenge_id = min(request.id, queries.MAX_ID)
         try:
-            await self.run_db(cancel_challenge, self.settings, request.id, account_id)
-            return challenge_message(await self.run_db(challenge_result, self.settings, request.id))
+            await self.run_db(cancel_challenge, self.settings, challenge_id, account_id)
+            return challenge_message(await self.run_db(challenge_result, self.settings, challenge_id))
         except LadderError as error:
             await abort(context, grpc.StatusCode.NOT_FOUND, str(error))
             raise
@@ -613,7 +616,8 @@ class LadderServicer:
         try:
             await self.run_db(versions.rollback, self.settings, account.id or 0, request.bot, request.version)
         except LadderError as error:
-            await abort(context, grpc.StatusCode.FAILED_PRECONDITION, str(error))
+            unknown = isinstance(error, versions.UnknownVersionError)
+            await abort(context, grpc.StatusCode.NOT_FOUND if unknown else grpc.StatusCode.FAILED_PRECONDITION, str(error))
         return await self._family_reply(account, request.bot)
 
     # ------------------------------------------------------------------ reading

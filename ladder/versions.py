@@ -21,6 +21,10 @@ from ladder.registry import LadderError
 from ladder.settings import LadderSettings
 
 
+class UnknownVersionError(LadderError):
+    """The account has no bot of that name, or the bot no such version."""
+
+
 @dataclass
 class VersionInfo:
     """One version of a family, as its owner sees it."""
@@ -103,7 +107,7 @@ def promote(session: Session, bot: Bot) -> None:
 def _owned_family(session: Session, family: str, account_id: int) -> list[Bot]:
     rows = _family_rows(session, family, lock=True)
     if not rows or rows[0].account_id != account_id:
-        raise LadderError(f"you have no bot named {family!r}")
+        raise UnknownVersionError(f"you have no bot named {family!r}")
     return rows
 
 
@@ -123,7 +127,7 @@ def rollback(settings: LadderSettings, account_id: int, family: str, version: st
         rows = _owned_family(session, family, account_id)
         target = next((row for row in rows if row.version == version), None)
         if target is None:
-            raise LadderError(f"{family} has no version {version!r}")
+            raise UnknownVersionError(f"{family} has no version {version!r}")
         if target.validated_at is None:
             raise LadderError(f"{family} version {version} was never admitted: submit it again to validate it")
         promote(session, target)

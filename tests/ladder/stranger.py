@@ -66,8 +66,11 @@ class Stranger:
         return str(self.venv / "bin" / "b99")
 
     def env(self, **extra: str) -> dict[str, str]:
-        keep = {key: value for key, value in os.environ.items() if key in ("PATH", "LANG", "LC_ALL", "TMPDIR")}
-        return {**keep, "HOME": str(self.root / "home"), "XDG_CONFIG_HOME": str(self.root / "home" / ".config"), **extra}
+        """A plain environment whose PATH starts with the venv (as an activated one), with its own HOME."""
+        keep = {key: value for key, value in os.environ.items() if key in ("LANG", "LC_ALL", "TMPDIR")}
+        path = f"{self.venv / 'bin'}:/usr/local/bin:/usr/bin:/bin"
+        return {**keep, "PATH": path, "HOME": str(self.root / "home"), "XDG_CONFIG_HOME": str(self.root / "home" / ".config"),
+                "PIP_DISABLE_PIP_VERSION_CHECK": "1", **extra}
 
     def run(self, *argv: str, check: bool = True, timeout: float = 240, **extra: str) -> subprocess.CompletedProcess[str]:
         result = subprocess.run([self.b99, *argv], env=self.env(**extra), cwd=self.root / "home", capture_output=True,
@@ -77,15 +80,16 @@ class Stranger:
         return result
 
 
-def make_stranger(root: Path, wheel: Path) -> Stranger:
-    """A fresh venv in `root` with the wheel installed from the local file (pip resolves its
-    dependencies without an index: they are already on the venv's path)."""
+def make_stranger(root: Path, wheel: Path | str | None) -> Stranger:
+    """A fresh venv in `root` with the wheel installed (a local file or a URL; None: not yet). pip
+    resolves its dependencies without an index: they are already on the venv's path."""
     venv = root / "venv"
     (root / "home").mkdir(parents=True, exist_ok=True)
     base = getattr(sys, "_base_executable", sys.executable)
     subprocess.run([base, "-m", "venv", str(venv)], check=True, capture_output=True, timeout=180)
     site = next((venv / "lib").glob("python3*/site-packages"))
     (site / "b99-deps.pth").write_text(str(dependency_site(root / "deps")) + "\n")
-    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--disable-pip-version-check", "--no-index", str(wheel)],
-                   check=True, capture_output=True, timeout=180, cwd=root)
+    if wheel is not None:
+        subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--disable-pip-version-check", "--no-index", str(wheel)],
+                       check=True, capture_output=True, timeout=180, cwd=root)
     return Stranger(root, venv)

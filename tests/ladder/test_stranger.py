@@ -29,6 +29,16 @@ REMOTE_BOT = GOOD_BOT.replace('''if __name__ == "__main__":
             played += 1''')
 
 
+def readme_block(starting: str) -> str:
+    """The README.md code block that starts with `starting`."""
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    for block in text.split("```sh\n")[1:]:
+        body = block.split("\n```", 1)[0]
+        if body.startswith(starting):
+            return body
+    raise AssertionError(f"README.md has no block starting {starting!r}")
+
+
 def fetch(url: str) -> bytes:
     with urllib.request.urlopen(url, timeout=120) as response:  # noqa: S310 - a loopback URL the test made
         return response.read()
@@ -44,7 +54,7 @@ def wait_for(condition, seconds: float, what: str) -> None:  # type: ignore[no-u
 
 def test_a_stranger_joins_the_ladder(sqlite_settings: LadderSettings, tmp_path: Path) -> None:
     settings = sqlite_settings
-    (settings.home / "ladder.toml").write_text('[accounts]\nregistration = "invite"\n[quotas]\nchallenge_games_in_flight = 3\n')
+    (settings.home / "ladder.toml").write_text('[accounts]\nregistration = "invite"\n[quotas]\nchallenge_games_in_flight = 10\n')
     add_bot(settings, "house", GAME, command=["python3", "-m", "bots", "random"])  # the operator's own opponent
     cert, key = self_signed(tmp_path / "tls")
     invite = create_invite(settings)
@@ -53,20 +63,21 @@ def test_a_stranger_joins_the_ladder(sqlite_settings: LadderSettings, tmp_path: 
         web = f"http://127.0.0.1:{server.http_port}"
         index = fetch(f"{web}/sdk/").decode()
         wheel_name = next(part.split('"')[0] for part in index.split('href="/sdk/')[1:] if part.split('"')[0].endswith(".whl"))
-        assert ".tgz" in index and "b99/ladder.proto" in index
+        assert ".tgz" in index and "b99/ladder.proto" in index and wheel_name in readme_block("pip install")
         assert b"service LadderService" in fetch(f"{web}/sdk/proto/b99/ladder.proto")
-        (tmp_path / "download").mkdir()
-        wheel = tmp_path / "download" / wheel_name
-        wheel.write_bytes(fetch(f"{web}/sdk/{wheel_name}"))
-
-        me = make_stranger(tmp_path / "stranger", wheel)
+        me = make_stranger(tmp_path / "stranger", None)
         assert subprocess.run([me.python, "-c", "import referee"], env=me.env(), cwd=me.root / "home", capture_output=True).returncode != 0
         ladder = f"127.0.0.1:{server.grpc_port}"
-        me.run("login", "--ladder", ladder, "--ca-file", str(cert), "--invite", invite, "--name", "stranger")
-        folder = write_bot(me.root / "home" / "mybot")
-        submit = ("submit", str(folder), "--game", GAME, "--name", "mine", "--command", "python bot.py")
-        first = me.run(*submit)
-        assert "validation game" in first.stdout and "mine version 1 admitted" in first.stdout
+        folder = write_bot(me.root / "home" / "pal")
+        (me.root / "home" / "ladder-ca.pem").write_bytes(cert.read_bytes())
+        # README.md's "Join a ladder" block, as written: install from /sdk/, login, submit, mybots
+        joined = subprocess.run(["bash", "-e", "-c", readme_block("pip install")], cwd=me.root / "home", capture_output=True,
+                                text=True, timeout=400, env=me.env(LADDER_WEB=web, LADDER=ladder, INVITE=invite))
+        assert joined.returncode == 0, joined.stdout[-3000:] + joined.stderr[-3000:]
+        assert "validation game" in joined.stdout and "pal version 1 admitted" in joined.stdout
+        assert "pal (underground_dice, uploaded)" in joined.stdout
+        assert oct((me.root / "home" / ".config" / "b99" / "ladders.json").stat().st_mode & 0o777) == "0o600"
+        submit = ("submit", str(folder), "--game", GAME, "--name", "pal", "--command", "python bot.py")
 
         def rated_games() -> int:
             listing = me.run("mybots").stdout
@@ -78,17 +89,19 @@ def test_a_stranger_joins_the_ladder(sqlite_settings: LadderSettings, tmp_path: 
         (folder / "bot.py").write_text(FAULTY_BOT)
         second = me.run(*submit, check=False)
         assert second.returncode == 1 and "FAULT" in second.stdout and "version 2 forgot how to count" in second.stdout
-        assert "mine version 2 was not admitted" in second.stderr
-        public = fetch(f"{web}/bots/mine@2").decode()
+        assert "pal version 2 was not admitted" in second.stderr
+        public = fetch(f"{web}/bots/pal@2").decode()
         assert "forgot how to count" not in public  # the stderr is its owner's only
 
         (folder / "bot.py").write_text(GOOD_BOT)
-        assert "mine version 3 admitted" in me.run(*submit).stdout
+        assert "pal version 3 admitted" in me.run(*submit).stdout
         assert "* v3" in me.run("mybots").stdout
 
-        assert "challenge #" in me.run("challenge", "mine", "house", "--games", "2").stdout
-        beyond = me.run("challenge", "mine", "house", "--games", "2", check=False)
-        assert beyond.returncode == 1 and "at most 3 challenge games in flight" in beyond.stderr
+        asked = me.run("challenge", "pal", "house", "--games", "10").stdout  # the whole quota; one match at a time
+        challenge_id = asked.split("#", 1)[1].split(":", 1)[0]
+        beyond = me.run("challenge", "pal", "house", "--games", "1", check=False)
+        assert beyond.returncode == 1 and "at most 10 challenge games in flight" in beyond.stderr
+        assert "cancelled" in me.run("cancel-challenge", challenge_id).stdout
 
         remote = me.run("submit", "--remote", "--game", GAME, "--name", "far")
         token = next(line.split(": ", 1)[1] for line in remote.stdout.splitlines() if line.startswith("token"))

@@ -8,6 +8,7 @@ Create Date: 2026-11-27 00:40:00
 from __future__ import annotations
 
 import sqlalchemy as sa
+import sqlmodel
 from alembic import op
 
 
@@ -20,20 +21,20 @@ depends_on = None
 def upgrade() -> None:
     op.create_table('account',
     sa.Column('id', sa.Integer(), nullable=False),
-    sa.Column('name', sa.String(length=100), nullable=False),
-    sa.Column('status', sa.String(length=16), nullable=False),
-    sa.Column('suspended_reason', sa.String(length=2000), nullable=True),
-    sa.Column('created_at', sa.DateTime(), nullable=False),
+    sa.Column('name', sqlmodel.sql.sqltypes.AutoString(length=100), nullable=False),
+    sa.Column('status', sqlmodel.sql.sqltypes.AutoString(length=16), nullable=False),
+    sa.Column('suspended_reason', sqlmodel.sql.sqltypes.AutoString(length=2000), nullable=True),
+    sa.Column('created_at', sqlmodel.sql.sqltypes.UTCDateTime(), nullable=False),
     sa.PrimaryKeyConstraint('id'),
     sa.UniqueConstraint('name')
     )
     op.create_table('apikey',
     sa.Column('id', sa.Integer(), nullable=False),
     sa.Column('account_id', sa.Integer(), nullable=False),
-    sa.Column('key_hash', sa.String(length=64), nullable=False),
-    sa.Column('hint', sa.String(length=16), nullable=False),
-    sa.Column('label', sa.String(length=100), nullable=False),
-    sa.Column('created_at', sa.DateTime(), nullable=False),
+    sa.Column('key_hash', sqlmodel.sql.sqltypes.AutoString(length=64), nullable=False),
+    sa.Column('hint', sqlmodel.sql.sqltypes.AutoString(length=16), nullable=False),
+    sa.Column('label', sqlmodel.sql.sqltypes.AutoString(length=100), nullable=False),
+    sa.Column('created_at', sqlmodel.sql.sqltypes.UTCDateTime(), nullable=False),
     sa.Column('revoked', sa.Boolean(), nullable=False),
     sa.ForeignKeyConstraint(['account_id'], ['account.id'], ),
     sa.PrimaryKeyConstraint('id'),
@@ -42,15 +43,15 @@ def upgrade() -> None:
     op.create_index(op.f('ix_apikey_account_id'), 'apikey', ['account_id'], unique=False)
     op.create_table('invite',
     sa.Column('id', sa.Integer(), nullable=False),
-    sa.Column('code_hash', sa.String(length=64), nullable=False),
+    sa.Column('code_hash', sqlmodel.sql.sqltypes.AutoString(length=64), nullable=False),
     sa.Column('uses_left', sa.Integer(), nullable=False),
-    sa.Column('created_at', sa.DateTime(), nullable=False),
+    sa.Column('created_at', sqlmodel.sql.sqltypes.UTCDateTime(), nullable=False),
     sa.PrimaryKeyConstraint('id'),
     sa.UniqueConstraint('code_hash')
     )
     with op.batch_alter_table('bot') as batch:
         batch.add_column(sa.Column('account_id', sa.Integer(), nullable=True))
-        batch.add_column(sa.Column('family', sa.String(length=100), nullable=False, server_default=''))
+        batch.add_column(sa.Column('family', sqlmodel.sql.sqltypes.AutoString(length=100), nullable=False, server_default=''))
         batch.create_index(batch.f('ix_bot_account_id'), ['account_id'], unique=False)
         batch.create_index(batch.f('ix_bot_family'), ['family'], unique=False)
         batch.create_foreign_key('fk_bot_account_id', 'account', ['account_id'], ['id'])
