@@ -120,7 +120,8 @@ def hosted_servers(workers: int = 2, scratch: Path | None = None):  # type: igno
         yield postgres, redis, processes
     finally:
         for process in processes:
-            os.killpg(process.pid, signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
             process.wait()
         redis.stop()
         postgres.stop()
@@ -155,13 +156,21 @@ def celery_throughput(postgres, redis, game: str, matches: int, workers: int) ->
 
 
 def fault_recovery(postgres, redis, workers: list, outage: float = 5.0) -> list[tuple[str, float, float]]:  # type: ignore[no-untyped-def]
-    """Per fault: seconds from its end to the first new result, and until every match open at the
-    fault is closed (a running hosted ladder of underground_dice with random bots; default leases)."""
+    """Per fault: seconds from its start to the first result of a match started after it began (a
+    match running through the fault and finishing later does not count), and until every match
+    open at the fault is closed (a running hosted ladder of underground_dice with random bots;
+    default leases). The last fault freezes a whole Celery worker (SIGSTOP of its process group), as
+    a host that drops off the network would: its processes exist, so only its lease running out
+    frees its match (the path a worker killed on another machine takes)."""
     import threading
 
+    from sqlalchemy import func
+    from sqlmodel import col, select
+
     from ladder import queries
+    from ladder.db import read_session
     from ladder.executors import CeleryExecutor
-    from ladder.models import MatchStatus
+    from ladder.models import Match, MatchStatus, utcnow
     from ladder.service import Ladder, SchedulerOptions
 
     settings = hosted_ladder(postgres, "underground_dice")
@@ -169,22 +178,25 @@ def fault_recovery(postgres, redis, workers: list, outage: float = 5.0) -> list[
     loop = threading.Thread(target=ladder.run, daemon=True)
     loop.start()
 
-    def done() -> int:
-        return queries.status_counts(settings).get(MatchStatus.DONE, 0)
+    def done_since(moment) -> int:  # type: ignore[no-untyped-def]
+        with read_session(settings.db_url) as session:
+            return int(session.exec(select(func.count()).select_from(Match).where(
+                Match.status == MatchStatus.DONE, col(Match.started_at) >= moment)).one())
 
     def measure(name: str, fault) -> tuple[str, float, float]:  # type: ignore[no-untyped-def]
         while not queries.matches(settings, status=MatchStatus.RUNNING, limit=1):
             time.sleep(0.05)
         open_ids = [row.id for row in queries.matches(settings, limit=50) if row.status in MatchStatus.OPEN]
+        began, start = utcnow(), time.perf_counter()
         fault()
-        before, end = done(), time.perf_counter()
         first = None
         while True:
             try:
-                if first is None and done() > before:
-                    first = time.perf_counter() - end
+                if first is None and done_since(began) > 0:
+                    first = time.perf_counter() - start
                 if all(queries.match(settings, m).status not in MatchStatus.OPEN for m in open_ids):  # type: ignore[union-attr]
-                    return name, first if first is not None else time.perf_counter() - end, time.perf_counter() - end
+                    if first is not None:
+                        return name, first, time.perf_counter() - start
             except Exception:  # noqa: BLE001 - the database is coming back
                 pass
             time.sleep(0.05)
@@ -203,46 +215,80 @@ def fault_recovery(postgres, redis, workers: list, outage: float = 5.0) -> list[
         time.sleep(outage)
         postgres.resume()
 
+    frozen: list[int] = []
+
+    def freeze_worker() -> None:
+        while True:  # the worker playing a match (its pool process's pid is in the match's worker name)
+            running = queries.matches(settings, status=MatchStatus.RUNNING, limit=10)
+            pids = {int(str(row.worker).rsplit(":", 1)[1]) for row in running if row.worker}
+            for process in workers:
+                if any(_in_group(pid, process.pid) for pid in pids):
+                    os.killpg(process.pid, signal.SIGSTOP)
+                    frozen.append(process.pid)
+                    return
+            time.sleep(0.05)
+
     try:
         return [measure("kill -9 of a pool process mid-match", kill_pool_process),
                 measure("Redis restarted without persistence (down 2 s)", restart_redis),
-                measure(f"PostgreSQL stopped for {outage:.0f} s", stop_postgres)]
+                measure(f"PostgreSQL stopped for {outage:.0f} s", stop_postgres),
+                measure("a whole worker frozen mid-match (SIGSTOP: a host gone silent; the lease path)", freeze_worker)]
     finally:
         ladder.stop()
         loop.join(30)
+        for group in frozen:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(group, signal.SIGKILL)
 
 
-def distributed(matches: int, quick: bool) -> int:
-    """Hosted-ladder throughput per game next to the embedded ladder, and recovery after faults."""
+def _in_group(pid: int, group: int) -> bool:
+    """Whether process `pid` belongs to process group `group`."""
+    try:
+        return os.getpgid(pid) == group
+    except ProcessLookupError:
+        return False
+
+
+def distributed(matches: int, quick: bool, faults_only: bool = False) -> int:
+    """Hosted-ladder throughput per game next to the embedded ladder, and recovery after faults
+    (each written between its own markers of docs/ladder.md)."""
     from referee.registry import game_ids
 
+    stamp = (f"Measured {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC on {platform.machine()}, "
+             f"{os.cpu_count()} cores, Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f} at the start, "
+             f"`python -m benchmarks.ladder_bench --distributed{' --faults-only' if faults_only else ''}`")
     lines = [
-        f"Measured {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC on {platform.machine()}, "
-        f"{os.cpu_count()} cores, Python {platform.python_version()}, `python -m benchmarks.ladder_bench --distributed`: "
-        f"{matches} matches per game between random bots (bot processes over gRPC), 2 matches at a time. "
+        f"{stamp}: {matches} matches per game between random bots (bot processes over gRPC), 2 matches at a time. "
         "Hosted: the service, PostgreSQL, Redis and 2 Celery workers (one process each) on this machine. "
         "Embedded: SQLite and 2 local match processes.",
         "",
         "| game | hosted (PostgreSQL, Redis, 2 Celery workers) | embedded (SQLite, 2 match processes) |",
         "|---|---:|---:|",
     ]
+    faults = [f"{stamp}. Recovery of the hosted ladder (PostgreSQL, Redis, 2 Celery workers; default leases: 20 s "
+              "running, 30 s dispatch), underground_dice, timed from the start of each fault; a new result is one of a "
+              "match started after the fault began:", "",
+              "| fault | first new result | every match open at the fault closed |", "|---|---:|---:|"]
     with hosted_servers(2) as (postgres, redis, workers):
-        for game in game_ids():
+        for game in [] if faults_only else game_ids():
             hosted_rate = celery_throughput(postgres, redis, game, matches, 2)
             embedded_rate = ladder_throughput(game, matches, 2)
             lines.append(f"| {game} | {hosted_rate:.0f}/min | {embedded_rate:.0f}/min |")
             print(lines[-1], flush=True)
-        lines += ["", "Recovery of the hosted ladder (default leases: 20 s running, 30 s dispatch), underground_dice:", "",
-                  "| fault | first new result after it | every match open at the fault closed |", "|---|---:|---:|"]
         for name, first, closed in fault_recovery(postgres, redis, workers):
-            lines.append(f"| {name} | {first:.1f} s | {closed:.1f} s |")
-            print(lines[-1], flush=True)
-    text = "\n".join(lines)
-    print(text)
+            faults.append(f"| {name} | {first:.1f} s | {closed:.1f} s |")
+            print(faults[-1], flush=True)
+    print("\n".join(([] if faults_only else [*lines, ""]) + faults))
     if not quick:
         doc = ROOT / "docs" / "ladder.md"
-        marker = re.compile(r"(<!-- distributed-benchmarks:start -->\n).*?(<!-- distributed-benchmarks:end -->)", re.S)
-        doc.write_text(marker.sub(lambda m: m.group(1) + text + "\n" + m.group(2), doc.read_text()))
+        content = doc.read_text()
+        sections = [("fault-benchmarks", faults)] + ([] if faults_only else [("distributed-benchmarks", lines)])
+        for name, section in sections:
+            marker = re.compile(rf"(<!-- {name}:start -->\n).*?(<!-- {name}:end -->)", re.S)
+            if not marker.search(content):
+                sys.exit(f"{doc}: no {name} markers")
+            content = marker.sub(lambda m: m.group(1) + "\n".join(section) + "\n" + m.group(2), content)
+        doc.write_text(content)
     return 0
 
 
@@ -252,9 +298,10 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--distributed", action="store_true",
                         help="the hosted ladder (PostgreSQL, Redis, 2 Celery workers) next to the embedded one, and fault recovery")
+    parser.add_argument("--faults-only", action="store_true", help="with --distributed: only the fault recovery")
     args = parser.parse_args()
     if args.distributed:
-        return distributed(4 if args.quick else 12, args.quick)
+        return distributed(4 if args.quick else 12, args.quick, args.faults_only)
     from referee.registry import game_ids
 
     matches = 6 if args.quick else 30

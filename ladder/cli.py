@@ -7,6 +7,7 @@ import json
 import logging
 import os
 import signal
+import shlex
 import sys
 from pathlib import Path
 from typing import Any
@@ -180,7 +181,28 @@ def print_tournament_faults(result: Any) -> None:
 @click.pass_context
 def ladder(ctx: click.Context, home: str | None, db_url: str | None) -> None:
     """Run a rating ladder: register bots, schedule matches, keep Elo ratings."""
+    from click.core import ParameterSource
+
+    from ladder.settings import sqlite_url
+
+    if (home and db_url and ctx.get_parameter_source("home") == ParameterSource.COMMANDLINE
+            and ctx.get_parameter_source("db_url") == ParameterSource.ENVIRONMENT
+            and db_url != sqlite_url(Path(home) / "ladder.db")):
+        # A home named on the command line is a ladder of its own: a database inherited from the
+        # environment would silently put its bots on another (perhaps live) ladder.
+        _fail(f"--home {home} was given but B99_LADDER_DB points at {masked_url(db_url)}: say which database "
+              f"with --db (the home's own: --db {sqlite_url(Path(home) / 'ladder.db')}), or unset B99_LADDER_DB")
     ctx.obj = LadderSettings.create(home, db_url)
+
+
+def masked_url(url: str) -> str:
+    """A database URL with its password hidden, to print."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # noqa: BLE001 - a URL SQLAlchemy cannot parse is printed as it is, it has no password field
+        return url
 
 
 pass_settings = click.make_pass_decorator(LadderSettings)
@@ -195,7 +217,8 @@ def init(settings: LadderSettings) -> None:
 
     settings.home.mkdir(parents=True, exist_ok=True)
     migrate(settings.db_url)
-    console.print(f"ladder ready in {settings.home} (schema {current_revision(settings.db_url)})")
+    console.print(f"ladder ready in {settings.home}, database {masked_url(settings.db_url)} "
+                  f"(schema {current_revision(settings.db_url)})")
 
 
 @ladder.command("add-bot")
@@ -398,16 +421,19 @@ def leaderboard(settings: LadderSettings, game: str | None) -> None:
 
     for game_id in [game] if game else queries.games(settings):
         rows = queries.leaderboard(settings, game_id)
-        table = Table(title=f"{game_id} leaderboard", caption="Elo: official rating · strength and its 90% interval: fitted to the whole history")
+        table = Table(title=f"{game_id} leaderboard",
+                      caption="Elo: official rating · strength and its 90% interval: fitted to the whole history, from the field's "
+                              "mean (1500) · > next: the probability it is stronger than the bot below")
         for column, justify in [("#", "right"), ("bot", "left"), ("owner", "left"), ("Elo", "right"), ("strength", "right"),
-                                ("90% interval", "right"), ("games", "right"), ("status", "left")]:
+                                ("90% interval", "right"), ("> next", "right"), ("games", "right"), ("status", "left")]:
             table.add_column(column, justify=justify)  # type: ignore[arg-type]
         for row in rows:
             if not row.ranked:
                 continue
             interval = f"{row.interval[0]:.0f}–{row.interval[1]:.0f}" if row.interval else "-"
             strength = f"{row.strength:.0f}" if row.strength is not None else "-"
-            table.add_row(str(row.position), row.name, row.owner or "-", f"{row.rating:.1f}", strength, interval,
+            above = f"{row.above_next:.0%}" if row.above_next is not None else "-"
+            table.add_row(str(row.position), row.name, row.owner or "-", f"{row.rating:.1f}", strength, interval, above,
                           str(row.games), row.status)
         console.print(table)
         apart = [row for row in rows if not row.ranked]
@@ -487,8 +513,10 @@ def challenge(settings: LadderSettings, bot: str, opponent: str, games: int, req
 def challenge_results(settings: LadderSettings, challenge_id: int) -> None:
     """Show a challenge's games: ranks, faults and replays, and the challenger's record."""
     from ladder.challenges import challenge_result
+    from ladder.replays import replay_file
 
     result = challenge_result(settings, challenge_id)
+    files: list[tuple[int, Path]] = []
     table = Table(title=f"challenge #{result.id}: {result.bot} against {result.opponent} · "
                         f"{result.finished} of {result.games} played · {result.bot} won {result.wins}, "
                         f"drew {result.draws}, lost {result.losses}")
@@ -501,10 +529,14 @@ def challenge_results(settings: LadderSettings, challenge_id: int) -> None:
             if seat.faults:
                 text += " [" + ", ".join(f"{fault['kind']}: {fault['detail']}" for fault in seat.faults) + "]"
             seats.append(text)
-        replay = (row.replay_path if row.replay_path and Path(row.replay_path).exists()
-                  else f"in the database: /matches/{row.id}/replay.jsonl" if getattr(row, "has_replay", False) else "-")
-        table.add_row(str(row.id), row.status, "\n".join(seats), replay)
+        path = replay_file(settings, row.id) if getattr(row, "has_replay", False) or row.replay_path else None
+        if path is not None:
+            files.append((row.id, path))
+        table.add_row(str(row.id), row.status, "\n".join(seats), "below" if path is not None else "-")
     console.print(table)
+    # Whole paths on lines of their own (a table cell would wrap them): each opens with `b99 replay show`.
+    for match_id, path in files:
+        click.echo(f"match {match_id}: b99 replay show {shlex.quote(str(path))}")
 
 
 @ladder.command()
@@ -574,7 +606,9 @@ def status(settings: LadderSettings, margin: float, as_json: bool) -> None:
     from ladder.models import utcnow
     from ladder.status import ladder_status
 
-    report = ladder_status(settings, margin=margin)
+    from ladder.game_settings import GamesFile, games_file
+
+    report = ladder_status(settings, margin=margin, games=GamesFile(games_file(settings.home)))
     now = utcnow()
     if as_json:
         click.echo(json.dumps({
@@ -582,12 +616,24 @@ def status(settings: LadderSettings, margin: float, as_json: bool) -> None:
             "open": [{"id": m.id, "game": m.game, "status": m.status, "attempts": m.attempts, "dispatches": m.dispatches,
                       "worker": m.worker, "lease_expires_at": m.lease_expires_at.isoformat() if m.lease_expires_at else None,
                       "stuck": m.stuck} for m in report.open],
-            "workers": [{"name": w.name, "kind": w.kind, "heartbeat_age_seconds": round((now - w.heartbeat_at).total_seconds(), 1),
-                         "match": w.match_id, "matches_done": w.matches_done} for w in report.workers],
+            "workers": [{"name": w.name, "kind": w.kind, "heartbeat_age_seconds": round((now - _utc(w.heartbeat_at)).total_seconds(), 1),
+                         "match": w.match_id, "playing": list(w.playing), "processes": w.processes,
+                         "matches_done": w.matches_done} for w in report.workers],
+            "scheduler": None if report.scheduler is None else {
+                "name": report.scheduler.host_and_pid,
+                "renewed_age_seconds": round((now - _utc(report.scheduler.renewed_at)).total_seconds(), 1)},
+            "unplayable": [{"game": g.game, "active": g.active, "needs": g.needs, "reason": g.reason} for g in report.unplayable],
         }, indent=2))
         return
     summary = ", ".join(f"{report.counts.get(name, 0)} {name}" for name in ("queued", "running", "done", "void"))
     console.print(f"matches: {summary}; {len(report.stuck)} stuck; {report.retried} retried")
+    if report.scheduler is None:
+        console.print("scheduler: none running (`b99 ladder serve` schedules the matches)")
+    else:
+        age = (now - _utc(report.scheduler.renewed_at)).total_seconds()
+        console.print(f"scheduler: {report.scheduler.host_and_pid} (lease renewed {age:.1f} s ago)")
+    for game in report.unplayable:
+        console.print(f"[bold]cannot play[/bold] {game.reason}")
     if report.open:
         table = Table(title="open matches")
         for column in ("id", "game", "status", "attempts", "sent", "worker", "lease", ""):
@@ -597,13 +643,21 @@ def status(settings: LadderSettings, margin: float, as_json: bool) -> None:
             table.add_row(str(match.id), match.game, match.status, str(match.attempts), str(match.dispatches),
                           match.worker or "-", lease, "STUCK" if match.stuck else "")
         console.print(table)
-    table = Table(title="workers seen")
-    for column in ("worker", "kind", "last heartbeat", "playing", "matches done"):
+    table = Table(title="workers seen (the last hour)")
+    for column in ("worker", "kind", "last heartbeat", "playing", "match processes", "matches done"):
         table.add_column(column)
     for worker in report.workers:
-        age = (now - worker.heartbeat_at).total_seconds()
-        table.add_row(worker.name, worker.kind, f"{age:.1f} s ago", str(worker.match_id or "-"), str(worker.matches_done))
+        age = (now - _utc(worker.heartbeat_at)).total_seconds()
+        playing = ", ".join(str(match) for match in worker.playing) or "-"
+        table.add_row(worker.name, worker.kind, f"{age:.1f} s ago", playing, str(worker.processes), str(worker.matches_done))
     console.print(table)
+
+
+def _utc(moment: Any) -> Any:
+    """SQLite gives back naive datetimes: they are UTC."""
+    from datetime import timezone
+
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)
 
 
 @ladder.command()
@@ -676,6 +730,12 @@ def serve(settings: LadderSettings, executor: str, broker: str | None, workers: 
         _fail(f"cannot start the servers: {error}")
     for line in server.describe():
         console.print(line)
+    if not server.ladder.has_lease():
+        from ladder.scheduler_lease import current_holder
+
+        holder = current_holder(settings)
+        console.print(f"another scheduler ({holder.host_and_pid if holder else '?'}) runs on this database: this serve "
+                      "answers the APIs and pages only, and schedules matches if that one stops")
     try:
         server.run(until_idle=max_matches is not None)
     except KeyboardInterrupt:

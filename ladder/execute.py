@@ -44,6 +44,7 @@ def worker_name() -> str:
 def build_spec(settings: LadderSettings, job: MatchJob, time_control: Any = None) -> Any:
     """The referee's MatchSpec for a claimed attempt (uploaded bots unpacked from the store, the
     replay written live to a scratch file in the home, moved into the database with the result)."""
+    from referee.bot_resolution import own_program
     from referee.chance import attempt_seed
     from referee.match import BotSpec, MatchSpec, TimeControl
 
@@ -60,12 +61,8 @@ def build_spec(settings: LadderSettings, job: MatchJob, time_control: Any = None
             from ladder.botstore import materialize
 
             cwd = str(materialize(settings, seat.content_hash))
-        command = tuple(seat.command)
-        if seat.kind == BotKind.UPLOADED and command:
-            from referee.bot_resolution import own_program
-
-            command = own_program(command)  # `python bot.py` means this worker's Python, which has the SDK
-        bots.append(BotSpec(name=seat.name, command=command, cwd=cwd, sandbox=seat.sandbox))
+        # `python bot.py` means the Python with the SDK on every worker, as it does for `b99 match`.
+        bots.append(BotSpec(name=seat.name, command=own_program(seat.command), cwd=cwd, sandbox=seat.sandbox))
     settings.replays_dir.mkdir(parents=True, exist_ok=True)
     return MatchSpec(
         game=job.game,

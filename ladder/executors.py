@@ -83,7 +83,8 @@ class LocalExecutor:
         self.stopping = threading.Event()
         self.wake = threading.Event()
         self.context = multiprocessing.get_context("forkserver")
-        self.context.set_forkserver_preload(["ladder.execute", "referee.match", "ladder.matches", "ladder.botstore"])
+        # referee.preload loads every game (engine, component data, wire messages) once, not in every match.
+        self.context.set_forkserver_preload(["ladder.execute", "referee.match", "ladder.matches", "ladder.botstore", "referee.preload"])
         self.supervisor = threading.Thread(target=self._supervise, name="local-executor", daemon=True)
         self.supervisor.start()
 

@@ -365,7 +365,7 @@ def record_result(
 
             judge_validation(session, match, seats)
         elif match.kind == MatchKind.RATED:
-            for bot_id in bot_ids:
+            for bot_id in sorted(bot_ids):  # one locking order for every transaction
                 _pause_if_failing(session, bot_id)
         return Recorded.RECORDED
 
@@ -421,8 +421,11 @@ def _rate(session: Session, match: Match, seats: list[Seat], decision: Any, now:
 
 
 def _pause_if_failing(session: Session, bot_id: int) -> None:
-    """Pause a bot that faulted in PAUSE_FAULTS of its last PAUSE_WINDOW matches, telling its owner."""
-    bot = session.get(Bot, bot_id)
+    """Pause a bot that faulted in PAUSE_FAULTS of its last PAUSE_WINDOW matches, telling its owner.
+    Under the bot's row lock, so that results recorded at the same instant see each other's faults."""
+    from ladder.validation import lock_bot
+
+    bot = lock_bot(session, bot_id)
     if bot is None or bot.status != BotStatus.ACTIVE:
         return
     recent = session.exec(
@@ -431,6 +434,7 @@ def _pause_if_failing(session: Session, bot_id: int) -> None:
         .where(Seat.bot_id == bot_id, Match.kind == MatchKind.RATED, col(Match.status).in_([MatchStatus.DONE, MatchStatus.VOID]))
         .order_by(col(Match.id).desc())
         .limit(PAUSE_WINDOW)
+        .execution_options(populate_existing=True)
     ).all()
     faulty = [(seat, match) for seat, match in recent if seat.faults]
     if len(faulty) < PAUSE_FAULTS:

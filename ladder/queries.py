@@ -10,7 +10,6 @@ from sqlmodel import col, select
 
 from ladder.db import read_session
 from ladder.models import Bot, BotStatus, Match, MatchKind, MatchStatus, Rating, ReplayBlob, Seat
-from ladder.recompute import strengths
 from ladder.settings import LadderSettings
 from referee.chance import seed_commitment
 
@@ -28,11 +27,14 @@ class LeaderboardRow:
     status: str
     rating: float  # official Elo
     games: int
-    #: 90% interval of the bot's strength (the Bradley-Terry fit of the whole history), None before its first game.
+    #: 90% interval of the bot's strength relative to the field's mean, plus 1500 (the Bradley-Terry fit of
+    #: the whole history); it shrinks as the bot plays. None before its first game.
     interval: tuple[float, float] | None
     strength: float | None = None  # the Bradley-Terry fit's estimate, on the Elo scale
     game: str = ""
     paused_reason: str | None = None
+    #: The probability that this bot is stronger than the ranked bot listed below it (None: last, or unfitted).
+    above_next: float | None = None
 
     @property
     def ranked(self) -> bool:
@@ -123,6 +125,8 @@ def leaderboard(
             .join(Rating, col(Rating.bot_id) == col(Bot.id))
             .where(Bot.game == game, Bot.status != BotStatus.REFERENCE)
         ).all()
+    from ladder.recompute import strengths  # numpy: loaded by the pages that show intervals, not by every command
+
     fit = strengths.fit(settings, game) if with_intervals else None
     ranked = sorted((row for row in rows if row[0].status == BotStatus.ACTIVE), key=lambda row: (-row[1].rating, row[0].name))
     apart = sorted((row for row in rows if row[0].status != BotStatus.ACTIVE), key=lambda row: (row[0].status, row[0].name))
@@ -146,6 +150,11 @@ def leaderboard(
                 paused_reason=bot.paused_reason,
             )
         )
+    if fit is not None:
+        ranked_rows = [row for row in result if row.ranked]
+        for row, below in zip(ranked_rows, ranked_rows[1:]):
+            if row.bot_id in fit.index and below.bot_id in fit.index:
+                row.above_next = fit.better(row.bot_id, below.bot_id)
     return result
 
 
@@ -338,15 +347,37 @@ def last_rating_seq(settings: LadderSettings, game: str) -> int:
 def status_reasons(settings: LadderSettings, game: str) -> dict[int, str]:
     """Why each bot of `game` is listed apart from the ranked table (paused or rejected: the
     reason; validating: what it waits for)."""
+    from ladder.models import BotKind
+    from ladder.scheduler_lease import current_holder
+
     with read_session(settings.db_url) as session:
         bots = session.exec(select(Bot).where(Bot.game == game, col(Bot.status).in_(BotStatus.UNRANKED))).all()
+        playing = set(session.exec(
+            select(Seat.bot_id).join(Match, col(Match.id) == col(Seat.match_id))
+            .where(Match.game == game, Match.kind == MatchKind.VALIDATION, Match.status == MatchStatus.RUNNING)
+        ).all())
+    holder = current_holder(settings)
+    scheduling = holder is not None and not holder.expired(_now())
     reasons = {}
     for bot in bots:
         if bot.status == BotStatus.VALIDATING:
-            reasons[bot.id or 0] = "playing its validation games"
+            if bot.id in playing:
+                reasons[bot.id or 0] = "playing its validation games"
+            elif not scheduling:
+                reasons[bot.id or 0] = "waits for its validation games: no scheduler is running (`b99 ladder serve`)"
+            elif bot.kind == BotKind.REMOTE:
+                reasons[bot.id or 0] = "waits for its validation games: they start while it is connected"
+            else:
+                reasons[bot.id or 0] = "waits for its validation games"
         elif bot.paused_reason:
             reasons[bot.id or 0] = bot.paused_reason
     return reasons
+
+
+def _now() -> datetime:
+    from ladder.models import utcnow
+
+    return utcnow()
 
 
 @dataclass
@@ -395,78 +426,74 @@ class SeatRecord:
         return self.rank_total / self.games if self.games else 0.0
 
 
+def _has_faults(seat: Any = Seat) -> Any:
+    """SQL: the seat's fault list is not empty (the JSON column compared as text, on SQLite and PostgreSQL alike)."""
+    from sqlalchemy import String, cast
+
+    return cast(seat.faults, String) != "[]"
+
+
 def bot_faults(settings: LadderSettings, bot_id: int, limit: int = 50) -> list[FaultRow]:
-    """Every seat of the bot's finished matches (any kind) that has a fault, newest first."""
+    """Every seat of the bot's finished matches (any kind) that has a fault, newest first (at most `limit`)."""
     with read_session(settings.db_url) as session:
         rows = session.exec(
             select(Seat, Match)
             .join(Match, col(Match.id) == col(Seat.match_id))
-            .where(Seat.bot_id == bot_id, col(Match.status).in_([MatchStatus.DONE, MatchStatus.VOID]))
+            .where(Seat.bot_id == bot_id, col(Match.status).in_([MatchStatus.DONE, MatchStatus.VOID]), _has_faults())
             .order_by(col(Match.id).desc())
+            .limit(limit)
         ).all()
-    found = []
-    for seat, match in rows:
-        if not seat.faults:
-            continue
-        found.append(FaultRow(match.id or 0, match.uid, match.kind, match.finished_at, seat.seat, list(seat.faults),
-                              seat.exit_code, seat.stderr_tail))
-        if len(found) >= limit:
-            break
-    return found
+    return [FaultRow(match.id or 0, match.uid, match.kind, match.finished_at, seat.seat, list(seat.faults),
+                     seat.exit_code, seat.stderr_tail) for seat, match in rows if seat.faults]
 
 
-def _rated_tables(settings: LadderSettings, bot_id: int) -> list[list[tuple[Seat, Bot]]]:
-    """The seats of every rated match the bot played whose result counted."""
-    with read_session(settings.db_url) as session:
-        ids = select(Seat.match_id).where(Seat.bot_id == bot_id)
-        rows = session.exec(
-            select(Seat, Bot, Match.id)
-            .join(Match, col(Match.id) == col(Seat.match_id))
-            .join(Bot, col(Bot.id) == col(Seat.bot_id))
-            .where(
-                col(Seat.match_id).in_(ids),
-                Match.status == MatchStatus.DONE,
-                Match.kind == MatchKind.RATED,
-                col(Match.unrated_reason).is_(None),
-            )
-            .order_by(col(Match.id), col(Seat.seat))
-        ).all()
-    tables: dict[int, list[tuple[Seat, Bot]]] = {}
-    for seat, bot, match_id in rows:
-        tables.setdefault(int(match_id), []).append((seat, bot))
-    return list(tables.values())
+def _rated(query: Any) -> Any:
+    """Only the matches whose result counted for the ratings."""
+    return query.where(Match.status == MatchStatus.DONE, Match.kind == MatchKind.RATED, col(Match.unrated_reason).is_(None))
 
 
 def head_to_head(settings: LadderSettings, bot_id: int) -> list[HeadToHead]:
-    """The bot's pairwise record against each opponent in its rated matches, most games first."""
-    records: dict[int, HeadToHead] = {}
-    for table in _rated_tables(settings, bot_id):
-        mine = [seat for seat, _ in table if seat.bot_id == bot_id]
-        for seat in mine:
-            for other, other_bot in table:
-                if other.bot_id == bot_id or seat.rank is None or other.rank is None:
-                    continue
-                record = records.setdefault(other.bot_id, HeadToHead(other.bot_id, other_bot.name))
-                record.games += 1
-                if seat.rank < other.rank:
-                    record.wins += 1
-                elif seat.rank == other.rank:
-                    record.draws += 1
-                else:
-                    record.losses += 1
-    return sorted(records.values(), key=lambda record: (-record.games, record.opponent))
+    """The bot's pairwise record against each opponent in its rated matches, most games first
+    (counted by the database in one query, however many games the bot played)."""
+    from sqlalchemy import case, func
+    from sqlalchemy.orm import aliased
+
+    mine, other = aliased(Seat), aliased(Seat)
+    with read_session(settings.db_url) as session:
+        rows = session.exec(
+            _rated(
+                select(
+                    other.bot_id, Bot.name, func.count(),
+                    func.sum(case((mine.rank < other.rank, 1), else_=0)),
+                    func.sum(case((mine.rank == other.rank, 1), else_=0)),
+                )
+                .select_from(mine)
+                .join(other, other.match_id == mine.match_id)
+                .join(Match, col(Match.id) == mine.match_id)
+                .join(Bot, col(Bot.id) == other.bot_id)
+                .where(mine.bot_id == bot_id, other.bot_id != bot_id, mine.rank.is_not(None), other.rank.is_not(None))
+            ).group_by(other.bot_id, Bot.name)
+        ).all()
+    records = [
+        HeadToHead(int(opponent), str(name), games=int(games), wins=int(wins or 0), draws=int(draws or 0),
+                   losses=int(games) - int(wins or 0) - int(draws or 0))
+        for opponent, name, games, wins, draws in rows
+    ]
+    return sorted(records, key=lambda record: (-record.games, record.opponent))
 
 
 def results_by_seat(settings: LadderSettings, bot_id: int) -> list[SeatRecord]:
-    """The bot's rated results from each seat it played."""
-    records: dict[int, SeatRecord] = {}
-    for table in _rated_tables(settings, bot_id):
-        for seat, _ in table:
-            if seat.bot_id != bot_id or seat.rank is None:
-                continue
-            record = records.setdefault(seat.seat, SeatRecord(seat.seat))
-            record.games += 1
-            record.firsts += seat.rank == 1
-            record.rank_total += seat.rank
-            record.faults += bool(seat.faults)
-    return [records[seat] for seat in sorted(records)]
+    """The bot's rated results from each seat it played (counted by the database in one query)."""
+    from sqlalchemy import case, func
+
+    with read_session(settings.db_url) as session:
+        rows = session.exec(
+            _rated(
+                select(Seat.seat, func.count(), func.sum(case((Seat.rank == 1, 1), else_=0)), func.sum(Seat.rank),
+                       func.sum(case((_has_faults(), 1), else_=0)))
+                .join(Match, col(Match.id) == col(Seat.match_id))
+                .where(Seat.bot_id == bot_id, col(Seat.rank).is_not(None))
+            ).group_by(Seat.seat).order_by(Seat.seat)
+        ).all()
+    return [SeatRecord(int(seat), games=int(games), firsts=int(firsts or 0), rank_total=int(ranks or 0), faults=int(faults or 0))
+            for seat, games, firsts, ranks, faults in rows]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from sqlmodel import Session, select
 
-from ladder.archives import extract_all
+from ladder.archives import unpack_archive
 from ladder.db import read_session, write_session
 from ladder.models import Bot, BotKind, BotStatus, BotToken, Notice, Rating
 from ladder.ratings import INITIAL_RATING
@@ -97,32 +97,37 @@ def add_bot(
 
 
 def _copy_upload(source: Path, target: Path) -> None:
-    """Copy a bot directory, or unpack a .zip/.tar(.gz) archive safely, into `target`."""
+    """Copy a bot directory, or unpack a .zip/.tar(.gz) archive safely (ladder.archives), into `target`;
+    on a refusal nothing is kept."""
     if target.exists():
         shutil.rmtree(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     if source.is_dir():
         shutil.copytree(source, target, symlinks=True)
-    elif zipfile.is_zipfile(source):
-        with zipfile.ZipFile(source) as archive:
-            for member in archive.namelist():
-                _check_member(member)
-            archive.extractall(target)
-    elif source.is_file() and tarfile.is_tarfile(source):
+    elif source.is_file() and (zipfile.is_zipfile(source) or _looks_like_tar(source)):
         try:
-            with tarfile.open(source) as archive:
-                extract_all(archive, target)
+            unpack_archive(source, target)
         except tarfile.TarError as error:
-            shutil.rmtree(target, ignore_errors=True)
-            raise LadderError(f"{source}: refused: {error}") from None
+            raise LadderError(f"{source.name}: refused: {error}") from None
     else:
         raise LadderError(f"{source}: not a directory, .zip or .tar archive")
 
 
-def _check_member(member: str) -> None:
-    path = Path(member)
-    if path.is_absolute() or ".." in path.parts:
-        raise LadderError(f"archive member {member!r} points outside the bot's directory")
+def _looks_like_tar(source: Path) -> bool:
+    """A tar file, plain or compressed with gzip, bzip2 or xz (tarfile.is_tarfile would read a bomb whole)."""
+    with source.open("rb") as file:
+        head = file.read(512)
+    return head.startswith((b"\x1f\x8b", b"BZh", b"\xfd7zXZ\x00")) or (len(head) == 512 and head[257:262] == b"ustar") \
+        or (len(head) == 512 and _tar_checksum_ok(head))
+
+
+def _tar_checksum_ok(header: bytes) -> bool:
+    """A v7 tar header: its stored checksum matches its bytes."""
+    try:
+        stored = int(header[148:156].replace(b"\x00", b" ").strip() or b"-1", 8)
+    except ValueError:
+        return False
+    return stored == sum(header[:148]) + 8 * 32 + sum(header[156:])
 
 
 def get_bot(settings: LadderSettings, name_or_id: str | int) -> Bot:

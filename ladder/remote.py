@@ -26,12 +26,19 @@ import b99.ladder_pb2_grpc as ladder_grpc
 from ladder.models import BotKind, BotStatus
 from ladder.registry import bot_for_token
 from ladder.settings import LadderSettings
-from referee.arena_server import MAX_UNAUTHENTICATED, STREAMS_PER_CONNECTION, TOKEN_METADATA, metadata_token
+from referee.arena_server import (HELLO_MAX_BYTES, INBOX_BYTES, INBOX_MESSAGES, MAX_MESSAGE_BYTES, MAX_UNAUTHENTICATED,
+                                  STREAMS_PER_CONNECTION, TOKEN_METADATA, metadata_token, raise_descriptor_limit)
 
 #: How long a stream without the token in its metadata may take to say hello.
 HELLO_WAIT_SECONDS = 10.0
 
 ATTACH_WAIT_SECONDS = 5.0
+#: Connections one remote bot (one token's bot) may keep waiting for seats at once.
+MAX_WAITING_PER_BOT = 8
+#: The largest message the gateway's transport takes from a bot: what a referee accepts, and a little.
+GATEWAY_MAX_RECEIVE_BYTES = MAX_MESSAGE_BYTES + 1024
+#: Connections the gateway holds at once (gRPC closes the rest as it accepts them).
+GATEWAY_MAX_CONNECTIONS = 2048
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +81,11 @@ class Presence:
         with self.lock:
             self.reserved[bot_id] = self.reserved.get(bot_id, 0) + 1
 
+    def reserved_count(self, bot_id: int) -> int:
+        """How many scheduled matches wait to claim one of the bot's waiting connections."""
+        with self.lock:
+            return self.reserved.get(bot_id, 0)
+
     def connected(self, bot_id: int, change: int) -> None:
         with self.lock:
             self.waiting[bot_id] = max(0, self.waiting.get(bot_id, 0) + change)
@@ -98,6 +110,13 @@ class RemoteConnection:
     to_bot: asyncio.Queue[arena_pb2.RefereeMessage | None] = field(default_factory=asyncio.Queue)
     from_bot: asyncio.Queue[arena_pb2.BotMessage | None] = field(default_factory=asyncio.Queue)
     claimed: bool = False
+    #: Bytes of the bot's messages waiting in from_bot (bounded by INBOX_BYTES, with INBOX_MESSAGES).
+    waiting_bytes: int = 0
+
+    def take_from_bot(self, message: arena_pb2.BotMessage | None) -> None:
+        """Account for a message the relay took off from_bot."""
+        if message is not None:
+            self.waiting_bytes -= message.ByteSize()
 
 
 class ArenaGateway(arena_grpc.ArenaServicer, ladder_grpc.ArenaRelayServicer):
@@ -135,7 +154,12 @@ class ArenaGateway(arena_grpc.ArenaServicer, ladder_grpc.ArenaRelayServicer):
 
     async def _start(self) -> None:
         self._changed = asyncio.Condition()
-        self.server = grpc.aio.server(options=[("grpc.max_concurrent_streams", STREAMS_PER_CONNECTION)])
+        raise_descriptor_limit()
+        self.server = grpc.aio.server(options=[
+            ("grpc.max_concurrent_streams", STREAMS_PER_CONNECTION),
+            ("grpc.max_receive_message_length", GATEWAY_MAX_RECEIVE_BYTES),
+            ("grpc.max_allowed_incoming_connections", GATEWAY_MAX_CONNECTIONS),
+        ])
         arena_grpc.add_ArenaServicer_to_server(self, self.server)
         ladder_grpc.add_ArenaRelayServicer_to_server(self, self.server)
         from ladder.tls import add_port
@@ -194,6 +218,9 @@ class ArenaGateway(arena_grpc.ArenaServicer, ladder_grpc.ArenaRelayServicer):
         if first is None or first.WhichOneof("body") != "hello":
             yield _error(arena_pb2.PROTOCOL_ERROR, "the first message must be hello")
             return
+        if first.ByteSize() > HELLO_MAX_BYTES:
+            yield _error(arena_pb2.PROTOCOL_ERROR, f"a hello may hold at most {HELLO_MAX_BYTES:,} bytes")
+            return
         if bot is None:
             token = first.hello.seat_token
             bot, refusal = await self._bot(token)
@@ -203,8 +230,13 @@ class ArenaGateway(arena_grpc.ArenaServicer, ladder_grpc.ArenaRelayServicer):
         connection = RemoteConnection(bot_id=bot.id or 0, token=token or "", want_world=first.hello.want_world)
         assert self._changed is not None  # set when the server started
         async with self._changed:
-            self.waiting.setdefault(connection.bot_id, []).append(connection)
-            self._changed.notify_all()
+            full = len(self.waiting.get(connection.bot_id, [])) >= MAX_WAITING_PER_BOT
+            if not full:
+                self.waiting.setdefault(connection.bot_id, []).append(connection)
+                self._changed.notify_all()
+        if full:
+            yield _error(arena_pb2.UNKNOWN_TOKEN, f"{bot.name} already has {MAX_WAITING_PER_BOT} connections waiting for a seat")
+            return
         self.presence.connected(connection.bot_id, +1)
         reader = asyncio.ensure_future(self._read_bot(context, connection))
         try:
@@ -243,6 +275,14 @@ class ArenaGateway(arena_grpc.ArenaServicer, ladder_grpc.ArenaRelayServicer):
                 if message is grpc.aio.EOF:
                     break
                 if message.WhichOneof("body") == "decision":
+                    size = message.ByteSize()
+                    if connection.from_bot.qsize() >= INBOX_MESSAGES or connection.waiting_bytes + size > INBOX_BYTES:
+                        # nothing reads a waiting connection: a bot that sends on is cut, not buffered
+                        connection.to_bot.put_nowait(_error(arena_pb2.PROTOCOL_ERROR, (
+                            f"flood: more than {INBOX_MESSAGES} messages or {INBOX_BYTES // 1024} KiB waiting to be read")))
+                        connection.to_bot.put_nowait(None)
+                        break
+                    connection.waiting_bytes += size
                     connection.from_bot.put_nowait(message)
         except (grpc.RpcError, asyncio.CancelledError):
             pass
@@ -281,6 +321,7 @@ class ArenaGateway(arena_grpc.ArenaServicer, ladder_grpc.ArenaRelayServicer):
             yield arena_pb2.BotMessage(hello=arena_pb2.Hello(want_world=connection.want_world))
             while True:
                 message = await connection.from_bot.get()
+                connection.take_from_bot(message)
                 if message is None:
                     return
                 yield message
@@ -308,11 +349,19 @@ class ArenaGateway(arena_grpc.ArenaServicer, ladder_grpc.ArenaRelayServicer):
                 refusal = refusals.get(connection.token)
                 if refusal is None or connection.claimed or connection not in self.waiting.get(connection.bot_id, []):
                     continue
+                if self._promised(connection):
+                    continue  # matched to a scheduled match: that game plays to its end, as one under way
                 self.waiting[connection.bot_id].remove(connection)
                 self.presence.connected(connection.bot_id, -1)
                 log.info("remote bot %s: waiting connection closed (%s)", connection.bot_id, refusal.error.message)
                 connection.to_bot.put_nowait(refusal)
                 connection.to_bot.put_nowait(None)
+
+    def _promised(self, connection: RemoteConnection) -> bool:
+        """Whether a waiting connection is one the scheduler already gave a match to: the relay of
+        that match claims the bot's oldest waiting connections first, one per reserved match."""
+        reserved = self.presence.reserved_count(connection.bot_id)
+        return connection in self.waiting.get(connection.bot_id, [])[:reserved]
 
     async def _claim(self, bot_id: int) -> RemoteConnection | None:
         assert self._changed is not None  # set when the server started

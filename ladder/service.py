@@ -69,6 +69,11 @@ class Ladder:
         self.online = online  # a ladder.remote.Presence shared with the Arena gateway; None: no remote bots
         self.games_file = GamesFile(self.options.games_file or games_file(settings.home))
         self.reconciler = Reconciler(settings, executor, self.options.lease_seconds, self.options.dispatch_lease_seconds)
+        from ladder.scheduler_lease import SchedulerLease
+
+        self.lease = SchedulerLease(settings)  # one scheduler per database: the others stand by
+        self.standing_by = False
+        self.unplayable_logged: set[str] = set()  # games whose settings their bots cannot meet, said once
 
     def recover(self) -> None:
         """After a restart: dispatch again what was queued but never sent to an executor. A local
@@ -164,7 +169,9 @@ class Ladder:
             available = len(candidates) if not self.options.allow_self_play or not candidates else 1 << 30
             players = game_settings.pick_players(self.rng, available)
         if players is None:
+            self._unplayable(game, game_settings, len(candidates))
             return None
+        self.unplayable_logged.discard(game)
         table = pick_table(candidates, players, self.rng, self.options.allow_self_play)
         if table is None:
             return None
@@ -179,6 +186,17 @@ class Ladder:
                  extra={"match_id": match_id, "game": game, "bots": list(table), "event": "scheduled"})
         return match_id
 
+    def _unplayable(self, game: str, game_settings: Any, available: int) -> None:
+        """Say once (until it can play again) that a game's settings cannot be met by its bots."""
+        from ladder.status import unplayable
+
+        if game in self.unplayable_logged:
+            return
+        self.unplayable_logged.add(game)
+        flagged = unplayable(game_settings, available)
+        if flagged is not None:
+            log.warning("cannot schedule matches: %s", flagged.reason, extra={"game": game, "event": "unplayable"})
+
     def dispatch(self) -> None:
         """Send every queued match that was never sent, or whose dispatch lease ran out."""
         self.reconciler.settings = self.settings
@@ -187,8 +205,20 @@ class Ladder:
     def run(self, until_idle: bool = False) -> None:
         """Loop until stopped (or, with `until_idle`, until max_matches are scheduled and all closed)."""
         recovered = False
+        try:
+            self._run(until_idle, recovered)
+        finally:
+            try:
+                self.lease.release()
+            except Exception as error:  # noqa: BLE001 - the lease runs out by itself if the database is away
+                log.warning("scheduler lease not released: %s", error)
+
+    def _run(self, until_idle: bool, recovered: bool) -> None:
         while not self.stopping.is_set():
             try:
+                if not self.has_lease():
+                    self.stopping.wait(max(1.0, self.options.tick_seconds))
+                    continue
                 if not recovered:
                     self.recover()
                     recovered = True
@@ -207,6 +237,21 @@ class Ladder:
                 if self.open_matches() == 0 and pending_games(self.settings) == 0:
                     return
             self.stopping.wait(self.options.tick_seconds)
+
+    def has_lease(self) -> bool:
+        """Whether this ladder is the database's scheduler now (taking the lease when it is free);
+        logs once when it starts or stops standing by for another scheduler."""
+        from ladder.scheduler_lease import current_holder
+
+        held = self.lease.hold()
+        if not held and not self.standing_by:
+            holder = current_holder(self.settings)
+            log.warning("another scheduler (%s) runs on this database: this one schedules nothing and takes over "
+                        "when it stops", holder.host_and_pid if holder else "?", extra={"event": "standby"})
+        elif held and self.standing_by:
+            log.warning("this ladder is the database's scheduler now", extra={"event": "scheduler"})
+        self.standing_by = not held
+        return held
 
     def stop(self) -> None:
         self.stopping.set()

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ladder.matchmaking import Candidate, pick_table
-from ladder.ratings import RatingTable, rating_decision
+from ladder.ratings import INITIAL_RATING, RatingTable, rating_decision
 from ladder.settings import LadderSettings
 from ladder.strength import SCALE, IncrementalFit, StrengthFit, spearman
 
@@ -95,6 +95,8 @@ class Outcome:
     games: dict[Any, int]
     matches: int
     checkpoints: dict[int, tuple[float, float]] = field(default_factory=dict)  # matches -> (Elo, fit) Spearman
+    #: matches -> (Elo ratings, strength fit, games per bot) at each checkpoint
+    snapshots: dict[int, tuple[dict[Any, float], StrengthFit, dict[Any, int]]] = field(default_factory=dict)
 
     def spearman_elo(self) -> float:
         """Spearman between the Elo ratings and the true strengths."""
@@ -106,16 +108,46 @@ class Outcome:
         players = list(self.truth)
         return spearman([self.fit.rating(p) for p in players], [self.truth[p] for p in players])
 
+    def covered_bots(self, level: float = 0.9) -> tuple[int, int]:
+        """(bots whose `level` interval, the one the leaderboard shows, contains the truth, bots that played)."""
+        return bots_covered(self.fit, self.truth, level)
+
     def covered(self, level: float = 0.9) -> tuple[int, int]:
         """(pairs whose `level` interval of the difference contains the true difference, pairs)."""
-        players = list(self.truth)
-        hits = total = 0
-        for i, a in enumerate(players):
-            for b in players[i + 1:]:
-                _, low, high = self.fit.difference(a, b, level)
-                hits += low <= self.truth[a] - self.truth[b] <= high
-                total += 1
-        return hits, total
+        return pairs_covered(self.fit, self.truth, level)
+
+
+def bots_covered(fit: StrengthFit, truth: dict[Any, float], level: float = 0.9) -> tuple[int, int]:
+    """(bots whose `level` interval, the one the leaderboard shows, contains the bot's true strength
+    relative to the true mean of the bots that played, plus 1500; bots that played)."""
+    players = [player for player in truth if player in fit.index]
+    if not players:
+        return 0, 0
+    mean = sum(truth[p] for p in players) / len(players)
+    hits = 0
+    for player in players:
+        low, high = fit.interval(player, level)
+        hits += low <= truth[player] - mean + INITIAL_RATING <= high
+    return hits, len(players)
+
+
+def pairs_covered(fit: StrengthFit, truth: dict[Any, float], level: float = 0.9) -> tuple[int, int]:
+    """(pairs whose `level` interval of their difference contains the true difference, pairs)."""
+    players = list(truth)
+    hits = total = 0
+    for i, a in enumerate(players):
+        for b in players[i + 1:]:
+            _, low, high = fit.difference(a, b, level)
+            hits += low <= truth[a] - truth[b] <= high
+            total += 1
+    return hits, total
+
+
+def intervals_overlap(fit: StrengthFit, a: Any, b: Any, level: float = 0.9) -> bool:
+    """Whether the leaderboard's `level` intervals of `a` and `b` overlap (neither is shown better)."""
+    low_a, high_a = fit.interval(a, level)
+    low_b, high_b = fit.interval(b, level)
+    return low_a <= high_b and low_b <= high_a
 
 
 class LadderSimulation:
@@ -176,6 +208,7 @@ def simulate(
     window: Counter[int] = Counter()
     fit = incremental.current()
     scores: dict[int, tuple[float, float]] = {}
+    snapshots: dict[int, tuple[dict[Any, float], StrengthFit, dict[Any, int]]] = {}
     for number in range(1, matches + 1):
         if scheduler == "random":
             seating = rng.sample(bots, players)
@@ -207,6 +240,7 @@ def simulate(
                 spearman([table.rating(b) for b in bots], list(truth)),
                 spearman([current.rating(b) for b in bots], list(truth)),
             )
+            snapshots[number] = ({bot: table.rating(bot) for bot in bots}, current, dict(table.games))
     return Outcome(
         truth={bot: float(truth[bot]) for bot in bots},
         elo={bot: table.rating(bot) for bot in bots},
@@ -214,6 +248,7 @@ def simulate(
         games=dict(table.games),
         matches=matches,
         checkpoints=scores,
+        snapshots=snapshots,
     )
 
 
@@ -224,4 +259,4 @@ def spread_strengths(count: int, low: float = 1100.0, high: float = 1900.0) -> l
     return [low + (high - low) * i / (count - 1) for i in range(count)]
 
 
-__all__ = ["LadderSimulation", "Outcome", "SyntheticExecutor", "simulate", "spread_strengths", "synthetic_ranks", "synthetic_report"]
+__all__ = ["LadderSimulation", "bots_covered", "intervals_overlap", "pairs_covered", "Outcome", "SyntheticExecutor", "simulate", "spread_strengths", "synthetic_ranks", "synthetic_report"]

@@ -1,20 +1,24 @@
 """A ladder's liveness at a glance: matches queued, running, stuck (open past their lease plus a
-margin) and retried, and the workers seen with their last heartbeat (`b99 ladder status`)."""
+margin) and retried, the scheduler, the workers seen with their last heartbeat, and the games whose
+settings their active bots cannot meet (`b99 ladder status`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import func
 from sqlmodel import col, select
 
 from ladder.db import read_session
-from ladder.models import Match, MatchStatus, Worker, utcnow
+from ladder.models import Bot, BotStatus, Match, MatchStatus, Worker, utcnow
 from ladder.settings import LadderSettings
 
 #: An open match whose lease ended longer ago than this is stuck: the reconciler should have acted.
 STUCK_MARGIN_SECONDS = 10.0
+#: Workers are listed when seen within this time.
+WORKERS_SEEN_SECONDS = 3600.0
 
 
 @dataclass(frozen=True)
@@ -33,13 +37,32 @@ class OpenMatch:
 
 @dataclass(frozen=True)
 class WorkerSeen:
-    """A worker process as last seen."""
+    """A worker as last seen: a Celery worker's host, or a ladder service's local executor (each match
+    it plays is a process of its own: they are counted here, not listed)."""
 
     name: str
     kind: str
     heartbeat_at: datetime
-    match_id: int | None
+    match_id: int | None  # the latest match it plays, None when idle
     matches_done: int
+    processes: int = 1  # match processes seen on it
+    playing: tuple[int, ...] = ()  # every match it plays now
+
+
+@dataclass(frozen=True)
+class UnplayableGame:
+    """A game whose settings its active bots cannot meet: no rated match of it can be scheduled."""
+
+    game: str
+    active: int
+    needs: int
+    players: str  # the settings' player counts, as described
+
+    @property
+    def reason(self) -> str:
+        return (f"{self.game} needs {self.needs} players per match (players: {self.players}) but has only "
+                f"{self.active} active bot{'s' if self.active != 1 else ''}: no rated match can be scheduled "
+                "(add bots, change its players with `b99 ladder settings`, or serve with --self-play)")
 
 
 @dataclass
@@ -50,14 +73,19 @@ class LadderStatus:
     open: list[OpenMatch] = field(default_factory=list)
     retried: int = 0  # matches (any status) played or sent more than once
     workers: list[WorkerSeen] = field(default_factory=list)
+    scheduler: Any = None  # the ladder.scheduler_lease.LeaseHolder, None when no scheduler runs
+    unplayable: list[UnplayableGame] = field(default_factory=list)
 
     @property
     def stuck(self) -> list[OpenMatch]:
         return [match for match in self.open if match.stuck]
 
 
-def ladder_status(settings: LadderSettings, margin: float = STUCK_MARGIN_SECONDS, workers: int = 50) -> LadderStatus:
-    """The ladder's liveness now."""
+def ladder_status(settings: LadderSettings, margin: float = STUCK_MARGIN_SECONDS, workers: int = 50,
+                  games: Any = None) -> LadderStatus:
+    """The ladder's liveness now (`games`: the ladder.game_settings.GamesFile; default: the home's)."""
+    from ladder.scheduler_lease import current_holder
+
     now = utcnow()
     with read_session(settings.db_url) as session:
         counts = dict(session.exec(select(Match.status, func.count()).group_by(Match.status)).all())
@@ -65,7 +93,9 @@ def ladder_status(settings: LadderSettings, margin: float = STUCK_MARGIN_SECONDS
         retried = session.exec(
             select(func.count()).select_from(Match).where((col(Match.attempts) > 1) | (col(Match.dispatches) > 1))
         ).one()
-        seen = session.exec(select(Worker).order_by(col(Worker.heartbeat_at).desc()).limit(workers)).all()
+        cutoff_seen = now - timedelta(seconds=WORKERS_SEEN_SECONDS)
+        seen = session.exec(select(Worker).where(col(Worker.heartbeat_at) >= cutoff_seen)
+                            .order_by(col(Worker.heartbeat_at).desc())).all()
     cutoff = now - timedelta(seconds=margin)
     return LadderStatus(
         counts={str(k): int(v) for k, v in counts.items()},
@@ -78,5 +108,52 @@ def ladder_status(settings: LadderSettings, margin: float = STUCK_MARGIN_SECONDS
             for row in rows
         ],
         retried=int(retried),
-        workers=[WorkerSeen(w.name, w.kind, w.heartbeat_at, w.match_id, w.matches_done) for w in seen],
+        workers=group_workers(list(seen))[:workers],
+        scheduler=(holder if (holder := current_holder(settings)) is not None and not holder.expired(now) else None),
+        unplayable=unplayable_games(settings, games),
     )
+
+
+def group_workers(rows: list[Worker]) -> list[WorkerSeen]:
+    """One worker per host and kind: the processes a worker forks (one per match for the local
+    executor, a pool for Celery) are rows of the workers table, not workers; newest first."""
+    groups: dict[tuple[str, str], list[Worker]] = {}
+    for row in rows:
+        host = row.host or row.name.rpartition(":")[0] or row.name
+        groups.setdefault((host, row.kind), []).append(row)
+    found = []
+    for (host, kind), members in groups.items():
+        latest = max(members, key=lambda w: w.heartbeat_at)
+        playing = tuple(sorted({w.match_id for w in members if w.match_id is not None}))
+        label = f"{host} (local executor)" if kind == "local" else f"{host} ({kind})"
+        found.append(WorkerSeen(label, kind, latest.heartbeat_at, latest.match_id, sum(w.matches_done for w in members),
+                                processes=len(members), playing=playing))
+    return sorted(found, key=lambda w: w.heartbeat_at, reverse=True)
+
+
+def unplayable_games(settings: LadderSettings, games: Any = None) -> list[UnplayableGame]:
+    """Games with active bots, but fewer than their settings' smallest player count."""
+    from ladder.game_settings import GamesFile, games_file
+    from referee.errors import ArenaError
+
+    games = games if games is not None else GamesFile(games_file(settings.home))
+    with read_session(settings.db_url) as session:
+        active = dict(session.exec(select(Bot.game, func.count()).where(Bot.status == BotStatus.ACTIVE).group_by(Bot.game)).all())
+    found = []
+    for game, count in sorted(active.items()):
+        try:
+            flagged = unplayable(games.get(game), int(count))
+        except ArenaError:
+            continue  # a game this ladder cannot play at all is reported by the scheduler
+        if flagged is not None:
+            found.append(flagged)
+    return found
+
+
+def unplayable(game_settings: Any, active: int) -> UnplayableGame | None:
+    """The flag of a game whose settings (a GameSettings) `active` bots cannot meet, None if they
+    can (or if it has no active bot at all: nothing waits)."""
+    counts = [players for players, weight in game_settings.player_counts().items() if weight > 0]
+    if active < 1 or not counts or active >= min(counts):
+        return None
+    return UnplayableGame(game_settings.game, active, min(counts), game_settings.describe_players())

@@ -9,7 +9,9 @@ a weak normal prior (mean 1500, sd 400 on the Elo scale), where a win of A over 
 independent, and this weight makes the intervals' coverage right in simulation for 2 to 4
 players (1 / (players - 1), the Elo table's weight, gave 97% coverage for a 90% interval). The
 interval is the normal (Laplace) approximation of the posterior: the inverse of the Hessian of the
-log posterior at its maximum. The simulation (ladder.simulation) checks that the 90% intervals of
+log posterior at its maximum. A bot's strength and interval are relative to the field's mean
+(every bot of the game that played a rated match), which is 1500 by construction: an absolute
+level is not something results can tell, and an interval that includes it never shrinks. The simulation (ladder.simulation) checks that the 90% intervals of
 the difference of two bots contain the true difference about 90% of the time.
 """
 
@@ -101,13 +103,14 @@ class StrengthFit:
         return float(self.ratings[self.index[player]]) if player in self.index else INITIAL_RATING
 
     def sd(self, player: Hashable) -> float:
-        """The posterior standard deviation of `player`'s strength (the prior's if it never played)."""
+        """The posterior standard deviation of `player`'s strength relative to the field's mean (the
+        prior's if it never played); it shrinks as the player plays."""
         if player not in self.index:
             return PRIOR_SD
         return math.sqrt(max(0.0, float(self.covariance[self.index[player], self.index[player]])))
 
     def interval(self, player: Hashable, level: float = 0.9) -> tuple[float, float]:
-        """A central `level` interval of `player`'s strength."""
+        """A central `level` interval of `player`'s strength relative to the field's mean (+ 1500)."""
         half = z_for(level) * self.sd(player)
         return self.rating(player) - half, self.rating(player) + half
 
@@ -121,6 +124,16 @@ class StrengthFit:
             variance = self.sd(a) ** 2 + self.sd(b) ** 2
         half = z_for(level) * math.sqrt(max(0.0, variance))
         return estimate, estimate - half, estimate + half
+
+    def better(self, a: Hashable, b: Hashable) -> float:
+        """The posterior probability that `a` is stronger than `b` (0.5 when nothing tells them apart)."""
+        estimate, low, high = self.difference(a, b, 0.9)
+        sd = (high - low) / (2 * Z90)
+        if sd <= 0.0:
+            return 0.5 if estimate == 0.0 else float(estimate > 0.0)
+        from statistics import NormalDist
+
+        return NormalDist().cdf(estimate / sd)
 
     def intervals(self, level: float = 0.9) -> dict[Hashable, tuple[float, float]]:
         """Every fitted player's central `level` interval."""
@@ -153,8 +166,20 @@ def fit(counts: PairwiseCounts, prior_sd: float = PRIOR_SD, start: np.ndarray | 
     p = 1.0 / (1.0 + np.exp(-diff))
     information = meetings * p * (1.0 - p)
     hessian = np.diag(information.sum(axis=1)) - information + precision * np.eye(size)
-    covariance = np.linalg.inv(hessian) * SCALE**2
+    covariance = centered(np.linalg.inv(hessian)) * SCALE**2
     return StrengthFit(dict(counts.index), INITIAL_RATING + SCALE * theta, covariance, dict(counts.games))
+
+
+def centered(covariance: np.ndarray) -> np.ndarray:
+    """The covariance of every strength minus the field's mean strength, P C P with P = I - 11'/n.
+
+    The data say only how bots compare: the level of the whole field is pinned by the prior alone,
+    and its uncertainty (prior sd / sqrt(bots)) never shrinks with games. Measured against the
+    field's mean (which the fit keeps at 1500 exactly: the prior's pull sums to zero), a bot's
+    interval shrinks as it plays, and differences between bots are unchanged (P (e_a - e_b) = e_a - e_b)."""
+    size = covariance.shape[0]
+    projection = np.eye(size) - np.full((size, size), 1.0 / size)
+    return projection @ covariance @ projection
 
 
 def fit_history(matches: Iterable[tuple[Sequence[Hashable], Sequence[int]]], prior_sd: float = PRIOR_SD) -> StrengthFit:

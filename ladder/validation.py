@@ -55,6 +55,7 @@ def validation_matches(session: Session, bot_id: int) -> list[tuple[Match, Seat]
             .join(Seat, col(Seat.match_id) == col(Match.id))
             .where(Seat.bot_id == bot_id, Match.kind == MatchKind.VALIDATION)
             .order_by(col(Match.id))
+            .execution_options(populate_existing=True)  # as committed now, not as first read
         ).all()
     )
 
@@ -76,6 +77,7 @@ def schedule_validations(
     ladder.remote.Presence the Arena gateway keeps)."""
     from ladder.game_settings import GameSettings
 
+    judge_finished(settings, games)
     with read_session(settings.db_url) as session:
         waiting = list(session.exec(select(Bot).where(Bot.status == BotStatus.VALIDATING).order_by(col(Bot.id))).all())
         plans = []
@@ -109,35 +111,80 @@ def schedule_validations(
 
 def judge_validation(session: Session, match: Match, seats: list[Seat], games: int = VALIDATION_GAMES) -> None:
     """After a validation match (inside record_result's transaction): tell the owner of every seat
-    that faulted, with its stderr; reject a waiting bot that faulted in any of its validation
-    games; admit one that played `games` clean ones."""
+    that faulted, with its stderr, then judge each waiting bot of the match (judge_bot)."""
+    waiting = set()
     for seat in seats:
         bot = session.get(Bot, seat.bot_id)
         if bot is None or bot.status == BotStatus.REFERENCE:
-            continue
+            continue  # the reference bot's row is never locked: every validation match has it
         if seat.faults:
             session.add(Notice(bot_id=bot.id or 0, message=fault_message(bot.name, match, seat)[:4000]))
-        if bot.status != BotStatus.VALIDATING:
-            continue
-        rows = validation_matches(session, bot.id or 0)
-        faulty = [(played, its_seat) for played, its_seat in rows if its_seat.faults]
-        if faulty:
-            first_match, first_seat = faulty[0]
-            fault = first_seat.faults[0]
-            bot.status = BotStatus.REJECTED
-            bot.paused_reason = (
-                f"faulted in validation match {first_match.uid} (seat {first_seat.seat}): {fault['kind']}: {fault['detail']}"
-            )[:1900]
-            session.add(bot)
-            continue
-        clean = sum(1 for played, _ in rows if played.status == MatchStatus.DONE)
-        if clean >= games:
-            bot.status = BotStatus.ACTIVE
-            bot.paused_reason = None
-            bot.validated_at = utcnow()
-            session.add(bot)
-            promote(session, bot)  # a new version of an account's bot replaces the one in rated play
-            session.add(Notice(bot_id=bot.id or 0, message=f"{bot.name} passed its {clean} validation games and plays rated matches now"))
+        waiting.add(bot.id or 0)
+    for bot_id in sorted(waiting):  # one order for every transaction: no deadlock
+        judge_bot(session, bot_id, games)
+
+
+def lock_bot(session: Session, bot_id: int) -> Bot | None:
+    """The bot's row, locked until the transaction ends (SELECT ... FOR UPDATE on PostgreSQL; SQLite's
+    write transactions are serialised already), and read afresh: what a concurrent transaction
+    committed before the lock was granted is seen."""
+    return session.exec(
+        select(Bot).where(Bot.id == bot_id).with_for_update().execution_options(populate_existing=True)
+    ).first()
+
+
+def judge_bot(session: Session, bot_id: int, games: int = VALIDATION_GAMES) -> str | None:
+    """Reject a waiting bot that faulted in any of its validation games; admit one that played
+    `games` clean ones; returns its new status (None: unchanged).
+
+    The bot's row is locked first, so that two validation results recorded at the same instant
+    on two workers are judged one after the other, the second seeing the first (each transaction
+    alone would count only its own game and leave the bot waiting for good). Judging again
+    changes nothing: the scheduler calls it for any bot whose games are all over."""
+    bot = lock_bot(session, bot_id)
+    if bot is None or bot.status != BotStatus.VALIDATING:
+        return None
+    rows = validation_matches(session, bot_id)
+    faulty = [(played, its_seat) for played, its_seat in rows if its_seat.faults and played.status == MatchStatus.DONE]
+    if faulty:
+        first_match, first_seat = faulty[0]
+        fault = first_seat.faults[0]
+        bot.status = BotStatus.REJECTED
+        bot.paused_reason = (
+            f"faulted in validation match {first_match.uid} (seat {first_seat.seat}): {fault['kind']}: {fault['detail']}"
+        )[:1900]
+        session.add(bot)
+        return bot.status
+    clean = sum(1 for played, _ in rows if played.status == MatchStatus.DONE)
+    if clean >= games:
+        bot.status = BotStatus.ACTIVE
+        bot.paused_reason = None
+        bot.validated_at = utcnow()
+        session.add(bot)
+        promote(session, bot)  # a new version of an account's bot replaces the one in rated play, under this lock
+        session.add(Notice(bot_id=bot_id, message=f"{bot.name} passed its {clean} validation games and plays rated matches now"))
+        return bot.status
+    return None
+
+
+def judge_finished(settings: LadderSettings, games: int = VALIDATION_GAMES) -> list[int]:
+    """Judge every waiting bot whose validation games are all over and none is open (a judgement
+    lost to a crash between result and verdict, or a ladder from before the row lock); returns
+    the ids of the bots whose status changed."""
+    with read_session(settings.db_url) as session:
+        waiting = [bot_id for bot_id in session.exec(select(Bot.id).where(Bot.status == BotStatus.VALIDATING)).all() if bot_id]
+        due = []
+        for bot_id in waiting:
+            rows = validation_matches(session, bot_id)
+            over = sum(1 for match, _ in rows if match.status == MatchStatus.DONE)
+            if over >= games and not any(match.status in MatchStatus.OPEN for match, _ in rows):
+                due.append(bot_id)
+    changed = []
+    for bot_id in due:
+        with write_session(settings.db_url) as session:
+            if judge_bot(session, bot_id, games) is not None:
+                changed.append(bot_id)
+    return changed
 
 
 def fault_message(name: str, match: Match, seat: Seat) -> str:

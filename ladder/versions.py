@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from sqlmodel import Session, col, select
 
-from ladder.db import is_postgres, read_session, write_session
+from ladder.db import read_session, write_session
 from ladder.models import Bot, BotStatus, Rating
 from ladder.registry import LadderError
 from ladder.settings import LadderSettings
@@ -59,11 +59,15 @@ def versioned_name(family: str, version: str) -> str:
 
 
 def _family_rows(session: Session, family: str, lock: bool = False) -> list[Bot]:
-    """The rows of a family, oldest version first; with `lock`, locked until the transaction ends
-    (PostgreSQL; an SQLite write transaction holds the whole database already)."""
-    query = select(Bot).where(Bot.family == family).order_by(col(Bot.id))
-    if lock and session.bind is not None and is_postgres(session.get_bind()):  # type: ignore[arg-type]
-        query = query.with_for_update()
+    """The rows of a family, oldest version first, read afresh. With `lock`, the family's first row
+    is locked until the transaction ends (SELECT ... FOR UPDATE on PostgreSQL; an SQLite write
+    transaction holds the whole database already): every change of a family's names takes that one
+    lock, so two versions admitted at once are switched one after the other, and a validation that
+    holds its own bot's row lock never waits for another version's."""
+    if lock:
+        first = select(Bot.id).where(Bot.family == family).order_by(col(Bot.id)).limit(1).scalar_subquery()
+        session.exec(select(Bot).where(Bot.id == first).with_for_update().execution_options(populate_existing=True)).first()
+    query = select(Bot).where(Bot.family == family).order_by(col(Bot.id)).execution_options(populate_existing=True)
     return list(session.exec(query).all())
 
 

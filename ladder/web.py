@@ -45,6 +45,20 @@ MATCH_STATUSES = (*MatchStatus.OPEN, MatchStatus.DONE, MatchStatus.VOID)
 SECURITY_HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin"}
 
 
+#: Points drawn on a bot's rating chart at most (a bot with thousands of games gets every k-th one).
+CHART_POINTS = 300
+#: Rows of a bot's rating-history table (its latest rated matches; the matches list pages through all).
+HISTORY_ROWS = 50
+
+
+def thinned(points: list[float], most: int) -> list[float]:
+    """At most `most` of `points`, evenly spread, always with the first and the last."""
+    if len(points) <= most:
+        return points
+    step = (len(points) - 1) / (most - 1)
+    return [points[round(i * step)] for i in range(most)]
+
+
 def rating_chart(points: list[float], width: int = 640, height: int = 220, pad: int = 32) -> dict[str, Any]:
     """Coordinates of an SVG line chart of ratings (index on x, rating on y)."""
     if not points:
@@ -160,11 +174,15 @@ class Pages:
 
     def game(self, request: Request) -> Response:
         game = self.known_game(request.path_params["game"])
+        from ladder.status import unplayable
+
         rows = queries.leaderboard(self.settings, game)
         pager = Pager(page_number(request), len(rows), self.page_size)
+        settings = self.game_settings(game)
         return render("game.html", request=request, game=game, rows=rows[pager.offset: pager.offset + pager.size],
-                      pager=pager, settings=self.game_settings(game), reasons=queries.status_reasons(self.settings, game),
-                      matches=queries.matches(self.settings, game=game, limit=20))
+                      pager=pager, settings=settings, reasons=queries.status_reasons(self.settings, game),
+                      matches=queries.matches(self.settings, game=game, limit=20),
+                      unplayable=unplayable(settings, sum(1 for row in rows if row.ranked)))
 
     def bots(self, request: Request) -> Response:
         game = choice(request, "game", queries.games(self.settings))
@@ -182,13 +200,14 @@ class Pages:
         history = queries.rating_history(self.settings, bot.id or 0)
         board = {row.bot_id: row for row in queries.leaderboard(self.settings, bot.game)}
         points = [1500.0] + [rating for _, _, rating in history]
-        chart = rating_chart(points)
+        chart = rating_chart(thinned(points, CHART_POINTS))
         dated = [when for _, when, _ in history if when]
         chart["dates"] = [f"{when:%Y-%m-%d %H:%M}" for when in (dated[:1] + dated[-1:])] if dated else []
         web = current_session(self.settings, request)
         owner = web is not None and (web.admin or (bot.account_id is not None and web.account_id == bot.account_id))
         pager = Pager(page_number(request), queries.count_matches(self.settings, bot_id=bot.id), self.page_size)
         return render("bot.html", request=request, bot=bot, line=board.get(bot.id or 0), history=history,
+                      latest=history[-HISTORY_ROWS:],
                       chart=chart, pager=pager, owner=owner, notices=notices(self.settings, bot.name) if owner else [],
                       faults=queries.bot_faults(self.settings, bot.id or 0),
                       head_to_head=queries.head_to_head(self.settings, bot.id or 0),

@@ -11,6 +11,13 @@ is still served, but gets `HELLO_WAIT_SECONDS` to say hello and counts against a
 streams, which never applies to streams that authenticated by metadata. Each seat's inbox is
 bounded in messages and bytes: a bot that sends more than that, or one message larger than
 MAX_MESSAGE_BYTES, floods, and its stream is cut before the referee's memory grows.
+
+A match gives every seat a listener of its own (`open_seat`): a Unix socket (or loopback port) that
+only that seat's token opens, which accepts at most SEAT_CONNECTIONS connections at once (gRPC closes
+the rest as they are accepted, before any byte is read) and SEAT_UNAUTHENTICATED streams waiting for
+a hello. A bot that opens connections by the thousand exhausts its own listener, never the other
+seats' nor the referee's descriptors; the referee raises its own descriptor limit at start and
+refuses new streams past DESCRIPTOR_SHARE of it.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ import asyncio
 import collections
 import os
 import queue
+import resource
 import threading
 import time
 from collections.abc import AsyncIterator
@@ -32,7 +40,7 @@ from sdk.run import TOKEN_METADATA
 
 MAX_MESSAGE_BYTES = 256 * 1024
 #: What the transport accepts: above MAX_MESSAGE_BYTES, so an oversized message is seen and reported, not just dropped.
-TRANSPORT_MAX_BYTES = 8 * 1024 * 1024
+TRANSPORT_MAX_BYTES = 2 * 1024 * 1024
 #: Messages a seat may have waiting for the referee; an honest bot never has more than a few.
 INBOX_MESSAGES = 32
 #: Bytes a seat may have waiting for the referee.
@@ -43,6 +51,14 @@ HELLO_WAIT_SECONDS = 10.0
 MAX_UNAUTHENTICATED = 64
 #: Streams one HTTP/2 connection may open at once (a bot needs one).
 STREAMS_PER_CONNECTION = 8
+#: Connections one seat's listener holds at once; an honest bot needs one (gRPC closes the others on accept).
+SEAT_CONNECTIONS = 4
+#: Streams on one seat's listener that may wait for their hello at once.
+SEAT_UNAUTHENTICATED = 2
+#: The largest hello accepted: a token and a few names.
+HELLO_MAX_BYTES = 4 * 1024
+#: New streams are refused once the referee holds more than this share of its descriptor limit.
+DESCRIPTOR_SHARE = 0.5
 #: The reason that starts an inbound end-of-stream when a bot flooded its inbox or sent an oversized message.
 FLOOD_PREFIX = "flood: "
 
@@ -203,6 +219,9 @@ class ArenaServicer:
     async def Play(self, request_iterator: AsyncIterator[Any], context: grpc.aio.ServicerContext) -> AsyncIterator[arena_pb2.RefereeMessage]:
         token = metadata_token(context)
         line: SeatLine | None = None
+        if over_descriptor_budget():
+            yield _error(arena_pb2.UNKNOWN_TOKEN, "the referee holds too many connections; try again later")
+            return
         if token is not None:
             # Authenticated before the stream is read: a stream without a free seat costs nothing more.
             line = self.directory.claim(token)
@@ -213,6 +232,12 @@ class ArenaServicer:
             yield _error(arena_pb2.UNKNOWN_TOKEN, f"too many streams waiting for their hello; put the seat token in the {TOKEN_METADATA!r} metadata")
             return
         first = await self._first_message(context, counted=line is None)
+        too_big = first.oversized if isinstance(first, Rejected) else first is not None and first.ByteSize() > HELLO_MAX_BYTES
+        if too_big:
+            if line is not None:
+                line.end(f"protocol violation: a hello over {HELLO_MAX_BYTES:,} bytes")
+            yield _error(arena_pb2.PROTOCOL_ERROR, f"a hello may hold at most {HELLO_MAX_BYTES:,} bytes")
+            return
         if first is None or isinstance(first, Rejected) or first.WhichOneof("body") != "hello":
             if line is not None:
                 line.end("protocol violation: the first message of a stream must be hello" if first is not None else "stream ended before its hello")
@@ -300,6 +325,34 @@ class ArenaServicer:
             line.hang_up()  # cut the stream: nothing more of this bot is read
 
 
+def raise_descriptor_limit() -> int:
+    """Raise this process's soft limit on open files to its hard limit (systemd starts services at
+    1,024); returns the soft limit now in force."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+    if wanted > soft:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+        except (ValueError, OSError):
+            pass
+    return soft
+
+
+def open_descriptors() -> int:
+    """How many descriptors this process holds."""
+    try:
+        return len(os.listdir("/proc/self/fd"))
+    except OSError:
+        return 0
+
+
+def over_descriptor_budget() -> bool:
+    """True when the process holds more than DESCRIPTOR_SHARE of its descriptor limit."""
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    return soft != resource.RLIM_INFINITY and open_descriptors() > soft * DESCRIPTOR_SHARE
+
+
 def _broken(error: Exception) -> str:
     code = error.code() if isinstance(error, grpc.RpcError) and hasattr(error, "code") else None
     return f"stream broken: {code.name if code is not None else error}"
@@ -310,13 +363,15 @@ class ArenaServer:
 
     def __init__(
         self,
-        address: str,
+        address: str | None,
         options: list[tuple[str, Any]] | None = None,
         hello_wait: float = HELLO_WAIT_SECONDS,
         max_unauthenticated: int = MAX_UNAUTHENTICATED,
     ) -> None:
+        """`address`: a listener every seat's token opens (None: none; seats get theirs from `open_seat`)."""
         self.directory = SeatDirectory()
         self.servicer = ArenaServicer(self.directory, hello_wait, max_unauthenticated)
+        self._hello_wait = hello_wait
         self._requested = address
         self._options = [
             ("grpc.max_receive_message_length", TRANSPORT_MAX_BYTES),
@@ -326,37 +381,60 @@ class ArenaServer:
         ] + (options or [])
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="arena-server", daemon=True)
-        self._server: grpc.aio.Server | None = None
-        self.address = address
+        self._servers: list[grpc.aio.Server] = []
+        self.address = address or ""
         self.socket_path: str | None = None
+        #: Each seat's own listener (open_seat): seat -> (address to dial, Unix socket path or None)
+        self.seat_addresses: dict[int, tuple[str, str | None]] = {}
 
-    async def _start(self) -> int:
-        server = grpc.aio.server(options=self._options)
+    async def _serve(self, servicer: ArenaServicer, address: str, options: list[tuple[str, Any]]) -> int:
+        server = grpc.aio.server(options=options)
         play = grpc.stream_stream_rpc_method_handler(
-            self.servicer.Play, request_deserializer=read_bot_message, response_serializer=arena_pb2.RefereeMessage.SerializeToString
+            servicer.Play, request_deserializer=read_bot_message, response_serializer=arena_pb2.RefereeMessage.SerializeToString
         )
         server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler("b99.arena.Arena", {"Play": play}),))
-        port = server.add_insecure_port(self._requested)
+        port = server.add_insecure_port(address)
         await server.start()
-        self._server = server
+        self._servers.append(server)
         return port
 
-    def start(self) -> ArenaServer:
-        self._thread.start()
-        port = asyncio.run_coroutine_threadsafe(self._start(), self._loop).result(10)
-        if self._requested.startswith("unix:"):
-            self.socket_path = self._requested.removeprefix("unix://").removeprefix("unix:")
+    def _listen(self, servicer: ArenaServicer, address: str, options: list[tuple[str, Any]]) -> tuple[str, str | None]:
+        """Start a listener at `address`; returns the address to dial and the Unix socket path (or None)."""
+        port = asyncio.run_coroutine_threadsafe(self._serve(servicer, address, options), self._loop).result(10)
+        if address.startswith("unix:"):
+            path = address.removeprefix("unix://").removeprefix("unix:")
             # gRPC creates the socket 0755; a bot running as another user must be able to connect.
-            os.chmod(self.socket_path, 0o777)
-        else:
-            host = self._requested.rsplit(":", 1)[0]
-            self.address = f"{host}:{port}"
+            os.chmod(path, 0o777)
+            return address, path
+        return f"{address.rsplit(':', 1)[0]}:{port}", None
+
+    def start(self) -> ArenaServer:
+        raise_descriptor_limit()
+        self._thread.start()
+        if self._requested is not None:
+            self.address, self.socket_path = self._listen(self.servicer, self._requested, self._options)
         return self
 
+    def open_seat(self, line: SeatLine, address: str) -> str:
+        """A listener of `line`'s own at `address` (after start): only its token opens a stream there,
+        at most SEAT_CONNECTIONS connections are held and SEAT_UNAUTHENTICATED streams wait for a hello.
+        Returns the address its bot dials."""
+        own = SeatDirectory()
+        own.add(line)
+        servicer = ArenaServicer(own, self._hello_wait, SEAT_UNAUTHENTICATED)
+        options = [*self._options, ("grpc.max_allowed_incoming_connections", SEAT_CONNECTIONS)]
+        dial, path = self._listen(servicer, address, options)
+        self.seat_addresses[line.seat] = (dial, path)
+        return dial
+
     def stop(self, grace: float = 0.5) -> None:
-        if self._server is not None:
+        if self._servers:
+
+            async def stop_all() -> None:
+                await asyncio.gather(*(server.stop(grace) for server in self._servers), return_exceptions=True)
+
             try:
-                asyncio.run_coroutine_threadsafe(self._server.stop(grace), self._loop).result(5 + grace)
+                asyncio.run_coroutine_threadsafe(stop_all(), self._loop).result(5 + grace)
             except Exception:  # noqa: BLE001 - stopping must not hide the match's own outcome
                 pass
         if self._thread.is_alive():

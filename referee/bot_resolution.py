@@ -15,6 +15,8 @@ from referee.match import BotSpec
 
 #: Program names that mean "the referee's own Python" (the one with the SDK installed).
 PYTHON_NAMES = ("python", "python3")
+#: Program names that mean the Node on the referee's PATH (the one `npm install` put the JS SDK in with).
+NODE_NAMES = ("node", "nodejs")
 
 
 def did_you_mean(text: str, known: Iterable[str]) -> str:
@@ -24,15 +26,22 @@ def did_you_mean(text: str, known: Iterable[str]) -> str:
 
 
 def own_program(argv: Sequence[str]) -> tuple[str, ...]:
-    """The command with `python`/`python3` and `b99` as the referee's own interpreter and command line.
+    """The command with `python`/`python3`, `node` and `b99` as the referee's own runtimes and command line.
 
     A bot command written `python bot.py` means the Python that has the SDK, whatever the shell's PATH
-    holds (or lacks: a shell without an activated environment may have no `python` at all); `b99 bridge
-    -- ...` means this installation's bridge even when `b99` is not on PATH.
+    holds (or lacks: a shell without an activated environment may have no `python` at all); `node`
+    means the Node the referee's PATH finds (a sandbox's own PATH is only the system's); `b99 bridge
+    -- ...` means this installation's bridge even when `b99` is not on PATH. `b99 match`, `b99 play`,
+    tournaments and every ladder worker (validation and rated games alike) map commands through here.
     """
+    if not argv:
+        return ()
     program, rest = argv[0], tuple(argv[1:])
     if program in PYTHON_NAMES:
         return (sys.executable, *rest)
+    if program in NODE_NAMES:
+        found = shutil.which(program)
+        return (found, *rest) if found else tuple(argv)
     if program == "b99":
         own = Path(sys.executable).with_name("b99")
         if own.is_file():
@@ -68,4 +77,9 @@ def resolve_bot(text: str, game: str, in_process: bool = False, sandbox: str = "
             f"bot {text!r} is neither a reference bot ({', '.join(bot_names())}) nor a command that exists"
             + did_you_mean(text, bot_names())
         )
+    from referee.launcher import missing_script
+
+    script = missing_script(command, None)
+    if script is not None:
+        raise BotLaunchError(f"bot {text!r}: its script {script!r} does not exist (looked in {Path.cwd()})")
     return BotSpec(name=Path(argv[0]).name if len(argv) == 1 else text, command=command, sandbox=sandbox)

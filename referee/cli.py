@@ -1,25 +1,145 @@
-"""The `b99` command line: games, matches, replays (and commands other packages plug in)."""
+"""The `b99` command line: games, matches, replays (and commands other packages plug in).
+
+Start-up is kept to click alone: every heavy module (rich, the referee, grpc, the commands other
+packages plug in) is imported by the command that needs it, so `b99 --version` and `b99 --help`
+cost little more than the interpreter's own start.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
-import uuid
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
 import click
-from rich.console import Console
-from rich.table import Table
 
-from referee.bot_resolution import resolve_bot
 from referee.cli_options import seed_option, variant_option
-from referee.clock import TimeControl
 from referee.errors import ArenaError
-from referee.registry import all_games, get_game
 
-console = Console()
+
+class _Console:
+    """rich's Console, made on first use (importing rich costs more than the rest of `b99 --help`)."""
+
+    def __init__(self) -> None:
+        self._console: Any = None
+
+    def __getattr__(self, name: str) -> Any:  # noqa: ANN401 - whatever rich's Console has
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console()
+        return getattr(self._console, name)
+
+
+console: Any = _Console()
+
+
+def _table(*args: Any, **kwargs: Any) -> Any:  # noqa: ANN401 - rich.table.Table
+    from rich.table import Table
+
+    return Table(*args, **kwargs)
+
+
+#: The one-line help of the commands this distribution plugs in (entry points `b99.commands`), so
+#: `b99 --help` lists them without importing them; tests/test_cli.py checks each against its command.
+PLUGIN_SUMMARIES = {
+    "bot": "Make a new bot.",
+    "bridge": "Play a seat with COMMAND, a bot that speaks JSON lines on stdin/stdout (b99 bridge -- COMMAND).",
+    "ladder": "Run a rating ladder: register bots, schedule matches, keep Elo ratings.",
+    "play": "Play GAME yourself in the terminal (or the browser with --web) against bots; you see only your seat's view and options.",
+    "tournament": "Play a round robin between local bots (all seatings) and print an Elo table with win rates.",
+}
+#: The same for `b99 replay`'s commands that live with the viewer.
+VIEWER_SUMMARIES = {
+    "render": "Draw one frame of the replay at PATH as an SVG picture of the table.",
+    "view": "Serve the replay viewer for PATH on a local web page (prints its URL; Ctrl-C stops).",
+}
+
+
+class LazyGroup(click.Group):
+    """A group whose commands named in `lazy` ("module:attribute") are imported only when run or asked
+    for their own help; its listing uses `summaries` instead of importing them."""
+
+    def __init__(self, *args: Any, lazy: dict[str, str] | None = None, summaries: dict[str, str] | None = None,
+                 plugins: str | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy = dict(lazy or {})
+        self.summaries = dict(summaries or {})
+        self.plugins = plugins
+        self._plugins_found = plugins is None
+
+    def _find_plugins(self) -> None:
+        """Add the entry points of the plug-in group to the lazy commands (names only: nothing is imported)."""
+        if self._plugins_found or self.plugins is None:
+            return
+        self._plugins_found = True
+        from referee.dist_info import entry_points
+
+        for name, target in entry_points(self.plugins).items():
+            if name not in self.commands:
+                self.lazy.setdefault(name, target)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        self._find_plugins()
+        return sorted(set(self.commands) | set(self.lazy))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.commands:
+            return self.commands[cmd_name]
+        self._find_plugins()
+        target = self.lazy.get(cmd_name)
+        if target is None:
+            return None
+        command = _load(cmd_name, target)
+        if command is not None:
+            self.add_command(command, cmd_name)
+        else:
+            self.lazy.pop(cmd_name, None)
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            if name not in self.commands and name in self.summaries:
+                rows.append((name, self.summaries[name]))
+                continue
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command))
+        if rows:
+            limit = formatter.width - 6 - max(len(name) for name, _ in rows)
+            with formatter.section("Commands"):
+                formatter.write_dl([(name, short_help(what, limit)) for name, what in rows])
+
+
+def short_help(what: str | click.Command, limit: int) -> str:
+    """A command's one-line help as click lists it (from its summary when it is not imported)."""
+    command = what if isinstance(what, click.Command) else click.Command(None, help=what)
+    return command.get_short_help_str(limit)
+
+
+def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """`--version`, read from the installed metadata without importing importlib.metadata."""
+    if not value or ctx.resilient_parsing:
+        return
+    from referee.dist_info import version
+
+    click.echo(f"{ctx.find_root().info_name or 'b99'}, version {version('b99-arena') or 'unknown'}")
+    ctx.exit()
+
+
+def _load(name: str, target: str) -> click.Command | None:
+    """The command at "module:attribute"; a broken plug-in is a warning, never the end of the core commands."""
+    module_name, _, attribute = target.partition(":")
+    try:
+        import importlib
+
+        command = getattr(importlib.import_module(module_name), attribute)
+    except Exception as error:  # noqa: BLE001 - a broken plug-in must not break the core commands
+        click.echo(f"warning: command {name!r} could not be loaded: {error}", err=True)
+        return None
+    return command if isinstance(command, click.Command) else None
 
 
 def fail(message: str) -> None:
@@ -28,8 +148,15 @@ def fail(message: str) -> None:
     sys.exit(2)
 
 
-@click.group()
-@click.version_option(package_name="b99-arena")
+def _client_commands() -> tuple[dict[str, str], dict[str, str]]:
+    """The hosted-ladder client's commands (referee.client_commands), lazily, with their summaries."""
+    from referee.client_commands import CLIENT_SUMMARIES
+
+    return ({name: f"referee.client_commands:{name.replace('-', '_')}" for name in CLIENT_SUMMARIES}, CLIENT_SUMMARIES)
+
+
+@click.group(cls=LazyGroup, plugins="b99.commands", lazy=_client_commands()[0], summaries={**PLUGIN_SUMMARIES, **_client_commands()[1]})
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version, help="Show the version and exit.")
 def main() -> None:
     """B99 Arena: run bots against each other on five board games."""
 
@@ -37,7 +164,9 @@ def main() -> None:
 @main.command()
 def games() -> None:
     """List the games and their config flags."""
-    table = Table(title="Games")
+    from referee.registry import all_games
+
+    table = _table(title="Games")
     table.add_column("id", style="bold")
     table.add_column("name")
     table.add_column("players")
@@ -50,13 +179,16 @@ def games() -> None:
     console.print("Rules, components and variants of each game: docs/games/<id>.md (for example docs/games/underground_dice.md)")
 
 
-def print_report(report: Any) -> None:
+def print_report(report: Any, position_path: str | None = None) -> None:
+    """The match report for a person: ranks, scores and why, faults, sandboxes, where the replay is."""
     from referee.fault_text import fault_block
     from referee.rank_reasons import rank_reasons
+    from referee.registry import get_game
 
     game = get_game(report.game)
     status = " · VOID" if getattr(report, "void", False) else ""
-    table = Table(title=f"{report.game} · seed {report.seed} · match {report.match_id}{status}", caption=f"score: {game.score_unit}")
+    start = " · from a position" if getattr(report, "from_position", False) else ""
+    table = _table(title=f"{report.game} · seed {report.seed} · match {report.match_id}{start}{status}", caption=f"score: {game.score_unit}")
     ranks = [seat.rank for seat in report.seats]
     scores = [seat.score for seat in report.seats]
     reasons = (
@@ -79,6 +211,10 @@ def print_report(report: Any) -> None:
         rank = str(seat.rank) if seat.rank else "-"
         table.add_row(str(seat.seat), seat.name, rank, score, *([reason or "-"] if any(reasons) else []), faults or "-")
     console.print(table)
+    if getattr(report, "from_position", False):
+        where = f" in {position_path}" if position_path else ""
+        console.print(f"started from the position{where}, not the game's start (--from): "
+                      "ranks and scores are those of the game played on from there", highlight=False)
     if report.void:
         console.print(f"[bold red]void[/bold red]: no result ({report.void_reason})", highlight=False)
     for seat in report.seats:
@@ -135,7 +271,7 @@ def default_sandbox_level() -> str:
 @click.option(
     "--sandbox",
     type=click.Choice(["none", "basic", "strict"]),
-    default=lambda: default_sandbox_level(),
+    default=None,
     show_default="strict where the machine provides it and without --tcp, else none",
     help="Confine bot processes: strict (namespaces, no network, own uid, caps), basic (own uid and caps), "
     "none (trusted local code). The match report says which level and caps were in force.",
@@ -162,14 +298,19 @@ def match(
     tcp: bool,
     in_process: bool,
     ask_forced: bool,
-    sandbox: str,
+    sandbox: str | None,
     as_json: bool,
     position_path: str | None,
 ) -> None:
     """Play one match of GAME between the given bots and print ranks and scores."""
-    from referee.chance import fresh_seed
+    import uuid
+    from dataclasses import replace
 
+    from referee.bot_resolution import resolve_bot
+    from referee.chance import fresh_seed
+    from referee.clock import TimeControl
     from referee.match import MatchSpec, run_match
+    from referee.registry import get_game
 
     try:
         game_object = get_game(game)
@@ -189,7 +330,11 @@ def match(
             startup_seconds=startup_time,
             strikes_allowed=strikes,
         )
-        specs = [resolve_bot(text, game, in_process, sandbox) for text in bot_texts]
+        specs = [resolve_bot(text, game, in_process, sandbox or "none") for text in bot_texts]
+        if sandbox is None and any(spec.command is not None for spec in specs):
+            # The machine is probed only when a bot runs as a process: an in-process match never pays for it.
+            level = default_sandbox_level()
+            specs = [replace(spec, sandbox=level) if spec.command is not None else spec for spec in specs]
         match_id = uuid.uuid4().hex[:12]
         if replay_path is None:
             Path("runs").mkdir(exist_ok=True)
@@ -214,7 +359,7 @@ def match(
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=2))
     else:
-        print_report(report)
+        print_report(report, position_path)
     startup_faults = [seat for seat in report.seats if any(f.kind == "startup" for f in seat.faults)]
     if startup_faults or report.void:
         for seat in startup_faults:
@@ -222,7 +367,8 @@ def match(
         sys.exit(1)
 
 
-@main.group()
+@main.group(cls=LazyGroup, lazy={"render": "referee.viewer.commands:replay_render", "view": "referee.viewer.commands:replay_view"},
+            summaries=VIEWER_SUMMARIES)
 def replay() -> None:
     """Show or verify a replay file."""
 
@@ -251,7 +397,7 @@ def replay_verify(path: str) -> None:
 @click.option("--out", "out_path", type=click.Path(dir_okay=False, writable=True), default=None, help="Write it here (default: print it).")
 def replay_position(path: str, step: int, out_path: str | None) -> None:
     """Print (or write) the whole game state after STEP steps of a replay, as a position (docs/positions.md)."""
-    from referee.position import position_json
+    from referee.position import position_json, position_text
     from referee.replay import read_replay
     from referee.replay_steps import state_at
 
@@ -261,13 +407,63 @@ def replay_position(path: str, step: int, out_path: str | None) -> None:
     except ArenaError as error:
         fail(str(error))
         return
-    text = json.dumps(data, indent=1, ensure_ascii=False)
+    text = position_text(data)
     if out_path is None:
         click.echo(text)
         return
     Path(out_path).write_text(text + "\n", encoding="utf-8")
     who = ", ".join(f"seat {seat}" for seat in state.deciding_seats()) if not state.is_terminal() and not state.is_chance_node() else ""
     click.echo(f"position after step {step} written to {out_path}" + (f" ({who} to decide)" if who else ""), err=True)
+
+
+@main.group()
+def position() -> None:
+    """Write and check positions by hand (docs/positions.md)."""
+
+
+@position.command("new")
+@click.argument("game")
+@click.option("--players", type=int, default=None, help="Players (default: the game's default).")
+@variant_option
+@click.option("--out", "out_path", type=click.Path(dir_okay=False, writable=True), default=None, help="Write it here (default: print it).")
+def position_new(game: str, players: int | None, variants: tuple[tuple[str, Any], ...], out_path: str | None) -> None:
+    """Print (or write) GAME's initial position for this config: the start for writing one by hand."""
+    from referee.position import initial_position, position_text
+
+    try:
+        data = initial_position(game, players, dict(variants))
+    except ArenaError as error:
+        fail(str(error))
+        return
+    text = position_text(data)
+    if out_path is None:
+        click.echo(text)
+    else:
+        Path(out_path).write_text(text + "\n", encoding="utf-8")
+        click.echo(f"initial {game} position written to {out_path}", err=True)
+
+
+@position.command("check")
+@click.argument("path", type=click.Path(dir_okay=False))
+def position_check(path: str) -> None:
+    """Check a position file: every problem it has, one a line (field, rule, what is wrong), or what happens next."""
+    from referee.position import PositionError, read_position
+
+    try:
+        state = read_position(path)
+    except PositionError as error:
+        if len(error.problems) > 1:
+            for problem in error.problems:
+                click.echo(f"  {problem.field} [{problem.rule}]: {problem.message}", err=True)
+        fail(f"{path}: {error}")
+        return
+    if state.is_terminal():
+        now = "the game is over"
+    elif state.is_chance_node():
+        now = "a chance draw is next"
+    else:
+        now = ", ".join(f"seat {seat} to decide {state.decision_name(seat)}" for seat in state.deciding_seats())
+    click.echo(f"{path}: a valid {state.game.id} position ({state.config.players} players; {now})")
 
 
 @replay.command("show")
@@ -296,7 +492,7 @@ def replay_show(path: str, seat: int | None, limit: int, as_json: bool) -> None:
         f"[bold]{header['config']['game']}[/bold] · match {header.get('match_id')} · seed {revealed_seed(records)} · "
         f"seats {', '.join(f'{i}: {name}' for i, name in enumerate(header.get('seats', [])))}"
     )
-    table = Table(show_lines=False)
+    table = _table(show_lines=False)
     table.add_column("#", justify="right")
     table.add_column("what")
     table.add_column("detail")
@@ -346,68 +542,18 @@ def replay_show(path: str, seat: int | None, limit: int, as_json: bool) -> None:
     console.print(table)
 
 
-def _add_viewer_commands() -> None:
-    """`b99 replay render` and `b99 replay view` live with the viewer (referee/viewer/commands.py)."""
-    from referee.viewer.commands import replay_render, replay_view
-
-    replay.add_command(replay_render)
-    replay.add_command(replay_view)
-
-
-_add_viewer_commands()
-
-
 @main.command("bots")
 def list_bots() -> None:
     """List the reference bots."""
     from bots.registry import bot_names, heuristic_games
 
-    table = Table(title="Reference bots")
+    table = _table(title="Reference bots")
     table.add_column("name", style="bold")
     table.add_column("plays")
     for name in bot_names():
         plays = ", ".join(heuristic_games()) if name == "heuristic" else "every game"
         table.add_row(name, plays)
     console.print(table)
-
-
-def _load_plugins() -> None:
-    """Attach commands other packages register under the entry-point group `b99.commands`."""
-    for entry in entry_points(group="b99.commands"):
-        try:
-            command = entry.load()
-        except Exception as error:  # noqa: BLE001 - a broken plug-in must not break the core commands
-            click.echo(f"warning: command {entry.name!r} could not be loaded: {error}", err=True)
-            continue
-        main.add_command(command, entry.name)
-
-
-def _ladder_client_command(name: str, help_text: str) -> click.Command:
-    """`b99 NAME ...` handed to the SDK's ladder client (sdk.client.cli), the same command the
-    SDK's wheel installs, so both installations take the same arguments."""
-
-    @click.command(name, help=help_text, context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
-                   add_help_option=False)
-    @click.pass_context
-    def forward(ctx: click.Context) -> None:
-        from sdk.client.cli import main as client_main
-
-        ctx.exit(client_main([name, *ctx.args]))
-
-    return forward
-
-
-def _load_client_commands() -> None:
-    from sdk.client.cli import COMMANDS, parser
-
-    helps = {name: sub.description for name, sub in parser()._subparsers._group_actions[0].choices.items()}  # type: ignore[union-attr]
-    for name in COMMANDS:
-        if name not in main.commands:
-            main.add_command(_ladder_client_command(name, helps.get(name) or ""), name)
-
-
-_load_plugins()
-_load_client_commands()
 
 
 if __name__ == "__main__":

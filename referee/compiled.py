@@ -31,6 +31,7 @@ MODULES = (
     "referee.games.merchants.scoring",
     "referee.games.merchants.options",
     "referee.games.merchants.state",
+    "referee.games.merchants.views",
 )
 #: the module name of the library MODULES share once compiled: inside a package, where the strict sandbox binds it
 GROUP = "referee.games.merchants.native"

@@ -177,6 +177,9 @@ class Game(ABC):
     score_unit: ClassVar[str] = "points"
     #: How seats are ranked when it is more than "higher score first" (tie-breaks, seats that rank last).
     ranking_rule: ClassVar[str] = "higher score first; equal scores share a rank"
+    #: Decisions whose being forced (one legal option) depends on a seat's secret: the referee asks the
+    #: seat anyway, so neither the timing of the match nor its record tells the others which it was.
+    asked_even_when_forced: ClassVar[frozenset[str]] = frozenset()
     #: Variant settings the conformance suite cycles through besides the defaults.
     test_variants: ClassVar[tuple[Mapping[str, JsonValue], ...]] = ({},)
 

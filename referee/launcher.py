@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import threading
@@ -15,9 +16,12 @@ from referee.bot_logs import LogPump
 from referee.errors import BotLaunchError
 from referee.faults import Fault, FaultKind
 from referee.sandbox import Confinement, SandboxRequest, spawn
+from referee.sandbox.binds import bridged_from
 from referee.sandbox.limits import MIB
 
 LOG_TAIL_BYTES = 4096
+#: Interpreters whose first argument, when not an option, is the bot's script.
+SCRIPT_RUNNERS = re.compile(r"(python[0-9.]*|node|nodejs|bash|sh|ruby|perl|php|Rscript|lua)")
 #: CPU time within this of the cap, with a kill by SIGKILL or SIGXCPU, counts as the CPU cap (clock granularity).
 CPU_CAP_SLACK_SECONDS = 0.05
 #: What in a dying bot's stderr says it ran out of memory (Python, C++, Node, libc).
@@ -195,6 +199,24 @@ def describe_exit(code: int | None) -> str:
     return f"exit code {code}"
 
 
+def missing_script(command: Sequence[str], cwd: str | None) -> str | None:
+    """The script a bot command names, as written, when no such file exists (else None).
+
+    Checked before the start so that the fault names the path the user typed: in a sandbox the bot
+    starts in a scratch directory, where its interpreter would report a path of its own. Only an
+    interpreter's first argument counts (`python bot.py`, `node bot.js`, also behind `b99 bridge --`);
+    options such as `python -m pkg` are left to the interpreter.
+    """
+    start = bridged_from(command)
+    for argv in (command, command[start:] if start is not None else ()):
+        if len(argv) < 2 or not SCRIPT_RUNNERS.fullmatch(Path(argv[0]).name) or argv[1].startswith("-"):
+            continue
+        script = Path(argv[1])
+        if not (script if script.is_absolute() else Path(cwd or os.getcwd()) / script).is_file():
+            return argv[1]
+    return None
+
+
 def launch(
     seat: int,
     command: Sequence[str],
@@ -208,6 +230,10 @@ def launch(
     With a sandbox request above `none`, the environment is scrubbed to `environment` plus a few basics
     and the bot is confined (see referee.sandbox); BotLaunchError if the level cannot run here.
     """
+    script = missing_script(command, cwd)
+    if script is not None:
+        where = f"the bot's directory {cwd}" if cwd else f"{os.getcwd()}"
+        raise BotLaunchError(f"seat {seat}: bot script {script!r} does not exist (looked in {where})")
     workdir.mkdir(parents=True, exist_ok=True)
     stdout_path = workdir / "stdout.log"
     stderr_path = workdir / "stderr.log"

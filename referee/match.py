@@ -158,6 +158,8 @@ class MatchReport:
     void_reason: str = ""
     #: The hash of the seed published at the start (referee.chance.seed_commitment).
     seed_commitment: str = ""
+    #: The match started from a position (MatchSpec.position), not from the game's initial state.
+    from_position: bool = False
 
     @property
     def void(self) -> bool:
@@ -181,6 +183,7 @@ class MatchReport:
             "replay_path": self.replay_path,
             "details": self.details,
             "seed_commitment": self.seed_commitment,
+            "from_position": self.from_position,
         }
 
     @staticmethod
@@ -198,6 +201,7 @@ class MatchReport:
             replay_path=data.get("replay_path"),
             engine_ranks=[int(rank) for rank in data.get("engine_ranks", [])],
             details=dict(data.get("details") or {}),
+            from_position=bool(data.get("from_position", False)),
             status=str(data.get("status", COMPLETE)),
             void_reason=str(data.get("void_reason", "")),
             seed_commitment=str(data.get("seed_commitment", "")),
@@ -301,8 +305,9 @@ class _Match:
             reap_once()
             self.scratch = Path(tempfile.mkdtemp(prefix=f"b99-{self.match_id}-"))
             self.lease = Lease.create(self.scratch)
-            address = f"unix:{self.scratch / 'arena.sock'}" if self.spec.transport == "unix" else "127.0.0.1:0"
-            self.server = ArenaServer(address).start()
+            # no listener shared by the seats: each seat gets its own (open_seat), so one seat's
+            # connections can never crowd out another's
+            self.server = ArenaServer(None).start()
         for seat in self.seats:
             if seat.spec.factory is not None:
                 try:
@@ -316,9 +321,8 @@ class _Match:
                 raise RuntimeError("arena server missing")
             token = secrets.token_urlsafe(24)
             line = SeatLine(seat.index, token)
-            server.directory.add(line)
             environment = dict(seat.spec.env)
-            environment[ADDRESS_VARIABLE] = server.address
+            environment[ADDRESS_VARIABLE] = server.open_seat(line, self.seat_address(seat.index))
             environment[TOKEN_VARIABLE] = token
             try:
                 process = self.launch(seat, environment)
@@ -345,13 +349,20 @@ class _Match:
             if waiting:
                 time.sleep(0.02)
 
+    def seat_address(self, index: int) -> str:
+        """Where seat `index`'s own listener goes: a Unix socket whose name the other seats cannot
+        guess (the match directory is not listable), or a fresh loopback port."""
+        if self.spec.transport != "unix" or self.scratch is None:
+            return "127.0.0.1:0"
+        return f"unix:{self.scratch / f'seat{index}-{secrets.token_hex(8)}.sock'}"
+
     def launch(self, seat: _Seat, environment: dict[str, str]):  # type: ignore[no-untyped-def]
         """Start a seat's process under its sandbox level; BotLaunchError if that level cannot run here."""
         if self.scratch is None or self.server is None:
             raise RuntimeError("no scratch directory")
         command = seat.spec.command or ()
         level = seat.spec.sandbox
-        socket_path = self.server.socket_path
+        socket_path = self.server.seat_addresses.get(seat.index, ("", None))[1]
         if level == "strict":
             if socket_path is None:
                 raise BotLaunchError(f"seat {seat.index}: a strict sandbox has no network; play it over the Unix socket, not TCP")
@@ -429,7 +440,8 @@ class _Match:
         for seat_index in deciding:
             seat = self.seats[seat_index]
             seat_options = options[seat_index]
-            if len(seat_options) == 1 and not self.spec.ask_forced:
+            if len(seat_options) == 1 and not self.spec.ask_forced \
+                    and state.decision_name(seat_index) not in self.game.asked_even_when_forced:
                 choices[seat_index] = seat_options[0].id
                 how[seat_index] = "forced"
                 continue
@@ -543,6 +555,7 @@ class _Match:
             engine_ranks=list(result.ranks),
             details=dict(result.details),
             seed_commitment=self.commitment,
+            from_position=self.spec.position is not None,
         )
 
     def nobody_plays(self) -> bool:
@@ -581,6 +594,7 @@ class _Match:
             status=VOID,
             void_reason=reason,
             seed_commitment=self.commitment,
+            from_position=self.spec.position is not None,
         )
 
     def shutdown(self) -> None:

@@ -77,6 +77,35 @@ def test_bot_command_that_does_not_exist() -> None:
     assert "/no/such/bot" in result.output and "Traceback" not in result.output
 
 
+def test_bot_script_that_does_not_exist_is_named_as_typed(tmp_path: Path) -> None:
+    """Measured: `--bot "python pybott/bot.py"` (a typo) faulted with `can't open file
+    '/tmp/../pybott/bot.py'`, a path in the sandbox's scratch directory. Now a one-line error names
+    the path as typed and where it was looked for, before any process starts."""
+    result = invoke("match", "underground_dice", "--bot", "python pybott/bot.py", "--bot", "random")
+    assert result.exit_code == 2, result.output
+    assert f"its script 'pybott/bot.py' does not exist (looked in {tmp_path})" in result.output
+    bridged = invoke("match", "underground_dice", "--bot", "b99 bridge -- node gone.js", "--bot", "random")
+    assert bridged.exit_code == 2 and "'gone.js' does not exist" in bridged.output
+
+
+def test_python_and_node_in_a_bot_command_mean_the_runtimes_with_the_sdk(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """`python`/`python3` are the referee's own Python and `node` the Node its PATH finds, made absolute,
+    so a sandbox (whose PATH is the system's) or a worker with another PATH runs the same programs."""
+    import os
+    import sys
+
+    from referee.bot_resolution import own_program
+
+    assert own_program(["python", "bot.py"]) == (sys.executable, "bot.py")
+    assert own_program(["python3", "-m", "bots", "random"]) == (sys.executable, "-m", "bots", "random")
+    node = tmp_path / "node"
+    node.write_text("#!/bin/sh\n")
+    node.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
+    assert own_program(["node", "bot.js"]) == (str(node), "bot.js")
+    assert own_program(["build/bot", "--fast"]) == ("build/bot", "--fast")
+
+
 def test_bot_that_starts_then_dies_exits_nonzero() -> None:
     result = invoke("match", "underground_dice", "--bot", "random", "--bot", "false", "--startup-time", "5")
     assert result.exit_code == 1
@@ -115,3 +144,37 @@ def test_a_variant_that_is_not_key_value_is_one_line_naming_the_option(command: 
     result = invoke(command, "fuji99", *bots, "--variant", "max_rounds")
     assert result.exit_code == 2
     assert "Invalid value for '--variant': 'max_rounds' is not key=value" in result.output
+
+
+def test_help_lists_plugged_in_commands_by_their_own_help_without_importing_them() -> None:
+    """`b99 --help` uses the summaries kept in referee.cli: each is its command's one-line help."""
+    import importlib
+
+    from referee.cli import PLUGIN_SUMMARIES, VIEWER_SUMMARIES
+    from referee.dist_info import entry_points
+
+    plugged = entry_points("b99.commands")
+    assert set(PLUGIN_SUMMARIES) <= set(plugged)
+    lazy = {name: target for name, target in plugged.items() if name in PLUGIN_SUMMARIES}
+    lazy |= {"render": "referee.viewer.commands:replay_render", "view": "referee.viewer.commands:replay_view"}
+    for name, target in lazy.items():
+        module, _, attribute = target.partition(":")
+        command = getattr(importlib.import_module(module), attribute)
+        assert (PLUGIN_SUMMARIES | VIEWER_SUMMARIES)[name] == command.get_short_help_str(10_000), name
+
+
+def test_version_and_help_import_no_referee_machinery() -> None:
+    """`b99 --version` and `b99 --help` load click and the CLI only (start-up cost: docs/benchmarks.md)."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys\nfrom referee.cli import main\n"
+        "for args in (['--version'], ['--help'], ['replay', '--help']):\n"
+        "    try:\n        main(args)\n    except SystemExit:\n        pass\n"
+        "heavy = [m for m in ('grpc', 'rich', 'referee.match', 'ladder.cli', 'importlib.metadata', 'google.protobuf') if m in sys.modules]\n"
+        "print('HEAVY', heavy)\n"
+    )
+    output = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60).stdout
+    assert "HEAVY []" in output, output
+    assert "version" in output and "ladder" in output and "render" in output

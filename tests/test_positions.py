@@ -64,7 +64,7 @@ def dice_position() -> dict:
         ({"fakes": [1, 0]}, "counterfeit bills without the counterfeit rule"),
         ({"genuine": "thirty"}, "state field 'genuine' must be a list, not str"),
         ({"colour": 1}, "underground_dice has no state field 'colour'"),
-        ({"parent": 4}, "parent must be seat 0 or 1, not 4"),
+        ({"parent": 4}, "parent must be from 0 to 1, not 4"),
         ({"p": 9}, "9 pin and 3 4-5-6 dice unused, but the game has 3 and 3"),
     ],
 )
@@ -97,6 +97,14 @@ def test_replay_position_then_match_from_it_and_the_replay_verifies(tmp_path: Pa
     )
     assert played.exit_code == 0, played.output
     assert verify_replay(second).state.is_terminal()
+    # Measured: the report of a match started --from a position did not say so. Now its title and a
+    # line under the table do, and --json carries it.
+    words = " ".join(played.output.split())
+    assert "· from a position" in words and "started from the position in " in words and "not the game's start" in words
+    as_json = runner.invoke(main, ["match", "fuji99", "--from", str(position), "--bot", "random", "--bot", "random", "--in-process", "--seed", "2", "--json"])
+    assert as_json.exit_code == 0 and json.loads(as_json.output)["from_position"] is True
+    fresh = runner.invoke(main, ["match", "fuji99", "--bot", "random", "--bot", "random", "--in-process", "--seed", "2", "--json"])
+    assert json.loads(fresh.output)["from_position"] is False
     too_far = runner.invoke(main, ["replay", "position", str(first), "--step", "100000"])
     assert too_far.exit_code == 2 and "so no step 100000" in too_far.output
 

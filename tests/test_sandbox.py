@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 import subprocess
 import sys
@@ -182,9 +184,58 @@ def test_cli_defaults_to_strict_or_says_why_not(monkeypatch: pytest.MonkeyPatch)
     assert default_sandbox_level() == ("strict" if STRICT else "none")
     support = probe.MachineSupport(None, "", None, {"none": "", "basic": "", "strict": "bubblewrap is not installed"})
     monkeypatch.setattr("referee.sandbox.machine_support", lambda: support)
-    result = CliRunner().invoke(main, ["match", "underground_dice", "--bot", "random", "--bot", "random", "--in-process", "--seed", "1"])
+    result = CliRunner().invoke(main, ["match", "underground_dice", "--bot", "random", "--bot", "random", "--seed", "1"])
     assert result.exit_code == 0, result.output
     assert "note: bots run unsandboxed (--sandbox none): no strict sandbox here (bubblewrap is not installed)" in result.output
+
+
+def test_an_in_process_match_never_probes_the_machine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No bot process, no sandbox: `b99 match --in-process` does not run the trial sandbox (nor say anything of it)."""
+    from click.testing import CliRunner
+
+    from referee.cli import main
+
+    def probed() -> probe.MachineSupport:
+        raise AssertionError("the machine was probed for an in-process match")
+
+    monkeypatch.setattr("referee.sandbox.machine_support", probed)
+    result = CliRunner().invoke(main, ["match", "underground_dice", "--bot", "random", "--bot", "random", "--in-process", "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    assert "unsandboxed" not in result.output
+
+
+def test_the_trial_sandbox_runs_once_per_boot_and_leaves_no_child(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The trial's outcome is kept under its key (boot, user, bwrap); a kept outcome is not run again; no zombie stays."""
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        pytest.skip("bubblewrap is not installed")
+    cache_file = tmp_path / "probe.json"
+    monkeypatch.setenv(probe.PROBE_CACHE_VARIABLE, str(cache_file))
+    before = set(child_processes())
+    first = probe.cached_trial(bwrap)
+    kept = json.loads(cache_file.read_text(encoding="utf-8"))
+    assert kept["key"] == probe._trial_key(bwrap) and (kept["version"], kept["error"]) == first
+    assert set(child_processes()) <= before  # the trial's bwrap was reaped: no zombie left
+    runs: list[str] = []
+    monkeypatch.setattr(probe, "_trial", lambda path: runs.append(path) or ("bubblewrap 9", "fresh"))
+    assert probe.cached_trial(bwrap) == first and runs == []
+    kept["key"]["boot"] = "another boot"
+    cache_file.write_text(json.dumps(kept), encoding="utf-8")
+    assert probe.cached_trial(bwrap) == ("bubblewrap 9", "fresh") and runs == [bwrap]
+
+
+def child_processes() -> list[str]:
+    """The state and name of every child process of this one (a zombie shows as state Z)."""
+    children = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == os.getpid():
+                children.append(f"{entry.name} {fields[0]} {(entry / 'comm').read_text().strip()}")
+    return children
 
 
 def test_cli_default_over_tcp_is_none_with_a_note() -> None:

@@ -1,12 +1,21 @@
-"""What this machine can provide: which sandbox levels work here, and which caps would be in force."""
+"""What this machine can provide: which sandbox levels work here, and which caps would be in force.
+
+The trial bubblewrap sandbox (a few hundred milliseconds on a loaded machine) is run once per boot:
+its outcome is kept in the user's cache directory (B99_SANDBOX_PROBE_CACHE names another file, an
+empty value turns the cache off), keyed by the boot, the user and the bwrap binary, so a new boot,
+another bwrap or another user runs it again.
+"""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
+from typing import Any
 
 from referee.sandbox import cgroups, seccomp
 from referee.sandbox.bubblewrap import system_arguments
@@ -46,7 +55,7 @@ def machine_support() -> MachineSupport:
     if bwrap is None:
         strict.append("bubblewrap is not installed (Debian/Ubuntu: apt-get install bubblewrap)")
     elif not basic:
-        version, error = _trial(bwrap)
+        version, error = cached_trial(bwrap)
         if error:
             strict.append(f"bubblewrap cannot make a sandbox here: {error}")
     try:
@@ -55,6 +64,54 @@ def machine_support() -> MachineSupport:
         strict.append(str(error))
     missing["strict"] = "; ".join(strict)
     return MachineSupport(bwrap, version, setpriv, missing)
+
+
+PROBE_CACHE_VARIABLE = "B99_SANDBOX_PROBE_CACHE"
+
+
+def probe_cache_path() -> Path | None:
+    """Where the trial's outcome is kept (None: not kept)."""
+    configured = os.environ.get(PROBE_CACHE_VARIABLE)
+    if configured is not None:
+        return Path(configured) if configured else None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "b99" / "sandbox-probe.json"
+
+
+def _trial_key(bwrap: str) -> dict[str, Any]:
+    """What the trial's outcome depends on: this boot, this user, this bwrap binary."""
+    try:
+        boot = Path("/proc/sys/kernel/random/boot_id").read_text(encoding="ascii").strip()
+    except OSError:
+        boot = ""
+    stat = os.stat(bwrap)
+    return {"boot": boot, "euid": os.geteuid(), "bwrap": bwrap, "mtime_ns": stat.st_mtime_ns, "size": stat.st_size}
+
+
+def cached_trial(bwrap: str) -> tuple[str, str]:
+    """`_trial(bwrap)`, run once per boot: read from the probe cache when its key still holds."""
+    path = probe_cache_path()
+    try:
+        key = _trial_key(bwrap)
+    except OSError:
+        return _trial(bwrap)
+    if path is not None:
+        try:
+            kept = json.loads(path.read_text(encoding="utf-8"))
+            if kept.get("key") == key and key["boot"]:
+                return str(kept["version"]), str(kept["error"])
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            pass
+    version, error = _trial(bwrap)
+    if path is not None and key["boot"]:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            scratch = path.with_name(f".{path.name}.{os.getpid()}")
+            scratch.write_text(json.dumps({"key": key, "version": version, "error": error}), encoding="utf-8")
+            os.replace(scratch, path)
+        except OSError:
+            pass  # an unwritable cache only means the trial runs again next time
+    return version, error
 
 
 def _trial(bwrap: str) -> tuple[str, str]:

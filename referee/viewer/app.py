@@ -214,7 +214,7 @@ class LiveReplay:
             if sent is None:
                 sent = len(timeline.steps)
             if len(timeline.steps) > sent:
-                outline = [timeline.step_outline(step) for step in timeline.steps[sent:]]
+                outline = [timeline.step_outline(step, reveal=False) for step in timeline.steps[sent:]]
                 data = {"steps": outline, "step": timeline.step_json(len(timeline.steps) - 1, None, reveal=False)}
                 sent = len(timeline.steps)
                 quiet_since = time.monotonic()

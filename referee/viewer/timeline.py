@@ -215,8 +215,9 @@ class Timeline:
     def step_json(self, index: int, seat: int | None, reveal: bool) -> dict[str, Any]:
         """Everything the viewer shows for one step from one perspective.
 
-        `reveal` (the match is over) shows every seat's options and choice; otherwise a seat sees only its
-        own and a spectator sees who decided, how and how long they took."""
+        `reveal` (the match is over) shows every seat's options and choice, how it was made and how fast;
+        otherwise a seat sees only its own, and of the others only who decided what (whether a decision
+        was forced, and think times, can tell a seat's secrets while the match runs)."""
         step = self.check_step(index)
         self.check_seat(seat)
         decisions = []
@@ -224,7 +225,7 @@ class Timeline:
             if reveal or decision.seat == seat:
                 decisions.append(decision.to_json())
             else:
-                decisions.append({"seat": decision.seat, "decision": decision.decision, "how": decision.how, "seconds": decision.seconds})
+                decisions.append({"seat": decision.seat, "decision": decision.decision})
         events = [event_words(event.kind, event.data) for event in step.events if event.visible_to(seat)]
         return {
             "step": index,
@@ -248,16 +249,15 @@ class Timeline:
             "seed": self.header.get("seed"),
             "seed_commitment": self.header.get("seed_commitment"),
             "variants": dict(self.config.variants),
-            "steps": [self.step_outline(step) for step in self.steps],
+            "steps": [self.step_outline(step, reveal=self.finished) for step in self.steps],
             "result": self.result,
             "finished": self.finished,
         }
 
     @staticmethod
-    def step_outline(step: Step) -> dict[str, Any]:
-        return {
-            "kind": step.kind,
-            "seats": sorted(step.choices),
-            "seconds": max(step.seconds.values(), default=0.0),
-            "faults": len(step.faults),
-        }
+    def step_outline(step: Step, reveal: bool = True) -> dict[str, Any]:
+        """One step in short; think times only once the match is over (`reveal`)."""
+        outline: dict[str, Any] = {"kind": step.kind, "seats": sorted(step.choices), "faults": len(step.faults)}
+        if reveal:
+            outline["seconds"] = max(step.seconds.values(), default=0.0)
+        return outline

@@ -3,6 +3,7 @@ ratings never change."""
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import pytest
@@ -34,6 +35,15 @@ def test_a_challenge_from_the_cli_plays_unrated_games_with_replays(tmp_path: Pat
     run("serve", "--workers", "2", "--max-matches", "0")
     shown = run("challenge-results", "1")
     assert "2 of 2 played" in shown and "mine won" in shown
+    # Measured: the replay column said `/matches/205/replay.jsonl`, which `b99 replay show` cannot open.
+    # Now each match's replay is a file named on a line of its own, with the command that shows it.
+    from referee.cli import main as b99
+
+    commands = [line.split(": ", 1)[1] for line in shown.splitlines() if line.startswith("match ") and "b99 replay show" in line]
+    assert len(commands) == 2, shown
+    for command in commands:
+        opened = runner.invoke(b99, shlex.split(command)[1:] + ["--limit", "3"])
+        assert opened.exit_code == 0 and "Traceback" not in opened.output, opened.output
     settings = LadderSettings.create(tmp_path / "home")
     result = challenge_result(settings, 1)
     assert result.wins + result.draws + result.losses == 2

@@ -94,6 +94,8 @@ def test_the_systemd_units_run_real_commands(unit: str) -> None:
     assert {"Unit", "Service", "Install"} <= set(parser.sections())
     service = parser["Service"]
     assert service["Restart"] == "always" and service["EnvironmentFile"] == "/etc/b99/ladder.env"
+    # systemd's default of 1,024 descriptors let idle connections shut a seat out; bots must not read its files
+    assert int(service["LimitNOFILE"]) >= 65536
     for key in ("ExecStart", "ExecStartPre"):
         if key not in service:
             continue

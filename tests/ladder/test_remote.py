@@ -219,3 +219,104 @@ def test_a_remote_bot_is_validated_once_it_connects(sqlite_settings: LadderSetti
     for row in rows:
         far_seat = next(seat for seat in row.seats if seat.bot == "far")
         assert row.status == "done" and far_seat.faults == [] and not far_seat.replaced
+
+
+def _waiting_stream(address: str, token: str, messages):  # type: ignore[no-untyped-def]
+    channel = grpc.insecure_channel(address, options=[("grpc.use_local_subchannel_pool", 1)])
+    call = arena_pb2_grpc.ArenaStub(channel).Play(messages, metadata=(("b99-seat-token", token),), timeout=30)
+    return channel, call
+
+
+def test_a_waiting_remote_bot_cannot_flood_the_gateway(server) -> None:  # type: ignore[no-untyped-def]
+    """A remote bot with a valid token, waiting for a seat, sends decisions nobody reads: after the
+    inbox bound (32 messages or 1 MiB) it is cut; a message over the receive limit is refused unread;
+    one token holds at most MAX_WAITING_PER_BOT waiting connections."""
+    from ladder.remote import GATEWAY_MAX_RECEIVE_BYTES, MAX_WAITING_PER_BOT
+
+    settings, ladder_server = server
+    token = issue_token(settings, "far")
+    address = f"127.0.0.1:{ladder_server.arena.port}"
+    hello = arena_pb2.BotMessage(hello=arena_pb2.Hello(seat_token=token, bot_name="far"))
+    decision = arena_pb2.BotMessage(decision=arena_pb2.Decision(request_id=1, option_id="x" * (200 * 1024)))
+
+    def flood():  # type: ignore[no-untyped-def]
+        yield hello
+        for _ in range(5000):  # 1 GB if it were all kept
+            yield decision
+
+    channel, call = _waiting_stream(address, token, flood())
+    replies = [message.error.message for message in call]
+    channel.close()
+    assert any(reply.startswith("flood: more than 32 messages or 1024 KiB") for reply in replies), replies
+
+    huge = arena_pb2.BotMessage(decision=arena_pb2.Decision(request_id=1, option_id="x" * GATEWAY_MAX_RECEIVE_BYTES))
+    channel, call = _waiting_stream(address, token, iter([hello, huge]))
+    with pytest.raises(grpc.RpcError) as refused:
+        list(call)
+    channel.close()
+    assert refused.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+
+    never = threading.Event()
+
+    def wait_forever():  # type: ignore[no-untyped-def]
+        yield hello
+        never.wait()
+
+    far_id = get_bot(settings, "far").id
+    opened = [_waiting_stream(address, token, wait_forever()) for _ in range(MAX_WAITING_PER_BOT)]
+    try:
+        deadline = time.monotonic() + 20
+        while len(ladder_server.arena.waiting.get(far_id, [])) < MAX_WAITING_PER_BOT and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(ladder_server.arena.waiting.get(far_id, [])) == MAX_WAITING_PER_BOT
+        extra = [_waiting_stream(address, token, wait_forever()) for _ in range(3)]
+        opened += extra
+        refusals = [next(iter(call)).error.message for _, call in extra]
+        assert all("connections waiting for a seat" in text for text in refusals), refusals
+        assert len(ladder_server.arena.waiting.get(far_id, [])) == MAX_WAITING_PER_BOT
+    finally:
+        never.set()
+        for channel, call in opened:
+            call.cancel()
+            channel.close()
+
+
+def test_revoking_a_token_keeps_a_scheduled_game(server) -> None:  # type: ignore[no-untyped-def]
+    """Measured: a token revoked between scheduling and the start of the game closed the waiting
+    connection the match had been given, and the bot took a rated loss with a `disconnect` fault.
+    A connection already matched to a match is kept for that game, which ends normally."""
+    import asyncio
+
+    settings, ladder_server = server
+    token = issue_token(settings, "far")
+    far_id = get_bot(settings, "far").id
+    env = {**os.environ, "B99_ARENA_ADDRESS": f"127.0.0.1:{ladder_server.arena.port}", "B99_SEAT_TOKEN": token,
+           "PYTHONPATH": str(ROOT)}
+    remote = subprocess.Popen([sys.executable, str(Path(__file__).with_name("remote_bot.py")), "1"], env=env,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while not ladder_server.online.available(far_id) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert ladder_server.online.available(far_id), "the remote bot never connected"
+        match_id = ladder_server.ladder.schedule_one(GAME)  # matched: its waiting connection is this match's
+        assert match_id is not None
+        assert revoke_tokens(settings, "far") == 1
+        gateway = ladder_server.arena
+        asyncio.run_coroutine_threadsafe(gateway._drop_refused(), gateway._loop).result(10)  # the periodic recheck
+        ladder_server.ladder.dispatch()
+        _, stderr = remote.communicate(timeout=60)
+    finally:
+        if remote.poll() is None:
+            remote.kill()
+            remote.wait()
+    assert remote.returncode == 0, stderr[-2000:]
+    deadline = time.monotonic() + 30
+    while queries.match(settings, match_id).status != MatchStatus.DONE and time.monotonic() < deadline:  # type: ignore[union-attr]
+        time.sleep(0.05)
+    row = queries.match(settings, match_id)
+    assert row is not None and row.status == MatchStatus.DONE
+    far = next(seat for seat in row.seats if seat.bot == "far")
+    assert far.faults == [] and not far.replaced
+    assert not ladder_server.online.available(far_id)
+    assert ladder_server.ladder.schedule_one(GAME) is None  # a revoked token opens no new connection

@@ -90,3 +90,49 @@ def test_only_bots_that_pass_validation_are_rated(sqlite_settings: LadderSetting
     revalidate(settings, "broken")
     assert get_bot(settings, "broken").status == BotStatus.VALIDATING
     assert "broken" in {row.name for row in queries.leaderboard(settings, GAME) if not row.ranked}
+
+
+def impostor_path(tmp_path: Path) -> str:
+    """A PATH as a shell without an activated environment has it, whose `python`, `python3` and `node`
+    are not the runtimes with the SDK (they fail loudly if a ladder worker ever runs them)."""
+    impostors = tmp_path / "impostors"
+    impostors.mkdir()
+    for name in ("python", "python3"):
+        program = impostors / name
+        program.write_text("#!/bin/sh\necho 'not the Python with the SDK' >&2\nexit 3\n")
+        program.chmod(0o755)
+    return f"{impostors}:/usr/bin:/bin"
+
+
+def test_an_uploaded_bot_started_with_plain_python_passes_validation(sqlite_settings: LadderSettings, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Measured: docs/writing-a-bot.md's `b99 ladder add-bot mybot --upload mybot/ --command "python
+    bot.py"` registered the bot, then its validation failed ("'python' not found"): the worker ran
+    the command as stored, where `b99 match` maps `python` to the Python that has the SDK. Now both
+    map it through one function, on every worker, whatever PATH the worker has."""
+    from sdk.scaffold import scaffold
+
+    from referee.sandbox import machine_support
+
+    made = scaffold("mybot", "python", GAME, tmp_path)
+    sandbox = "strict" if machine_support().available("strict") else "none"
+    add_bot(sqlite_settings, "mybot", GAME, command="python bot.py", upload=made.directory, sandbox=sandbox, validate=True)
+    monkeypatch.setenv("PATH", impostor_path(tmp_path))
+    run_ladder(sqlite_settings, rated=0)
+
+    bot = get_bot(sqlite_settings, "mybot")
+    assert bot.status == BotStatus.ACTIVE, (bot.paused_reason, [notice.message for notice in notices(sqlite_settings, "mybot")])
+
+
+def test_a_missing_script_is_named_as_the_owner_wrote_it(sqlite_settings: LadderSettings, tmp_path: Path) -> None:
+    """Measured: a bot command naming a script that does not exist was reported with a path inside the
+    sandbox's scratch directory (`'/tmp/../pybott/bot.py'`). Now the fault names the path as typed."""
+    from sdk.scaffold import scaffold
+
+    made = scaffold("typo", "python", GAME, tmp_path)
+    add_bot(sqlite_settings, "typo", GAME, command="python bott.py", upload=made.directory, validate=True)
+    run_ladder(sqlite_settings, rated=0)
+
+    bot = get_bot(sqlite_settings, "typo")
+    assert bot.status == BotStatus.REJECTED
+    assert "bot script 'bott.py' does not exist" in (bot.paused_reason or "")
+    assert "/tmp" not in (bot.paused_reason or "").split("does not exist")[0]

@@ -784,6 +784,7 @@ class Event(_message.Message):
     SURFACED_EMPTY_FIELD_NUMBER: _builtins.int
     AI_MOVED_FIELD_NUMBER: _builtins.int
     GAME_END_FIELD_NUMBER: _builtins.int
+    POSITION_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def setup(self) -> Global___Setup: ...
     @_builtins.property
@@ -812,6 +813,10 @@ class Event(_message.Message):
     def ai_moved(self) -> Global___AiMoved: ...
     @_builtins.property
     def game_end(self) -> Global___GameEnd: ...
+    @_builtins.property
+    def position(self) -> Global___PositionStart:
+        """a game started from a position: its one opening event"""
+
     def __init__(
         self,
         *,
@@ -829,13 +834,36 @@ class Event(_message.Message):
         surfaced_empty: Global___SurfacedEmpty | None = ...,
         ai_moved: Global___AiMoved | None = ...,
         game_end: Global___GameEnd | None = ...,
+        position: Global___PositionStart | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["ai_moved", b"ai_moved", "captured", b"captured", "dived_on", b"dived_on", "end_triggered", b"end_triggered", "flipped", b"flipped", "game_end", b"game_end", "kind", b"kind", "last_dive", b"last_dive", "retreated", b"retreated", "rock_swallowed", b"rock_swallowed", "setup", b"setup", "skipped", b"skipped", "surfaced_empty", b"surfaced_empty", "took", b"took", "turn_start", b"turn_start"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["ai_moved", b"ai_moved", "captured", b"captured", "dived_on", b"dived_on", "end_triggered", b"end_triggered", "flipped", b"flipped", "game_end", b"game_end", "kind", b"kind", "last_dive", b"last_dive", "position", b"position", "retreated", b"retreated", "rock_swallowed", b"rock_swallowed", "setup", b"setup", "skipped", b"skipped", "surfaced_empty", b"surfaced_empty", "took", b"took", "turn_start", b"turn_start"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["ai_moved", b"ai_moved", "captured", b"captured", "dived_on", b"dived_on", "end_triggered", b"end_triggered", "flipped", b"flipped", "game_end", b"game_end", "kind", b"kind", "last_dive", b"last_dive", "retreated", b"retreated", "rock_swallowed", b"rock_swallowed", "setup", b"setup", "skipped", b"skipped", "surfaced_empty", b"surfaced_empty", "took", b"took", "turn_start", b"turn_start"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["ai_moved", b"ai_moved", "captured", b"captured", "dived_on", b"dived_on", "end_triggered", b"end_triggered", "flipped", b"flipped", "game_end", b"game_end", "kind", b"kind", "last_dive", b"last_dive", "position", b"position", "retreated", b"retreated", "rock_swallowed", b"rock_swallowed", "setup", b"setup", "skipped", b"skipped", "surfaced_empty", b"surfaced_empty", "took", b"took", "turn_start", b"turn_start"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["setup", "turn_start", "last_dive", "rock_swallowed", "skipped", "flipped", "end_triggered", "dived_on", "took", "captured", "retreated", "surfaced_empty", "ai_moved", "game_end"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["setup", "turn_start", "last_dive", "rock_swallowed", "skipped", "flipped", "end_triggered", "dived_on", "took", "captured", "retreated", "surfaced_empty", "ai_moved", "game_end", "position"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 
 Global___Event: _TypeAlias = Event  # noqa: Y015
+
+@_typing.final
+class PositionStart(_message.Message):
+    """The one event a game started from a position (b99 match --from) opens with: what everyone sees there."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    VIEW_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def view(self) -> Global___View: ...
+    def __init__(
+        self,
+        *,
+        view: Global___View | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["view", b"view"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["view", b"view"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PositionStart: _TypeAlias = PositionStart  # noqa: Y015

@@ -1020,6 +1020,7 @@ class Event(_message.Message):
     TURN_END_FIELD_NUMBER: _builtins.int
     WIN_FIELD_NUMBER: _builtins.int
     GAME_END_FIELD_NUMBER: _builtins.int
+    POSITION_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def game_start(self) -> Global___GameStart: ...
     @_builtins.property
@@ -1068,6 +1069,10 @@ class Event(_message.Message):
     def win(self) -> Global___Win: ...
     @_builtins.property
     def game_end(self) -> Global___GameEnd: ...
+    @_builtins.property
+    def position(self) -> Global___PositionStart:
+        """a game started from a position: its one opening event"""
+
     def __init__(
         self,
         *,
@@ -1095,13 +1100,36 @@ class Event(_message.Message):
         turn_end: Global___TurnEnd | None = ...,
         win: Global___Win | None = ...,
         game_end: Global___GameEnd | None = ...,
+        position: Global___PositionStart | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["card_bust", b"card_bust", "card_drawn", b"card_drawn", "card_used", b"card_used", "clear_taken", b"clear_taken", "continued", b"continued", "cube_placed", b"cube_placed", "cubes_drawn", b"cubes_drawn", "cubes_placed", b"cubes_placed", "echo_end", b"echo_end", "echo_start", b"echo_start", "game_end", b"game_end", "game_start", b"game_start", "kind", b"kind", "moved", b"moved", "no_effect", b"no_effect", "nothing_drawn", b"nothing_drawn", "omen_given", b"omen_given", "red_bust", b"red_bust", "red_returned", b"red_returned", "reshuffle", b"reshuffle", "stopped", b"stopped", "turn_end", b"turn_end", "turn_start", b"turn_start", "win", b"win", "yellow_taken", b"yellow_taken"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["card_bust", b"card_bust", "card_drawn", b"card_drawn", "card_used", b"card_used", "clear_taken", b"clear_taken", "continued", b"continued", "cube_placed", b"cube_placed", "cubes_drawn", b"cubes_drawn", "cubes_placed", b"cubes_placed", "echo_end", b"echo_end", "echo_start", b"echo_start", "game_end", b"game_end", "game_start", b"game_start", "kind", b"kind", "moved", b"moved", "no_effect", b"no_effect", "nothing_drawn", b"nothing_drawn", "omen_given", b"omen_given", "position", b"position", "red_bust", b"red_bust", "red_returned", b"red_returned", "reshuffle", b"reshuffle", "stopped", b"stopped", "turn_end", b"turn_end", "turn_start", b"turn_start", "win", b"win", "yellow_taken", b"yellow_taken"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["card_bust", b"card_bust", "card_drawn", b"card_drawn", "card_used", b"card_used", "clear_taken", b"clear_taken", "continued", b"continued", "cube_placed", b"cube_placed", "cubes_drawn", b"cubes_drawn", "cubes_placed", b"cubes_placed", "echo_end", b"echo_end", "echo_start", b"echo_start", "game_end", b"game_end", "game_start", b"game_start", "kind", b"kind", "moved", b"moved", "no_effect", b"no_effect", "nothing_drawn", b"nothing_drawn", "omen_given", b"omen_given", "red_bust", b"red_bust", "red_returned", b"red_returned", "reshuffle", b"reshuffle", "stopped", b"stopped", "turn_end", b"turn_end", "turn_start", b"turn_start", "win", b"win", "yellow_taken", b"yellow_taken"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["card_bust", b"card_bust", "card_drawn", b"card_drawn", "card_used", b"card_used", "clear_taken", b"clear_taken", "continued", b"continued", "cube_placed", b"cube_placed", "cubes_drawn", b"cubes_drawn", "cubes_placed", b"cubes_placed", "echo_end", b"echo_end", "echo_start", b"echo_start", "game_end", b"game_end", "game_start", b"game_start", "kind", b"kind", "moved", b"moved", "no_effect", b"no_effect", "nothing_drawn", b"nothing_drawn", "omen_given", b"omen_given", "position", b"position", "red_bust", b"red_bust", "red_returned", b"red_returned", "reshuffle", b"reshuffle", "stopped", b"stopped", "turn_end", b"turn_end", "turn_start", b"turn_start", "win", b"win", "yellow_taken", b"yellow_taken"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["game_start", "turn_start", "cubes_drawn", "red_bust", "moved", "yellow_taken", "card_used", "no_effect", "omen_given", "red_returned", "clear_taken", "echo_start", "echo_end", "reshuffle", "nothing_drawn", "card_drawn", "card_bust", "continued", "stopped", "cubes_placed", "cube_placed", "turn_end", "win", "game_end"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["game_start", "turn_start", "cubes_drawn", "red_bust", "moved", "yellow_taken", "card_used", "no_effect", "omen_given", "red_returned", "clear_taken", "echo_start", "echo_end", "reshuffle", "nothing_drawn", "card_drawn", "card_bust", "continued", "stopped", "cubes_placed", "cube_placed", "turn_end", "win", "game_end", "position"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 
 Global___Event: _TypeAlias = Event  # noqa: Y015
+
+@_typing.final
+class PositionStart(_message.Message):
+    """The one event a game started from a position (b99 match --from) opens with: what everyone sees there."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    VIEW_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def view(self) -> Global___View: ...
+    def __init__(
+        self,
+        *,
+        view: Global___View | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["view", b"view"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["view", b"view"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PositionStart: _TypeAlias = PositionStart  # noqa: Y015

@@ -1863,6 +1863,7 @@ class Event(_message.Message):
     DRAFT_PICKED_FIELD_NUMBER: _builtins.int
     DRAFT_REMOVED_FIELD_NUMBER: _builtins.int
     DRAFT_REVEALED_FIELD_NUMBER: _builtins.int
+    POSITION_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def start_player(self) -> Global___SeatEvent: ...
     @_builtins.property
@@ -1981,6 +1982,10 @@ class Event(_message.Message):
     def draft_revealed(self) -> Global___DraftRevealed:
         """to everyone"""
 
+    @_builtins.property
+    def position(self) -> Global___PositionStart:
+        """a game started from a position: its one opening event"""
+
     def __init__(
         self,
         *,
@@ -2038,13 +2043,36 @@ class Event(_message.Message):
         draft_picked: Global___SeatEvent | None = ...,
         draft_removed: Global___DraftCard | None = ...,
         draft_revealed: Global___DraftRevealed | None = ...,
+        position: Global___PositionStart | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["action_chosen", b"action_chosen", "board_dealt", b"board_dealt", "clear_colour", b"clear_colour", "coin_handed", b"coin_handed", "dice_rolled", b"dice_rolled", "die_placed", b"die_placed", "die_taken", b"die_taken", "display_card", b"display_card", "display_cleared", b"display_cleared", "display_poster", b"display_poster", "display_trainer", b"display_trainer", "draft_hand", b"draft_hand", "draft_leftovers", b"draft_leftovers", "draft_pick", b"draft_pick", "draft_picked", b"draft_picked", "draft_pool_tile", b"draft_pool_tile", "draft_removed", b"draft_removed", "draft_revealed", b"draft_revealed", "extra_gem_paid", b"extra_gem_paid", "gained", b"gained", "game_end", b"game_end", "gem_gained", b"gem_gained", "gem_power", b"gem_power", "hat_moved", b"hat_moved", "hat_returned", b"hat_returned", "hats_reset", b"hats_reset", "kind", b"kind", "marker_gained", b"marker_gained", "master_bonus", b"master_bonus", "master_scored", b"master_scored", "no_show", b"no_show", "nothing_built", b"nothing_built", "pair_taken", b"pair_taken", "payment", b"payment", "poster_declined", b"poster_declined", "poster_discarded", b"poster_discarded", "poster_drawn", b"poster_drawn", "poster_lost", b"poster_lost", "poster_placed", b"poster_placed", "poster_taken", b"poster_taken", "posters_arranged", b"posters_arranged", "posters_chosen", b"posters_chosen", "posters_completed", b"posters_completed", "posters_reshuffled", b"posters_reshuffled", "round_start", b"round_start", "start_player", b"start_player", "start_poster", b"start_poster", "tent_set", b"tent_set", "tent_taken", b"tent_taken", "tile_placed", b"tile_placed", "tiles_returned", b"tiles_returned", "tiles_taken", b"tiles_taken", "trainer_drafted", b"trainer_drafted", "trainer_used", b"trainer_used", "wagon_moved", b"wagon_moved"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["action_chosen", b"action_chosen", "board_dealt", b"board_dealt", "clear_colour", b"clear_colour", "coin_handed", b"coin_handed", "dice_rolled", b"dice_rolled", "die_placed", b"die_placed", "die_taken", b"die_taken", "display_card", b"display_card", "display_cleared", b"display_cleared", "display_poster", b"display_poster", "display_trainer", b"display_trainer", "draft_hand", b"draft_hand", "draft_leftovers", b"draft_leftovers", "draft_pick", b"draft_pick", "draft_picked", b"draft_picked", "draft_pool_tile", b"draft_pool_tile", "draft_removed", b"draft_removed", "draft_revealed", b"draft_revealed", "extra_gem_paid", b"extra_gem_paid", "gained", b"gained", "game_end", b"game_end", "gem_gained", b"gem_gained", "gem_power", b"gem_power", "hat_moved", b"hat_moved", "hat_returned", b"hat_returned", "hats_reset", b"hats_reset", "kind", b"kind", "marker_gained", b"marker_gained", "master_bonus", b"master_bonus", "master_scored", b"master_scored", "no_show", b"no_show", "nothing_built", b"nothing_built", "pair_taken", b"pair_taken", "payment", b"payment", "position", b"position", "poster_declined", b"poster_declined", "poster_discarded", b"poster_discarded", "poster_drawn", b"poster_drawn", "poster_lost", b"poster_lost", "poster_placed", b"poster_placed", "poster_taken", b"poster_taken", "posters_arranged", b"posters_arranged", "posters_chosen", b"posters_chosen", "posters_completed", b"posters_completed", "posters_reshuffled", b"posters_reshuffled", "round_start", b"round_start", "start_player", b"start_player", "start_poster", b"start_poster", "tent_set", b"tent_set", "tent_taken", b"tent_taken", "tile_placed", b"tile_placed", "tiles_returned", b"tiles_returned", "tiles_taken", b"tiles_taken", "trainer_drafted", b"trainer_drafted", "trainer_used", b"trainer_used", "wagon_moved", b"wagon_moved"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["action_chosen", b"action_chosen", "board_dealt", b"board_dealt", "clear_colour", b"clear_colour", "coin_handed", b"coin_handed", "dice_rolled", b"dice_rolled", "die_placed", b"die_placed", "die_taken", b"die_taken", "display_card", b"display_card", "display_cleared", b"display_cleared", "display_poster", b"display_poster", "display_trainer", b"display_trainer", "draft_hand", b"draft_hand", "draft_leftovers", b"draft_leftovers", "draft_pick", b"draft_pick", "draft_picked", b"draft_picked", "draft_pool_tile", b"draft_pool_tile", "draft_removed", b"draft_removed", "draft_revealed", b"draft_revealed", "extra_gem_paid", b"extra_gem_paid", "gained", b"gained", "game_end", b"game_end", "gem_gained", b"gem_gained", "gem_power", b"gem_power", "hat_moved", b"hat_moved", "hat_returned", b"hat_returned", "hats_reset", b"hats_reset", "kind", b"kind", "marker_gained", b"marker_gained", "master_bonus", b"master_bonus", "master_scored", b"master_scored", "no_show", b"no_show", "nothing_built", b"nothing_built", "pair_taken", b"pair_taken", "payment", b"payment", "poster_declined", b"poster_declined", "poster_discarded", b"poster_discarded", "poster_drawn", b"poster_drawn", "poster_lost", b"poster_lost", "poster_placed", b"poster_placed", "poster_taken", b"poster_taken", "posters_arranged", b"posters_arranged", "posters_chosen", b"posters_chosen", "posters_completed", b"posters_completed", "posters_reshuffled", b"posters_reshuffled", "round_start", b"round_start", "start_player", b"start_player", "start_poster", b"start_poster", "tent_set", b"tent_set", "tent_taken", b"tent_taken", "tile_placed", b"tile_placed", "tiles_returned", b"tiles_returned", "tiles_taken", b"tiles_taken", "trainer_drafted", b"trainer_drafted", "trainer_used", b"trainer_used", "wagon_moved", b"wagon_moved"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action_chosen", b"action_chosen", "board_dealt", b"board_dealt", "clear_colour", b"clear_colour", "coin_handed", b"coin_handed", "dice_rolled", b"dice_rolled", "die_placed", b"die_placed", "die_taken", b"die_taken", "display_card", b"display_card", "display_cleared", b"display_cleared", "display_poster", b"display_poster", "display_trainer", b"display_trainer", "draft_hand", b"draft_hand", "draft_leftovers", b"draft_leftovers", "draft_pick", b"draft_pick", "draft_picked", b"draft_picked", "draft_pool_tile", b"draft_pool_tile", "draft_removed", b"draft_removed", "draft_revealed", b"draft_revealed", "extra_gem_paid", b"extra_gem_paid", "gained", b"gained", "game_end", b"game_end", "gem_gained", b"gem_gained", "gem_power", b"gem_power", "hat_moved", b"hat_moved", "hat_returned", b"hat_returned", "hats_reset", b"hats_reset", "kind", b"kind", "marker_gained", b"marker_gained", "master_bonus", b"master_bonus", "master_scored", b"master_scored", "no_show", b"no_show", "nothing_built", b"nothing_built", "pair_taken", b"pair_taken", "payment", b"payment", "position", b"position", "poster_declined", b"poster_declined", "poster_discarded", b"poster_discarded", "poster_drawn", b"poster_drawn", "poster_lost", b"poster_lost", "poster_placed", b"poster_placed", "poster_taken", b"poster_taken", "posters_arranged", b"posters_arranged", "posters_chosen", b"posters_chosen", "posters_completed", b"posters_completed", "posters_reshuffled", b"posters_reshuffled", "round_start", b"round_start", "start_player", b"start_player", "start_poster", b"start_poster", "tent_set", b"tent_set", "tent_taken", b"tent_taken", "tile_placed", b"tile_placed", "tiles_returned", b"tiles_returned", "tiles_taken", b"tiles_taken", "trainer_drafted", b"trainer_drafted", "trainer_used", b"trainer_used", "wagon_moved", b"wagon_moved"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["start_player", "board_dealt", "display_card", "display_trainer", "draft_pool_tile", "tent_set", "start_poster", "coin_handed", "dice_rolled", "trainer_drafted", "draft_leftovers", "round_start", "die_taken", "die_placed", "clear_colour", "action_chosen", "gem_power", "master_bonus", "trainer_used", "gem_gained", "marker_gained", "gained", "nothing_built", "tiles_taken", "tiles_returned", "tile_placed", "wagon_moved", "tent_taken", "no_show", "hat_moved", "posters_chosen", "extra_gem_paid", "posters_completed", "posters_arranged", "poster_lost", "poster_declined", "posters_reshuffled", "poster_taken", "poster_drawn", "display_poster", "poster_discarded", "poster_placed", "payment", "hat_returned", "pair_taken", "master_scored", "display_cleared", "hats_reset", "game_end", "draft_hand", "draft_pick", "draft_picked", "draft_removed", "draft_revealed"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["start_player", "board_dealt", "display_card", "display_trainer", "draft_pool_tile", "tent_set", "start_poster", "coin_handed", "dice_rolled", "trainer_drafted", "draft_leftovers", "round_start", "die_taken", "die_placed", "clear_colour", "action_chosen", "gem_power", "master_bonus", "trainer_used", "gem_gained", "marker_gained", "gained", "nothing_built", "tiles_taken", "tiles_returned", "tile_placed", "wagon_moved", "tent_taken", "no_show", "hat_moved", "posters_chosen", "extra_gem_paid", "posters_completed", "posters_arranged", "poster_lost", "poster_declined", "posters_reshuffled", "poster_taken", "poster_drawn", "display_poster", "poster_discarded", "poster_placed", "payment", "hat_returned", "pair_taken", "master_scored", "display_cleared", "hats_reset", "game_end", "draft_hand", "draft_pick", "draft_picked", "draft_removed", "draft_revealed", "position"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 
 Global___Event: _TypeAlias = Event  # noqa: Y015
+
+@_typing.final
+class PositionStart(_message.Message):
+    """The one event a game started from a position (b99 match --from) opens with: what everyone sees there."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    VIEW_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def view(self) -> Global___View: ...
+    def __init__(
+        self,
+        *,
+        view: Global___View | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["view", b"view"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["view", b"view"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PositionStart: _TypeAlias = PositionStart  # noqa: Y015

@@ -1023,6 +1023,7 @@ class Event(_message.Message):
     HAND_TILES_FIELD_NUMBER: _builtins.int
     REPUTATION_CARDS_FIELD_NUMBER: _builtins.int
     RETURNED_CARD_FIELD_NUMBER: _builtins.int
+    POSITION_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def setup_layout(self) -> Global___SetupLayout: ...
     @_builtins.property
@@ -1055,6 +1056,10 @@ class Event(_message.Message):
     def reputation_cards(self) -> Global___ReputationCards: ...
     @_builtins.property
     def returned_card(self) -> Global___ReturnedCard: ...
+    @_builtins.property
+    def position(self) -> Global___PositionStart:
+        """a game started from a position: its one opening event"""
+
     def __init__(
         self,
         *,
@@ -1074,13 +1079,36 @@ class Event(_message.Message):
         hand_tiles: Global___HandTiles | None = ...,
         reputation_cards: Global___ReputationCards | None = ...,
         returned_card: Global___ReturnedCard | None = ...,
+        position: Global___PositionStart | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["chips_revealed", b"chips_revealed", "final_scoring", b"final_scoring", "hand_drawn", b"hand_drawn", "hand_passed", b"hand_passed", "hand_tiles", b"hand_tiles", "initial_tile", b"initial_tile", "kind", b"kind", "placed", b"placed", "reputation_cards", b"reputation_cards", "reputation_drawn", b"reputation_drawn", "reputation_returned", b"reputation_returned", "returned_card", b"returned_card", "round_scored", b"round_scored", "round_started", b"round_started", "setup_layout", b"setup_layout", "solo_removed", b"solo_removed", "trends_revealed", b"trends_revealed"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["chips_revealed", b"chips_revealed", "final_scoring", b"final_scoring", "hand_drawn", b"hand_drawn", "hand_passed", b"hand_passed", "hand_tiles", b"hand_tiles", "initial_tile", b"initial_tile", "kind", b"kind", "placed", b"placed", "position", b"position", "reputation_cards", b"reputation_cards", "reputation_drawn", b"reputation_drawn", "reputation_returned", b"reputation_returned", "returned_card", b"returned_card", "round_scored", b"round_scored", "round_started", b"round_started", "setup_layout", b"setup_layout", "solo_removed", b"solo_removed", "trends_revealed", b"trends_revealed"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["chips_revealed", b"chips_revealed", "final_scoring", b"final_scoring", "hand_drawn", b"hand_drawn", "hand_passed", b"hand_passed", "hand_tiles", b"hand_tiles", "initial_tile", b"initial_tile", "kind", b"kind", "placed", b"placed", "reputation_cards", b"reputation_cards", "reputation_drawn", b"reputation_drawn", "reputation_returned", b"reputation_returned", "returned_card", b"returned_card", "round_scored", b"round_scored", "round_started", b"round_started", "setup_layout", b"setup_layout", "solo_removed", b"solo_removed", "trends_revealed", b"trends_revealed"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["chips_revealed", b"chips_revealed", "final_scoring", b"final_scoring", "hand_drawn", b"hand_drawn", "hand_passed", b"hand_passed", "hand_tiles", b"hand_tiles", "initial_tile", b"initial_tile", "kind", b"kind", "placed", b"placed", "position", b"position", "reputation_cards", b"reputation_cards", "reputation_drawn", b"reputation_drawn", "reputation_returned", b"reputation_returned", "returned_card", b"returned_card", "round_scored", b"round_scored", "round_started", b"round_started", "setup_layout", b"setup_layout", "solo_removed", b"solo_removed", "trends_revealed", b"trends_revealed"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["setup_layout", "initial_tile", "placed", "hand_drawn", "hand_passed", "solo_removed", "reputation_drawn", "reputation_returned", "round_started", "trends_revealed", "chips_revealed", "round_scored", "final_scoring", "hand_tiles", "reputation_cards", "returned_card"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["setup_layout", "initial_tile", "placed", "hand_drawn", "hand_passed", "solo_removed", "reputation_drawn", "reputation_returned", "round_started", "trends_revealed", "chips_revealed", "round_scored", "final_scoring", "hand_tiles", "reputation_cards", "returned_card", "position"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 
 Global___Event: _TypeAlias = Event  # noqa: Y015
+
+@_typing.final
+class PositionStart(_message.Message):
+    """The one event a game started from a position (b99 match --from) opens with: what everyone sees there."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    VIEW_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def view(self) -> Global___View: ...
+    def __init__(
+        self,
+        *,
+        view: Global___View | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["view", b"view"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["view", b"view"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PositionStart: _TypeAlias = PositionStart  # noqa: Y015

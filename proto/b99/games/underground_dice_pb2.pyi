@@ -764,6 +764,7 @@ class Event(_message.Message):
     PARENT_TURN_END_FIELD_NUMBER: _builtins.int
     BANKRUPT_FIELD_NUMBER: _builtins.int
     GAME_END_FIELD_NUMBER: _builtins.int
+    POSITION_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def game_start(self) -> Global___GameStart: ...
     @_builtins.property
@@ -798,6 +799,10 @@ class Event(_message.Message):
     def bankrupt(self) -> Global___Bankrupt: ...
     @_builtins.property
     def game_end(self) -> Global___GameEnd: ...
+    @_builtins.property
+    def position(self) -> Global___PositionStart:
+        """a game started from a position: its one opening event"""
+
     def __init__(
         self,
         *,
@@ -818,13 +823,36 @@ class Event(_message.Message):
         parent_turn_end: Global___ParentTurnEnd | None = ...,
         bankrupt: Global___Bankrupt | None = ...,
         game_end: Global___GameEnd | None = ...,
+        position: Global___PositionStart | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["accepted", b"accepted", "accused", b"accused", "bankrupt", b"bankrupt", "bills_moved", b"bills_moved", "counterfeit_dealt", b"counterfeit_dealt", "dice_set", b"dice_set", "game_end", b"game_end", "game_start", b"game_start", "guess", b"guess", "kind", b"kind", "parent_turn_end", b"parent_turn_end", "parent_turn_start", b"parent_turn_start", "pay_fakes", b"pay_fakes", "reveal", b"reveal", "stake", b"stake", "stake_fakes", b"stake_fakes", "stake_returned", b"stake_returned", "transfer_due", b"transfer_due"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["accepted", b"accepted", "accused", b"accused", "bankrupt", b"bankrupt", "bills_moved", b"bills_moved", "counterfeit_dealt", b"counterfeit_dealt", "dice_set", b"dice_set", "game_end", b"game_end", "game_start", b"game_start", "guess", b"guess", "kind", b"kind", "parent_turn_end", b"parent_turn_end", "parent_turn_start", b"parent_turn_start", "pay_fakes", b"pay_fakes", "position", b"position", "reveal", b"reveal", "stake", b"stake", "stake_fakes", b"stake_fakes", "stake_returned", b"stake_returned", "transfer_due", b"transfer_due"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["accepted", b"accepted", "accused", b"accused", "bankrupt", b"bankrupt", "bills_moved", b"bills_moved", "counterfeit_dealt", b"counterfeit_dealt", "dice_set", b"dice_set", "game_end", b"game_end", "game_start", b"game_start", "guess", b"guess", "kind", b"kind", "parent_turn_end", b"parent_turn_end", "parent_turn_start", b"parent_turn_start", "pay_fakes", b"pay_fakes", "reveal", b"reveal", "stake", b"stake", "stake_fakes", b"stake_fakes", "stake_returned", b"stake_returned", "transfer_due", b"transfer_due"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["accepted", b"accepted", "accused", b"accused", "bankrupt", b"bankrupt", "bills_moved", b"bills_moved", "counterfeit_dealt", b"counterfeit_dealt", "dice_set", b"dice_set", "game_end", b"game_end", "game_start", b"game_start", "guess", b"guess", "kind", b"kind", "parent_turn_end", b"parent_turn_end", "parent_turn_start", b"parent_turn_start", "pay_fakes", b"pay_fakes", "position", b"position", "reveal", b"reveal", "stake", b"stake", "stake_fakes", b"stake_fakes", "stake_returned", b"stake_returned", "transfer_due", b"transfer_due"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["game_start", "counterfeit_dealt", "parent_turn_start", "dice_set", "stake", "stake_fakes", "guess", "reveal", "stake_returned", "transfer_due", "pay_fakes", "accepted", "accused", "bills_moved", "parent_turn_end", "bankrupt", "game_end"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["game_start", "counterfeit_dealt", "parent_turn_start", "dice_set", "stake", "stake_fakes", "guess", "reveal", "stake_returned", "transfer_due", "pay_fakes", "accepted", "accused", "bills_moved", "parent_turn_end", "bankrupt", "game_end", "position"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 
 Global___Event: _TypeAlias = Event  # noqa: Y015
+
+@_typing.final
+class PositionStart(_message.Message):
+    """The one event a game started from a position (b99 match --from) opens with: what everyone sees there."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    VIEW_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def view(self) -> Global___View: ...
+    def __init__(
+        self,
+        *,
+        view: Global___View | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["view", b"view"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["view", b"view"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PositionStart: _TypeAlias = PositionStart  # noqa: Y015

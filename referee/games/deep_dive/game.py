@@ -8,6 +8,7 @@ from referee.engine import Flag, Game, GameConfig
 from referee.games.deep_dive.data import load_data
 from referee.games.deep_dive.options import TileOptions
 from referee.games.deep_dive.state import DeepDiveState
+from referee.games.deep_dive.views import build_view
 
 
 class DeepDiveGame(Game):
@@ -32,6 +33,9 @@ class DeepDiveGame(Game):
     hidden_information: ClassVar[bool] = False
     solo_opponent: ClassVar[bool] = True
     test_variants = ({}, {"ai_difficulty": "easy"}, {"ai_difficulty": "hard"})
+
+    #: A state's views (views.py reads the state; the state reaches its views through its game).
+    build_view = staticmethod(build_view)
 
     def __init__(self) -> None:
         self.data = load_data()

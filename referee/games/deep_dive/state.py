@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from functools import cache
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from referee.engine import ChanceOutcome, Game, GameConfig, GameResult, GameState, Option, Seat
 from referee.errors import GameOverError, RuleError
@@ -18,6 +18,9 @@ from referee.games.deep_dive import options as opt
 from referee.games.deep_dive.data import FOOD, OPEN_WATER, PENGUINS_PER_PLAYER, PREDATOR, ROCK, DeepDiveData
 from referee.games.deep_dive.scoring import ai_score, complete_rows, row_score
 from referee.ranking import competition_ranks
+
+if TYPE_CHECKING:
+    from referee.games.deep_dive.game import DeepDiveGame
 
 AI = -1  # `active` during the solo AI's turn (the AI is not a seat)
 
@@ -41,6 +44,8 @@ def _start_outcomes(players: int) -> tuple[ChanceOutcome, ...]:
 
 class DeepDiveState(GameState):
     """One game of DEEP DIVE. Depth d's data sits at list index d - 1; tiles are indices into the data table."""
+
+    game: DeepDiveGame
 
     def __init__(self, game: Game, config: GameConfig, data: DeepDiveData, tile_options: opt.TileOptions) -> None:
         super().__init__(game, config)
@@ -194,6 +199,10 @@ class DeepDiveState(GameState):
         self._options = options
         self._outcomes = None
 
+    def begin_turn(self, player: Seat) -> None:
+        """Begin `player`'s turn (or the AI's) from between turns: where a position naming a turn's start goes on."""
+        self._begin_turn(player)
+
     def _begin_turn(self, player: Seat) -> None:
         self.active = player
         self.depth = 0
@@ -208,7 +217,7 @@ class DeepDiveState(GameState):
             self.final_round = True
             self.emit("last_dive", player=player)
         if self.rocks[player]:
-            self._enter(START, (opt.DIVE, *opt.ROCK.values()))
+            self._enter(START, self.options_at(START))
         else:
             self._arrive(1)
 
@@ -216,20 +225,39 @@ class DeepDiveState(GameState):
         """T2: the diving penguin reaches `depth`; ask AT_DEPTH, or surface empty if nothing is legal."""
         self.depth = depth
         self.flipped = None
-        index = depth - 1
-        player = self._diver()
-        take = self.tile_options.take
-        options = [take[t] for t in self.available[index]]
-        exhausted = self.face_down[index] == 0
-        if not exhausted:
-            options.append(opt.FLIP)
-        if depth <= 4 and ((self.end_triggered and exhausted) or self._captured_at(player, depth)):
-            options.append(opt.SKIP)
+        options = self.options_at(AT_DEPTH)
         if not options:
-            self.emit("surfaced_empty", player=player)
+            self.emit("surfaced_empty", player=self._diver())
             self._end_turn()
             return
-        self._enter(AT_DEPTH, tuple(options))
+        self._enter(AT_DEPTH, options)
+
+    def options_at(self, phase: str) -> tuple[Option, ...]:
+        """The options of `phase` in this state (what the engine offers on entering it; one place for each rule)."""
+        if phase == START:
+            return (opt.DIVE, *opt.ROCK.values())
+        if phase == AT_DEPTH:
+            depth = self.depth
+            index = depth - 1
+            take = self.tile_options.take
+            options = [take[t] for t in self.available[index]]
+            exhausted = self.face_down[index] == 0
+            if not exhausted:
+                options.append(opt.FLIP)
+            if depth <= 4 and ((self.end_triggered and exhausted) or self._captured_at(self._diver(), depth)):
+                options.append(opt.SKIP)
+            return tuple(options)
+        if phase == RETREAT:
+            tiles = self.data.tiles
+            depths = sorted({tiles[t].depth for t in self.captured[self._diver()]})
+            eligible = sorted(t for d in depths for t in self.available[d - 1])
+            return tuple(self.tile_options.retreat_take[t] for t in eligible)
+        if phase == AFTER_FLIP:
+            return (opt.KEEP, opt.DIVE_ON) if self.depth <= 4 else (opt.KEEP,)
+        if phase == AI_PICK:
+            give = self.tile_options.ai_give
+            return tuple(give[t] for t in self._ai_choices())
+        return ()
 
     def _diver(self) -> Seat:
         """The seat diving now (only called during a player's turn)."""
@@ -284,16 +312,14 @@ class DeepDiveState(GameState):
             if len(self.captured[player]) < PENGUINS_PER_PLAYER:
                 self._end_turn()
                 return
-            tiles = self.data.tiles
-            depths = sorted({tiles[t].depth for t in self.captured[player]})
-            eligible = sorted(t for d in depths for t in self.available[d - 1])
-            if eligible:
-                self._enter(RETREAT, tuple(self.tile_options.retreat_take[t] for t in eligible))
+            retreat = self.options_at(RETREAT)
+            if retreat:
+                self._enter(RETREAT, retreat)
             else:
                 self._retreat(player)
         else:
             self.flipped = tile
-            self._enter(AFTER_FLIP, (opt.KEEP, opt.DIVE_ON) if self.depth <= 4 else (opt.KEEP,))
+            self._enter(AFTER_FLIP, self.options_at(AFTER_FLIP))
 
     def _retreat(self, player: Seat) -> None:
         for tile in self.captured[player]:
@@ -351,11 +377,25 @@ class DeepDiveState(GameState):
             self._ai_move_on()
             return
         self.inert[self.depth - 1].append(tile)
+        choices = self._ai_choices()
+        if not choices:
+            self._ai_move_on()
+            return
+        if len(choices) == 1:
+            (choice,) = choices
+            self.available[self.depth - 1].remove(choice)
+            self._ai_take(choice)
+            self._ai_move_on()
+            return
+        self._enter(AI_PICK, self.options_at(AI_PICK))
+
+    def _ai_choices(self) -> list[int]:
+        """The food the AI may take after flipping a predator: of the colours it has fewest of, the best value,
+        the lowest tile of each colour (a seat chooses when there are several)."""
         tiles = self.data.tiles
         food = [t for t in self.available[self.depth - 1] if tiles[t].type == FOOD]
         if not food:
-            self._ai_move_on()
-            return
+            return []
         fewest = min(len(self.ai_columns[tiles[t].colour_index]) for t in food)
         food = [t for t in food if len(self.ai_columns[tiles[t].colour_index]) == fewest]
         best = max(tiles[t].value for t in food)
@@ -363,14 +403,7 @@ class DeepDiveState(GameState):
         lowest_by_colour: dict[int, int] = {}
         for t in sorted(food):
             lowest_by_colour.setdefault(tiles[t].colour_index, t)
-        if len(lowest_by_colour) == 1:
-            (choice,) = lowest_by_colour.values()
-            self.available[self.depth - 1].remove(choice)
-            self._ai_take(choice)
-            self._ai_move_on()
-            return
-        give = self.tile_options.ai_give
-        self._enter(AI_PICK, tuple(give[t] for t in sorted(lowest_by_colour.values())))
+        return sorted(lowest_by_colour.values())
 
     def _ai_take(self, tile: int) -> None:
         info = self.data.tiles[tile]
@@ -441,14 +474,10 @@ class DeepDiveState(GameState):
 
     # ----- views (spec 5: everything is public) ----------------------------------------------
     def public_view(self) -> dict[str, Any]:
-        from referee.games.deep_dive.views import build_view
-
-        return build_view(self, None)
+        return self.game.build_view(self, None)  # views.py (views read the state; the state never imports them)
 
     def private_view(self, seat: Seat) -> dict[str, Any]:
-        from referee.games.deep_dive.views import build_view
-
-        return build_view(self, seat)
+        return self.game.build_view(self, seat)
 
     def supply(self, seat: Seat) -> int:
         """Penguins in the seat's supply: every penguin not captured (the one diving now included)."""

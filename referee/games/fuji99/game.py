@@ -9,6 +9,7 @@ from referee.engine import Flag, Game, GameConfig, JsonValue
 from referee.errors import ConfigError
 from referee.games.fuji99.data import FujiData, load_data
 from referee.games.fuji99.state import Fuji99State
+from referee.games.fuji99.views import build_view
 
 
 class Fuji99Game(Game):
@@ -32,6 +33,9 @@ class Fuji99Game(Game):
     )
     hidden_information: ClassVar[bool] = False
     test_variants = ({}, {"max_rounds": 4})
+
+    #: A state's views (views.py reads the state; the state reaches its views through its game).
+    build_view = staticmethod(build_view)
 
     def __init__(self, data: FujiData | None = None) -> None:
         self._data = data

@@ -5,13 +5,14 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from functools import cache
-from typing import Self
+from typing import TYPE_CHECKING, Self
 
 from referee.chance import draw_outcomes
 from referee.engine import ChanceOutcome, Game, GameConfig, GameResult, GameState, JsonValue, Option, Seat
 from referee.errors import RuleError
 from referee.games.fuji99.data import COLOURS, CardType, FujiData
 from referee.games.fuji99.effects import EFFECTS
+from referee.games.fuji99.options import CONTINUE, END_USE, draw_options, place_option, stop_option, use_option
 from referee.games.fuji99.phases import (
     CARDS,
     CONTINUE_OR_STOP,
@@ -23,7 +24,9 @@ from referee.games.fuji99.phases import (
     USE_CARDS,
 )
 from referee.games.fuji99.scoring import final_result
-from referee.games.fuji99.views import build_view
+
+if TYPE_CHECKING:
+    from referee.games.fuji99.game import Fuji99Game
 
 CLEAR, YELLOW, RED = 0, 1, 2
 COLOUR_INDEX = {colour: index for index, colour in enumerate(COLOURS)}
@@ -33,6 +36,7 @@ class Fuji99State(GameState):
     """One game of Fuji 99. Every seat knows everything; only the bag draws and the deck order are chance."""
 
     # Component data and config are shared between clones; everything below `pos` is copied.
+    game: Fuji99Game
     data: FujiData
 
     def __init__(self, game: Game, config: GameConfig, data: FujiData) -> None:
@@ -197,18 +201,18 @@ class Fuji99State(GameState):
         if seat != self.active or self.phase not in DECISIONS:
             return []
         if self.phase == DRAW_COUNT:
-            return _draw_options(sum(self.bags[seat]), self.data.min_draw)
+            return draw_options(sum(self.bags[seat]), self.data.min_draw)
         if self.phase == USE_CARDS:
             card_type = self.data.card_type
-            options = [_use_option(card, card_type[card].name, card_type[card].cost) for card in self.affordable()]
+            options = [use_option(card, card_type[card].name, card_type[card].cost) for card in self.affordable()]
             options.append(END_USE)
             return options
         if self.phase == CONTINUE_OR_STOP:
-            stop = _stop_option(self.m)
+            stop = stop_option(self.m)
             if sum(self.bags[seat]) + self.draw[CLEAR] + self.available > 0:
                 return [CONTINUE, stop]
             return [stop]
-        return [_place_option(card) for card in self._placeable()]
+        return [place_option(card) for card in self._placeable()]
 
     # ----- applying -------------------------------------------------------------------
     def apply_chance(self, outcome_id: str) -> None:
@@ -296,6 +300,10 @@ class Fuji99State(GameState):
             raise RuleError(f"fuji99: unknown action {action!r}")
 
     # ----- S1-S3 -----------------------------------------------------------------------
+    def begin_turn(self) -> None:
+        """Begin the active seat's turn: where a position naming a turn's start goes on."""
+        self._start_turn()
+
     def _start_turn(self) -> None:
         seat = self.active
         self.m = self.pos[seat]
@@ -548,10 +556,10 @@ class Fuji99State(GameState):
 
     # ----- views ----------------------------------------------------------------------
     def private_view(self, seat: Seat) -> dict[str, JsonValue]:
-        return build_view(self, seat)
+        return self.game.build_view(self, seat)  # views.py (the state never imports its views)
 
     def public_view(self) -> dict[str, JsonValue]:
-        return build_view(self, None)
+        return self.game.build_view(self, None)
 
 
 @cache
@@ -570,36 +578,6 @@ def _card_outcomes(deck: Sequence[str]) -> list[ChanceOutcome]:
 def _card_outcome(card: str, deck_size: int) -> ChanceOutcome:
     """Drawing `card` from a deck of this size: few distinct pairs, so each is built once and shared."""
     return ChanceOutcome(card, 1.0 / deck_size)
-
-
-# Options are immutable, so each distinct one is built once and shared by every state.
-END_USE = Option("end_use", "use no more cards", {"action": "end_use"})
-CONTINUE = Option("continue", "put the cubes back and draw again", {"action": "continue"})
-
-
-@cache
-def _use_option(card: str, name: str, cost: int | None) -> Option:
-    """D2: use this card of the hand."""
-    return Option(f"use:{card}", f"use {name} ({card}) for {cost} yellow", {"action": "use", "card": card})
-
-
-@cache
-def _stop_option(space: int) -> Option:
-    """D3: stop with the movement piece on this space."""
-    return Option("stop", f"stop on space {space}", {"action": "stop"})
-
-
-@cache
-def _place_option(card: str) -> Option:
-    """D4: one clear cube from the pagoda onto this card."""
-    return Option(f"place:{card}", f"place a clear cube on {card}", {"action": "place", "card": card})
-
-
-@cache
-def _draw_options(size: int, minimum: int) -> tuple[Option, ...]:
-    """D1: draw N for N from the minimum to the bag size, or the whole bag if it is smaller."""
-    counts = [size] if size < minimum else range(minimum, size + 1)
-    return tuple(Option(f"draw:{n}", f"draw {n} cubes", {"action": "draw", "count": n}) for n in counts)
 
 
 def _cubes(counts: Sequence[int]) -> dict[str, int]:

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 from referee.engine import Flag, Game, GameConfig
 from referee.games.magnificent.data import components
 from referee.games.magnificent.state import MagnificentState
+from referee.games.magnificent.views import build_view
 
 
 class MagnificentGame(Game):
@@ -30,6 +31,9 @@ class MagnificentGame(Game):
     #: Only the master card draft (a variant) gives seats secrets; decks are dealt lazily.
     hidden_information: ClassVar[bool] = True
     test_variants: ClassVar[tuple[Mapping[str, Any], ...]] = ({}, {"side_b": True}, {"draft_master_cards": True})
+
+    #: A state's views (views.py reads the state; the state reaches its views through its game).
+    build_view = staticmethod(build_view)
 
     def __init__(self) -> None:
         self.components = components()

@@ -3,34 +3,28 @@
 Every resolution that can be interrupted (a poster gain in the middle of a build or a travel, a deck
 draw, a display refill) is a step on `stack`; `_run` executes steps until a decision or a chance node
 is pending or the game is over. Decisions carry the spec's codes (TD1..TD6, BD1..BD4, VD1..VD2,
-PD1..PD4, GP1..GP2, SD1..SD2, RD1..RD2). Each part of the rules is a mixin in its own module
+PD1..PD4, GP1..GP2, SD1..SD2, RD1..RD2). Each part of the rules is a module of functions of the state
 (setup, turn, build, travel, perform, posters, round_end, draft); steps, chance kinds, options and
-applications are found by name (`_step_<name>`, `_chance_<kind>`, `_options_<code>`, `_apply_<code>`).
+applications are found by name in `RULES` (`step_<name>`, `chance_<kind>`, `options_<code>`, `apply_<code>`).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from referee.chance import uniform_outcomes
 from referee.engine import ChanceOutcome, Game, GameConfig, GameResult, GameState, Option, Seat
 from referee.errors import RuleError
-from referee.games.magnificent import scoring
-from referee.games.magnificent.build import BuildMixin
+from referee.games.magnificent import build, draft, perform, posters, round_end, scoring, setup, travel, turn
 from referee.games.magnificent.data import COLOUR_INDEX, DIE_COLOURS, TILE_TYPES, Bonus, Components
 from referee.games.magnificent.dice import roll_outcomes
-from referee.games.magnificent.draft import DraftMixin
 from referee.games.magnificent.model import Player, Turn
-from referee.games.magnificent.perform import PerformMixin
-from referee.games.magnificent.posters import PosterMixin
-from referee.games.magnificent.round_end import RoundEndMixin
-from referee.games.magnificent.setup import SetupMixin
-from referee.games.magnificent.travel import TravelMixin
-from referee.games.magnificent.turn import TurnMixin
-from referee.games.magnificent.views import build_view
+
+if TYPE_CHECKING:
+    from referee.games.magnificent.game import MagnificentGame
 
 DECISION_NAMES = {
     "SD1": "trainer_draft",
@@ -59,15 +53,13 @@ DECISION_NAMES = {
 #: Decisions every seat takes at once.
 SIMULTANEOUS = ("RD2", "SD2")
 #: The methods listing and applying each decision's options (found by name, looked up once).
-OPTIONS_METHOD = {code: "_options_" + code.lower() for code in DECISION_NAMES}
-APPLY_METHOD = {code: "_apply_" + code.lower() for code in DECISION_NAMES}
 Step = tuple[Any, ...]
 
 
-class MagnificentState(
-    SetupMixin, TurnMixin, BuildMixin, TravelMixin, PerformMixin, PosterMixin, RoundEndMixin, DraftMixin, GameState
-):
+class MagnificentState(GameState):
     """One game of The Magnificent in progress."""
+
+    game: MagnificentGame
 
     def __init__(self, game: Game, config: GameConfig, components: Components) -> None:
         super().__init__(game, config)
@@ -175,7 +167,7 @@ class MagnificentState(
         if seat not in self.deciding_seats():
             return []
         assert self.pending is not None
-        cached = getattr(self, OPTIONS_METHOD[self.pending[0]])(seat)
+        cached = RULES[OPTIONS_OF[self.pending[0]]](self, seat)
         if not cached:
             raise RuleError(f"magnificent: no legal option at {self.pending[0]} for seat {seat}")
         self._options[seat] = cached
@@ -201,7 +193,7 @@ class MagnificentState(
         chance, self.chance = self.chance, None
         self._options = {}
         self._outcomes = None
-        getattr(self, "_chance_" + chance[0])(outcome.id, *chance[1:])
+        RULES["chance_" + chance[0]](self, outcome.id, *chance[1:])
         self._run()
 
     def _apply_decisions(self, chosen: Mapping[Seat, Option]) -> None:
@@ -211,12 +203,12 @@ class MagnificentState(
         self._options = {}
         self._outcomes = None
         if code == "RD2":
-            self._apply_rd2(chosen)
+            round_end.apply_rd2(self, chosen)
         elif code == "SD2":
-            self._apply_sd2(chosen)
+            draft.apply_sd2(self, chosen)
         else:
             ((seat, option),) = chosen.items()
-            getattr(self, APPLY_METHOD[code])(seat, option)
+            RULES[APPLY_OF[code]](self, seat, option)
         self._run()
 
     def result(self) -> GameResult:
@@ -261,18 +253,18 @@ class MagnificentState(
         """A clone with the draft cards `seat` has not seen redrawn (the only secrets; decks stay chance nodes)."""
         twin = self.clone()
         if self.draft:
-            twin._determinize_draft(seat, rng)
+            draft._determinize_draft(twin, seat, rng)
             twin._options = {}
             twin._outcomes = None
         return twin
 
     def private_view(self, seat: Seat) -> dict[str, Any]:
         """Everything is public in this game (§5); the seat's view is the public view plus its seat."""
-        return build_view(self, seat)
+        return self.game.build_view(self, seat)  # views.py (the state never imports its views)
 
     def public_view(self) -> dict[str, Any]:
         """The spectator's view: every public field (§5)."""
-        return build_view(self, None)
+        return self.game.build_view(self, None)
 
     # ----- the step machine --------------------------------------------------------------
     def _schedule(self, *steps: Step) -> None:
@@ -282,12 +274,16 @@ class MagnificentState(
     def _run(self) -> None:
         while self.pending is None and self.chance is None and self.stack:
             step = self.stack.pop()
-            getattr(self, "_step_" + step[0])(*step[1:])
+            RULES["step_" + step[0]](self, *step[1:])
 
     def _ask(self, code: str, seat: int) -> None:
         self.pending = (code, seat)
 
     # helpers -----------------------------------------------------------------------------
+    def _legal_placements(self, seat: int, tile_type: str) -> list[Any]:
+        """Where `seat` may lay a tile of this type now (build.py; kept on the state for its callers)."""
+        return build.legal_placements(self, seat, tile_type)
+
     def _seats_from(self, first: int) -> list[int]:
         return [(first + i) % self.players for i in range(self.players)]
 
@@ -360,3 +356,18 @@ def _one_of_each(source: Iterable[str]) -> list[ChanceOutcome]:
 def _one_of(item_id: str, distinct: int) -> ChanceOutcome:
     """Drawing `item_id` among this many: few distinct pairs, so each is built once and shared."""
     return ChanceOutcome(item_id, 1 / distinct)
+
+
+#: Every part of the rules by name, from its module (setup, turn, build, travel, perform, posters, round_end,
+#: draft) and the state's own chance step: each is a function of the state, found by the step, chance kind or
+#: decision code (`step_<name>`, `chance_<kind>`, `options_<code>`, `apply_<code>`).
+RULES: dict[str, Callable[..., Any]] = {
+    name: function
+    for module in (setup, turn, build, travel, perform, posters, round_end, draft)
+    for name, function in vars(module).items()
+    if name.lstrip("_").startswith(("step_", "chance_", "options_", "apply_")) and callable(function)
+}
+RULES = {name.lstrip("_"): function for name, function in RULES.items()}
+RULES["step_chance"] = MagnificentState._step_chance
+OPTIONS_OF = {code: "options_" + code.lower() for code in DECISION_NAMES}
+APPLY_OF = {code: "apply_" + code.lower() for code in DECISION_NAMES}

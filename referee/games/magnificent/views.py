@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from referee.games.magnificent import draft
 from referee.games.magnificent.data import HEIGHT, TILE_TYPES, WIDTH
 from referee.games.magnificent.model import Player, position_label
 
@@ -147,9 +148,9 @@ def build_view(state: MagnificentState, seat: int | None) -> dict[str, Any]:
         if seat is not None:
             # a seat sees only the hand it holds now, its own picks and the card it removed last
             if state.draft_round < 4:
-                view["draft_hand"] = list(state.draft_hands[state._held_hand(seat)])
+                view["draft_hand"] = list(state.draft_hands[draft.held_hand(state, seat)])
             view["draft_picks"] = list(state.draft_picks[seat])
-            removed = state.removed_by(seat)
+            removed = draft.removed_by(state, seat)
             if removed:
                 view["draft_removed"] = removed
     return view

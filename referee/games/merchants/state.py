@@ -7,7 +7,7 @@ from bisect import bisect_left
 from functools import cache
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -37,6 +37,9 @@ from referee.games.merchants.scoring import (
 )
 from referee.games.merchants.shop import REPLACE, Cell, Placed
 from referee.games.merchants.shop_bits import ShopBits, shop_bits
+
+if TYPE_CHECKING:
+    from referee.games.merchants.game import MerchantsGame
 
 ROUNDS = 3
 PICKS = 5
@@ -438,7 +441,7 @@ class MerchantsState(GameState):
                         if (dungeon, slot) not in self.layout:
                             self.queue.append(("ab", (dungeon, slot), True))
             elif stage == "layout":
-                self.emit("setup_layout", rows=self._layout_rows(with_hidden=False))
+                self.emit("setup_layout", rows=self.layout_rows(with_hidden=False))
                 self.stage = "initial_tiles"
                 self.queue.extend(("initial_tile", seat, True) for seat in range(self.players))
             elif stage == "initial_tiles":
@@ -446,7 +449,7 @@ class MerchantsState(GameState):
             elif stage == "setup_reputation":
                 self._start_round(1)
             elif stage == "reveal":
-                self.emit("trends_revealed", **self._reveal_fields())
+                self.emit("trends_revealed", **self.reveal_fields())
                 self._queue_reputation(2)
                 self.stage = "reputation"
             elif stage == "reputation":
@@ -755,7 +758,7 @@ class MerchantsState(GameState):
         return GameResult(self.final_ranks, totals, details)
 
     # ----- views ------------------------------------------------------------------------
-    def _layout_rows(self, with_hidden: bool) -> list[dict[str, Any]]:
+    def layout_rows(self, with_hidden: bool) -> list[dict[str, Any]]:
         rows = []
         for dungeon in DUNGEONS:
             if (dungeon, "A") not in self.layout or (dungeon, "B") not in self.layout:
@@ -769,7 +772,7 @@ class MerchantsState(GameState):
             rows.append(row)
         return rows
 
-    def _reveal_fields(self) -> dict[str, Any]:
+    def reveal_fields(self) -> dict[str, Any]:
         fields: dict[str, Any] = {
             "rows": [
                 {"dungeon": d, "c_card": self.c_cards[d], "c_kind": self.data.grey_kinds[self.grey[d]]} for d in DUNGEONS
@@ -780,67 +783,15 @@ class MerchantsState(GameState):
             fields["d_kind"] = self.data.grey_kinds[self.grey["D"]]
         return fields
 
-    def _revealed(self) -> bool:
+    def trends_revealed(self) -> bool:
+        """The C and D cards are public: from round 2 on, once every grey slot is drawn and the reveal is done."""
         return self.round >= 2 and len(self.grey) == len(GREY_SLOTS) and self.stage != "reveal"
 
-    def _public_player(self, seat: Seat) -> dict[str, Any]:
-        player = self.players_state[seat]
-        view: dict[str, Any] = {
-            "seat": seat,
-            "score": player.score,
-            "shop": [
-                {"tile": tile, "row": row, "col": col, "rotation": rotation}
-                for (row, col), (tile, rotation) in sorted(player.shop.items())
-            ],
-            "discards": list(player.discards),
-            "unused_chips": list(player.unused_chips),
-            "chips": [
-                {"round": chip.round, "dungeon": chip.dungeon, "thumb": chip.thumb, "points": chip.points}
-                for chip in player.chips
-            ],
-            "hand_size": len(player.bundle.tiles) if player.bundle is not None else 0,
-            "reputation_count": len(player.reputation),
-        }
-        if player.final is not None:
-            view["final"] = player.final
-        return view
-
     def public_view(self) -> dict[str, Any]:
-        view: dict[str, Any] = {
-            "players": self.players,
-            "round": self.round,
-            "pick": self.pick,
-            "phase": self.phase,
-            "solo": self.solo,
-            "personal_board_back": self.back_side,
-            "layout": self._layout_rows(with_hidden=self._revealed()),
-            "seats": [self._public_player(seat) for seat in range(self.players)],
-            "supply_size": len(self.supply),
-            "reputation_deck_size": len(self.reputation_deck),
-            "solo_removed": list(self.solo_removed),
-        }
-        if self._revealed() and self.d_card is not None:
-            view["d_card"] = self.d_card
-            view["d_kind"] = self.data.grey_kinds[self.grey["D"]]
-        if self.phase != OVER and self.round >= 1 and not self.solo:
-            view["pass_direction"] = "right" if self.round == 2 else "left"
-        return view
+        return cast("MerchantsGame", self.game).build_view(self, None)  # views.py (the state never imports its views)
 
     def private_view(self, seat: Seat) -> dict[str, Any]:
-        if not 0 <= seat < self.players:
-            raise RuleError(f"merchants: no seat {seat} in a {self.players}-player game")
-        view = self.public_view()
-        player = self.players_state[seat]
-        view["seat"] = seat
-        view["hand"] = sorted(player.bundle.tiles) if player.bundle is not None else []
-        view["reputation_hand"] = sorted(player.reputation)
-        view["returned_reputation"] = list(player.returned)
-        if player.pending_tile is not None:
-            view["pending_tile"] = player.pending_tile
-        if player.pending_target is not None:
-            row, col, mode = player.pending_target
-            view["pending_target"] = {"row": row, "col": col, "mode": mode}
-        return view
+        return cast("MerchantsGame", self.game).build_view(self, seat)
 
     # ----- search support ---------------------------------------------------------------
     def clone(self) -> Self:

@@ -9,6 +9,7 @@ from referee.errors import ConfigError
 from referee.games.underground_dice.data import Components, components
 from referee.games.underground_dice.options import OptionTables, build_option_tables
 from referee.games.underground_dice.state import UndergroundDiceState
+from referee.games.underground_dice.views import build_view
 
 
 def _check_first_parent(value: Any) -> Any:
@@ -28,8 +29,13 @@ class UndergroundDiceGame(Game):
     score_unit = "P (money: a bill is worth 1000 P)"
     ranking_rule = "a bankrupt seat ranks last whatever bills it holds; otherwise more money first"
 
+    #: A state's views (views.py reads the state; the state reaches its views through its game).
+    build_view = staticmethod(build_view)
+
     id = "underground_dice"
     name = "Underground Dice"
+    #: With counterfeits, how many fake bills a seat may stake or pay depends on its secret make-up.
+    asked_even_when_forced = frozenset(("stake_fakes", "pay_fakes"))
     min_players = 2
     max_players = 2
     default_players = 2

@@ -11,7 +11,7 @@ from referee.engine import ChanceOutcome, GameConfig, GameResult, GameState, Opt
 from referee.errors import GameOverError, NotDecidingError, RuleError
 from referee.games.underground_dice.data import Components
 from referee.games.underground_dice.options import OptionTables
-from referee.ranking import competition_ranks
+from referee.games.underground_dice.scoring import final_result, hand_value
 
 if TYPE_CHECKING:
     from referee.games.underground_dice.game import UndergroundDiceGame
@@ -195,10 +195,8 @@ class UndergroundDiceState(GameState):
         return max(0, amount - self.genuine[seat]), min(amount, self.fakes[seat])
 
     def score(self, seat: Seat) -> int:
-        """Hand value in P: genuine bills count +1 bill each, counterfeits their end value each."""
-        return self.genuine[seat] * self.data.bill_value + self.fakes[seat] * (
-            self.data.counterfeit_value if self.counterfeit else self.data.bill_value
-        )
+        """Hand value in P (scoring.py)."""
+        return hand_value(self.data, self.counterfeit, self.genuine[seat], self.fakes[seat])
 
     # ----- applying ----------------------------------------------------------------------
     def _apply_chance(self, outcome: ChanceOutcome) -> None:
@@ -425,17 +423,13 @@ class UndergroundDiceState(GameState):
         self._finish()
 
     def _finish(self) -> None:
-        scores = (self.score(0), self.score(1))
-        if self.bankrupt is not None:
-            ranks = tuple(2 if seat == self.bankrupt else 1 for seat in (0, 1))
-        else:
-            ranks = competition_ranks(scores)
-        details: dict[str, Any] = {"parent_turns": self.turns_done}
-        if self.bankrupt is not None:
-            details.update(bankrupt=self.bankrupt, reason=self.bankrupt_reason)
-        self._result = GameResult(ranks, tuple(float(s) for s in scores), details)
+        self._result = self.final_result()
         self.phase = OVER
-        self.emit("game_end", ranks=list(ranks), scores=list(scores))
+        self.emit("game_end", ranks=list(self._result.ranks), scores=[self.score(0), self.score(1)])
+
+    def final_result(self) -> GameResult:
+        """The result of a game ending now (scoring.py)."""
+        return final_result((self.score(0), self.score(1)), self.bankrupt, self.bankrupt_reason, self.turns_done)
 
     def result(self) -> GameResult:
         """Ranks (bankrupt seat last; otherwise by score, equal scores draw) and scores in P."""
@@ -446,15 +440,11 @@ class UndergroundDiceState(GameState):
     # ----- information -------------------------------------------------------------------
     def private_view(self, seat: Seat) -> dict[str, Any]:
         """What `seat` may know (spec section 5)."""
-        from referee.games.underground_dice.views import build_view
-
-        return build_view(self, seat)
+        return self.game.build_view(self, seat)  # views.py (the state never imports its views)
 
     def public_view(self) -> dict[str, Any]:
         """What a spectator may know."""
-        from referee.games.underground_dice.views import build_view
-
-        return build_view(self, None)
+        return self.game.build_view(self, None)
 
     # ----- search support ----------------------------------------------------------------
     def clone(self) -> Self:

@@ -57,7 +57,9 @@ def test_every_event_kind_is_emitted_and_encodes() -> None:
     exhausted = new_state()  # a draw with deck and discard both empty is too rare for random play
     exhausted.deck.clear()
     draw(exhausted, 5, 5, 0, 0)
-    states = [exhausted]
+    from referee.position import load_position, position_json
+
+    states = [exhausted, load_position(position_json(new_state()))]  # a game from a position opens with `position`
     declared = {field.name for field in pb.Event.DESCRIPTOR.oneofs_by_name["kind"].fields}
     seen: set[str] = set()
     for seed in range(60):
