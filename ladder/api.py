@@ -28,8 +28,12 @@ from grpc_reflection.v1alpha import reflection
 
 import b99.ladder_pb2 as pb
 from ladder import queries
-from ladder.challenges import ChallengeResult, challenge_result, request_challenge
-from ladder.models import Bot, MatchStatus
+from ladder import accounts as account_store
+from ladder import versions
+from ladder.challenges import ChallengeResult, cancel_challenge, challenge_result, request_challenge
+from ladder.ladder_config import load_config
+from ladder.models import Account, AccountStatus, Bot, MatchStatus
+from ladder.quotas import QuotaExceeded, check_challenge, check_submission, usage
 from ladder.recompute import rating_intervals
 from ladder.registry import LadderError, add_bot, bot_for_token, get_bot, issue_token, revoke_tokens, rotate_token
 from ladder.replays import load_replay
@@ -303,8 +307,23 @@ class LadderServicer:
                        remote=request.remote, owner=request.owner, version=request.version or "1",
                        validate=True)
 
+    async def _require_bot_owner(self, bot_name: str, context: grpc.aio.ServicerContext) -> None:
+        """The admin token, or the API key of the account that owns the bot named `bot_name`."""
+        if self._is_admin(context):
+            return
+        account = await self._account(context)
+        bot = await self.run_db(self._find_bot, bot_name)
+        if bot is None or bot.account_id != account.id:
+            await abort(context, grpc.StatusCode.PERMISSION_DENIED, f"you have no bot named {bot_name[:80]!r}")
+
+    def _find_bot(self, name: str) -> Bot | None:
+        try:
+            return get_bot(self.settings, name)
+        except LadderError:
+            return None
+
     async def IssueToken(self, request: pb.IssueTokenRequest, context: grpc.aio.ServicerContext) -> pb.IssueTokenResponse:
-        await self._require_admin(context)
+        await self._require_bot_owner(request.bot, context)
         try:
             return pb.IssueTokenResponse(token=await self.run_db(issue_token, self.settings, request.bot))
         except LadderError as error:
@@ -312,7 +331,7 @@ class LadderServicer:
             raise
 
     async def RevokeToken(self, request: pb.RevokeTokenRequest, context: grpc.aio.ServicerContext) -> pb.RevokeTokenResponse:
-        await self._require_admin(context)
+        await self._require_bot_owner(request.bot, context)
         try:
             revoked = await self.run_db(revoke_tokens, self.settings, request.bot, request.token or None)
         except LadderError as error:
@@ -321,7 +340,7 @@ class LadderServicer:
         return pb.RevokeTokenResponse(revoked=revoked)
 
     async def RotateToken(self, request: pb.IssueTokenRequest, context: grpc.aio.ServicerContext) -> pb.IssueTokenResponse:
-        await self._require_admin(context)
+        await self._require_bot_owner(request.bot, context)
         try:
             return pb.IssueTokenResponse(token=await self.run_db(rotate_token, self.settings, request.bot))
         except LadderError as error:
@@ -330,27 +349,59 @@ class LadderServicer:
 
     # ------------------------------------------------------------------ challenges
 
-    async def _require_owner(self, bot_name: str, context: grpc.aio.ServicerContext) -> None:
-        """The admin token, or a live token of the bot named `bot_name` (its owner holds one)."""
+    async def _require_owner(self, bot_name: str, context: grpc.aio.ServicerContext) -> Account | None:
+        """The admin token (None), the API key of the bot's account (that account), or a live token of
+        the bot named `bot_name` (None)."""
         given = bearer(context)
         if not given:
-            await abort(context, grpc.StatusCode.UNAUTHENTICATED, "send authorization: Bearer <one of the challenger's tokens>")
+            await abort(context, grpc.StatusCode.UNAUTHENTICATED, "send authorization: Bearer <your API key or one of the challenger's tokens>")
         if self._is_admin(context):
-            return
+            return None
+        if given.startswith(account_store.KEY_PREFIX):
+            account = await self._account(context)
+            bot = await self.run_db(self._find_bot, bot_name)
+            if bot is None or bot.account_id != account.id:
+                await abort(context, grpc.StatusCode.PERMISSION_DENIED, f"you have no bot named {bot_name[:80]!r}")
+            return account
         owner = await self.run_db(bot_for_token, self.settings, given)
         if owner is None:
             await abort(context, grpc.StatusCode.UNAUTHENTICATED, "unknown or revoked token")
         if owner is not None and owner.name != bot_name:
             await abort(context, grpc.StatusCode.PERMISSION_DENIED, f"this token is {owner.name}'s, not {bot_name[:80]!r}'s")
+        return None
 
     async def RequestChallenge(self, request: pb.ChallengeRequest, context: grpc.aio.ServicerContext) -> pb.ChallengeStatus:
-        await self._require_owner(request.bot, context)
-        requested_by = "admin" if self._is_admin(context) else request.bot
+        account = await self._require_owner(request.bot, context)
+        if account is None and not self._is_admin(context):  # a bot's token: the bot's account's quota still applies
+            bot = await self.run_db(self._find_bot, request.bot)
+            account_id = bot.account_id if bot is not None else None
+        else:
+            account_id = account.id if account is not None else None
+        requested_by = "admin" if self._is_admin(context) else account.name if account is not None else request.bot
         try:
-            challenge_id = await self.run_db(request_challenge, self.settings, request.bot, request.opponent, request.games, requested_by)
+            if account_id is not None:
+                quotas = (await self.run_db(load_config, self.settings.home)).quotas
+                await self.run_db(check_challenge, self.settings, quotas, account_id, request.games)
+            challenge_id = await self.run_db(request_challenge, self.settings, request.bot, request.opponent, request.games,
+                                             requested_by, account_id=account_id)
             return challenge_message(await self.run_db(challenge_result, self.settings, challenge_id))
+        except QuotaExceeded as error:
+            await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, str(error))
+            raise
         except LadderError as error:
             await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(error))
+            raise
+
+    async def CancelChallenge(self, request: pb.GetChallengeRequest, context: grpc.aio.ServicerContext) -> pb.ChallengeStatus:
+        account_id = None if self._is_admin(context) else (await self._account(context)).id
+        if request.id == 0:
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, "CancelChallenge needs the challenge's id (1 or more)")
+        challenge_id = min(request.id, queries.MAX_ID)
+        try:
+            await self.run_db(cancel_challenge, self.settings, challenge_id, account_id)
+            return challenge_message(await self.run_db(challenge_result, self.settings, challenge_id))
+        except LadderError as error:
+            await abort(context, grpc.StatusCode.NOT_FOUND, str(error))
             raise
 
     async def GetChallenge(self, request: pb.GetChallengeRequest, context: grpc.aio.ServicerContext) -> pb.ChallengeStatus:
@@ -361,6 +412,213 @@ class LadderServicer:
         except LadderError as error:
             await abort(context, grpc.StatusCode.NOT_FOUND, str(error))
             raise
+
+    # ------------------------------------------------------------------ accounts
+
+    async def _account(self, context: grpc.aio.ServicerContext, allow_suspended: bool = False) -> Account:
+        """The account whose API key the call carries; UNAUTHENTICATED without a live key,
+        PERMISSION_DENIED for a suspended account (unless `allow_suspended`)."""
+        given = bearer(context)
+        if not given:
+            await abort(context, grpc.StatusCode.UNAUTHENTICATED, "this call needs your API key: authorization: Bearer <key> (b99 login)")
+        account = await self.run_db(account_store.account_for_key, self.settings, given)
+        if account is None:
+            await abort(context, grpc.StatusCode.UNAUTHENTICATED, "unknown or revoked API key")
+        assert account is not None
+        if account.status == AccountStatus.SUSPENDED and not allow_suspended:
+            await abort(context, grpc.StatusCode.PERMISSION_DENIED,
+                        f"account {account.name} is suspended: {account.suspended_reason or 'ask the operator'}")
+        return account
+
+    async def _refused(self, context: grpc.aio.ServicerContext, error: LadderError | ArenaError) -> None:
+        code = grpc.StatusCode.RESOURCE_EXHAUSTED if isinstance(error, QuotaExceeded) else grpc.StatusCode.INVALID_ARGUMENT
+        await abort(context, code, str(error))
+
+    async def CreateAccount(self, request: pb.CreateAccountRequest, context: grpc.aio.ServicerContext) -> pb.AccountKey:
+        try:
+            account, key = await self.run_db(account_store.register, self.settings, request.name, request.invite or None)
+        except LadderError as error:
+            await abort(context, grpc.StatusCode.PERMISSION_DENIED if "invitation" in str(error) else grpc.StatusCode.INVALID_ARGUMENT, str(error))
+            raise
+        return pb.AccountKey(account=account.name, key=key)
+
+    def _account_info(self, account: Account) -> pb.AccountInfo:
+        quotas = load_config(self.settings.home).quotas
+        used = usage(self.settings, account.id or 0)
+        return pb.AccountInfo(name=account.name, status=account.status, suspended_reason=account.suspended_reason or "",
+                              quotas=[pb.Quota(name=name, limit=limit, used=used.get(name, 0)) for name, limit in quotas.describe()])
+
+    async def WhoAmI(self, request: pb.WhoAmIRequest, context: grpc.aio.ServicerContext) -> pb.AccountInfo:
+        account = await self._account(context, allow_suspended=True)
+        return await self.run_db(self._account_info, account)
+
+    async def ListKeys(self, request: pb.ListKeysRequest, context: grpc.aio.ServicerContext) -> pb.KeyList:
+        account = await self._account(context, allow_suspended=True)
+        keys = await self.run_db(account_store.list_keys, self.settings, account.id or 0)
+        return pb.KeyList(keys=[pb.KeyInfo(id=key.id, hint=key.hint, label=key.label, created_at=key.created_at.isoformat(),
+                                           revoked=key.revoked) for key in keys])
+
+    async def CreateKey(self, request: pb.CreateKeyRequest, context: grpc.aio.ServicerContext) -> pb.AccountKey:
+        account = await self._account(context)
+        key = await self.run_db(account_store.create_key, self.settings, account.id or 0, request.label)
+        return pb.AccountKey(account=account.name, key=key)
+
+    async def RevokeKey(self, request: pb.RevokeKeyRequest, context: grpc.aio.ServicerContext) -> pb.AccountKey:
+        account = await self._account(context, allow_suspended=True)
+        try:
+            if request.id == 0:
+                key = await self.run_db(account_store.rotate_key, self.settings, account.id or 0, bearer(context))
+                return pb.AccountKey(account=account.name, key=key)
+            await self.run_db(account_store.revoke_key, self.settings, account.id or 0, min(request.id, queries.MAX_ID))
+        except LadderError as error:
+            await abort(context, grpc.StatusCode.NOT_FOUND, str(error))
+        return pb.AccountKey(account=account.name)
+
+    async def SuspendAccount(self, request: pb.SuspendAccountRequest, context: grpc.aio.ServicerContext) -> pb.AccountInfo:
+        await self._require_admin(context)
+        try:
+            account = await self.run_db(account_store.set_suspended, self.settings, request.name, request.suspended, request.reason)
+        except LadderError as error:
+            await abort(context, grpc.StatusCode.NOT_FOUND, str(error))
+            raise
+        return await self.run_db(self._account_info, account)
+
+    async def SubmitBot(self, requests: AsyncIterator[pb.SubmitChunk], context: grpc.aio.ServicerContext) -> pb.Submission:
+        account = await self._account(context)
+        header: pb.SubmitHeader | None = None
+        data = bytearray()
+        quotas = (await self.run_db(load_config, self.settings.home)).quotas
+        async for chunk in requests:
+            if chunk.HasField("header"):
+                if header is not None:
+                    await abort(context, grpc.StatusCode.INVALID_ARGUMENT, "SubmitBot: a second header")
+                header = chunk.header
+                try:  # refuse before the upload when a quota is already used up
+                    await self.run_db(check_submission, self.settings, quotas, account.id or 0, header.name, header.game)
+                except LadderError as error:
+                    await self._refused(context, error)
+            elif header is None:
+                await abort(context, grpc.StatusCode.INVALID_ARGUMENT, "SubmitBot: the first message must be the header")
+            else:
+                data += chunk.data
+                if len(data) > quotas.archive_bytes:
+                    await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                f"quota: the packed bot is over {quotas.archive_bytes} bytes (archive_bytes); leave files out with .b99ignore")
+        if header is None:
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, "SubmitBot: no header")
+        assert header is not None
+        if header.remote and data:
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, "a remote bot sends no archive")
+        if not header.remote and not data:
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, "no archive: send the bot's folder (or register it as remote)")
+        try:
+            bot, token = await self.run_db(self._submit, account, header, bytes(data))
+        except (LadderError, ArenaError) as error:
+            await self._refused(context, error)
+            raise
+        return pb.Submission(bot=bot_message(bot), token=token)
+
+    def _submit(self, account: Account, header: pb.SubmitHeader, data: bytes) -> tuple[Bot, str]:
+        common = dict(owner=account.name, validate=True, account_id=account.id, versioned=True)
+        if header.remote:
+            bot = add_bot(self.settings, header.name, header.game, remote=True, **common)  # type: ignore[arg-type]
+            return bot, issue_token(self.settings, bot.name)
+        with tempfile.TemporaryDirectory() as scratch:
+            archive = Path(scratch) / "bot.tar.gz"
+            archive.write_bytes(data)
+            bot = add_bot(self.settings, header.name, header.game, command=list(header.command),
+                          upload=archive, **common)  # type: ignore[arg-type]
+        return bot, ""
+
+    def _version(self, account: Account, family: str, version: str) -> Bot | None:
+        rows = [info for info in versions.families(self.settings, account.id or 0) if info.name == family]
+        if not rows:
+            return None
+        chosen = next((v for v in rows[0].versions if v.version == version), None) if version else rows[0].versions[0]
+        return get_bot(self.settings, chosen.bot_id) if chosen else None
+
+    async def FollowValidation(self, request: pb.FollowValidationRequest, context: grpc.aio.ServicerContext) -> AsyncIterator[pb.ValidationEvent]:
+        from ladder.models import BotKind, BotStatus
+
+        account = await self._account(context, allow_suspended=True)
+        bot = await self.run_db(self._version, account, request.bot, request.version)
+        if bot is None:
+            await abort(context, grpc.StatusCode.NOT_FOUND, f"you have no bot {request.bot[:80]!r}" + (f" version {request.version[:20]!r}" if request.version else ""))
+        assert bot is not None
+        seen: set[int] = set()
+        told_waiting = False
+        while True:
+            events, current = await self.run_db(self._validation_events, bot.id or 0, seen)
+            for event in events:
+                yield event
+            if current.status != BotStatus.VALIDATING:
+                verdict = "admitted" if current.validated_at is not None and current.status in (BotStatus.ACTIVE, BotStatus.RETIRED, BotStatus.PAUSED) else "rejected"
+                message = (f"{current.family or current.name} version {current.version} admitted: it plays rated matches now"
+                           if verdict == "admitted" else f"{current.family or current.name} version {current.version} {current.status}: {current.paused_reason or ''}")
+                yield pb.ValidationEvent(kind=verdict, message=message, status=current.status)
+                return
+            if current.kind == BotKind.REMOTE and not seen and not told_waiting:
+                told_waiting = True
+                yield pb.ValidationEvent(kind="waiting", status=current.status,
+                                         message="validation starts when the bot connects with its token")
+            await asyncio.sleep(self.feed.poll_seconds)
+
+    def _validation_events(self, bot_id: int, seen: set[int]) -> tuple[list[pb.ValidationEvent], Bot]:
+        """The bot's validation games finished since the last call (marked in `seen`), and the bot now."""
+        from ladder.db import read_session
+        from ladder.validation import validation_matches
+
+        events = []
+        with read_session(self.settings.db_url) as session:
+            current = session.get(Bot, bot_id)
+            rows = validation_matches(session, bot_id)
+        assert current is not None
+        for match, seat in rows:
+            if match.id in seen or match.status in MatchStatus.OPEN:
+                continue
+            seen.add(match.id or 0)
+            row = queries.match(self.settings, match.id or 0)
+            if match.status == MatchStatus.VOID:
+                text = f"validation game {match.id} void ({match.void_reason}); it is played again"
+            elif seat.faults:
+                faults = "; ".join(f"{fault['kind']}: {fault['detail']}" for fault in seat.faults)
+                text = f"validation game {match.id}: FAULT in seat {seat.seat}: {faults}"
+            else:
+                text = f"validation game {match.id}: rank {seat.rank} of {len(row.seats) if row else '?'}, no fault"
+            events.append(pb.ValidationEvent(kind="game", message=text, match=match_message(row) if row else None,
+                                             stderr_tail=seat.stderr_tail if seat.faults else "", status=current.status))
+        return events, current
+
+    def _my_bot(self, info: versions.FamilyInfo) -> pb.MyBot:
+        return pb.MyBot(name=info.name, game=info.game, kind=info.kind, versions=[
+            pb.BotVersion(id=v.bot_id, name=v.name, version=v.version, status=v.status, reason=v.reason, rating=v.rating,
+                          games=v.games, current=v.current) for v in info.versions])
+
+    async def MyBots(self, request: pb.MyBotsRequest, context: grpc.aio.ServicerContext) -> pb.MyBotList:
+        account = await self._account(context, allow_suspended=True)
+        found = await self.run_db(versions.families, self.settings, account.id or 0)
+        return pb.MyBotList(bots=[self._my_bot(info) for info in found])
+
+    async def _family_reply(self, account: Account, family: str) -> pb.MyBot:
+        found = await self.run_db(versions.families, self.settings, account.id or 0)
+        return next((self._my_bot(info) for info in found if info.name == family), pb.MyBot(name=family))
+
+    async def RetireBot(self, request: pb.BotRequest, context: grpc.aio.ServicerContext) -> pb.MyBot:
+        account = await self._account(context)
+        try:
+            await self.run_db(versions.retire, self.settings, account.id or 0, request.bot)
+        except LadderError as error:
+            await abort(context, grpc.StatusCode.NOT_FOUND, str(error))
+        return await self._family_reply(account, request.bot)
+
+    async def RollbackBot(self, request: pb.RollbackRequest, context: grpc.aio.ServicerContext) -> pb.MyBot:
+        account = await self._account(context)
+        try:
+            await self.run_db(versions.rollback, self.settings, account.id or 0, request.bot, request.version)
+        except LadderError as error:
+            unknown = isinstance(error, versions.UnknownVersionError)
+            await abort(context, grpc.StatusCode.NOT_FOUND if unknown else grpc.StatusCode.FAILED_PRECONDITION, str(error))
+        return await self._family_reply(account, request.bot)
 
     # ------------------------------------------------------------------ reading
 
@@ -477,7 +735,8 @@ class LadderServicer:
 # ---------------------------------------------------------------------------------------------- handlers
 
 
-def _parsed(method: Any, request_type: type[Message], behaviour: Callable[..., Any], streaming: bool) -> Callable[..., Any]:
+def _parsed(method: Any, request_type: type[Message], behaviour: Callable[..., Any], streaming: bool,
+            client_streaming: bool = False) -> Callable[..., Any]:
     """Wrap a servicer method so that it parses its own request: bad bytes are INVALID_ARGUMENT."""
 
     async def parse(data: bytes, context: grpc.aio.ServicerContext) -> Message:
@@ -486,6 +745,16 @@ def _parsed(method: Any, request_type: type[Message], behaviour: Callable[..., A
         except (DecodeError, ValueError, RuntimeError) as error:
             await abort(context, grpc.StatusCode.INVALID_ARGUMENT, f"{method.name}: not a valid {request_type.__name__}: {error}"[:300])
             raise
+
+    if client_streaming:
+        async def upload(requests: AsyncIterator[bytes], context: grpc.aio.ServicerContext) -> Any:
+            async def parsed() -> AsyncIterator[Message]:
+                async for data in requests:
+                    yield await parse(data, context)
+
+            return await behaviour(parsed(), context)
+
+        return upload
 
     if streaming:
         async def stream(data: bytes, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
@@ -508,7 +777,10 @@ def ladder_handler(servicer: LadderServicer) -> grpc.GenericRpcHandler:
     for method in SERVICE.methods:
         request_type = message_factory.GetMessageClass(method.input_type)
         behaviour = getattr(servicer, method.name)
-        if method.server_streaming:
+        if method.client_streaming:
+            handlers[method.name] = grpc.stream_unary_rpc_method_handler(
+                _parsed(method, request_type, behaviour, False, client_streaming=True), response_serializer=lambda m: m.SerializeToString())
+        elif method.server_streaming:
             handlers[method.name] = grpc.unary_stream_rpc_method_handler(
                 _parsed(method, request_type, behaviour, True), response_serializer=lambda m: m.SerializeToString())
         else:
@@ -521,8 +793,8 @@ class GrpcServer:
     """A grpc.aio server with the LadderService, run on an event loop in its own thread (so the
     ladder's scheduling loop and the web server run beside it); stop() ends it."""
 
-    def __init__(self, servicer: LadderServicer, address: str) -> None:
-        self.servicer, self.address = servicer, address
+    def __init__(self, servicer: LadderServicer, address: str, tls: Any = None) -> None:
+        self.servicer, self.address, self.tls = servicer, address, tls
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="ladder-grpc", daemon=True)
         self.server: grpc.aio.Server | None = None
@@ -541,7 +813,9 @@ class GrpcServer:
         for name in ("", SERVICE_NAME):
             await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
         reflection.enable_server_reflection((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
-        port = server.add_insecure_port(self.address)
+        from ladder.tls import add_port
+
+        port = add_port(server, self.address, self.tls)
         await server.start()
         self.server = server
         return port
@@ -566,8 +840,10 @@ def serve_grpc(
     limits: WatchLimits | None = None,
     private: bool = False,
     poll_seconds: float = 0.25,
+    tls: Any = None,
 ) -> tuple[GrpcServer, int]:
     """Start the LadderService with health checking and reflection on `address` ("127.0.0.1:0",
-    "unix:/path"); returns the server and its port (0 for a Unix socket)."""
-    server = GrpcServer(LadderServicer(settings, admin_token, poll_seconds, limits, private), address)
+    "unix:/path"), over TLS when given `tls` (ladder.tls.TlsFiles); returns the server and its port
+    (0 for a Unix socket)."""
+    server = GrpcServer(LadderServicer(settings, admin_token, poll_seconds, limits, private), address, tls)
     return server, server.start()

@@ -2,6 +2,11 @@
 
 Challenge games are ordinary ladder matches of kind `challenge`: the same executor, sandbox, time
 control and replays, the seats alternating between the two bots; they never touch a rating.
+
+A request only records the challenge; the running ladder queues its games a few at a time
+(`schedule_challenges`), within the share of the workers the operator gives challenges on top of
+rated play, so no challenge, however large, holds back rated matches. Its owner may cancel it: the
+games not yet started are dropped.
 """
 
 from __future__ import annotations
@@ -9,12 +14,13 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from sqlmodel import col, select
+from sqlalchemy import func
+from sqlmodel import Session, col, select
 
 from ladder import queries
 from ladder.db import read_session, write_session
 from ladder.matches import schedule_match
-from ladder.models import BotStatus, Challenge, Match, MatchKind
+from ladder.models import BotStatus, Challenge, Match, MatchKind, MatchStatus, utcnow
 from ladder.registry import LadderError, get_bot
 from ladder.settings import LadderSettings
 
@@ -43,9 +49,11 @@ class ChallengeResult:
 
 
 def request_challenge(
-    settings: LadderSettings, bot_name: str, opponent_name: str, games: int, requested_by: str = "", seed: int | None = None
+    settings: LadderSettings, bot_name: str, opponent_name: str, games: int, requested_by: str = "", seed: int | None = None,
+    account_id: int | None = None,
 ) -> int:
-    """Queue `games` unrated games between two bots of one game (seats alternating); returns the challenge's id."""
+    """Record a challenge of `games` unrated games between two bots of one game (seats alternating),
+    which the running ladder plays; returns the challenge's id."""
     if not 1 <= games <= MAX_CHALLENGE_GAMES:
         raise LadderError(f"a challenge asks for 1 to {MAX_CHALLENGE_GAMES} games, not {games}")
     bot, opponent = get_bot(settings, bot_name), get_bot(settings, opponent_name)
@@ -63,15 +71,80 @@ def request_challenge(
     if seats > engine.max_players:
         raise LadderError(f"{bot.game} has no table for two bots")
     with write_session(settings.db_url) as session:
-        challenge = Challenge(bot_id=bot.id or 0, opponent_id=opponent.id or 0, games=games, requested_by=requested_by)
+        challenge = Challenge(bot_id=bot.id or 0, opponent_id=opponent.id or 0, games=games, requested_by=requested_by,
+                              account_id=account_id, seed=random.Random(seed).getrandbits(62) if seed is not None else None)
         session.add(challenge)
         session.flush()
-        challenge_id = challenge.id or 0
-    rng = random.Random(seed)
-    for number in range(games):
-        table = [(bot.id if (seat + number) % 2 == 0 else opponent.id) or 0 for seat in range(seats)]
-        schedule_match(settings, bot.game, table, seed=rng.getrandbits(63), kind=MatchKind.CHALLENGE, challenge_id=challenge_id)
-    return challenge_id
+        return challenge.id or 0
+
+
+def _scheduled(session: Session, challenge_id: int) -> int:
+    return int(session.exec(select(func.count()).select_from(Match).where(Match.challenge_id == challenge_id)).one())
+
+
+def pending_games(settings: LadderSettings) -> int:
+    """Challenge games asked for and not yet queued (cancelled challenges left out)."""
+    with read_session(settings.db_url) as session:
+        total = 0
+        for challenge in session.exec(select(Challenge).where(Challenge.cancelled == False)).all():  # noqa: E712
+            total += max(0, challenge.games - _scheduled(session, challenge.id or 0))
+        return total
+
+
+def open_challenge_matches(session: Session) -> int:
+    """Challenge matches queued or running."""
+    return int(session.exec(select(func.count()).select_from(Match).where(
+        Match.kind == MatchKind.CHALLENGE, col(Match.status).in_(MatchStatus.OPEN))).one())
+
+
+def schedule_challenges(settings: LadderSettings, slots: int, rng: random.Random) -> list[int]:
+    """Queue the next games of the open challenges, oldest challenge first, until `slots` challenge
+    matches are open; returns the new matches' ids."""
+    from referee.registry import get_game
+
+    with read_session(settings.db_url) as session:
+        free = slots - open_challenge_matches(session)
+        if free <= 0:
+            return []
+        plans = []
+        for challenge in session.exec(select(Challenge).where(Challenge.cancelled == False).order_by(col(Challenge.id))).all():  # noqa: E712
+            done = _scheduled(session, challenge.id or 0)
+            if done < challenge.games:
+                plans.append((challenge, done))
+    scheduled: list[int] = []
+    for challenge, done in plans:
+        bot, opponent = get_bot(settings, challenge.bot_id), get_bot(settings, challenge.opponent_id)
+        engine = get_game(bot.game)
+        seats = max(2, engine.min_players)
+        # a seeded challenge draws its games' seeds from its own generator, so it replays exactly
+        seeds = random.Random(challenge.seed) if challenge.seed is not None else rng
+        drawn = [seeds.getrandbits(63) for _ in range(challenge.games)] if challenge.seed is not None else []
+        for number in range(done, min(challenge.games, done + free - len(scheduled))):
+            table = [(bot.id if (seat + number) % 2 == 0 else opponent.id) or 0 for seat in range(seats)]
+            seed = drawn[number] if drawn else seeds.getrandbits(63)
+            scheduled.append(schedule_match(settings, bot.game, table, seed=seed, kind=MatchKind.CHALLENGE,
+                                            challenge_id=challenge.id))
+        if len(scheduled) >= free:
+            break
+    return scheduled
+
+
+def cancel_challenge(settings: LadderSettings, challenge_id: int, account_id: int | None = None) -> None:
+    """Cancel a challenge: its queued games end void, the rest are never queued (games under way
+    play to their end). With `account_id`, only that account's challenge."""
+    with write_session(settings.db_url) as session:
+        challenge = session.get(Challenge, challenge_id)
+        if challenge is None or (account_id is not None and challenge.account_id != account_id):
+            raise LadderError(f"you have no challenge #{challenge_id}")
+        challenge.cancelled = True
+        session.add(challenge)
+        now = utcnow()
+        for match in session.exec(select(Match).where(Match.challenge_id == challenge_id, Match.status == MatchStatus.QUEUED)).all():
+            match.status = MatchStatus.VOID
+            match.void_reason = "challenge cancelled by its owner"
+            match.finished_at = now
+            match.lease_expires_at = None
+            session.add(match)
 
 
 def challenge_result(settings: LadderSettings, challenge_id: int) -> ChallengeResult:

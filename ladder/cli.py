@@ -280,6 +280,42 @@ def token(settings: LadderSettings, name: str, rotate: bool, revoke: bool, token
 
 
 @ladder.command()
+@click.option("--uses", type=click.IntRange(min=1), default=1, show_default=True, help="Accounts the code may open.")
+@pass_settings
+@_guard
+def invite(settings: LadderSettings, uses: int) -> None:
+    """Print a new invitation code (shown once) for `b99 login --invite CODE`."""
+    from ladder.accounts import create_invite
+    from ladder.ladder_config import config_path, load_config
+
+    click.echo(create_invite(settings, uses))
+    if load_config(settings.home).registration == "open":
+        console.print(f"(registration is open in {config_path(settings.home)}: nobody needs a code)", markup=False)
+
+
+@ladder.command()
+@click.argument("name", required=False)
+@click.option("--suspend", "reason", default=None, help="Suspend the account, saying why.")
+@click.option("--restore", is_flag=True, help="Lift the account's suspension.")
+@pass_settings
+@_guard
+def accounts(settings: LadderSettings, name: str | None, reason: str | None, restore: bool) -> None:
+    """List the accounts, or suspend one (--suspend REASON) or lift its suspension (--restore)."""
+    from ladder.accounts import list_accounts, set_suspended
+
+    if (reason is not None or restore) and not name:
+        _fail("name the account to suspend or restore")
+    if reason is not None and restore:
+        _fail("--suspend and --restore exclude each other")
+    if name and (reason is not None or restore):
+        account = set_suspended(settings, name, reason is not None, reason or "")
+        console.print(f"{account.name}: {account.status}" + (f" ({account.suspended_reason})" if account.suspended_reason else ""), markup=False)
+        return
+    for account in list_accounts(settings):
+        console.print(f"{account.name}: {account.status}" + (f" ({account.suspended_reason})" if account.suspended_reason else ""), markup=False)
+
+
+@ladder.command()
 @click.argument("archive", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--no-files", is_flag=True, help="Only the database (no replays, no uploaded bots).")
 @pass_settings
@@ -648,6 +684,9 @@ def _utc(moment: Any) -> Any:
               help="Open WatchResults streams per client address.")
 @click.option("--trust-proxy", is_flag=True,
               help="Behind a reverse proxy: count watchers per the x-real-ip header it sets, not per connection address.")
+@click.option("--tls-cert", type=click.Path(dir_okay=False), envvar="B99_LADDER_TLS_CERT", default=None,
+              help="PEM certificate chain: the LadderService and the Arena endpoint serve TLS (with --tls-key).")
+@click.option("--tls-key", type=click.Path(dir_okay=False), envvar="B99_LADDER_TLS_KEY", default=None, help="PEM private key of --tls-cert.")
 @click.option("--log-format", type=click.Choice(["text", "json"]), envvar="B99_LADDER_LOG_FORMAT", default="text",
               show_default=True, help="json: one JSON object per line (time, level, logger, message, match_id...).")
 @pass_settings
@@ -656,7 +695,7 @@ def serve(settings: LadderSettings, executor: str, broker: str | None, workers: 
           games: tuple[str, ...], self_play: bool, max_matches: int | None, seed: int | None,
           grpc_address: str | None, http_address: str | None, arena_address: str | None, metrics_address: str | None,
           games_config: Path | None, private: bool, max_watchers: int, max_watchers_per_client: int, trust_proxy: bool,
-          log_format: str, arena_advertise: str | None) -> None:
+          log_format: str, arena_advertise: str | None, tls_cert: str | None, tls_key: str | None) -> None:
     """Run the ladder: schedule and play matches continuously, serve the APIs and pages."""
     from ladder.api import WatchLimits
     from ladder.db import migrate
@@ -670,6 +709,11 @@ def serve(settings: LadderSettings, executor: str, broker: str | None, workers: 
     migrate(settings.db_url)
     if executor == "celery" and not broker:
         _fail("--executor celery needs --broker redis://...")
+    if bool(tls_cert) != bool(tls_key):
+        _fail("--tls-cert and --tls-key go together")
+    from ladder.tls import TlsFiles
+
+    tls = TlsFiles.load(tls_cert, tls_key) if tls_cert and tls_key else None
     options = SchedulerOptions(games=games, concurrency=concurrency or workers, allow_self_play=self_play,
                                seed=seed, max_matches=max_matches, games_file=games_config)
     server = LadderServer(settings, options, executor=executor, broker=broker, workers=workers,
@@ -677,7 +721,7 @@ def serve(settings: LadderSettings, executor: str, broker: str | None, workers: 
                           metrics_address=metrics_address, private=private,
                           watch_limits=WatchLimits(per_client=max_watchers_per_client, total=max_watchers,
                                                    trust_proxy=trust_proxy),
-                          arena_advertise=arena_advertise)
+                          arena_advertise=arena_advertise, tls=tls)
     signal.signal(signal.SIGTERM, lambda *_: server.stop())
     try:
         server.start()

@@ -74,6 +74,11 @@ class Bot(SQLModel, table=True):
     paused_reason: str | None = Field(default=None, max_length=2000)
     created_at: datetime = Field(default_factory=utcnow)
     validated_at: datetime | None = None  # when it passed its validation games
+    #: The account that submitted it (None: registered by the operator).
+    account_id: int | None = Field(default=None, foreign_key="account.id", index=True)
+    #: The bot's public name, shared by all its versions; the version in rated play carries it as
+    #: its `name`, the others are `<family>@<version>` (ladder.versions). Empty: an unversioned bot.
+    family: str = Field(default="", index=True, max_length=100)
 
 
 class BotToken(SQLModel, table=True):
@@ -211,6 +216,46 @@ class ServiceInfo(SQLModel, table=True):
     key: str = Field(primary_key=True, max_length=64)
     value: str = Field(max_length=2000)
     updated_at: datetime = Field(default_factory=utcnow)
+
+
+class AccountStatus:
+    """Whether an account may act: active, or suspended by the operator."""
+
+    ACTIVE = "active"
+    SUSPENDED = "suspended"
+
+
+class Account(SQLModel, table=True):
+    """A person who submits bots to the ladder; authenticated by one of its API keys."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True, max_length=100)
+    status: str = Field(default=AccountStatus.ACTIVE, max_length=16)
+    suspended_reason: str | None = Field(default=None, max_length=2000)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class ApiKey(SQLModel, table=True):
+    """An account's API key, stored as its SHA-256 (256 random bits: no salt or stretching needed)."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    account_id: int = Field(foreign_key="account.id", index=True)
+    key_hash: str = Field(unique=True, max_length=64)
+    hint: str = Field(default="", max_length=16)  # the key's last characters, to tell keys apart in a list
+    label: str = Field(default="", max_length=100)
+    created_at: datetime = Field(default_factory=utcnow)
+    revoked: bool = Field(default=False)
+
+
+class Invite(SQLModel, table=True):
+    """An invitation code (stored as its SHA-256) that opens `uses_left` more accounts."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    code_hash: str = Field(unique=True, max_length=64)
+    uses_left: int
+    created_at: datetime = Field(default_factory=utcnow)
+
+
 class Challenge(SQLModel, table=True):
     """An owner's request for unrated games between their bot and another bot of the same game."""
 
@@ -220,3 +265,6 @@ class Challenge(SQLModel, table=True):
     games: int
     requested_by: str = Field(default="", max_length=200)
     created_at: datetime = Field(default_factory=utcnow)
+    account_id: int | None = Field(default=None, foreign_key="account.id", index=True)  # who asked, if an account did
+    cancelled: bool = Field(default=False)  # its owner cancelled it: its queued games were dropped
+    seed: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))  # its games' seeds, if asked

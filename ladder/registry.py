@@ -42,6 +42,8 @@ def add_bot(
     version: str = "1",
     sandbox: str | None = None,
     validate: bool = False,
+    account_id: int | None = None,
+    versioned: bool = False,
 ) -> Bot:
     """Register a bot for `game`: a command run as is, an upload (directory or archive) copied into
     the ladder's store and started with `command` inside it, or a remote bot (no command).
@@ -51,7 +53,11 @@ def add_bot(
     (a remote bot's seat is played by the ladder's own relay).
 
     With `validate` (what the CLI and the API ask for), the bot waits in `validating` until it has
-    played its validation games without a fault (ladder.validation); otherwise it is active at once."""
+    played its validation games without a fault (ladder.validation); otherwise it is active at once.
+
+    `versioned` (an account's submission): `name` is the bot's family; a first submission creates
+    version 1, a later one the next version, stored as `<name>@<version>` until it is admitted
+    (ladder.versions). The family must belong to `account_id` and play `game`."""
     get_game(game)  # UnknownGameError for a bad id
     if not name or len(name) > 100 or not all(c.isalnum() or c in "-_.+" for c in name):
         raise LadderError(f"bad bot name {name!r}: use letters, digits and - _ . + (at most 100)")
@@ -66,10 +72,17 @@ def add_bot(
     if sandbox not in ("none", "basic", "strict"):
         raise LadderError(f"sandbox must be none, basic or strict, not {sandbox!r}")
     with write_session(settings.db_url) as session:
-        if session.exec(select(Bot).where(Bot.name == name)).first() is not None:
+        stored_name, family = name, ""
+        if versioned:
+            from ladder.versions import next_version
+
+            stored_name, version = next_version(session, name, game, account_id)
+            family = name
+        elif session.exec(select(Bot).where(Bot.name == name)).first() is not None:
             raise LadderError(f"a bot named {name!r} already exists")
         status = BotStatus.VALIDATING if validate else BotStatus.ACTIVE
-        bot = Bot(name=name, owner=owner, game=game, version=version, kind=kind, command=argv, sandbox=sandbox, status=status)
+        bot = Bot(name=stored_name, owner=owner, game=game, version=version, kind=kind, command=argv, sandbox=sandbox,
+                  status=status, account_id=account_id, family=family)
         session.add(bot)
         session.flush()
         if upload is not None:
@@ -212,16 +225,3 @@ def notices(settings: LadderSettings, bot_name: str) -> list[Notice]:
     bot = get_bot(settings, bot_name)
     with read_session(settings.db_url) as session:
         return list(session.exec(select(Notice).where(Notice.bot_id == bot.id).order_by(Notice.id.desc())).all())  # type: ignore[union-attr]
-
-
-def is_owner(settings: LadderSettings, bot: Bot, token: str | None) -> bool:
-    """Whether `token` lets its bearer see what the ladder keeps for `bot`'s owner: the ladder's
-    admin token, or a token issued for that bot (`b99 ladder token NAME`)."""
-    import hmac
-
-    if not token:
-        return False
-    if hmac.compare_digest(token, settings.admin_token()):
-        return True
-    holder = bot_for_token(settings, token)
-    return holder is not None and holder.id == bot.id

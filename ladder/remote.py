@@ -137,6 +137,8 @@ class ArenaGateway(arena_grpc.ArenaServicer, ladder_grpc.ArenaRelayServicer):
 
         self.secret = relay_secret(settings)  # in the database: relays on any worker sign with it
         self.advertise: str | None = None  # host:port workers on other machines dial, when not this one
+        self.tls: Any = None  # ladder.tls.TlsFiles: remote bots connect over TLS
+        self.relay_port = 0  # with TLS: a plaintext loopback port for this machine's relays
         self.waiting: dict[int, list[RemoteConnection]] = {}
         self.unauthenticated = 0
         self.server: Any = None
@@ -160,7 +162,11 @@ class ArenaGateway(arena_grpc.ArenaServicer, ladder_grpc.ArenaRelayServicer):
         ])
         arena_grpc.add_ArenaServicer_to_server(self, self.server)
         ladder_grpc.add_ArenaRelayServicer_to_server(self, self.server)
-        self.port = self.server.add_insecure_port(self.address)
+        from ladder.tls import add_port
+
+        self.port = add_port(self.server, self.address, self.tls)
+        if self.tls is not None:  # the relays started on this machine dial in over loopback, in plaintext
+            self.relay_port = self.server.add_insecure_port("127.0.0.1:0")
         await self.server.start()
         self._recheck = asyncio.ensure_future(self._recheck_tokens())
 
@@ -170,6 +176,8 @@ class ArenaGateway(arena_grpc.ArenaServicer, ladder_grpc.ArenaRelayServicer):
         address if one was given, else this machine's."""
         if self.advertise:
             return self.advertise
+        if self.relay_port:
+            return f"127.0.0.1:{self.relay_port}"
         host = self.address.rsplit(":", 1)[0] if ":" in self.address else "127.0.0.1"
         return f"{'127.0.0.1' if host in ('0.0.0.0', '[::]', '') else host}:{self.port}"
 

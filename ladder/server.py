@@ -31,6 +31,7 @@ class LadderServer:
         watch_limits: Any = None,
         private: bool = False,
         web_routes: Sequence[Any] = (),
+        tls: Any = None,
     ) -> None:
         self.settings = settings
         self.executor: Executor = CeleryExecutor(broker or "") if executor == "celery" else LocalExecutor(workers)
@@ -42,6 +43,7 @@ class LadderServer:
         self.arena_advertise = arena_advertise
         self.metrics_address = metrics_address
         self.watch_limits, self.private, self.web_routes = watch_limits, private, list(web_routes)
+        self.tls = tls  # ladder.tls.TlsFiles: the LadderService and the Arena gateway serve TLS
         self.grpc_server: Any = None
         self.http_server: Any = None
         self.metrics_server: Any = None
@@ -60,6 +62,7 @@ class LadderServer:
 
             self.arena = ArenaGateway(self.settings, self.arena_address, self.online)
             self.arena.advertise = self.arena_advertise
+            self.arena.tls = self.tls
             self.arena.start()
             self.settings = replace(self.settings, gateway=self.arena.relay_address)
             self.ladder.settings = self.settings
@@ -68,7 +71,7 @@ class LadderServer:
             from ladder.api import serve_grpc
 
             self.grpc_server, self.grpc_port = serve_grpc(self.settings, self.grpc_address, self.settings.admin_token(),
-                                                          limits=self.watch_limits, private=self.private)
+                                                          limits=self.watch_limits, private=self.private, tls=self.tls)
         if self.http_address or self.metrics_address:
             from ladder.metrics import ladder_registry, metrics_app, metrics_route
             from ladder.web import HttpServer, serve_http
@@ -85,7 +88,7 @@ class LadderServer:
     def describe(self) -> list[str]:
         lines = [f"ladder in {self.settings.home}, executor {self.executor.name}"]
         if self.grpc_server is not None:
-            lines.append(f"LadderService on port {self.grpc_port} ({self.grpc_address})")
+            lines.append(f"LadderService on port {self.grpc_port} ({self.grpc_address}){' over TLS' if self.tls else ''}")
         if self.http_server is not None:
             lines.append(f"web pages on http://{self.http_address.rsplit(':', 1)[0]}:{self.http_port}/")  # type: ignore[union-attr]
         if self.metrics_server is not None:
@@ -93,7 +96,7 @@ class LadderServer:
         elif self.http_server is not None:
             lines.append("Prometheus metrics under /metrics of the web pages")
         if self.arena is not None:
-            lines.append(f"Arena endpoint for remote bots on port {self.arena.port}")
+            lines.append(f"Arena endpoint for remote bots on port {self.arena.port}{' over TLS' if self.tls else ''}")
         return lines
 
     def run(self, until_idle: bool = False) -> None:

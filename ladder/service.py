@@ -21,7 +21,7 @@ from ladder.game_settings import GamesFile, games_file
 from ladder.matches import schedule_match
 from ladder.reconciler import DISPATCH_LEASE_SECONDS, Reconciler
 from ladder.matchmaking import Candidate, pick_table
-from ladder.models import Bot, BotKind, BotStatus, Match, MatchStatus, Rating, Seat, utcnow
+from ladder.models import Bot, BotKind, BotStatus, Match, MatchKind, MatchStatus, Rating, Seat, utcnow
 from ladder.settings import LadderSettings
 from referee.errors import ArenaError
 from referee.registry import get_game
@@ -91,19 +91,30 @@ class Ladder:
 
         schedule_validations(self.settings, dict(self.options.players), self.rng, games_file=self.games_file, online=self.online)
         self.schedule()
+        self.schedule_challenges()
         self.dispatch()
 
-    def open_matches(self) -> int:
-        """Matches queued or running."""
+    def schedule_challenges(self) -> None:
+        """Queue challenge games within their own share of the workers (on top of rated play)."""
+        from ladder.challenges import schedule_challenges
+        from ladder.ladder_config import load_config
+
+        schedule_challenges(self.settings, load_config(self.settings.home).challenge_slots(self.options.concurrency), self.rng)
+
+    def open_matches(self, challenges: bool = True) -> int:
+        """Matches queued or running (without `challenges`: rated and validation ones only)."""
+        query = select(func.count()).select_from(Match).where(col(Match.status).in_(MatchStatus.OPEN))
+        if not challenges:
+            query = query.where(Match.kind != MatchKind.CHALLENGE)
         with read_session(self.settings.db_url) as session:
-            return session.exec(select(func.count()).select_from(Match).where(col(Match.status).in_(MatchStatus.OPEN))).one()
+            return session.exec(query).one()
 
     def schedule(self) -> None:
         """Queue new matches until `concurrency` are open."""
         games = list(self.options.games) or self.games_with_bots()
         if not games:
             return
-        missing = self.options.concurrency - self.open_matches()
+        missing = self.options.concurrency - self.open_matches(challenges=False)  # challenges have their own share
         attempts = 0
         while missing > 0 and attempts < 4 * len(games):
             if self.options.max_matches is not None and self.scheduled >= self.options.max_matches:
@@ -221,7 +232,9 @@ class Ladder:
                 self.stopping.wait(max(1.0, self.options.tick_seconds))
                 continue
             if until_idle and self.options.max_matches is not None and self.scheduled >= self.options.max_matches:
-                if self.open_matches() == 0:
+                from ladder.challenges import pending_games
+
+                if self.open_matches() == 0 and pending_games(self.settings) == 0:
                     return
             self.stopping.wait(self.options.tick_seconds)
 

@@ -28,11 +28,19 @@ def lookup(settings: LadderSettings, key: str) -> str | None:
         return row.value if row is not None else None
 
 
-def relay_secret(settings: LadderSettings) -> str:
-    """The secret of relay tickets (created once, random); workers read it from the database."""
+SESSION_SECRET = "session_secret"
+
+
+def named_secret(settings: LadderSettings, key: str) -> str:
+    """The secret stored under `key` (created once, random); every process of the ladder reads the same."""
     with write_session(settings.db_url) as session:
-        row = session.get(ServiceInfo, RELAY_SECRET)
+        row = session.get(ServiceInfo, key)
         if row is None:
-            row = ServiceInfo(key=RELAY_SECRET, value=secrets.token_urlsafe(32))
+            row = ServiceInfo(key=key, value=secrets.token_urlsafe(32))
             session.add(row)
         return row.value
+
+
+def relay_secret(settings: LadderSettings) -> str:
+    """The secret of relay tickets (created once, random); workers read it from the database."""
+    return named_secret(settings, RELAY_SECRET)

@@ -21,6 +21,7 @@ from ladder.db import read_session, write_session
 from ladder.matches import last_lines, schedule_match
 from ladder.models import Bot, BotKind, BotStatus, Match, MatchKind, MatchStatus, Notice, Seat, utcnow
 from ladder.settings import LadderSettings
+from ladder.versions import promote
 
 #: Validation games a new bot plays (its seat rotates through the table).
 VALIDATION_GAMES = 2
@@ -160,6 +161,7 @@ def judge_bot(session: Session, bot_id: int, games: int = VALIDATION_GAMES) -> s
         bot.paused_reason = None
         bot.validated_at = utcnow()
         session.add(bot)
+        promote(session, bot)  # a new version of an account's bot replaces the one in rated play, under this lock
         session.add(Notice(bot_id=bot_id, message=f"{bot.name} passed its {clean} validation games and plays rated matches now"))
         return bot.status
     return None

@@ -27,9 +27,11 @@ from starlette.staticfiles import StaticFiles
 from ladder import queries
 from ladder.game_settings import GameSettings, GamesFile, games_file
 from ladder.models import MatchStatus
-from ladder.registry import LadderError, get_bot, is_owner, notices
+from ladder.registry import LadderError, get_bot, notices
 from ladder.replays import load_replay
 from ladder.settings import LadderSettings
+from ladder.account_pages import account_routes, current_session
+from ladder.sdk_pages import sdk_routes
 from ladder.viewer_pages import viewer_routes
 
 STATIC = Path(__file__).with_name("static")
@@ -106,7 +108,8 @@ class Pager:
 
     def link(self, request: Request, page: int) -> str:
         """The current URL with another page number."""
-        return str(request.url.include_query_params(page=page).replace(scheme="", netloc="")).removeprefix("//")
+        url = request.url.remove_query_params("token").include_query_params(page=page)  # never carry a secret along
+        return str(url.replace(scheme="", netloc="")).removeprefix("//")
 
 
 def page_number(request: Request) -> int:
@@ -147,6 +150,8 @@ class Pages:
             Route("/matches/{key}", self.match, name="match"),
             Route("/matches/{key}/replay.jsonl", self.replay, name="replay"),
             *viewer_routes(self.settings),
+            *sdk_routes(self.settings),
+            *account_routes(self.settings),
             Route("/api/games/{game}/leaderboard.json", self.leaderboard_json, name="leaderboard_json"),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ]
@@ -186,8 +191,8 @@ class Pages:
                       rows=queries.bots(self.settings, game, limit=pager.size, offset=pager.offset))
 
     def bot(self, request: Request) -> Response:
-        """A bot's page: rating over time, head to head, by seat, faults; with its owner's token
-        (`?token=`, a token of this bot or the admin's) also the faults' stderr and the notices."""
+        """A bot's page: rating over time, head to head, by seat, faults; to its owner signed in (a
+        session of the bot's account, or the admin's) also the faults' stderr and the notices."""
         try:
             bot = get_bot(self.settings, request.path_params["key"])
         except LadderError:
@@ -198,7 +203,8 @@ class Pages:
         chart = rating_chart(thinned(points, CHART_POINTS))
         dated = [when for _, when, _ in history if when]
         chart["dates"] = [f"{when:%Y-%m-%d %H:%M}" for when in (dated[:1] + dated[-1:])] if dated else []
-        owner = is_owner(self.settings, bot, request.query_params.get("token"))
+        web = current_session(self.settings, request)
+        owner = web is not None and (web.admin or (bot.account_id is not None and web.account_id == bot.account_id))
         pager = Pager(page_number(request), queries.count_matches(self.settings, bot_id=bot.id), self.page_size)
         return render("bot.html", request=request, bot=bot, line=board.get(bot.id or 0), history=history,
                       latest=history[-HISTORY_ROWS:],

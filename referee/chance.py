@@ -17,6 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import overload
 
 from referee.engine import ChanceOutcome
+from sdk.commitment import seed_commitment  # noqa: F401 - the referee publishes it, the SDK checks it
 
 #: Names the derivation, so a replay says how its chance outcomes were drawn.
 CHANCE_SCHEME = "hmac-sha256/1"
@@ -134,14 +135,6 @@ def sample_outcome(outcomes: Sequence[ChanceOutcome], rng: random.Random) -> Cha
 def fresh_seed() -> int:
     """A secret seed from the operating system's CSPRNG (never from a Mersenne Twister whose state leaks)."""
     return secrets.randbits(SEED_BITS)
-
-
-def seed_commitment(seed: int, match_id: str) -> str:
-    """The hash published at a match's start: binds the match to its seed without revealing it.
-
-    The match id salts it, so one seed used in two matches gives two unrelated commitments.
-    """
-    return hashlib.sha256(f"b99-seed-commitment/1:{match_id}:{seed}".encode()).hexdigest()
 
 
 def attempt_seed(seed: int, attempt: int) -> int:

@@ -148,7 +148,14 @@ def fail(message: str) -> None:
     sys.exit(2)
 
 
-@click.group(cls=LazyGroup, plugins="b99.commands", summaries=PLUGIN_SUMMARIES)
+def _client_commands() -> tuple[dict[str, str], dict[str, str]]:
+    """The hosted-ladder client's commands (referee.client_commands), lazily, with their summaries."""
+    from referee.client_commands import CLIENT_SUMMARIES
+
+    return ({name: f"referee.client_commands:{name.replace('-', '_')}" for name in CLIENT_SUMMARIES}, CLIENT_SUMMARIES)
+
+
+@click.group(cls=LazyGroup, plugins="b99.commands", lazy=_client_commands()[0], summaries={**PLUGIN_SUMMARIES, **_client_commands()[1]})
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version, help="Show the version and exit.")
 def main() -> None:
     """B99 Arena: run bots against each other on five board games."""

@@ -12,6 +12,7 @@ import asyncio
 import os
 import sys
 import time
+from pathlib import Path
 
 import grpc
 
@@ -31,6 +32,10 @@ EXIT_TOKEN_REJECTED = 3
 REJECTED_BACKOFF_SECONDS = 10.0
 #: The call metadata that carries the seat token, so the referee authenticates a stream before reading it.
 TOKEN_METADATA = "b99-seat-token"
+#: A ladder's Arena endpoint over TLS: set to 1 (the system's CAs verify it), or set the CA variable.
+TLS_VARIABLE = "B99_ARENA_TLS"
+#: The CA certificate (PEM file) that verifies a ladder with its own certificate; implies TLS.
+CA_FILE_VARIABLE = "B99_ARENA_CA_FILE"
 
 
 class ConnectionSettingsError(RuntimeError):
@@ -73,6 +78,17 @@ def run(
         sys.exit(EXIT_TOKEN_REJECTED)
 
 
+def arena_channel(address: str) -> grpc.aio.Channel:
+    """The channel to the referee or a ladder's Arena endpoint: TLS when B99_ARENA_CA_FILE or
+    B99_ARENA_TLS=1 is set (a local referee needs neither), plaintext otherwise."""
+    options = [("grpc.max_receive_message_length", 64 * 1024 * 1024)]
+    ca_file = os.environ.get(CA_FILE_VARIABLE)
+    if ca_file or os.environ.get(TLS_VARIABLE, "") not in ("", "0"):
+        roots = Path(ca_file).read_bytes() if ca_file else None
+        return grpc.aio.secure_channel(address, grpc.ssl_channel_credentials(root_certificates=roots), options=options)
+    return grpc.aio.insecure_channel(address, options=options)
+
+
 def token_metadata(token: str) -> tuple[tuple[str, str], ...]:
     """The call metadata that proves a stream's seat (the hello carries the same token)."""
     return ((TOKEN_METADATA, token),)
@@ -80,7 +96,7 @@ def token_metadata(token: str) -> tuple[tuple[str, str], ...]:
 
 async def _play(bot: Bot, address: str, hello: arena_pb2.Hello) -> GameOverInfo | None:
     # The asyncio API is used for its lower per-message latency; `choose` runs synchronously in the loop.
-    async with grpc.aio.insecure_channel(address, options=[("grpc.max_receive_message_length", 64 * 1024 * 1024)]) as channel:
+    async with arena_channel(address) as channel:
         call = arena_pb2_grpc.ArenaStub(channel).Play(metadata=token_metadata(hello.seat_token))
         hello_refused = False
         try:

@@ -168,6 +168,23 @@ options and what happened since. The bot answers with one option. Print logs to 
 
 Make it smarter (see {docs} for the views and options of each game), then measure it:
 `{b99} match {game} --bot {command_quoted} --bot heuristic --seed 1`.
+
+## Play on a ladder
+
+On a hosted ladder (its operator gives you its address and, if it is invitation-only, a code), from
+this folder:
+
+```sh
+b99 login --ladder HOST:PORT --invite CODE --name YOU
+b99 submit . --game {game} --name {name} --command {ladder_command}
+b99 mybots
+```
+
+`b99 submit` uploads this folder (list what to leave out in `.b99ignore`) and prints each validation
+game; it exits 0 once the bot is admitted to rated play. Submitting again makes a new version. To run
+the bot on your own machine instead: `b99 submit --remote --game {game} --name {name}` prints its
+token; start the bot with `B99_ARENA_ADDRESS=<the ladder's Arena address> B99_SEAT_TOKEN=<token>`.
+The SDK and `b99` for this install alone with `pip install <ladder>/sdk/<the wheel>`.
 """
 
 #: What each language's files, command and test are; filled in by `scaffold`.
@@ -213,6 +230,7 @@ def scaffold(name: str, lang: str, game: str, parent: Path) -> Scaffold:
         (target / "bot.py").write_text(PYTHON_BOT.format(**fields))
         (target / f"test_{fields['ident']}.py").write_text(PYTHON_TEST.format(**fields))
         command = f"{python} bot.py"
+        ladder_command = "python bot.py"  # on a ladder's workers `python` is the Python with the SDK
         run = f'{b99} match {game} --bot "{command}" --bot random --seed 1'
         test = f"{python} -m pytest -q"
     elif lang == "js":
@@ -224,7 +242,7 @@ def scaffold(name: str, lang: str, game: str, parent: Path) -> Scaffold:
         # binds only the bot's directory, so a link pointing out of it would dangle there.
         (target / ".npmrc").write_text("install-links=true\n")
         (target / ".gitignore").write_text("node_modules/\n")
-        command = "node bot.js"
+        command = ladder_command = "node bot.js"
         run = f'npm install\n{b99} match {game} --bot "{command}" --bot random --seed 1'
         test = "npm test"
     else:
@@ -233,7 +251,7 @@ def scaffold(name: str, lang: str, game: str, parent: Path) -> Scaffold:
         (target / ("bot.cc" if lang == "cpp" else "main.go")).write_text(source)
         (target / "Makefile").write_text(make_settings(name, game, b99) + (sdk / "Makefile").read_text())
         (target / ".gitignore").write_text("build/\n")
-        command = "build/bot"
+        command = ladder_command = "build/bot"
         run = f'make\n{b99} match {game} --bot {command} --bot random --seed 1'
         test = "make test"
     (target / "README.md").write_text(
@@ -245,6 +263,7 @@ def scaffold(name: str, lang: str, game: str, parent: Path) -> Scaffold:
             test=test,
             b99=b99,
             command_quoted=f'"{command}"',
+            ladder_command=f'"{ladder_command}"',
             docs=(SDK.parent / "docs" / "writing-a-bot.md").as_posix(),
         )
     )

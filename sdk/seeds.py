@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hmac
 
-from referee.chance import seed_commitment
+from sdk.commitment import seed_commitment
 from sdk.types import GameOverInfo, GameStartInfo
 
 

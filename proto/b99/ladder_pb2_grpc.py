@@ -90,6 +90,66 @@ class LadderServiceStub:
                 request_serializer=b99_dot_ladder__pb2.GetChallengeRequest.SerializeToString,
                 response_deserializer=b99_dot_ladder__pb2.ChallengeStatus.FromString,
                 _registered_method=True)
+        self.CreateAccount = channel.unary_unary(
+                '/b99.ladder.LadderService/CreateAccount',
+                request_serializer=b99_dot_ladder__pb2.CreateAccountRequest.SerializeToString,
+                response_deserializer=b99_dot_ladder__pb2.AccountKey.FromString,
+                _registered_method=True)
+        self.WhoAmI = channel.unary_unary(
+                '/b99.ladder.LadderService/WhoAmI',
+                request_serializer=b99_dot_ladder__pb2.WhoAmIRequest.SerializeToString,
+                response_deserializer=b99_dot_ladder__pb2.AccountInfo.FromString,
+                _registered_method=True)
+        self.ListKeys = channel.unary_unary(
+                '/b99.ladder.LadderService/ListKeys',
+                request_serializer=b99_dot_ladder__pb2.ListKeysRequest.SerializeToString,
+                response_deserializer=b99_dot_ladder__pb2.KeyList.FromString,
+                _registered_method=True)
+        self.CreateKey = channel.unary_unary(
+                '/b99.ladder.LadderService/CreateKey',
+                request_serializer=b99_dot_ladder__pb2.CreateKeyRequest.SerializeToString,
+                response_deserializer=b99_dot_ladder__pb2.AccountKey.FromString,
+                _registered_method=True)
+        self.RevokeKey = channel.unary_unary(
+                '/b99.ladder.LadderService/RevokeKey',
+                request_serializer=b99_dot_ladder__pb2.RevokeKeyRequest.SerializeToString,
+                response_deserializer=b99_dot_ladder__pb2.AccountKey.FromString,
+                _registered_method=True)
+        self.SuspendAccount = channel.unary_unary(
+                '/b99.ladder.LadderService/SuspendAccount',
+                request_serializer=b99_dot_ladder__pb2.SuspendAccountRequest.SerializeToString,
+                response_deserializer=b99_dot_ladder__pb2.AccountInfo.FromString,
+                _registered_method=True)
+        self.SubmitBot = channel.stream_unary(
+                '/b99.ladder.LadderService/SubmitBot',
+                request_serializer=b99_dot_ladder__pb2.SubmitChunk.SerializeToString,
+                response_deserializer=b99_dot_ladder__pb2.Submission.FromString,
+                _registered_method=True)
+        self.FollowValidation = channel.unary_stream(
+                '/b99.ladder.LadderService/FollowValidation',
+                request_serializer=b99_dot_ladder__pb2.FollowValidationRequest.SerializeToString,
+                response_deserializer=b99_dot_ladder__pb2.ValidationEvent.FromString,
+                _registered_method=True)
+        self.MyBots = channel.unary_unary(
+                '/b99.ladder.LadderService/MyBots',
+                request_serializer=b99_dot_ladder__pb2.MyBotsRequest.SerializeToString,
+                response_deserializer=b99_dot_ladder__pb2.MyBotList.FromString,
+                _registered_method=True)
+        self.RetireBot = channel.unary_unary(
+                '/b99.ladder.LadderService/RetireBot',
+                request_serializer=b99_dot_ladder__pb2.BotRequest.SerializeToString,
+                response_deserializer=b99_dot_ladder__pb2.MyBot.FromString,
+                _registered_method=True)
+        self.RollbackBot = channel.unary_unary(
+                '/b99.ladder.LadderService/RollbackBot',
+                request_serializer=b99_dot_ladder__pb2.RollbackRequest.SerializeToString,
+                response_deserializer=b99_dot_ladder__pb2.MyBot.FromString,
+                _registered_method=True)
+        self.CancelChallenge = channel.unary_unary(
+                '/b99.ladder.LadderService/CancelChallenge',
+                request_serializer=b99_dot_ladder__pb2.GetChallengeRequest.SerializeToString,
+                response_deserializer=b99_dot_ladder__pb2.ChallengeStatus.FromString,
+                _registered_method=True)
 
 
 class LadderServiceServicer:
@@ -170,6 +230,88 @@ class LadderServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateAccount(self, request, context):
+        """---- accounts (an API key in `authorization`, except CreateAccount)
+        Open an account (with an invitation code unless the ladder is open); returns its first API key.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def WhoAmI(self, request, context):
+        """The calling account, its limits and what it uses of them.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListKeys(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CreateKey(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RevokeKey(self, request, context):
+        """Revoke one key by id, or (id 0) the key this call carries, issuing its replacement (rotation).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SuspendAccount(self, request, context):
+        """Admin: suspend an account or lift its suspension.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SubmitBot(self, request_iterator, context):
+        """A bot's folder as a .tar.gz: the first message says what it is, the next ones carry the bytes.
+        A name the account already has makes a new version. A remote bot sends no archive and gets its token.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def FollowValidation(self, request, context):
+        """A version's validation as it happens: each game with its result, faults with the stderr tail,
+        then the verdict (the stream ends).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def MyBots(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RetireBot(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RollbackBot(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CancelChallenge(self, request, context):
+        """Drop a challenge's games that have not started (the challenger's owner or the admin).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_LadderServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -225,6 +367,66 @@ def add_LadderServiceServicer_to_server(servicer, server):
             ),
             'GetChallenge': grpc.unary_unary_rpc_method_handler(
                     servicer.GetChallenge,
+                    request_deserializer=b99_dot_ladder__pb2.GetChallengeRequest.FromString,
+                    response_serializer=b99_dot_ladder__pb2.ChallengeStatus.SerializeToString,
+            ),
+            'CreateAccount': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateAccount,
+                    request_deserializer=b99_dot_ladder__pb2.CreateAccountRequest.FromString,
+                    response_serializer=b99_dot_ladder__pb2.AccountKey.SerializeToString,
+            ),
+            'WhoAmI': grpc.unary_unary_rpc_method_handler(
+                    servicer.WhoAmI,
+                    request_deserializer=b99_dot_ladder__pb2.WhoAmIRequest.FromString,
+                    response_serializer=b99_dot_ladder__pb2.AccountInfo.SerializeToString,
+            ),
+            'ListKeys': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListKeys,
+                    request_deserializer=b99_dot_ladder__pb2.ListKeysRequest.FromString,
+                    response_serializer=b99_dot_ladder__pb2.KeyList.SerializeToString,
+            ),
+            'CreateKey': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateKey,
+                    request_deserializer=b99_dot_ladder__pb2.CreateKeyRequest.FromString,
+                    response_serializer=b99_dot_ladder__pb2.AccountKey.SerializeToString,
+            ),
+            'RevokeKey': grpc.unary_unary_rpc_method_handler(
+                    servicer.RevokeKey,
+                    request_deserializer=b99_dot_ladder__pb2.RevokeKeyRequest.FromString,
+                    response_serializer=b99_dot_ladder__pb2.AccountKey.SerializeToString,
+            ),
+            'SuspendAccount': grpc.unary_unary_rpc_method_handler(
+                    servicer.SuspendAccount,
+                    request_deserializer=b99_dot_ladder__pb2.SuspendAccountRequest.FromString,
+                    response_serializer=b99_dot_ladder__pb2.AccountInfo.SerializeToString,
+            ),
+            'SubmitBot': grpc.stream_unary_rpc_method_handler(
+                    servicer.SubmitBot,
+                    request_deserializer=b99_dot_ladder__pb2.SubmitChunk.FromString,
+                    response_serializer=b99_dot_ladder__pb2.Submission.SerializeToString,
+            ),
+            'FollowValidation': grpc.unary_stream_rpc_method_handler(
+                    servicer.FollowValidation,
+                    request_deserializer=b99_dot_ladder__pb2.FollowValidationRequest.FromString,
+                    response_serializer=b99_dot_ladder__pb2.ValidationEvent.SerializeToString,
+            ),
+            'MyBots': grpc.unary_unary_rpc_method_handler(
+                    servicer.MyBots,
+                    request_deserializer=b99_dot_ladder__pb2.MyBotsRequest.FromString,
+                    response_serializer=b99_dot_ladder__pb2.MyBotList.SerializeToString,
+            ),
+            'RetireBot': grpc.unary_unary_rpc_method_handler(
+                    servicer.RetireBot,
+                    request_deserializer=b99_dot_ladder__pb2.BotRequest.FromString,
+                    response_serializer=b99_dot_ladder__pb2.MyBot.SerializeToString,
+            ),
+            'RollbackBot': grpc.unary_unary_rpc_method_handler(
+                    servicer.RollbackBot,
+                    request_deserializer=b99_dot_ladder__pb2.RollbackRequest.FromString,
+                    response_serializer=b99_dot_ladder__pb2.MyBot.SerializeToString,
+            ),
+            'CancelChallenge': grpc.unary_unary_rpc_method_handler(
+                    servicer.CancelChallenge,
                     request_deserializer=b99_dot_ladder__pb2.GetChallengeRequest.FromString,
                     response_serializer=b99_dot_ladder__pb2.ChallengeStatus.SerializeToString,
             ),
@@ -524,6 +726,330 @@ class LadderService:
             request,
             target,
             '/b99.ladder.LadderService/GetChallenge',
+            b99_dot_ladder__pb2.GetChallengeRequest.SerializeToString,
+            b99_dot_ladder__pb2.ChallengeStatus.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateAccount(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/b99.ladder.LadderService/CreateAccount',
+            b99_dot_ladder__pb2.CreateAccountRequest.SerializeToString,
+            b99_dot_ladder__pb2.AccountKey.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WhoAmI(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/b99.ladder.LadderService/WhoAmI',
+            b99_dot_ladder__pb2.WhoAmIRequest.SerializeToString,
+            b99_dot_ladder__pb2.AccountInfo.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListKeys(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/b99.ladder.LadderService/ListKeys',
+            b99_dot_ladder__pb2.ListKeysRequest.SerializeToString,
+            b99_dot_ladder__pb2.KeyList.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateKey(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/b99.ladder.LadderService/CreateKey',
+            b99_dot_ladder__pb2.CreateKeyRequest.SerializeToString,
+            b99_dot_ladder__pb2.AccountKey.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RevokeKey(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/b99.ladder.LadderService/RevokeKey',
+            b99_dot_ladder__pb2.RevokeKeyRequest.SerializeToString,
+            b99_dot_ladder__pb2.AccountKey.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SuspendAccount(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/b99.ladder.LadderService/SuspendAccount',
+            b99_dot_ladder__pb2.SuspendAccountRequest.SerializeToString,
+            b99_dot_ladder__pb2.AccountInfo.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SubmitBot(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_unary(
+            request_iterator,
+            target,
+            '/b99.ladder.LadderService/SubmitBot',
+            b99_dot_ladder__pb2.SubmitChunk.SerializeToString,
+            b99_dot_ladder__pb2.Submission.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def FollowValidation(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/b99.ladder.LadderService/FollowValidation',
+            b99_dot_ladder__pb2.FollowValidationRequest.SerializeToString,
+            b99_dot_ladder__pb2.ValidationEvent.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def MyBots(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/b99.ladder.LadderService/MyBots',
+            b99_dot_ladder__pb2.MyBotsRequest.SerializeToString,
+            b99_dot_ladder__pb2.MyBotList.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RetireBot(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/b99.ladder.LadderService/RetireBot',
+            b99_dot_ladder__pb2.BotRequest.SerializeToString,
+            b99_dot_ladder__pb2.MyBot.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RollbackBot(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/b99.ladder.LadderService/RollbackBot',
+            b99_dot_ladder__pb2.RollbackRequest.SerializeToString,
+            b99_dot_ladder__pb2.MyBot.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CancelChallenge(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/b99.ladder.LadderService/CancelChallenge',
             b99_dot_ladder__pb2.GetChallengeRequest.SerializeToString,
             b99_dot_ladder__pb2.ChallengeStatus.FromString,
             options,

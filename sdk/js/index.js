@@ -133,6 +133,18 @@ function decisionFor(request, answer) {
 }
 
 /**
+ * TLS when B99_ARENA_CA_FILE (a ladder's own certificate) or B99_ARENA_TLS=1 (a public one) is set,
+ * as the Python SDK does; plaintext for a local referee.
+ */
+function channelCredentials() {
+  const caFile = process.env.B99_ARENA_CA_FILE;
+  const tls = process.env.B99_ARENA_TLS;
+  if (caFile) return grpc.credentials.createSsl(require("fs").readFileSync(caFile));
+  if (tls && tls !== "0") return grpc.credentials.createSsl();
+  return grpc.credentials.createInsecure();
+}
+
+/**
  * Play one game for the seat named by the token. Resolves with the game over
  * ({ranks, scores, events, summary}) or null if the stream ended before it.
  */
@@ -143,7 +155,7 @@ function run(bot, options = {}) {
     return Promise.reject(new Error(`set ${ADDRESS_VARIABLE} and ${TOKEN_VARIABLE} (the referee sets both)`));
   }
   const Arena = arena();
-  const client = new Arena(address, grpc.credentials.createInsecure(), {
+  const client = new Arena(address, channelCredentials(), {
     "grpc.max_receive_message_length": 64 * 1024 * 1024,
   });
   return new Promise((resolve, reject) => {

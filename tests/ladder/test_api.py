@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import sys
 import threading
 from pathlib import Path
@@ -15,6 +16,7 @@ import b99.ladder_pb2 as pb
 import b99.ladder_pb2_grpc as pb_grpc
 from bots.random_bot import RandomBot
 from ladder.api import SERVICE_NAME, serve_grpc
+from ladder.challenges import schedule_challenges
 from ladder.matches import claim_match, record_result, schedule_match
 from ladder.registry import add_bot, bot_for_token, issue_token
 from ladder.settings import LadderSettings
@@ -214,6 +216,9 @@ def test_an_owner_asks_for_a_challenge_over_grpc_and_reads_its_results(api) -> N
     assert too_many.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "1 to 200 games" in too_many.value.details()
     queued = stub.RequestChallenge(request, metadata=owner)
     assert (queued.bot, queued.opponent, queued.games, queued.finished) == ("x", "y", 2, 0)
+    assert list(queued.matches) == []  # the running ladder queues a challenge's games within their share of the workers
+    assert len(schedule_challenges(settings, 2, random.Random(1))) == 2
+    queued = stub.GetChallenge(pb.GetChallengeRequest(id=queued.id))
     assert [match.status for match in queued.matches] == ["queued", "queued"]
     assert all(match.kind == "challenge" and match.seed == 0 for match in queued.matches)  # seeds stay secret until the end
     for number, match in enumerate(queued.matches):

@@ -9,6 +9,7 @@ import urllib.request
 from ladder import queries
 from ladder.execute import execute_match
 from ladder.matches import schedule_match
+from ladder.accounts import register
 from ladder.registry import add_bot, issue_token, set_status
 from ladder.settings import LadderSettings
 from ladder.web import serve_http
@@ -18,9 +19,26 @@ RANDOM = [sys.executable, "-m", "bots", "random"]
 CRASH = [sys.executable, "-c", "import sys; print('Traceback (most recent call last):\\nImportError: no module named mybrain', file=sys.stderr); sys.exit(1)"]
 
 
+def signed_in(port: int, key: str) -> str:
+    """The Cookie header of a session signed in with `key` (the form the sign-in page posts)."""
+    import http.client
+    from urllib.parse import urlencode
+
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection.request("POST", "/account/sign-in", urlencode({"key": key}), {"Content-Type": "application/x-www-form-urlencoded"})
+    response = connection.getresponse()
+    assert response.status == 303, response.read()
+    cookie = response.getheader("set-cookie") or ""
+    assert "HttpOnly" in cookie and "SameSite=strict" in cookie and key not in cookie
+    return cookie.split(";", 1)[0]
+
+
 def test_the_owner_sees_each_fault_with_stderr_and_results_by_opponent_and_seat(sqlite_settings: LadderSettings) -> None:
     settings = sqlite_settings
-    flaky = add_bot(settings, "flaky", GAME, command=CRASH, owner="ann")
+    (settings.home / "ladder.toml").write_text('[accounts]\nregistration = "open"\n')
+    ann, ann_key = register(settings, "ann")
+    _, bob_key = register(settings, "bob")
+    flaky = add_bot(settings, "flaky", GAME, command=CRASH, owner="ann", account_id=ann.id)
     steady = add_bot(settings, "steady", GAME, command=RANDOM)
     other = add_bot(settings, "other", GAME, command=RANDOM)
     for seed, table in enumerate([[flaky.id, steady.id], [steady.id, flaky.id], [steady.id, other.id]]):
@@ -36,19 +54,20 @@ def test_the_owner_sees_each_fault_with_stderr_and_results_by_opponent_and_seat(
 
     server, port = serve_http(settings, "127.0.0.1:0")
     try:
-        def page(query: str = "") -> str:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/bots/{flaky.id}{query}", timeout=10) as response:
+        def page(query: str = "", cookie: str = "") -> str:
+            request = urllib.request.Request(f"http://127.0.0.1:{port}/bots/{flaky.id}{query}", headers={"Cookie": cookie} if cookie else {})
+            with urllib.request.urlopen(request, timeout=10) as response:
                 return response.read().decode()
 
         public = page()
         assert "startup" in public and "exited before saying hello" in public  # the fault itself is public
         assert "mybrain" not in public  # its stderr is not
-        owner = page(f"?token={issue_token(settings, 'flaky')}")
+        assert "mybrain" not in page(f"?token={issue_token(settings, 'flaky')}")  # no secret in a URL opens anything
+        owner = page(cookie=signed_in(port, ann_key))
         assert "ImportError: no module named mybrain" in owner
         assert 'id="head-to-head"' in owner and "steady" in owner and 'id="by-seat"' in owner
-        admin = page(f"?token={settings.admin_token()}")
-        assert "mybrain" in admin
-        assert "mybrain" not in page(f"?token={issue_token(settings, 'steady')}")  # another bot's token
+        assert "mybrain" in page(cookie=signed_in(port, settings.admin_token()))
+        assert "mybrain" not in page(cookie=signed_in(port, bob_key))  # another account
         history = urllib.request.urlopen(f"http://127.0.0.1:{port}/bots/{steady.id}", timeout=10).read().decode()
         assert 'id="rating-history"' in history and history.count("<tr><td>20") >= 3  # dated rows
 

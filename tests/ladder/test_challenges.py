@@ -67,3 +67,49 @@ def test_challenge_requests_are_checked(sqlite_settings: LadderSettings) -> None
         request_challenge(sqlite_settings, "a", "f", 0)
     with pytest.raises(LadderError, match="no bot 'zz'"):
         request_challenge(sqlite_settings, "a", "zz", 1)
+
+
+def test_a_large_challenge_never_stops_rated_play_and_its_owner_can_cancel_it(sqlite_settings: LadderSettings) -> None:
+    """Issue 25: a 200-game challenge held every slot; now challenges get their own share (one
+    match here, beside two rated ones), and a cancel drops the games not yet started."""
+    import sys
+    import time
+
+    from sqlmodel import col, func, select
+
+    from ladder.accounts import register
+    from ladder.challenges import cancel_challenge, pending_games
+    from ladder.db import read_session
+    from ladder.models import Match, MatchStatus
+    from ladder.registry import add_bot
+    from tests.ladder.accounts_helpers import running_ladder
+
+    settings = sqlite_settings
+    (settings.home / "ladder.toml").write_text('[accounts]\nregistration = "open"\n[challenges]\nworker_share = 0.5\n')
+    account, _ = register(settings, "ann")
+    for name in ("a", "b"):
+        add_bot(settings, name, GAME, command=[sys.executable, "-m", "bots", "random"])
+    challenge_id = request_challenge(settings, "a", "b", 200, "ann", account_id=account.id)
+
+    def counts() -> dict[tuple[str, str], int]:
+        with read_session(settings.db_url) as session:
+            rows = session.exec(select(Match.kind, Match.status, func.count()).group_by(Match.kind, Match.status)).all()
+        return {(kind, status): int(count) for kind, status, count in rows}
+
+    most_challenges_open = 0
+    with running_ladder(settings, workers=2):
+        deadline = time.monotonic() + 90
+        while counts().get((MatchKind.RATED, MatchStatus.DONE), 0) < 3:
+            now = counts()
+            most_challenges_open = max(most_challenges_open, sum(now.get((MatchKind.CHALLENGE, s), 0) for s in MatchStatus.OPEN))
+            assert time.monotonic() < deadline, f"rated play stalled behind the challenge: {now}"
+            time.sleep(0.1)
+        cancel_challenge(settings, challenge_id, account.id)
+        assert pending_games(settings) == 0
+    assert most_challenges_open <= 1
+    with read_session(settings.db_url) as session:
+        queued = session.exec(select(func.count()).select_from(Match).where(
+            Match.challenge_id == challenge_id, col(Match.status) == MatchStatus.QUEUED)).one()
+    assert queued == 0
+    with pytest.raises(LadderError, match="no challenge #999"):
+        cancel_challenge(settings, 999, account.id)

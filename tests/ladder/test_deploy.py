@@ -56,7 +56,8 @@ def envvars() -> set[str]:
                 walk(command.get_command(click.Context(command), name))  # type: ignore[arg-type]
 
     walk(main)
-    return found | {"B99_LADDER_ADMIN_TOKEN", "B99_LADDER_LEASE", "B99_LADDER_HEARTBEAT", "B99_LADDER_VISIBILITY"}
+    return found | {"B99_LADDER_ADMIN_TOKEN", "B99_LADDER_LEASE", "B99_LADDER_HEARTBEAT", "B99_LADDER_VISIBILITY",
+                    "B99_LADDER_CONFIG"}
 
 
 def test_the_compose_file_parses_and_runs_real_commands() -> None:
@@ -79,8 +80,9 @@ def test_the_compose_file_parses_and_runs_real_commands() -> None:
     assert serve[serve.index("--executor") + 1] == "celery"
     env = services["service"]["environment"]
     assert env["B99_LADDER_DB"].startswith("postgresql://") and env["B99_LADDER_BROKER"].startswith("redis://")
-    for mount in services["proxy"]["volumes"]:
-        assert (DEPLOY / mount.split(":")[0]).resolve().is_file(), mount
+    for mount in [*services["proxy"]["volumes"], *services["service"]["volumes"]]:
+        if mount.startswith("./"):
+            assert (DEPLOY / mount.split(":")[0]).resolve().is_file(), mount
     assert (DEPLOY / services["service"]["build"]["dockerfile"].removeprefix("deploy/")).is_file()
 
 
@@ -108,8 +110,39 @@ def test_the_systemd_units_run_real_commands(unit: str) -> None:
 def test_nginx_proxies_to_the_ports_the_service_listens_on() -> None:
     conf = (DEPLOY / "nginx" / "b99-ladder.conf").read_text()
     upstreams = dict(re.findall(r"upstream (\w+) \{\s*server [\w.]+:(\d+);", conf))
+    assert upstreams["b99_arena"] == "50098"
     serve = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())["services"]["service"]["command"]
     assert upstreams["b99_web"] == serve[serve.index("--http") + 1].rsplit(":", 1)[1]
     assert upstreams["b99_grpc"] == serve[serve.index("--grpc") + 1].rsplit(":", 1)[1]
     assert "grpc_pass grpc://b99_grpc;" in conf and "proxy_pass http://b99_web;" in conf
     assert conf.count("{") == conf.count("}")
+
+
+def test_the_deployment_enables_the_gateway_tls_and_sane_limits() -> None:
+    """Issue 25: remote bots could not connect (no gateway), nothing was served over TLS, and the
+    worker unit set no PATH."""
+    from ladder.ladder_config import parse_config
+
+    import tomllib
+
+    compose = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())["services"]
+    serve = compose["service"]["command"]
+    assert "--arena" in serve and serve[serve.index("--arena-advertise") + 1] == "service:50098"  # workers' relays reach it
+    assert {"443:443", "50051:50051", "50052:50052"} <= set(compose["proxy"]["ports"])
+    conf = (DEPLOY / "nginx" / "b99-ladder.conf").read_text()
+    assert conf.count("listen 443 ssl;") == 1 and "listen 50051 ssl;" in conf and "listen 50052 ssl;" in conf
+    assert "grpc_pass grpc://b99_arena;" in conf and "return 301 https://" in conf
+    assert "listen 80 http2" not in conf and "ssl_certificate /etc/nginx/tls/fullchain.pem;" in conf
+    for unit in ("b99-ladder.service", "b99-ladder-worker@.service"):
+        parser = configparser.ConfigParser(strict=False, interpolation=None)
+        parser.optionxform = str  # type: ignore[assignment,method-assign]
+        parser.read(DEPLOY / "systemd" / unit)
+        service = parser["Service"]
+        assert int(service["LimitNOFILE"]) >= 65536, unit
+        path = service["Environment"].removeprefix("PATH=").split(":")
+        assert path[0] == "/opt/b99/venv/bin" and "/usr/bin" in path, unit
+    config = parse_config(tomllib.loads((DEPLOY / "ladder.toml").read_text()))
+    assert config.registration == "invite" and 0 < config.challenge_share < 1
+    assert config.quotas.archive_bytes <= 50_000_000 and config.quotas.challenge_games_in_flight >= 1
+    service_unit = (DEPLOY / "systemd" / "b99-ladder.service").read_text()
+    assert "--arena 127.0.0.1:50098" in service_unit

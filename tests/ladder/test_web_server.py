@@ -170,7 +170,8 @@ def test_hostile_input_at_every_route_never_breaks_the_server(site) -> None:  # 
             for query in ("", f"?page={value}&game={value}&status={value}&bot={value}"):
                 for method in ("GET",) if query else ("GET", "HEAD", "POST", "DELETE", "OPTIONS"):
                     status, _, body = request(port, method, path + query)
-                    assert status in (200, 400, 404, 405), (method, path[:60], query[:60], status, body[:300])
+                    # 303: signing out; 401 and 403: the owner's forms without a session or with a stale form token
+                    assert status in (200, 303, 400, 401, 403, 404, 405), (method, path[:60], query[:60], status, body[:300])
                     assert b"<script>alert" not in body
     for data in (b"GARBAGE\r\n\r\n", b"GET / HTTP/9.9\r\n\r\n", b"GET /" + b"a" * 70000 + b" HTTP/1.1\r\nHost: x\r\n\r\n",
                  b"GET / HTTP/1.1\r\nHost: x\r\nX: " + b"y" * 70000 + b"\r\n\r\n", b"\x16\x03\x01\x02\x00\x01\x00",
