@@ -47,7 +47,6 @@ class EncodingSpec:
     ordered: frozenset[str] = frozenset()
     indexed: frozenset[str] = frozenset()
     grids: Mapping[str, tuple[int, int, str]] = field(default_factory=dict)
-    scale: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -75,11 +74,11 @@ def _optional(fd: FieldDescriptor) -> bool:
 
 
 class _Node:
-    """One field's encoder: writes its block of `out` from offset `at` (a Python list, for speed)."""
+    """One field's encoder: writes its block's non-zero slots into `out` (slot -> value) from offset `at`."""
 
     size: int = 0
 
-    def write(self, value: Any, out: list[float], at: int) -> None:  # noqa: ANN401 - JSON value
+    def write(self, value: Any, out: dict[int, float], at: int) -> None:  # noqa: ANN401 - JSON value
         raise NotImplementedError
 
 
@@ -87,7 +86,7 @@ class _Number(_Node):
     def __init__(self, path: str, present: bool) -> None:
         self.path, self.present, self.size = path, present, 2 if present else 1
 
-    def write(self, value: Any, out: list[float], at: int) -> None:  # noqa: ANN401
+    def write(self, value: Any, out: dict[int, float], at: int) -> None:  # noqa: ANN401
         if value is None:
             return
         if self.present:
@@ -100,7 +99,7 @@ class _OneHot(_Node):
     def __init__(self, path: str, vocab: Sequence[str]) -> None:
         self.path, self.index, self.size = path, {v: i for i, v in enumerate(vocab)}, len(vocab)
 
-    def write(self, value: Any, out: list[float], at: int) -> None:  # noqa: ANN401
+    def write(self, value: Any, out: dict[int, float], at: int) -> None:  # noqa: ANN401
         if value is None or value == "":
             return
         index = self.index.get(value)
@@ -114,7 +113,7 @@ class _Index(_OneHot):
         super().__init__(path, vocab)
         self.size = 1
 
-    def write(self, value: Any, out: list[float], at: int) -> None:  # noqa: ANN401
+    def write(self, value: Any, out: dict[int, float], at: int) -> None:  # noqa: ANN401
         if value is None or value == "":
             return
         index = self.index.get(value)
@@ -127,14 +126,14 @@ class _Counts(_Node):
     def __init__(self, path: str, vocab: Sequence[str]) -> None:
         self.path, self.index, self.size = path, {v: i for i, v in enumerate(vocab)}, len(vocab)
 
-    def write(self, value: Any, out: list[float], at: int) -> None:  # noqa: ANN401
+    def write(self, value: Any, out: dict[int, float], at: int) -> None:  # noqa: ANN401
         for item in value or ():
             if item == "":
                 continue
             index = self.index.get(item)
             if index is None:
                 raise EncodingError(f"view field {self.path} has value {item!r}, which its vocabulary lacks")
-            out[at + index] += 1.0
+            out[at + index] = out.get(at + index, 0.0) + 1.0
 
 
 class _Sequence(_Node):
@@ -145,7 +144,7 @@ class _Sequence(_Node):
         self.stride = item.size + (1 if presence else 0)
         self.size = 1 + cap * self.stride
 
-    def write(self, value: Any, out: list[float], at: int) -> None:  # noqa: ANN401
+    def write(self, value: Any, out: dict[int, float], at: int) -> None:  # noqa: ANN401
         items = value or ()
         if len(items) > self.cap:
             raise EncodingError(f"view field {self.path} holds {len(items)} items, more than its cap {self.cap}")
@@ -166,7 +165,7 @@ class _Grid(_Node):
         self.index = {c: i for i, c in enumerate(chars)}
         self.size = rows * cols * len(chars)
 
-    def write(self, value: Any, out: list[float], at: int) -> None:  # noqa: ANN401
+    def write(self, value: Any, out: dict[int, float], at: int) -> None:  # noqa: ANN401
         rows = value or ()
         if len(rows) > self.rows:
             raise EncodingError(f"view field {self.path} has {len(rows)} rows, more than {self.rows}")
@@ -189,12 +188,12 @@ class _Message(_Node):
         self.size = sum(node.size for _, node in fields) + (1 if present else 0)
         self.names = {name for name, _ in fields}
 
-    def write(self, value: Any, out: list[float], at: int) -> None:  # noqa: ANN401
+    def write(self, value: Any, out: dict[int, float], at: int) -> None:  # noqa: ANN401
         if value is None:
             return
-        for key in value:
-            if key not in self.names:
-                raise EncodingError(f"view field {self.path or 'View'} has no field {key!r} in its encoding")
+        if not self.names.issuperset(value):
+            extra = sorted(set(value) - self.names)
+            raise EncodingError(f"view field {self.path or 'View'} has no field {extra[0]!r} in its encoding")
         if self.present:
             out[at] = 1.0
             at += 1
@@ -219,10 +218,12 @@ class ViewEncoding:
 
     def encode(self, view: Mapping[str, Any]) -> np.ndarray:
         """The view as a float32 vector; EncodingError if a value does not fit."""
-        out = [0.0] * self.size
+        out: dict[int, float] = {}  # the few slots that are set: most of a vector is zeros
         self.root.write(view, out, 0)
-        vector = np.asarray(out, dtype=np.float32)
-        return vector * self.spec.scale if self.spec.scale != 1.0 else vector
+        vector = np.zeros(self.size, dtype=np.float32)
+        if out:
+            vector[np.fromiter(out.keys(), np.intp, len(out))] = np.fromiter(out.values(), np.float32, len(out))
+        return vector
 
     # ----- building the layout from the View message ------------------------------------
     def _message(self, descriptor: Descriptor, path: str, present: bool, start: int, used: set[str]) -> _Message:

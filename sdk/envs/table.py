@@ -43,7 +43,11 @@ def rewards_for(result: GameResult, solo_opponent: bool) -> list[float]:
 class Table:
     """A game state plus the seeded chance that drives it and the choices waiting for a simultaneous decision."""
 
-    def __init__(self, game_id: str, players: int | None = None, variants: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self, game_id: str, players: int | None = None, variants: Mapping[str, Any] | None = None, auto_chance: bool = True
+    ) -> None:
+        #: False when the driver resolves chance nodes itself (OpenSpiel's chance player)
+        self.auto_chance = auto_chance
         self.game = get_game(game_id)
         self.config = self.game.make_config(players, dict(variants or {}))
         self.encoding: GameEncoding = game_encoding(game_id)
@@ -97,7 +101,18 @@ class Table:
         if set(self.pending) == set(self.state.deciding_seats()):
             choices, self.pending = self.pending, {}
             self.state.apply_decisions(choices)
-            self.resolve_chance()
+            if self.auto_chance:
+                self.resolve_chance()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Table:
+        """A copy through the engine's cheap `clone` (component data and encodings stay shared)."""
+        twin = Table.__new__(Table)
+        twin.__dict__.update(self.__dict__)
+        twin.state = self.state.clone()
+        twin.pending = dict(self.pending)
+        twin.rng = random.Random()
+        twin.rng.setstate(self.rng.getstate())
+        return twin
 
     # ----- what a seat sees ------------------------------------------------------------------
     def observation(self, seat: Seat) -> dict[str, np.ndarray]:
