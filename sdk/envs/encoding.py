@@ -303,7 +303,9 @@ class ViewEncoding:
         return vocab
 
 
-def _listing(values: Sequence[str], shown: int = 8) -> str:
-    """A short listing of a vocabulary for the docs."""
-    head = ", ".join(f"`{value}`" for value in values[:shown])
-    return f"{head}, ... ({len(values)} values)" if len(values) > shown else head
+def _listing(values: Sequence[str], shown: int = 24) -> str:
+    """A vocabulary for the docs: every value in order, or the first and last of a long one."""
+    if len(values) <= shown:
+        return ", ".join(f"`{value}`" for value in values)
+    head = ", ".join(f"`{value}`" for value in values[:3])
+    return f"{head}, ... `{values[-1]}` ({len(values)} values, in the order of the game's encoding file)"

@@ -136,6 +136,7 @@ class B99SpielState(pyspiel.State):  # type: ignore[misc]
         state = self.table.state
         if state.is_chance_node():
             state.apply_chance(state.chance_outcomes()[action].id)
+            self.table.changed()
             return
         seat = self.current_player()
         option = self.table.encoding.actions.option_for(action, self.table.options(seat), f"for seat {seat}")
@@ -162,17 +163,17 @@ class B99SpielState(pyspiel.State):  # type: ignore[misc]
         key = (player, len(self.table.state.events), len(self.history()))
         cached = self.__dict__.get("_encoded")
         if cached is None or cached[0] != key:
-            cached = (key, self.table.encoding.view.encode(self.table.state.private_view(player)))
+            cached = (key, self.table.encoding.view.encode(self.table.view(player)))
             self.__dict__["_encoded"] = cached
         return cached[1]
 
     def view_string(self, player: int) -> str:
-        return json.dumps(self.table.state.private_view(player), sort_keys=True, default=str)
+        return json.dumps(self.table.view(player), sort_keys=True, default=str)
 
     def history_string(self, player: int) -> str:
         """The seat's view, every event it has seen and its own choices (its information state)."""
         events = [[event.kind, event.data] for event in self.table.state.events_for(player)]
-        record = {"view": self.table.state.private_view(player), "events": events, "choices": self.choices[player]}
+        record = {"view": self.table.view(player), "events": events, "choices": self.choices[player]}
         return json.dumps(record, sort_keys=True, default=str)
 
 
@@ -199,6 +200,7 @@ def resample(state: B99SpielState, player: int, rng: random.Random | None = None
     twin = state.clone()
     twin.table.state = world
     twin.table.pending = {}
+    twin.table.changed()
     for seat in sorted(state.table.pending):
         option_id = state.table.pending[seat] if seat == player else rng.choice(list(world.legal_options(seat))).id
         twin.table.pending[seat] = option_id

@@ -55,6 +55,9 @@ class Table:
         self.rng = random.Random(0)
         self.state: GameState = self.game.new_initial_state(self.config)
         self.pending: dict[Seat, str] = {}
+        #: (state version, seat) -> the seat's view and options, so the observation and the info share them
+        self.version = 0
+        self.cache: dict[tuple[int, Seat, str], Any] = {}
 
     # ----- driving ------------------------------------------------------------------------
     def reset(self, seed: int | None = None) -> None:
@@ -62,6 +65,7 @@ class Table:
         self.rng = random.Random(secrets.randbits(63) if seed is None else seed)
         self.state = self.game.new_initial_state(self.config)
         self.pending = {}
+        self.changed()
         self.resolve_chance()
 
     def resolve_chance(self) -> None:
@@ -69,6 +73,7 @@ class Table:
         state = self.state
         while not state.is_terminal() and state.is_chance_node():
             state.apply_chance(sample_outcome(state.chance_outcomes(), self.rng).id)
+            self.changed()
 
     def to_move(self) -> Seat | None:
         """The seat that chooses next (the first deciding seat that has not chosen yet), None at the end."""
@@ -79,11 +84,26 @@ class Table:
                 return seat
         raise NotDecidingError(f"{self.game.id}: every deciding seat has chosen but nothing was applied")
 
+    def changed(self) -> None:
+        """Forget cached views and options: the state has moved (drivers that edit `state` call this)."""
+        self.version += 1
+        self.cache.clear()
+
     def options(self, seat: Seat) -> list[Option]:
         """The seat's legal options now (empty when it is not deciding or has already chosen)."""
         if self.state.is_terminal() or seat in self.pending or seat not in self.state.deciding_seats():
             return []
-        return list(self.state.legal_options(seat))
+        key = (self.version, seat, "options")
+        if key not in self.cache:
+            self.cache[key] = list(self.state.legal_options(seat))
+        return self.cache[key]  # type: ignore[no-any-return]
+
+    def view(self, seat: Seat) -> dict[str, Any]:
+        """The seat's private view now (built once per position)."""
+        key = (self.version, seat, "view")
+        if key not in self.cache:
+            self.cache[key] = self.state.private_view(seat)
+        return self.cache[key]  # type: ignore[no-any-return]
 
     def act(self, seat: Seat, action: int) -> None:
         """The seat chooses by action index; IllegalActionError names an illegal one, nothing is applied then."""
@@ -92,15 +112,17 @@ class Table:
         if self.to_move() != seat:
             raise NotDecidingError(f"{self.game.id}: seat {seat} is not the seat to move (seat {self.to_move()} is)")
         where = f"for seat {seat} at {self.state.decision_name(seat)!r}"
-        option = self.encoding.actions.option_for(action, self.state.legal_options(seat), where)
+        option = self.encoding.actions.option_for(action, self.options(seat), where)
         self.choose(seat, option.id)
 
     def choose(self, seat: Seat, option_id: str) -> None:
         """The seat chooses by option id; applied once every deciding seat has chosen."""
         self.pending[seat] = option_id
+        self.cache.clear()
         if set(self.pending) == set(self.state.deciding_seats()):
             choices, self.pending = self.pending, {}
             self.state.apply_decisions(choices)
+            self.changed()
             if self.auto_chance:
                 self.resolve_chance()
 
@@ -110,6 +132,7 @@ class Table:
         twin.__dict__.update(self.__dict__)
         twin.state = self.state.clone()
         twin.pending = dict(self.pending)
+        twin.cache = {}
         twin.rng = random.Random()
         twin.rng.setstate(self.rng.getstate())
         return twin
@@ -117,7 +140,7 @@ class Table:
     # ----- what a seat sees ------------------------------------------------------------------
     def observation(self, seat: Seat) -> dict[str, np.ndarray]:
         """The seat's encoded private view and its action mask (all zeros unless it is to choose now)."""
-        vector = self.encoding.view.encode(self.state.private_view(seat))
+        vector = self.encoding.view.encode(self.view(seat))
         options = self.options(seat) if self.to_move() == seat else []
         return {"observation": vector, "action_mask": self.encoding.actions.mask(options)}
 
@@ -125,7 +148,7 @@ class Table:
         """The typed view (a dict keyed by the game's proto field names), the decision and its options."""
         deciding = self.to_move() == seat
         return {
-            "view": self.state.private_view(seat),
+            "view": self.view(seat),
             "decision": self.state.decision_name(seat) if deciding else None,
             "options": self.options(seat) if deciding else [],
         }
