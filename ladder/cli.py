@@ -193,8 +193,9 @@ def init(settings: LadderSettings) -> None:
     """Create the ladder (or bring its database schema up to date)."""
     from ladder.db import current_revision, migrate
 
-    settings.home.mkdir(parents=True, exist_ok=True)
+    settings.secure()
     migrate(settings.db_url)
+    settings.secure()
     console.print(f"ladder ready in {settings.home} (schema {current_revision(settings.db_url)})")
 
 

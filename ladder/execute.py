@@ -61,7 +61,8 @@ def build_spec(settings: LadderSettings, job: MatchJob, time_control: Any = None
 
             cwd = str(materialize(settings, seat.content_hash))
         bots.append(BotSpec(name=seat.name, command=tuple(seat.command), cwd=cwd, sandbox=seat.sandbox))
-    settings.replays_dir.mkdir(parents=True, exist_ok=True)
+    settings.replays_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+    settings.secure()
     return MatchSpec(
         game=job.game,
         bots=bots,

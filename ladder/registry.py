@@ -65,6 +65,9 @@ def add_bot(
         sandbox = "strict" if kind == BotKind.UPLOADED else "none"
     if sandbox not in ("none", "basic", "strict"):
         raise LadderError(f"sandbox must be none, basic or strict, not {sandbox!r}")
+    if kind == BotKind.UPLOADED and sandbox == "basic":
+        raise LadderError("an uploaded bot plays in the strict sandbox (or none): at basic its uid would need to "
+                          "read the ladder's home, which holds other bots' files, seeds and secrets")
     with write_session(settings.db_url) as session:
         if session.exec(select(Bot).where(Bot.name == name)).first() is not None:
             raise LadderError(f"a bot named {name!r} already exists")
@@ -88,7 +91,7 @@ def _copy_upload(source: Path, target: Path) -> None:
     on a refusal nothing is kept."""
     if target.exists():
         shutil.rmtree(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     if source.is_dir():
         shutil.copytree(source, target, symlinks=True)
     elif source.is_file() and (zipfile.is_zipfile(source) or _looks_like_tar(source)):
