@@ -7,6 +7,7 @@ failing), and nothing outside the sandbox changed (no file written, no process o
 
 from __future__ import annotations
 
+import platform
 import socket
 import sys
 import threading
@@ -403,6 +404,22 @@ def test_seccomp_denies_every_family_a_bot_never_needs(tmp_path: Path) -> None:
     assert len(attempts) == 25, bad.stderr_tail
     assert set(attempts.values()) == {"blocked"}, attempts
     assert "EPERM" in bad.stderr_tail and "syscalls" in bad.sandbox
+
+
+MORE_FAMILIES = {"personality set", "personality high bits", "memfd_secret", "vmsplice", "mbind", "migrate_pages",
+                 "move_pages", "pidfd_open", "landlock", "netlink socket", "vsock socket", "inet socket",
+                 "inet6 socket", "packet socket"} | ({"modify_ldt"} if platform.machine() == "x86_64" else set())
+
+
+def test_seccomp_denies_the_families_the_review_found_open(tmp_path: Path) -> None:
+    """Each family the review reached from strict (personality turned address randomisation off, AF_VSOCK
+    bound and listened) fails with the filter's EPERM; personality's query and AF_UNIX still work."""
+    good, bad, _ = play(tmp_path, hostile_bot("kernel_surface_more"), time_control=ROOMY)
+    assert not bad.faults and not bad.replaced, bad.faults
+    assert "personality query works" in bad.stderr_tail and "unix socket works" in bad.stderr_tail, bad.stderr_tail
+    attempts = kernel_attempts(bad.stderr_tail)
+    assert set(attempts) == MORE_FAMILIES, bad.stderr_tail
+    assert set(attempts.values()) == {"blocked"}, attempts
 
 
 def test_without_the_filter_the_same_bot_gets_a_user_namespace(tmp_path: Path) -> None:
