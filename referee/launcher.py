@@ -22,9 +22,6 @@ LOG_TAIL_BYTES = 4096
 CPU_CAP_SLACK_SECONDS = 0.05
 #: What in a dying bot's stderr says it ran out of memory (Python, C++, Node, libc).
 OUT_OF_MEMORY_MARKS = ("MemoryError", "std::bad_alloc", "heap out of memory", "Cannot allocate memory", "out of memory")
-#: What gRPC tells a bot whose message was over the referee's transport limit: the referee's side
-#: only sees its stream end (gRPC drops the message unread), the bot's status says why.
-TRANSPORT_REFUSAL_MARK = "Received message larger than max"
 
 
 @dataclass
@@ -90,7 +87,7 @@ class BotProcess:
         oom_kills, cap_hits = self.confinement.counters() if self.confinement is not None else (0, 0)
         limits = self.confinement.limits if self.confinement is not None else None
         cpu = f" of {limits.cpu_seconds} s" if limits is not None else ""
-        if code == -signal.SIGXCPU or (code == -signal.SIGKILL and limits is not None and "CPU time limit" in tail):
+        if code == -signal.SIGXCPU:
             return Fault(FaultKind.CPU, f"killed at its CPU-time cap{cpu} ({status})")
         if oom_kills and code is not None and code != 0 or any(mark in tail for mark in OUT_OF_MEMORY_MARKS):
             cap = f" of {limits.memory_mb} MiB" if limits is not None and oom_kills else ""
@@ -103,9 +100,9 @@ class BotProcess:
         if code == -signal.SIGXFSZ or flooded:
             return Fault(FaultKind.OUTPUT_FLOOD, f"wrote past its {self._cap_text()} output cap on {' and '.join(flooded) or 'a file'} ({status})")
         detail = f"{status} ({reason})" if code is not None else reason
-        refusal = next((line.strip() for line in tail.splitlines() if TRANSPORT_REFUSAL_MARK in line), None)
-        if refusal is not None:
-            return Fault(FaultKind.FLOOD, f"sent a message over the transport's limit, refused unread ({detail}); gRPC told it: {refusal[-200:]}")
+        # Nothing the bot wrote names or words its fault: its stderr is its owner's, and a bot could
+        # write anything there (a message over the transport's limit ends its stream unread, which is
+        # all the referee sees of it: a crash or a disconnect).
         notes = self.cap_notes()
         return Fault(FaultKind.CRASH if code is not None else FaultKind.DISCONNECT, f"{detail}; {notes}" if notes else detail)
 

@@ -7,6 +7,7 @@ failing), and nothing outside the sandbox changed (no file written, no process o
 
 from __future__ import annotations
 
+import json
 import platform
 import socket
 import sys
@@ -342,11 +343,28 @@ def test_message_flood_is_a_flood_fault_of_its_sender(tmp_path: Path) -> None:
 
 
 def test_a_100_mb_message_costs_only_its_sender_its_seat(tmp_path: Path) -> None:
-    good, bad, _ = play(tmp_path, hostile_bot("huge_message"), time_control=ROOMY)
-    # The transport refuses the message before reading it (the referee never holds it) and cuts the
-    # stream; the bot is told why, and that is what names its fault a flood.
-    assert_fault(good, bad, "flood", "over the transport's limit", "Received message larger than max")
+    good, bad, report = play(tmp_path, hostile_bot("huge_message"), time_control=ROOMY)
+    # The transport refuses the message before reading it (the referee never holds it) and ends the
+    # stream; that end is all the referee sees, so that is the fault: nothing of the bot's stderr (where
+    # gRPC's refusal lands) names or words it.
+    assert bad.replaced and bad.faults[0].kind in ("crash", "disconnect"), bad.faults
+    assert "Received message larger than max" in bad.stderr_tail  # its owner still reads why
+    assert all("Received message" not in fault.detail for fault in bad.faults)
     assert "huge message: sending" in bad.stderr_tail
+
+
+def test_public_fault_text_never_quotes_the_bot(tmp_path: Path) -> None:
+    """A bot that writes a flood's, a CPU cap's and some markup's words to stderr, then crashes, is a crash
+    in the referee's words: neither its report nor the replay's public timeline carries its text."""
+    from referee.replay import read_replay
+
+    good, bad, _ = play(tmp_path, hostile_bot("liar"))
+    assert_fault(good, bad, "crash", "exit code 1")
+    assert "CPU time limit exceeded" in bad.stderr_tail  # its owner's, and only its owner's
+    public = [json.dumps(record) for record in read_replay(tmp_path / "r.jsonl") if record.get("type") == "fault"]
+    for text in [*(fault.detail for fault in bad.faults), *public]:
+        for lie in ("Received message", "CPU time limit", "onerror", "evil.example"):
+            assert lie not in text, text
 
 
 REFEREE_RSS = """
