@@ -20,6 +20,8 @@ from referee.sandbox.limits import MIB
 LOG_TAIL_BYTES = 4096
 #: CPU time within this of the cap, with a kill by SIGKILL or SIGXCPU, counts as the CPU cap (clock granularity).
 CPU_CAP_SLACK_SECONDS = 0.05
+#: How often the CPU time of a bot's processes together is compared with its cap.
+CPU_CHECK_SECONDS = 0.2
 #: What in a dying bot's stderr says it ran out of memory (Python, C++, Node, libc).
 OUT_OF_MEMORY_MARKS = ("MemoryError", "std::bad_alloc", "heap out of memory", "Cannot allocate memory", "out of memory")
 
@@ -39,6 +41,7 @@ class BotProcess:
     #: CPU seconds (user + system) of the bot's process tree, known once it has been reaped.
     cpu_seconds: float | None = None
     _reaping: threading.Lock = field(default_factory=threading.Lock)
+    _cpu_checked_at: float = 0.0
 
     def _reap(self) -> int | None:
         """Reap the process if it has ended, keeping its resource usage (CPU time of all it waited for)."""
@@ -105,6 +108,24 @@ class BotProcess:
         # all the referee sees of it: a crash or a disconnect).
         notes = self.cap_notes()
         return Fault(FaultKind.CRASH if code is not None else FaultKind.DISCONNECT, f"{detail}; {notes}" if notes else detail)
+
+    def cpu_overrun(self) -> Fault | None:
+        """The CPU fault, with the bot stopped, once its processes together used more CPU time than its
+        cap (RLIMIT_CPU caps each process alone; the cgroup counts the children too). None while under
+        it, or where no cgroup counts CPU time (then each process is capped on its own only)."""
+        confinement = self.confinement
+        if confinement is None or confinement.groups is None or confinement.cleaned or self.exit_code() is not None:
+            return None
+        now = time.monotonic()
+        if now - self._cpu_checked_at < CPU_CHECK_SECONDS:
+            return None
+        self._cpu_checked_at = now
+        used = confinement.groups.cpu_seconds()
+        cap = confinement.limits.cpu_seconds
+        if used is None or used < cap + CPU_CAP_SLACK_SECONDS:
+            return None
+        self.stop(grace_seconds=0.0)
+        return Fault(FaultKind.CPU, f"its processes together used {used:.2f} s of CPU, over its CPU-time cap of {cap} s")
 
     def cpu_used(self) -> float | None:
         """CPU seconds of the bot's processes: its cgroup's accounting, or the reaped process tree's usage."""

@@ -195,6 +195,17 @@ def test_cpu_cap_is_recognised_when_sigxcpu_is_ignored(tmp_path: Path) -> None:
     assert_fault(good, bad, "cpu", "CPU-time cap of 1 s", "SIGKILL", "of CPU used")
 
 
+def test_the_cpu_cap_counts_a_bot_s_children_together(tmp_path: Path) -> None:
+    """4 children x 2.5 s of CPU under a 3 s cap: each process stays under RLIMIT_CPU, their cgroup's
+    total does not, and the referee stops the bot with a cpu fault."""
+    if "cpuacct" not in cgroups.detect()[0] and not any(h.version == 2 for h in cgroups.detect()[0].values()):
+        pytest.skip("no cgroup counts CPU time on this machine: each process is capped alone (docs/security.md)")
+    patient = TimeControl(per_decision_seconds=20.0, bank_seconds=0.0, startup_seconds=20.0)
+    good, bad, _ = play(tmp_path, hostile_bot("cpu_children", limits=Limits(cpu_seconds=3)), time_control=patient)
+    assert "cpu children: started" in bad.stderr_tail
+    assert_fault(good, bad, "cpu", "processes together used", "CPU-time cap of 3 s")
+
+
 def test_a_flood_truncated_by_its_bot_is_still_a_flood(tmp_path: Path) -> None:
     """The bot writes through a pipe the referee drains: it holds no descriptor of its log to truncate."""
     good, bad, _ = play(tmp_path, hostile_bot("truncator", limits=Limits(file_mb=2)), time_control=ROOMY)
