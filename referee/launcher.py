@@ -114,12 +114,14 @@ class BotProcess:
         cap (RLIMIT_CPU caps each process alone; the cgroup counts the children too). None while under
         it, or where no cgroup counts CPU time (then each process is capped on its own only)."""
         confinement = self.confinement
-        if confinement is None or confinement.groups is None or confinement.cleaned or self.exit_code() is not None:
+        if confinement is None or confinement.groups is None or confinement.cleaned:
             return None
         now = time.monotonic()
         if now - self._cpu_checked_at < CPU_CHECK_SECONDS:
-            return None
+            return None  # a file read per check: not at every decision of a fast game
         self._cpu_checked_at = now
+        if self.exit_code() is not None:
+            return None
         used = confinement.groups.cpu_seconds()
         cap = confinement.limits.cpu_seconds
         if used is None or used < cap + CPU_CAP_SLACK_SECONDS:
