@@ -192,7 +192,10 @@ def test_cpu_cap_is_recognised_when_sigxcpu_is_ignored(tmp_path: Path) -> None:
     """SIGKILL one second after the cap, and no message: the tree's CPU time says it was the cap."""
     patient = TimeControl(per_decision_seconds=20.0, bank_seconds=0.0, startup_seconds=20.0)
     good, bad, _ = play(tmp_path, hostile_bot("cpu_stealth", limits=Limits(cpu_seconds=1)), time_control=patient)
-    assert_fault(good, bad, "cpu", "CPU-time cap of 1 s", "SIGKILL", "of CPU used")
+    assert_fault(good, bad, "cpu", "CPU-time cap of 1 s")
+    # the kernel's SIGKILL after the ignored SIGXCPU, or the referee's own reading of the CPU time first
+    assert ("SIGKILL" in bad.faults[0].detail and "of CPU used" in bad.faults[0].detail) \
+        or "processes together used" in bad.faults[0].detail, bad.faults
 
 
 def test_the_cpu_cap_counts_a_bot_s_children_together(tmp_path: Path) -> None:
