@@ -13,7 +13,7 @@ from pathlib import Path
 
 from sqlmodel import Session, select
 
-from ladder.archives import unpack_archive
+from ladder.archives import check_tree, unpack_archive
 from ladder.db import read_session, write_session
 from ladder.models import Bot, BotKind, BotStatus, BotToken, Notice, Rating
 from ladder.ratings import INITIAL_RATING
@@ -94,6 +94,11 @@ def _copy_upload(source: Path, target: Path) -> None:
     target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     if source.is_dir():
         shutil.copytree(source, target, symlinks=True)
+        try:
+            check_tree(target)  # the same rules as an archive's: no link out or to a directory
+        except tarfile.TarError as error:
+            shutil.rmtree(target, ignore_errors=True)
+            raise LadderError(f"{source.name}: refused: {error}") from None
     elif source.is_file() and (zipfile.is_zipfile(source) or _looks_like_tar(source)):
         try:
             unpack_archive(source, target)
