@@ -117,6 +117,22 @@ def test_idle_streams_cannot_starve_the_other_seat(tmp_path: Path, hostile_seat:
     assert not bad.faults or bad.faults[0].kind == "startup", bad.faults
 
 
+@pytest.mark.parametrize("hostile_seat", [0, 1, 2])
+def test_a_connection_flood_cannot_shut_out_either_other_seat_of_three(
+    tmp_path: Path, hostile_seat: int, systemd_open_files: None
+) -> None:
+    """The review's 3-player Fuji 99, where one seat was shut out: the flooder in each seat position."""
+    flooder = hostile_bot("connection_flood", "5", "230")
+    bots = [good_bot(delay=2.0) for _ in range(3)]
+    bots[hostile_seat] = flooder
+    replay = tmp_path / "r.jsonl"
+    report = run_match(MatchSpec("fuji99", bots, seed=5, replay_path=str(replay), time_control=FAST))
+    verify_replay(replay)
+    for seat in report.seats:
+        assert not seat.faults and not seat.replaced, (seat.seat, seat.faults)
+    assert "connection flood: played my own seat" in report.seats[hostile_seat].stderr_tail
+
+
 @pytest.fixture
 def systemd_open_files(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The referee (this process) held at systemd's default of 1,024 open files (it cannot raise them)."""
