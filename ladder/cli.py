@@ -215,7 +215,7 @@ def init(settings: LadderSettings) -> None:
     """Create the ladder (or bring its database schema up to date)."""
     from ladder.db import current_revision, migrate
 
-    settings.home.mkdir(parents=True, exist_ok=True)
+    settings.secure()
     migrate(settings.db_url)
     console.print(f"ladder ready in {settings.home}, database {masked_url(settings.db_url)} "
                   f"(schema {current_revision(settings.db_url)})")

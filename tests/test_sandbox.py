@@ -35,7 +35,7 @@ def run_confined(tmp_path: Path, command: tuple[str, ...], level: str = "strict"
 PROBE = (
     "import os, socket, sys; "
     "print('uid', os.getuid(), 'env', sorted(os.environ)); "
-    "print('net', [name for _, name in socket.if_nameindex()]); "
+    "print('net', [line.split(':')[0].strip() for line in open('/proc/net/dev').read().splitlines()[2:]]); "
     "print('tests visible', os.path.exists(sys.argv[1]))"
 )
 
