@@ -216,6 +216,10 @@ NOTES = {
         "the SDK's `prepare` script: `package.json` allows that script in `allowScripts`, and denies\n"
         "protobufjs's `postinstall`, which the SDK does not need), so npm 11 installs without a warning.\n"
     ),
+    "raw-js": (
+        "\n`package.json` denies protobufjs's `postinstall` in `allowScripts` (the bot does not need it), so\n"
+        "npm 11 installs without a warning about install scripts.\n"
+    ),
     "cpp": "\n`make` builds with one job per core (the Makefile sets `-j`): the gRPC stubs take a few minutes once.\n",
     "go": "\n`make` builds from Debian's Go packages alone (GOPATH mode, no module proxy), in a few minutes once.\n",
 }
@@ -309,8 +313,18 @@ def scaffold(name: str, lang: str, game: str, parent: Path) -> Scaffold:
         copy_protos(target / "proto")
         (target / ".gitignore").write_text("node_modules/\n")
         command = "node raw_bot.js"
-        run = f'npm install --no-audit --no-fund @grpc/grpc-js @grpc/proto-loader\n{b99} match {game} --bot "{command}" --bot random --seed 1'
-        test = f'{b99} match {game} --bot "{command}" --bot random --seed 2 --json > /dev/null   # exits 1 if the bot does not start'
+        sdk_packages = json.loads((JS_SDK / "package.json").read_text())["dependencies"]
+        (target / "package.json").write_text(json.dumps({
+            "name": name.lower(),
+            "version": "0.1.0",
+            "private": True,
+            "main": "raw_bot.js",
+            "scripts": {"test": f'{shlex.quote(b99)} match {game} --bot "{command}" --bot random --seed 2 --json > /dev/null'},
+            "dependencies": {package: sdk_packages[package] for package in ("@grpc/grpc-js", "@grpc/proto-loader")},
+            "allowScripts": {"protobufjs": False},
+        }, indent=2) + "\n")
+        run = f'npm install --no-audit --no-fund\n{b99} match {game} --bot "{command}" --bot random --seed 1'
+        test = "npm test"
     else:
         sdk = CPP_SDK if lang == "cpp" else GO_SDK
         source = (sdk / "random_bot.cc").read_text() if lang == "cpp" else (sdk / "main.go").read_text()

@@ -152,8 +152,8 @@ def reader(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, st
     return work, env
 
 
-def run_blocks(found: list[Block], work: Path, env: dict[str, str]) -> int:
-    """Run a document's blocks in order in `work`; the number that ran."""
+def run_blocks(found: list[Block], work: Path, env: dict[str, str], output: list[str] | None = None) -> int:
+    """Run a document's blocks in order in `work`; the number that ran (their output goes to `output`)."""
     check_skips(found)
     for block in found:
         if block.skip is None and block.filename:
@@ -186,6 +186,8 @@ def run_blocks(found: list[Block], work: Path, env: dict[str, str]) -> int:
             ran += 1
             continue
         assert completed.returncode == 0, f"{where} failed:\n{block.body}\n--- stdout\n{completed.stdout[-3000:]}\n--- stderr\n{completed.stderr[-3000:]}"
+        if output is not None:
+            output.append(completed.stdout + completed.stderr)
         ran += 1
     return ran
 
@@ -208,7 +210,11 @@ def test_each_scaffold_readme_runs_as_generated(lang: str, reader: tuple[Path, d
     text = (folder / "README.md").read_text()
     found = blocks_of(text, f"README.md of a {lang} bot")
     assert "apt-get install" in text or lang == "python", "the set-up names the packages to install"
-    ran = run_blocks(found, folder, env)
+    output: list[str] = []
+    ran = run_blocks(found, folder, env, output)
+    # Measured: npm 11 warned that the SDK's `prepare` script was "not covered by allowScripts", which
+    # read like a failure. A new bot's package.json covers the install scripts of its packages.
+    assert "allowScripts" not in "".join(output), "".join(output)[-2000:]
     if lang in ("cpp", "go"):
         assert ran == 0  # compiling the stubs takes minutes: the skip reasons name the test that builds them
     else:
