@@ -13,7 +13,8 @@ Each scaffold's README, as `b99 bot new` writes it, is run the same way from the
   test (a path in the repository) that runs the same commands. A skipped block that installs grpcio
   and grpcio-tools into a virtual environment is stood in for by one that sees the project's own.
 - A command written in prose (inline code `b99 SUBCOMMAND ARGUMENTS...` with no placeholder) is also
-  in a block, run or skipped, so that no command a reader is told to run goes untested.
+  in a block, run or skipped, so that no command a reader is told to run goes untested. (Other inline
+  commands, `./scripts/...` and `python -m benchmarks...`, are for developers in the clone.)
 """
 
 from __future__ import annotations
