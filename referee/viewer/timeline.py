@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from html import escape
 from typing import Any
 
 from referee.engine import Event, GameState
@@ -63,6 +64,8 @@ class Step:
     events: list[Event] = field(default_factory=list)
     faults: list[dict[str, Any]] = field(default_factory=list)
     over: bool = False
+    #: The decision each deciding seat faced (its name), for the move list.
+    names: dict[int, str] = field(default_factory=dict)
 
 
 class Timeline:
@@ -115,10 +118,11 @@ class Timeline:
                     self._push(Step(len(self.steps), "chance", outcome=outcome))
                 elif kind == "decision":
                     choices = {int(seat): str(option) for seat, option in record["choices"].items()}
+                    names = {seat: self.state.decision_name(seat) for seat in choices}
                     self.state.apply_decisions(choices)
                     how = {int(seat): str(value) for seat, value in record.get("how", {}).items()}
                     seconds = {int(seat): float(value) for seat, value in record.get("seconds", {}).items()}
-                    self._push(Step(len(self.steps), "decision", choices=choices, how=how, seconds=seconds))
+                    self._push(Step(len(self.steps), "decision", choices=choices, how=how, seconds=seconds, names=names))
                 elif kind == "fault":
                     self.pending_faults.append({key: value for key, value in record.items() if key != "type"})
                 elif kind == "result":
@@ -188,7 +192,7 @@ class Timeline:
 
     # ----- what a page shows ---------------------------------------------------------
     def check_seat(self, seat: int | None) -> None:
-        if seat is not None and not 0 <= seat < self.players:
+        if seat is not None and seat != ALL_SEATS and not 0 <= seat < self.players:
             raise ReplayError(f"no seat {seat} in a {self.players}-player game (seats 0 to {self.players - 1})")
 
     def check_step(self, index: int) -> Step:
@@ -203,7 +207,10 @@ class Timeline:
         return state.public_view() if seat is None else state.private_view(seat)
 
     def frame(self, index: int, seat: int | None = None) -> str:
-        """The SVG picture after step `index`, from the spectator's (None) or one seat's view."""
+        """The SVG picture after step `index`, from the spectator's (None), one seat's, or every seat's view
+        (ALL_SEATS: each seat's picture one under the other, hidden information included)."""
+        if seat == ALL_SEATS:
+            return stack_pictures([(f"seat {s}'s view", draw_view(self.game.id, self.view(index, s))) for s in range(self.players)])
         return draw_view(self.game.id, self.view(index, seat))
 
     @staticmethod
@@ -212,20 +219,45 @@ class Timeline:
             return "decision: " + ", ".join(f"seat {seat}" for seat in sorted(step.choices))
         return step.kind
 
+    def offered_at(self, index: int) -> list[SeatDecision]:
+        """The decision the position after step `index` asks for: each deciding seat's options and, when
+        the next step was played, the option it chose (so the panel describes the position the picture shows)."""
+        self.check_step(index)
+        if index + 1 < len(self.steps):
+            return self.decisions(index + 1)
+        state = self.state_at(index)
+        if state.is_terminal() or state.is_chance_node():
+            return []
+        return [
+            SeatDecision(seat, state.decision_name(seat), [(o.id, o.label) for o in state.legal_options(seat)], "", "", None)
+            for seat in state.deciding_seats()
+        ]
+
+    def next_kind(self, index: int) -> str:
+        """What follows the position after step `index`: 'decision', 'chance' or 'over'."""
+        state = self.state_at(index)
+        if state.is_terminal():
+            return "over"
+        return "chance" if state.is_chance_node() else "decision"
+
     def step_json(self, index: int, seat: int | None, reveal: bool) -> dict[str, Any]:
-        """Everything the viewer shows for one step from one perspective.
+        """Everything the viewer shows for one step from one perspective: the picture after the step, the
+        events and faults that led to it, and the decision that position asks for (`decisions`).
 
         `reveal` (the match is over) shows every seat's options and choice; otherwise a seat sees only its
-        own and a spectator sees who decided, how and how long they took."""
+        own and a spectator sees who decides (and, where the replay says, how and how long they took)."""
         step = self.check_step(index)
         self.check_seat(seat)
+        if seat == ALL_SEATS and not reveal:
+            raise ReplayError("every seat's view is shown once the match is over")
         decisions = []
-        for decision in self.decisions(index):
+        for decision in self.offered_at(index):
             if reveal or decision.seat == seat:
                 decisions.append(decision.to_json())
             else:
                 decisions.append({"seat": decision.seat, "decision": decision.decision, "how": decision.how, "seconds": decision.seconds})
-        events = [event_words(event.kind, event.data) for event in step.events if event.visible_to(seat)]
+        audience = None if seat == ALL_SEATS else seat
+        events = [event_words(event.kind, event.data) for event in step.events if seat == ALL_SEATS or event.visible_to(audience)]
         return {
             "step": index,
             "kind": step.kind,
@@ -233,31 +265,72 @@ class Timeline:
             "svg": self.frame(index, seat),
             "events": events,
             "decisions": decisions,
+            "next": self.next_kind(index),
             "faults": step.faults,
             "over": step.over,
+            "result": self.result if step.over else None,
         }
 
     def summary_json(self) -> dict[str, Any]:
-        """The timeline's outline: game, seats, one short entry per step (who decided, think time) and the result."""
+        """The timeline's outline: game, seats, one short entry per step (who decided, think time) and the result.
+
+        The seed travels as text: a 64-bit number does not survive JavaScript's doubles."""
+        seed = self.header.get("seed")
         return {
             "game": self.game.id,
             "name": self.game.name,
             "players": self.players,
             "seats": list(self.header.get("seats", [])),
             "match_id": self.header.get("match_id"),
-            "seed": self.header.get("seed"),
+            "seed": None if seed is None else str(seed),
             "seed_commitment": self.header.get("seed_commitment"),
             "variants": dict(self.config.variants),
-            "steps": [self.step_outline(step) for step in self.steps],
+            "steps": [self.step_outline(step, reveal=self.finished) for step in self.steps],
             "result": self.result,
             "finished": self.finished,
         }
 
     @staticmethod
-    def step_outline(step: Step) -> dict[str, Any]:
-        return {
+    def step_outline(step: Step, reveal: bool) -> dict[str, Any]:
+        """One step in short, for the slider's marks and the move list: who decided what, faults, public
+        events; the options chosen and chance outcomes only once the match is over (`reveal`)."""
+        marks = [{"seat": int(f.get("seat", -1)), "kind": str(f.get("kind", "fault"))} for f in step.faults]
+        marks += [{"seat": seat, "kind": how} for seat, how in sorted(step.how.items()) if how in ("fallback", "timeout")]
+        outline: dict[str, Any] = {
             "kind": step.kind,
             "seats": sorted(step.choices),
-            "seconds": max(step.seconds.values(), default=0.0),
+            "decisions": {str(seat): name for seat, name in sorted(step.names.items())},
+            "events": [event.kind for event in step.events if event.visible_to(None)],
             "faults": len(step.faults),
+            "marks": marks,
         }
+        if reveal:
+            outline["choices"] = {str(seat): option for seat, option in sorted(step.choices.items())}
+            if step.kind == "chance":
+                outline["outcome"] = step.outcome
+        if step.seconds:
+            outline["seconds"] = max(step.seconds.values())
+        return outline
+
+
+#: The perspective that sees every seat's hidden information (finished matches only).
+ALL_SEATS = -1
+
+
+def stack_pictures(pictures: list[tuple[str, str]]) -> str:
+    """Several SVG pictures one under the other in one SVG, each under a caption."""
+    import re
+
+    size = re.compile(r'<svg[^>]*? width="([0-9.]+)" height="([0-9.]+)"')
+    parts, y, width = [], 0.0, 0.0
+    for caption, svg in pictures:
+        found = size.search(svg)
+        w, h = (float(found.group(1)), float(found.group(2))) if found else (800.0, 600.0)
+        parts.append(f'<text x="8" y="{y + 22:g}" font-size="18" font-weight="bold" fill="#222">{escape(caption)}</text>')
+        parts.append(svg.replace("<svg ", f'<svg x="0" y="{y + 30:g}" ', 1))
+        y += h + 40
+        width = max(width, w)
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {y:g}" width="{width:g}" height="{y:g}" '
+        f'font-family="DejaVu Sans, Helvetica, Arial, sans-serif">' + "".join(parts) + "</svg>"
+    )

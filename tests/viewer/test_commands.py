@@ -63,9 +63,12 @@ def test_step_json_has_options_offered_the_choice_and_think_time(replay: Path) -
     timeline = Timeline.from_records(read_replay(replay))
     pages = ReplayPages(lambda: timeline)
     decision = next(i for i, step in enumerate(timeline.steps) if step.kind == "decision" and len(step.choices) > 1)
-    data = json.loads(pages.respond("step.json", {"n": str(decision), "seat": "0"}).body)
+    # The panel of a step describes the position its picture shows: the options offered there, and the one
+    # chosen at the step that follows.
+    data = json.loads(pages.respond("step.json", {"n": str(decision - 1), "seat": "0"}).body)
     mine = next(d for d in data["decisions"] if d["seat"] == 0)
-    assert mine["chosen"] in {option["id"] for option in mine["options"]}
+    offered = [option.id for option in timeline.state_at(decision - 1).legal_options(0)]
+    assert [option["id"] for option in mine["options"]] == offered and mine["chosen"] in offered
     assert mine["seconds"] is not None and mine["how"] == "bot"
     records = [r for r in read_replay(replay) if r["type"] == "decision"]
     decisions_before = sum(1 for step in timeline.steps[:decision] if step.kind == "decision")

@@ -71,7 +71,7 @@ def test_a_running_match_is_watched_live_then_replayed(ladder, browser: Browser)
         assert b'src="/matches/%d/view/"' % match_id in get(f"{base}/matches/{match_id}")[1]
         page.goto(f"{base}/matches/{match_id}/view/")
         page.wait_for("document.body && document.body.dataset.ready === '1'")
-        assert page.evaluate("document.getElementById('perspective').options.length") == 3
+        assert page.evaluate("document.getElementById('perspective').options.length") == 4  # spectator, two seats, every seat
         assert set(page.evaluate("[...document.querySelectorAll('#picture [data-seat-area]')].map(n => n.dataset.seatArea)")) >= {"0", "1"}
         status, body = get(f"{base}/matches/{match_id}/view/step.json?n=5&seat=1")
         assert status == 200 and json.loads(body)["step"] == 5

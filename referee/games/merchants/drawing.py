@@ -72,7 +72,12 @@ def _layout(svg: Svg, view: Mapping[str, Any], x: float, y: float) -> None:
 def _shop(svg: Svg, x: float, y: float, seat: Mapping[str, Any], view: Mapping[str, Any], width: float) -> None:
     number = int(seat["seat"])
     me = view.get("seat") == number
-    heading = f"seat {number}" + (" (you)" if me else "") + f" · score {seat.get('score', 0)}" + (f" · final {seat['final']}" if "final" in seat else "")
+    final = seat.get("final")
+    if isinstance(final, Mapping):
+        score = f" · total {final.get('total', 0)}" + (f" · rank {final['rank']}" if "rank" in final else "")
+    else:
+        score = f" · trend points {seat.get('score', 0)}"
+    heading = f"seat {number}" + (" (you)" if me else "") + score
     panel(svg, x, y, width, 300, heading, seat_colour(number), data_seat_area=number)
     placed = {(int(t["row"]), int(t["col"])): t for t in seat.get("shop", [])}
     rows = [r for r, _ in placed] or [0]
@@ -91,7 +96,7 @@ def _shop(svg: Svg, x: float, y: float, seat: Mapping[str, Any], view: Mapping[s
                 ring = "#ffd400" if pending and (pending["row"], pending["col"]) == (row, col) else ""
                 _tile(svg, cx, cy, tile["tile"], int(tile.get("rotation", 0)), keys=f"replace:{row},{col}", ring=ring)
             else:
-                svg.rect(cx + 2, cy + 2, CELL - 4, CELL - 4, fill="none", stroke="#c9bfa6", stroke_dasharray="3 3",
+                svg.rect(cx + 2, cy + 2, CELL - 4, CELL - 4, fill="transparent", stroke="#c9bfa6", stroke_dasharray="3 3",
                          data_keys=f"place:{row},{col}", data_cell=f"{row},{col}")
     info_x = gx + 6 * CELL + 8
     chips = seat.get("chips", [])
@@ -102,7 +107,22 @@ def _shop(svg: Svg, x: float, y: float, seat: Mapping[str, Any], view: Mapping[s
     svg.text(info_x, y + 92, f"discards ({len(discards)}):", size=10)
     for index, tile in enumerate(discards[:8]):
         _tile(svg, info_x + (index % 4) * 30, y + 98 + (index // 4) * 30, tile, size=28)
+    if isinstance(final, Mapping):
+        for number_line, line in enumerate(_final_lines(final)):
+            svg.text(info_x, y + 172 + number_line * 15, line, size=11)
     svg.close()
+
+
+def _final_lines(final: Mapping[str, Any]) -> list[str]:
+    """A seat's final scoring as a few short lines (the parts that add up to its total)."""
+    achieved = [card["card"] for card in final.get("reputation", []) if isinstance(card, Mapping) and card.get("achieved")]
+    return [
+        f"trend cards {final.get('trend_points', 0)} · thumbs {final.get('thumb_points', 0)}",
+        f"attribute sets {final.get('attribute_sets', 0)}: {final.get('attribute_points', 0)}",
+        f"magic circles {final.get('circles', 0)}: {final.get('circle_points', 0)}",
+        f"stars {final.get('stars', 0)}: {final.get('star_points', 0)} · reputation " + (", ".join(achieved) or "none"),
+        f"total {final.get('total', 0)}",
+    ]
 
 
 def _condition(condition: Mapping[str, Any]) -> str:
