@@ -36,7 +36,7 @@ class SeatGame:
         self.thread = threading.Thread(target=run_match, args=(spec,), daemon=True)
         self.thread.start()
 
-    def answer_until(self, wanted: Callable[[list[str]], bool], timeout: float = 30.0) -> list[str]:
+    def answer_until(self, wanted: Callable[[list[str]], bool], timeout: float = 90.0) -> list[str]:
         """Answer with the first option until the seat is offered options `wanted` accepts; returns them."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline and self.thread.is_alive():
@@ -46,7 +46,7 @@ class SeatGame:
             if ids:
                 self.web.choose(ids[0])
             time.sleep(0.002)
-        raise AssertionError("the seat was never offered such options")
+        raise AssertionError(f"the seat was never offered such options (match running: {self.thread.is_alive()}, chosen: {self.web.chosen[-5:]})")
 
     def finish(self) -> None:
         while self.thread.is_alive():

@@ -77,7 +77,7 @@ def draw(view: Mapping[str, Any]) -> str:
 
 def _centre(svg: Svg, view: Mapping[str, Any], data: Any) -> None:  # noqa: ANN401 - the game's Components
     x0, width = 272, 276
-    svg.open(data_area="table")
+    svg.open(data_area="table", data_frame=1)
     svg.rect(x0, 60, width, 330, fill="#2e6b45", stroke=INK, rx=8)
     pins, shigoro = int(view.get("unused_pins", 0)), int(view.get("unused_shigoro", 0))
     if "set_pins" in view:
@@ -127,7 +127,8 @@ def _centre(svg: Svg, view: Mapping[str, Any], data: Any) -> None:  # noqa: ANN4
     if "guess" in view:
         lines.append(f"guess: total {view['guess']}")
     if "revealed_total" in view:
-        lines.append(f"revealed total {view['revealed_total']}: " + ("HIT, the child wins" if view.get("hit") else "miss, the parent wins"))
+        lines.append(f"revealed total {view['revealed_total']}")
+        lines.append("HIT: the child wins" if view.get("hit") else "miss: the parent wins")
     for text in lines:
         svg.text(x0 + 10, y, text, size=14, fill="#fff", font_weight="bold")
         y += 20
