@@ -114,3 +114,22 @@ def test_live_replay_reads_lines_as_they_are_written(replay: Path, tmp_path: Pat
     final.write_text("".join(lines))
     live_file.unlink()
     assert live.timeline().finished and len(live.timeline().steps) > middle
+
+
+def test_the_rules_link_serves_the_rules_as_a_page() -> None:
+    from referee.viewer.app import ReplayPages, rules_link
+
+    answer = ReplayPages(lambda: None).respond(rules_link("merchants"), {})  # type: ignore[arg-type, return-value]
+    assert answer.status == 200 and answer.content_type.startswith("text/html")
+    assert b"<h1>" in answer.body and b"<meta name=\"viewport\"" in answer.body and b"\n# " not in answer.body
+
+
+def test_event_words_are_plain_and_in_a_stable_order() -> None:
+    from referee.viewer.words import event_words
+
+    one = event_words("scored", {"seat": 1, "points": 3, "bonus": {"b": 1, "a": 2}})
+    other = event_words("scored", {"bonus": {"a": 2, "b": 1}, "points": 3, "seat": 1})
+    assert one == other == "seat 1: scored (bonus (a 2, b 1), points 3)"
+    final = event_words("final_scoring", {"seats": [{"total": 28, "seat": 0}, {"seat": 1, "total": 21}], "ranks": [1, 2]})
+    assert final == "final scoring (ranks 1, 2, seats seat 0: total 28; seat 1: total 21)"
+    assert "{" not in final and "'" not in final
