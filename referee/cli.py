@@ -205,6 +205,7 @@ def match(
             ask_forced=ask_forced,
             transport="tcp" if tcp else "unix",
             position=position,
+            decision_logs=True,  # a local match: the bots' own output goes into the replay beside each decision
         )
         with console.status(f"playing {game}…"):
             report = run_match(spec)

@@ -208,6 +208,8 @@ def launch(
     With a sandbox request above `none`, the environment is scrubbed to `environment` plus a few basics
     and the bot is confined (see referee.sandbox); BotLaunchError if the level cannot run here.
     """
+    # Python bots write their output as they go (a `print` shows beside the decision it was made in).
+    environment = {"PYTHONUNBUFFERED": "1", **environment}
     workdir.mkdir(parents=True, exist_ok=True)
     stdout_path = workdir / "stdout.log"
     stderr_path = workdir / "stderr.log"

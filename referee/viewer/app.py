@@ -133,6 +133,8 @@ class ReplayPages:
     start_step: int = 0
     #: How the replay is named in the commands "copy position" gives (its path for a local file).
     replay_name: str = "replay.jsonl"
+    #: Show what each bot wrote while deciding (the owner's local viewer; never a public page).
+    show_logs: bool = False
 
     def respond(self, subpath: str, query: Mapping[str, str]) -> Reply:
         """Answer `subpath` (relative to where the viewer is mounted, '' for its page)."""
@@ -153,7 +155,7 @@ class ReplayPages:
                     return Reply.json(self.position(timeline, index))
                 if subpath == "frame.svg":
                     return Reply(200, "image/svg+xml", timeline.frame(index, seat).encode())
-                return Reply.json(timeline.step_json(index, seat, reveal=timeline.finished))
+                return Reply.json(timeline.step_json(index, seat, reveal=timeline.finished, logs=self.show_logs))
         except ReplayError as error:
             return Reply.error(str(error))
         found = docs_file(subpath) or static_file(subpath)

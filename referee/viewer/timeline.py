@@ -37,10 +37,13 @@ class SeatDecision:
     chosen: str
     how: str
     seconds: float | None
+    #: What the seat's bot wrote (stdout, stderr) while deciding, when the replay holds it.
+    log: str = ""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, with_log: bool = False) -> dict[str, Any]:
         labels = dict(self.options)
         return {
+            **({"log": self.log} if with_log and self.log else {}),
             "seat": self.seat,
             "decision": self.decision,
             "options": [{"id": option_id, "label": label} for option_id, label in self.options],
@@ -66,6 +69,8 @@ class Step:
     over: bool = False
     #: The decision each deciding seat faced (its name), for the move list.
     names: dict[int, str] = field(default_factory=dict)
+    #: What each seat's bot wrote while deciding (a local match's replay records it).
+    logs: dict[int, str] = field(default_factory=dict)
 
 
 class Timeline:
@@ -89,6 +94,7 @@ class Timeline:
         self.cache: OrderedDict[int, GameState] = OrderedDict()
         self.result: dict[str, Any] | None = None
         self.pending_faults: list[dict[str, Any]] = []
+        self.pending_logs: dict[int, str] = {}
         self._events_seen = 0
         self._attach_events()
 
@@ -123,6 +129,8 @@ class Timeline:
                     how = {int(seat): str(value) for seat, value in record.get("how", {}).items()}
                     seconds = {int(seat): float(value) for seat, value in record.get("seconds", {}).items()}
                     self._push(Step(len(self.steps), "decision", choices=choices, how=how, seconds=seconds, names=names))
+                elif kind == "logs":
+                    self.pending_logs.update({int(seat): str(text) for seat, text in record["seats"].items()})
                 elif kind == "fault":
                     self.pending_faults.append({key: value for key, value in record.items() if key != "type"})
                 elif kind == "result":
@@ -136,6 +144,7 @@ class Timeline:
 
     def _push(self, step: Step) -> None:
         step.faults, self.pending_faults = self.pending_faults, []
+        step.logs, self.pending_logs = self.pending_logs, {}
         step.over = self.state.is_terminal()
         self.steps.append(step)
         if step.index % CHECKPOINT_EVERY == 0:
@@ -186,6 +195,7 @@ class Timeline:
                 step.choices.get(seat, ""),
                 step.how.get(seat, "bot"),
                 step.seconds.get(seat),
+                step.logs.get(seat, ""),
             )
             for seat in before.deciding_seats()
         ]
@@ -240,12 +250,13 @@ class Timeline:
             return "over"
         return "chance" if state.is_chance_node() else "decision"
 
-    def step_json(self, index: int, seat: int | None, reveal: bool) -> dict[str, Any]:
+    def step_json(self, index: int, seat: int | None, reveal: bool, logs: bool = False) -> dict[str, Any]:
         """Everything the viewer shows for one step from one perspective: the picture after the step, the
         events and faults that led to it, and the decision that position asks for (`decisions`).
 
         `reveal` (the match is over) shows every seat's options and choice; otherwise a seat sees only its
-        own and a spectator sees who decides (and, where the replay says, how and how long they took)."""
+        own and a spectator sees who decides (and, where the replay says, how and how long they took).
+        `logs` adds what each bot wrote while deciding (for its owner: local pages, never a public one)."""
         step = self.check_step(index)
         self.check_seat(seat)
         if seat == ALL_SEATS and not reveal:
@@ -253,7 +264,7 @@ class Timeline:
         decisions = []
         for decision in self.offered_at(index):
             if reveal or decision.seat == seat:
-                decisions.append(decision.to_json())
+                decisions.append(decision.to_json(with_log=logs))
             else:
                 decisions.append({"seat": decision.seat, "decision": decision.decision, "how": decision.how, "seconds": decision.seconds})
         audience = None if seat == ALL_SEATS else seat

@@ -263,3 +263,33 @@ def test_phone_and_desktop_windows_give_the_picture_the_width(page: Page, tmp_pa
             assert page.errors == []
         finally:
             page.resize(1320, 1000)
+
+
+def test_a_bots_own_output_shows_beside_its_decisions(page: Page, tmp_path: Path) -> None:
+    """What a process bot prints (stdout, which a `print` in an SDK bot writes) and writes to stderr, captured
+    per decision into the replay, is shown at that decision in the owner's local viewer and nowhere public."""
+    import sys
+
+    replay = tmp_path / "chatty.jsonl"
+    command = (sys.executable, str(Path(__file__).with_name("chatty_bot.py")))
+    bots = [BotSpec(name="chatty", command=command), BotSpec(name="random", factory=RandomBot)]
+    run_match(MatchSpec(game="deep_dive", bots=bots, seed=5, replay_path=str(replay), decision_logs=True))
+    records = read_replay(replay)
+    logs = [r for r in records if r["type"] == "logs"]
+    assert logs and all(set(r["seats"]) == {"0"} for r in logs)
+    timeline = Timeline.from_records(records)
+    both = [i for i, step in enumerate(timeline.steps) if "printed at decision" in step.logs.get(0, "") and "stderr at decision" in step.logs.get(0, "")]
+    assert both, "a print and a stderr line, each beside a decision"
+    step = both[len(both) // 2]
+    pages = ReplayPages(lambda: timeline, show_logs=True)
+    server, url = serve(lambda method, sub, query, body: pages.respond(sub.lstrip("/"), query))
+    try:
+        open_viewer(page, url + f"?step={step - 1}&seat=0")
+        wait_step(page, step - 1)
+        shown = page.evaluate("document.querySelector('#decisions pre.log').textContent")
+        assert shown == timeline.steps[step].logs[0]
+        assert "[stdout]" in shown and "[stderr]" in shown
+    finally:
+        server.shutdown()
+    public = ReplayPages(lambda: timeline)
+    assert b"printed at decision" not in public.respond("step.json", {"n": str(step - 1), "seat": "0"}).body

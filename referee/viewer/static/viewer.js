@@ -94,7 +94,7 @@
       const time = d.seconds == null ? "" : ` · thought ${(d.seconds * 1000).toFixed(d.seconds < 1 ? 1 : 0)} ms`;
       const chosen = d.chosen ? ` · chose ${d.chosen_label || d.chosen}` : (d.options ? " · to choose" : " · decides");
       decisions.append(text("div", `${seatName(d.seat)} · ${d.decision.replaceAll("_", " ")}${chosen}${how}${time}`, "decision-line"));
-      if (d.log) decisions.append(text("pre", d.log, "log"));
+      if (d.log) { decisions.append(text("div", "what its bot wrote while deciding:", "muted")); decisions.append(text("pre", d.log, "log")); }
       if (d.options) {
         const list = document.createElement("ul");
         list.className = "offered";
