@@ -28,6 +28,7 @@ from referee.clock import SeatClock, TimeControl
 from referee.engine import GameState, Seat
 from referee.errors import BotLaunchError, ConfigError
 from referee.decision_logs import DecisionLogs
+from referee.fault_text import timeout_fault
 from referee.faults import Fault, FaultKind
 from referee.launcher import launch
 from referee.ranking import competition_ranks
@@ -472,6 +473,7 @@ class _Match:
                     continue
                 self.replace(seat, Fault(FaultKind.ILLEGAL_OPTION, f"{outcome.option_id!r} is not offered"), decision_index)
             elif outcome.kind == FaultKind.TIMEOUT:
+                outcome = timeout_fault(outcome, seat.clock, request.request_id)
                 if seat.clock.strike():
                     self.replace(seat, outcome, decision_index)
                 else:
