@@ -225,9 +225,13 @@ class Timeline:
 
     @staticmethod
     def step_label(step: Step) -> str:
+        """What the step was, as the picture after it is captioned: 'after seat 1's decision'."""
         if step.kind == "decision":
-            return "decision: " + ", ".join(f"seat {seat}" for seat in sorted(step.choices))
-        return step.kind
+            seats = sorted(step.choices)
+            return "after " + " and ".join(f"seat {seat}'s" for seat in seats) + (" decisions" if len(seats) > 1 else " decision")
+        if step.kind == "chance":
+            return "after a chance step"
+        return "the start"
 
     def offered_at(self, index: int) -> list[SeatDecision]:
         """The decision the position after step `index` asks for: each deciding seat's options and, when

@@ -110,6 +110,9 @@ def test_seed_names_marks_moves_links_and_copy_position(page: Page, faulty_repla
         mine = next(i for i in range(faulted + 1, last) if 1 in timeline.steps[i + 1].choices)
         page.evaluate("document.getElementById('my-next').click()")
         wait_step(page, mine)
+        visible = "(() => { const l = document.getElementById('moves'), r = l.querySelector('li.current'), a = l.getBoundingClientRect(),"
+        visible += " b = r.getBoundingClientRect(); return r.dataset.step + ':' + (b.top >= a.top - 1 && b.bottom <= a.bottom + 1); })()"
+        assert page.evaluate(visible) == f"{mine}:true", "the move list shows the current step"
         assert "seat 1 (faulty)" in page.evaluate("document.getElementById('decisions').textContent")
         # The move list: every step, filtered by seat, by kind and by a search, and a row goes to its step.
         assert page.evaluate("document.querySelectorAll('#moves li').length") == last + 1
