@@ -254,6 +254,8 @@ def launch(
     if script is not None:
         where = f"the bot's directory {cwd}" if cwd else f"{os.getcwd()}"
         raise BotLaunchError(f"seat {seat}: bot script {script!r} does not exist (looked in {where})")
+    # Python bots write their output as they go (a `print` shows beside the decision it was made in).
+    environment = {"PYTHONUNBUFFERED": "1", **environment}
     workdir.mkdir(parents=True, exist_ok=True)
     stdout_path = workdir / "stdout.log"
     stderr_path = workdir / "stderr.log"

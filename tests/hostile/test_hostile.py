@@ -184,7 +184,7 @@ def test_spinner_times_out_and_the_timeout_is_in_the_replay(tmp_path: Path) -> N
     assert after["how"]["1"] == "fallback"
     shown = CliRunner().invoke(main, ["replay", "show", str(tmp_path / "r.jsonl"), "--seat", "1"], terminal_width=200)
     assert shown.exit_code == 0, shown.output
-    assert "fault seat 1" in shown.output and "timeout: no answer within" in shown.output
+    assert "fault seat 1" in shown.output and "timeout: your bot did not answer within" in shown.output and "its limit was" in shown.output
 
 
 def test_strikes_let_a_seat_time_out_before_it_is_replaced(tmp_path: Path) -> None:

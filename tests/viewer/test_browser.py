@@ -75,7 +75,7 @@ def test_live_page_updates_while_the_match_runs(page: Page, tmp_path: Path) -> N
     pages = ReplayPages(live.timeline, live=True)
 
     def respond(method, path, query, body):  # type: ignore[no-untyped-def]
-        return live.events(poll_seconds=0.05) if path == "/events" else pages.respond(path.lstrip("/"), query)
+        return live.stream(query, poll_seconds=0.05) if path == "/events" else pages.respond(path.lstrip("/"), query)
 
     server, url = serve(respond)
     try:
