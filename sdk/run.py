@@ -71,6 +71,11 @@ def run(
         sys.stderr.flush()
         time.sleep(backoff_seconds)
         sys.exit(EXIT_TOKEN_REJECTED)
+    except grpc.aio.AioRpcError as error:
+        # The referee ended this seat's stream (the bot timed out or faulted and the fallback plays on): its
+        # reason came as an error message already printed above; a traceback would only hide it.
+        print(f"b99 sdk: the referee ended this bot's game ({error.code().name}: {error.details()})", file=sys.stderr)
+        return None
 
 
 def token_metadata(token: str) -> tuple[tuple[str, str], ...]:
