@@ -72,9 +72,9 @@ def run(
         time.sleep(backoff_seconds)
         sys.exit(EXIT_TOKEN_REJECTED)
     except grpc.aio.AioRpcError as error:
-        # The referee ended this seat's stream (the bot timed out or faulted and the fallback plays on): its
-        # reason came as an error message already printed above; a traceback would only hide it.
-        print(f"b99 sdk: the referee ended this bot's game ({error.code().name}: {error.details()})", file=sys.stderr)
+        # The stream ended (the referee replaced this bot after a timeout or fault, or could not be reached):
+        # the referee's reason, if it sent one, is printed above; a traceback would only hide it.
+        print(f"b99 sdk: the stream to the referee ended ({error.code().name}: {error.details()})", file=sys.stderr)
         return None
 
 
