@@ -151,7 +151,7 @@ def test_every_clickable_kind_plays_its_option_and_only_in_its_own_area(page: Pa
 
 
 #: The person's decisions the test above looks at in each game (the first ones: every kind shows early).
-DECISIONS_LOOKED_AT = 12
+DECISIONS_LOOKED_AT = 8
 
 
 def test_underground_dice_has_clickable_parts(page: Page, tmp_path: Path) -> None:
