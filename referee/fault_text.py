@@ -70,10 +70,13 @@ def timeout_fault(fault: Fault, clock: SeatClock, request_id: int) -> Fault:
         return fault
     took = _TOOK.search(fault.detail)
     what = f"your bot took {float(took.group(1)):.1f} s" if took else f"your bot did not answer within {clock.deadline_seconds():.1f} s"
-    bank = clock.bank_remaining
+    # A timeout spends whatever bank the seat had left when it was asked (answers book the bank, timeouts zero it).
+    bank, total = clock.bank_remaining, clock.control.bank_seconds
     limit = f"its limit was {_seconds(clock.control.per_decision_seconds)} per decision"
-    if clock.control.bank_seconds or bank:
-        limit += f" plus a {_seconds(clock.control.bank_seconds)} bank" + (", spent" if bank <= 0.05 else f" ({bank:.1f} s of it left)")
+    if bank >= total - 0.05 and total > 0:
+        limit += f" plus a {_seconds(total)} bank, spent"
+    elif bank > 0:
+        limit += f" plus the {bank:.1f} s left of its bank, spent"
     notes = fault.detail.partition("; ")[2]
     detail = f"{what} at its decision {request_id}; {limit}" + (f"; {notes}" if notes else "")
     return Fault(fault.kind, detail, fault.decision_index)

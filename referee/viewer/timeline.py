@@ -9,6 +9,7 @@ Records can be fed one by one, which is how a running match is followed live.
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -330,16 +331,15 @@ class Timeline:
 
 #: The perspective that sees every seat's hidden information (finished matches only).
 ALL_SEATS = -1
+#: The size a drawing gives its <svg> element.
+SVG_SIZE = re.compile(r'<svg[^>]*? width="([0-9.]+)" height="([0-9.]+)"')
 
 
 def stack_pictures(pictures: list[tuple[str, str]]) -> str:
     """Several SVG pictures one under the other in one SVG, each under a caption."""
-    import re
-
-    size = re.compile(r'<svg[^>]*? width="([0-9.]+)" height="([0-9.]+)"')
     parts, y, width = [], 0.0, 0.0
     for caption, svg in pictures:
-        found = size.search(svg)
+        found = SVG_SIZE.search(svg)
         w, h = (float(found.group(1)), float(found.group(2))) if found else (800.0, 600.0)
         parts.append(f'<text x="8" y="{y + 22:g}" font-size="18" font-weight="bold" fill="#222">{escape(caption)}</text>')
         parts.append(svg.replace("<svg ", f'<svg x="0" y="{y + 30:g}" ', 1))

@@ -133,3 +133,17 @@ def test_event_words_are_plain_and_in_a_stable_order() -> None:
     final = event_words("final_scoring", {"seats": [{"total": 28, "seat": 0}, {"seat": 1, "total": 21}], "ranks": [1, 2]})
     assert final == "final scoring (ranks 1, 2, seats seat 0: total 28; seat 1: total 21)"
     assert "{" not in final and "'" not in final
+
+
+def test_a_running_match_shows_no_hidden_information(replay: Path) -> None:
+    """While a match runs: no seat's view, not every seat's, no position (it holds every hand), no choices."""
+    records = read_replay(replay)
+    running = Timeline.from_records([r for r in records if r["type"] not in ("result", "seed")])
+    pages = ReplayPages(lambda: running, live=True)
+    for query in ({"n": "3", "seat": "0"}, {"n": "3", "seat": "all"}):
+        assert pages.respond("step.json", query).status == 403
+    assert pages.respond("position.json", {"n": "3"}).status == 403
+    summary = json.loads(pages.respond("timeline.json", {}).body)
+    assert summary["seed"] is None and all("choices" not in step for step in summary["steps"])
+    finished = ReplayPages(lambda: Timeline.from_records(records))
+    assert json.loads(finished.respond("position.json", {"n": "-1"}).body)["position"]["format"] == "b99-position/1"

@@ -69,6 +69,9 @@ def test_a_running_match_is_watched_live_then_replayed(ladder, browser: Browser)
         runner.join(120)
         page.wait_for("document.querySelector('strong.status-running') === null && document.querySelector('td.rank').textContent.trim() !== '-'", timeout=30)
         assert "/view/" in page.evaluate("document.getElementById('viewer').src")
+        # The embedded viewer takes the window's width (the page's text column would leave it unreadable).
+        assert page.evaluate("document.getElementById('viewer').getBoundingClientRect().width >= 0.9 * innerWidth")
+        assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
         assert page.errors == []
         # Finished: the match page embeds the viewer with every seat's perspective.
         assert b'src="/matches/%d/view/"' % match_id in get(f"{base}/matches/{match_id}")[1]

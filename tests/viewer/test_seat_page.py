@@ -15,6 +15,7 @@ from referee.match import BotSpec, MatchSpec, run_match
 from referee.viewer.headless import Browser, Page
 from referee.viewer.seat import WebHumanBot, WebSeat
 from referee.viewer.server import serve
+from tests.viewer.games import CONFIGS
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +32,8 @@ class SeatGame:
         self.web = WebSeat(game_id, name, str(tmp_path / "seat.jsonl"))
         self.server, self.url = serve(self.web.respond)
         bots = [BotSpec(name="human", factory=lambda: WebHumanBot(self.web))]
-        bots += [BotSpec(name=f"random{i}", factory=RandomBot) for i in range(1, players)]
+        # Seeded opponents: the same game every run, so the decisions a test waits for come every time.
+        bots += [BotSpec(name=f"random{i}", factory=lambda i=i: RandomBot(seed=seed + i)) for i in range(1, players)]
         spec = MatchSpec(game=game_id, bots=bots, seed=seed, replay_path=self.web.replay_path)
         self.thread = threading.Thread(target=run_match, args=(spec,), daemon=True)
         self.thread.start()
@@ -110,8 +112,50 @@ def test_merchants_places_on_empty_cells_of_its_own_shop_only(page: Page, tmp_pa
         game.close()
 
 
+@pytest.mark.parametrize(("game_id", "players"), CONFIGS)
+def test_every_clickable_kind_plays_its_option_and_only_in_its_own_area(page: Page, tmp_path: Path, game_id: str, players: int) -> None:
+    """Every game at its smallest and largest count: at the person's first decisions each part of the picture
+    bound to an option lies in the person's own area or on the common table, and a click on one part of each
+    kind (the option id's prefix) plays exactly that option."""
+    from referee.registry import get_game
+
+    game = SeatGame(game_id, get_game(game_id).name, players, tmp_path, seed=4)
+    try:
+        page.errors.clear()
+        page.goto(game.url)
+        clicked: set[str] = set()
+        for _ in range(DECISIONS_LOOKED_AT):
+            try:
+                game.answer_until(lambda ids: True)
+            except AssertionError:
+                break  # the game ended first
+            version = game.web.version
+            bound = picture_bindings(page, version)
+            assert all(b["area"] in ("", "0") for b in bound), bound
+            fresh = [b for b in bound if b["option"].split(":")[0] not in clicked]
+            if not fresh:
+                game.web.choose(game.web.options[-1]["id"])
+                continue
+            option = fresh[0]["option"]
+            chosen = len(game.web.chosen)
+            page.evaluate(f"document.querySelector('#picture [data-option=\"{option}\"]').dispatchEvent(new MouseEvent('click', {{bubbles: true}}))")
+            deadline = time.monotonic() + 10
+            while len(game.web.chosen) == chosen and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert game.web.chosen[-1] == option
+            clicked.add(option.split(":")[0])
+        game.finish()
+        assert page.errors == []
+    finally:
+        game.close()
+
+
+#: The person's decisions the test above looks at in each game (the first ones: every kind shows early).
+DECISIONS_LOOKED_AT = 8
+
+
 def test_underground_dice_has_clickable_parts(page: Page, tmp_path: Path) -> None:
-    game = SeatGame("underground_dice", "Underground Dice", 2, tmp_path, seed=2)
+    game = SeatGame("underground_dice", "Underground Dice", 2, tmp_path, seed=4)
     try:
         page.errors.clear()
         page.goto(game.url)

@@ -13,15 +13,17 @@
   }
 
   async function choose(id) {
-    const response = await fetch("choose", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ option: id }) });
-    const answer = await response.json();
-    if (!response.ok) { $("status").textContent = answer.error; return; }
-    $("status").textContent = `you chose ${id}; the others are playing`;
+    // The page is cleared before the answer is sent: the next request may be shown before this reply returns.
+    const shownVersion = version;
     options = [];
     $("options").replaceChildren();
     $("hint").textContent = "";
     document.querySelectorAll(".pick").forEach((node) => node.classList.remove("pick"));
     if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
+    $("status").textContent = `you chose ${id}; the others are playing`;
+    const response = await fetch("choose", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ option: id }) });
+    const answer = await response.json();
+    if (!response.ok && version === shownVersion) { $("status").textContent = answer.error; version = -1; }
   }
 
   function showPicture(svgText) {

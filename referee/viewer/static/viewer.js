@@ -6,7 +6,7 @@
   const $ = (id) => document.getElementById(id);
   const slider = $("slider"), perspective = $("perspective");
   const params = new URLSearchParams(location.search);
-  let summary = null, current = 0, timer = null, pending = 0, shown = null, source = null;
+  let summary = null, current = 0, timer = null, pending = 0, source = null;
 
   function last() { return summary.steps.length - 1; }
   function seatParam() { return perspective.value === "" ? "" : `&seat=${perspective.value}`; }
@@ -81,7 +81,6 @@
   }
 
   function showStep(data) {
-    shown = data;
     showPicture(data.svg);
     const nextWords = { over: "the game is over", chance: "next: a chance step (the referee draws)", decision: "" }[data.next] ?? "";
     $("step-label").textContent = `step ${data.step} of ${last()} · ${data.label}` + (nextWords ? ` · ${nextWords}` : "");
