@@ -493,6 +493,8 @@ def faults(settings: LadderSettings, name: str, limit: int, lines: int) -> None:
     from ladder import queries
     from ladder.registry import get_bot
 
+    from referee.faults import fault_words
+
     bot = get_bot(settings, name)
     found = queries.bot_faults(settings, bot.id or 0, limit=limit)
     status = f"{bot.name}: {bot.status}" + (f" ({bot.paused_reason})" if bot.paused_reason else "")
@@ -503,8 +505,7 @@ def faults(settings: LadderSettings, name: str, limit: int, lines: int) -> None:
         finished = row.finished_at.strftime("%Y-%m-%d %H:%M:%S") if row.finished_at else "-"
         console.print(f"match #{row.match_id} ({row.kind}, seat {row.seat}, {finished})", markup=False)
         for fault in row.faults:
-            at = f" at decision {fault['decision_index']}" if fault.get("decision_index") is not None else ""
-            console.print(f"  {fault['kind']}{at}: {fault['detail']}", markup=False)
+            console.print(f"  {fault_words(fault)}", markup=False)
         if row.exit_code is not None:
             console.print(f"  exit code {row.exit_code}", markup=False)
         tail = [line for line in row.stderr_tail.splitlines() if line.strip()][-lines:]

@@ -336,7 +336,8 @@ def record_result(
             seat.rank = None if void else int(report.ranks[seat.seat])
             seat.score = None if void else float(report.scores[seat.seat])
             seat.faults = [
-                {"kind": str(fault.kind), "detail": str(fault.detail), "decision_index": fault.decision_index}
+                {"kind": str(fault.kind), "detail": str(fault.detail), "decision_index": fault.decision_index,
+                 "seat_decision": getattr(fault, "seat_decision", None)}
                 for fault in seat_report.faults
             ]
             seat.replaced = bool(seat_report.replaced)

@@ -22,6 +22,7 @@ from ladder.matches import last_lines, schedule_match
 from ladder.models import Bot, BotKind, BotStatus, Match, MatchKind, MatchStatus, Notice, Seat, utcnow
 from ladder.settings import LadderSettings
 from ladder.versions import promote
+from referee.faults import fault_words
 
 #: Validation games a new bot plays (its seat rotates through the table).
 VALIDATION_GAMES = 2
@@ -189,10 +190,7 @@ def judge_finished(settings: LadderSettings, games: int = VALIDATION_GAMES) -> l
 
 def fault_message(name: str, match: Match, seat: Seat) -> str:
     """One line per fault of a seat, then the last lines of the bot's stderr."""
-    faults = "; ".join(
-        f"{fault['kind']}: {fault['detail']}" + (f" (decision {fault['decision_index']})" if fault.get("decision_index") is not None else "")
-        for fault in seat.faults
-    )
+    faults = "; ".join(fault_words(fault) for fault in seat.faults)
     text = f"{name} faulted in {match.kind} match {match.uid}, seat {seat.seat}: {faults}"
     if seat.exit_code is not None:
         text += f"; exit code {seat.exit_code}"

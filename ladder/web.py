@@ -33,9 +33,11 @@ from ladder.settings import LadderSettings
 from ladder.account_pages import account_routes, current_session
 from ladder.sdk_pages import sdk_routes
 from ladder.viewer_pages import viewer_routes
+from referee.faults import fault_words
 
 STATIC = Path(__file__).with_name("static")
 environment = Environment(loader=PackageLoader("ladder", "templates"), autoescape=select_autoescape(["html"]))
+environment.filters["fault_words"] = fault_words
 environment.filters["when"] = lambda value: value.strftime("%Y-%m-%d %H:%M:%S") if value else "-"
 #: Rows per page of a list (matches, bots, a leaderboard).
 PAGE_SIZE = 50

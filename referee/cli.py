@@ -182,6 +182,7 @@ def games() -> None:
 def print_report(report: Any, position_path: str | None = None) -> None:
     """The match report for a person: ranks, scores and why, faults, sandboxes, where the replay is."""
     from referee.fault_text import fault_block
+    from referee.faults import fault_words
     from referee.rank_reasons import rank_reasons
     from referee.registry import get_game
 
@@ -204,7 +205,7 @@ def print_report(report: Any, position_path: str | None = None) -> None:
         table.add_column("why this rank")
     table.add_column("faults")
     for seat, reason in zip(report.seats, reasons):
-        faults = "; ".join(f"{fault.kind}: {fault.detail}" for fault in seat.faults)
+        faults = "; ".join(fault_words(fault) for fault in seat.faults)
         if seat.replaced:
             faults = (faults + " (fallback played on, ranked last)").strip()
         score = "-" if report.void else f"{seat.score:g}"
@@ -495,6 +496,7 @@ def replay_show(path: str, seat: int | None, limit: int, as_json: bool) -> None:
     )
     from rich.markup import escape
 
+    from referee.faults import fault_words
     from referee.replay_steps import walk
 
     table = _table(show_lines=False, caption="step N: the position after it is `b99 replay position --step N` and the viewer's ?step=N")
@@ -537,13 +539,13 @@ def replay_show(path: str, seat: int | None, limit: int, as_json: bool) -> None:
             elif kind == "fault":
                 if seat is not None and record.get("seat") != seat:
                     continue
-                add_row(step, f"fault seat {record.get('seat')}", f"{record.get('kind')}: {record.get('detail')}")
+                add_row(step, f"fault seat {record.get('seat')}", fault_words(record))
             elif kind == "faults":
                 if has_fault_lines:
                     continue
                 for index, faults in enumerate(record.get("seats", [])):
                     for fault in faults:
-                        add_row(step, f"fault seat {index}", f"{fault['kind']}: {fault['detail']}")
+                        add_row(step, f"fault seat {index}", fault_words(fault))
             elif kind == "result":
                 add_row(step, "result", f"ranks {record.get('ranks')} scores {record.get('scores')}")
             elif kind == "void":

@@ -13,7 +13,7 @@ from rich.console import Group
 from rich.text import Text
 
 from referee.clock import SeatClock
-from referee.faults import Fault, FaultKind
+from referee.faults import Fault, FaultKind, fault_words
 
 #: Lines of a bot's stderr shown under its faults.
 STDERR_LINES = 8
@@ -43,8 +43,8 @@ def fault_block(title: str, faults: Sequence[Fault], stderr_tail: str, replaced:
     """`title`, each fault on an indented line, then the stderr tail's last lines (or that it was empty)."""
     parts = [Text(title, style="bold")]
     for fault in faults:
-        where = f" at decision {fault.decision_index}" if fault.decision_index is not None else ""
-        parts.append(Text(f"  {fault.kind}{where}: {fault_reason(fault, stderr_tail)}", style="red"))
+        said = Fault(fault.kind, fault_reason(fault, stderr_tail), fault.decision_index, fault.seat_decision)
+        parts.append(Text(f"  {fault_words(said)}", style="red"))
     if replaced:
         parts.append(Text("  the fallback played this seat on; ranked last", style="dim"))
     tail = last_lines(stderr_tail)
@@ -79,4 +79,4 @@ def timeout_fault(fault: Fault, clock: SeatClock, request_id: int) -> Fault:
         limit += f" plus the {bank:.1f} s left of its bank, spent"
     notes = fault.detail.partition("; ")[2]
     detail = f"{what} at its decision {request_id}; {limit}" + (f"; {notes}" if notes else "")
-    return Fault(fault.kind, detail, fault.decision_index)
+    return Fault(fault.kind, detail, fault.decision_index, fault.seat_decision)

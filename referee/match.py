@@ -250,7 +250,10 @@ class _Seat:
         return numbered
 
     def fault(self, fault: Fault, decision_index: int | None) -> None:
+        """Keep a fault with where it happened: the match's decision and this seat's last request."""
         fault.decision_index = decision_index
+        if decision_index is not None and self.next_request_id > 1:
+            fault.seat_decision = self.next_request_id - 1
         self.faults.append(fault)
 
 

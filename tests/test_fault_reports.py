@@ -65,3 +65,24 @@ def test_tournament_lists_faults_with_the_stderr_tail(tmp_path: Path) -> None:
     saved = json.loads((tmp_path / "t.json").read_text())
     assert [record["game"] for record in saved["faults"]] == [0, 1]
     assert "cannot find weights.bin" in saved["faults"][0]["stderr_tail"]
+
+
+def test_a_fault_names_the_seats_own_decision_in_the_report_and_replay_show(tmp_path: Path) -> None:
+    """The bot answers twice, then crashes or hangs at its own third decision: the report's heading, its
+    table and `b99 replay show` say "at its decision 3", never the match's count of decisions."""
+    for mode, heading in (("crash", "crash at its decision 3: "), ("hang", "timeout: your bot did not answer within")):
+        replay = tmp_path / f"{mode}.jsonl"
+        bad = shlex.join([sys.executable, "-m", "tests.bots.misbehaving", mode])
+        result = CliRunner().invoke(
+            main,
+            ["match", "fuji99", "--bot", "random", "--bot", bad, "--bot", "random", "--sandbox", "none", "--seed", "3",
+             "--time-per-decision", "0.5", "--time-bank", "0", "--replay", str(replay)],
+            terminal_width=250,
+        )
+        output = " ".join(result.output.split())
+        faults = [json.loads(line) for line in replay.read_text().splitlines() if '"type": "fault"' in line or '"type":"fault"' in line]
+        assert faults and faults[0]["seat_decision"] == 3 and faults[0]["decision_index"] > 3, faults
+        assert f"): {heading}" in output and "at its decision 3" in output, output
+        assert f"at decision {faults[0]['decision_index']}" not in output, output
+        shown = " ".join(CliRunner().invoke(main, ["replay", "show", str(replay)], terminal_width=250).output.replace("│", " ").split())
+        assert "at its decision 3" in shown and f"at decision {faults[0]['decision_index']}" not in shown, shown

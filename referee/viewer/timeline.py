@@ -18,6 +18,7 @@ from typing import Any
 
 from referee.engine import Event, GameState
 from referee.errors import ArenaError, ReplayError
+from referee.faults import fault_words
 from referee.registry import get_game
 from referee.viewer.pictures import draw_view
 from referee.viewer.words import event_words
@@ -283,7 +284,7 @@ class Timeline:
             "events": events,
             "decisions": decisions,
             "next": self.next_kind(index),
-            "faults": step.faults,
+            "faults": [{**fault, "words": fault_words(fault)} for fault in step.faults],
             "over": step.over,
             "result": self.result if step.over else None,
         }

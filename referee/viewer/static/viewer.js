@@ -102,7 +102,7 @@
       }
     }
     if (!data.decisions.length) decisions.append(text("div", nextWords || "-", "muted"));
-    $("faults").replaceChildren(...data.faults.map((f) => text("li", `seat ${f.seat}: ${f.kind} ${f.detail || ""}`, "fault")));
+    $("faults").replaceChildren(...data.faults.map((f) => text("li", `seat ${f.seat}: ${f.words}`, "fault")));
     const result = data.result || (data.over ? summary.result : null);
     $("result").textContent = result ? resultText(result) : "";
     markChosen(data.decisions);
