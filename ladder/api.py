@@ -34,7 +34,9 @@ from ladder.challenges import ChallengeResult, cancel_challenge, challenge_resul
 from ladder.ladder_config import load_config
 from ladder.models import Account, AccountStatus, Bot, MatchStatus
 from ladder.quotas import QuotaExceeded, check_challenge, check_submission, usage
-from ladder.recompute import rating_intervals
+from ladder.ratings import INITIAL_RATING
+from ladder.recompute import strength_fit
+from ladder.strength import INTERVAL_LEVEL, StrengthFit
 from ladder.registry import LadderError, add_bot, bot_for_token, get_bot, issue_token, revoke_tokens, rotate_token
 from ladder.replays import load_replay
 from ladder.settings import LadderSettings
@@ -197,22 +199,23 @@ class ResultFeed:
 
 
 class IntervalCache:
-    """Each game's strength intervals (ladder.strength), refreshed in the background at most every
-    `max_age` seconds: a leaderboard call waits for a fit only the first time a game is asked for."""
+    """Each game's strength fit (ladder.strength: intervals, who is better than whom), refreshed in the
+    background at most every `max_age` seconds: a leaderboard call waits for a fit only the first time
+    a game is asked for."""
 
     def __init__(self, settings: LadderSettings, run_db: Callable[..., Awaitable[Any]], max_age: float = 5.0) -> None:
         self.settings, self.run_db, self.max_age = settings, run_db, max_age
-        self.entries: dict[str, tuple[float, dict[int, tuple[float, float]]]] = {}
+        self.entries: dict[str, tuple[float, StrengthFit]] = {}
         self.refreshing: set[str] = set()
         self.tasks: set[asyncio.Task[None]] = set()
 
-    async def get(self, game: str) -> dict[int, tuple[float, float]]:
+    async def get(self, game: str) -> StrengthFit:
         entry = self.entries.get(game)
         now = time.monotonic()
         if entry is None:
-            intervals = await self.run_db(rating_intervals, self.settings, game)
-            self.entries[game] = (now, intervals)
-            return intervals
+            fitted = await self.run_db(strength_fit, self.settings, game)
+            self.entries[game] = (now, fitted)
+            return fitted
         if now - entry[0] > self.max_age and game not in self.refreshing:
             self.refreshing.add(game)
             task = asyncio.get_running_loop().create_task(self._refresh(game))
@@ -222,7 +225,7 @@ class IntervalCache:
 
     async def _refresh(self, game: str) -> None:
         try:
-            self.entries[game] = (time.monotonic(), await self.run_db(rating_intervals, self.settings, game))
+            self.entries[game] = (time.monotonic(), await self.run_db(strength_fit, self.settings, game))
         except Exception:  # noqa: BLE001 - keep the old intervals; the next call tries again
             log.exception("intervals of %s: refresh failed", game)
         finally:
@@ -627,21 +630,28 @@ class LadderServicer:
             await abort(context, grpc.StatusCode.NOT_FOUND, f"no bots play {game[:80]!r} on this ladder")
 
     async def GetLeaderboard(self, request: pb.LeaderboardRequest, context: grpc.aio.ServicerContext) -> pb.Leaderboard:
-        intervals = await self.intervals.get(request.game) if request.game else {}
-        return await self.run_db(self._leaderboard, request.game, intervals)
+        fitted = await self.intervals.get(request.game) if request.game else None
+        return await self.run_db(self._leaderboard, request.game, fitted)
 
-    def _leaderboard(self, game: str, intervals: dict[int, tuple[float, float]]) -> pb.Leaderboard:
+    def _leaderboard(self, game: str, fitted: StrengthFit | None) -> pb.Leaderboard:
+        """The ranked table and the bots listed apart, each with its strength's interval (relative to the
+        field's mean) and, for a ranked bot, the probability that it is better than the one below it."""
         entries, unranked = [], []
+        ranked_ids: list[int] = []
         for row in queries.leaderboard(self.settings, game, with_intervals=False):
             bot = pb.Bot(id=row.bot_id, name=row.name, game=row.game, owner=row.owner, version=row.version,
                          kind=row.kind, status=row.status, paused_reason=row.paused_reason or "")
             entry = pb.LeaderboardEntry(position=row.position, bot=bot, rating=row.rating, games=row.games)
-            interval = intervals.get(row.bot_id)
-            if interval is not None:
-                entry.interval_low, entry.interval_high, entry.has_interval = interval[0], interval[1], True
-                entry.strength = (interval[0] + interval[1]) / 2  # the interval is centred on the strength
+            if fitted is not None and row.bot_id in fitted.index:
+                entry.interval_low, entry.interval_high = fitted.interval(row.bot_id, INTERVAL_LEVEL)
+                entry.has_interval, entry.strength = True, fitted.rating(row.bot_id)
             (entries if row.ranked else unranked).append(entry)
-        return pb.Leaderboard(game=game, entries=entries, unranked=unranked)
+            if row.ranked:
+                ranked_ids.append(row.bot_id)
+        for entry, below in zip(entries, ranked_ids[1:]):
+            if fitted is not None and entry.bot.id in fitted.index and below in fitted.index:
+                entry.better_than_next, entry.has_better_than_next = fitted.better(entry.bot.id, below), True
+        return pb.Leaderboard(game=game, entries=entries, unranked=unranked, field_mean=INITIAL_RATING, interval_level=INTERVAL_LEVEL)
 
     async def ListMatches(self, request: pb.ListMatchesRequest, context: grpc.aio.ServicerContext) -> pb.MatchList:
         if request.status and request.status not in (*MatchStatus.OPEN, MatchStatus.DONE, MatchStatus.VOID):

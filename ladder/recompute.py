@@ -127,6 +127,6 @@ class StrengthCache:
 strengths = StrengthCache()
 
 
-def rating_intervals(settings: LadderSettings, game: str) -> dict[int, tuple[float, float]]:
-    """A 90% interval of each bot's strength in `game`, centred on it (the strength fit)."""
-    return {int(bot): interval for bot, interval in strengths.fit(settings, game).intervals().items()}  # type: ignore[call-overload]
+def strength_fit(settings: LadderSettings, game: str) -> StrengthFit:
+    """The strength fit of `game`'s whole rated history (shared with the pages and the matchmaker)."""
+    return strengths.fit(settings, game)

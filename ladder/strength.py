@@ -32,6 +32,8 @@ SCALE = 400.0 / math.log(10.0)
 PRIOR_SD = 400.0
 #: z for a central 90% interval of a normal distribution.
 Z90 = 1.6448536269514722
+#: The coverage of the intervals the leaderboards show.
+INTERVAL_LEVEL = 0.9
 
 
 def z_for(level: float) -> float:

@@ -10,7 +10,8 @@ or the bot's owner's API key. On a private ladder the
 streams (FetchReplay, WatchResults) need a token too: the admin token or a bot's token. A request
 that is not a valid message gets INVALID_ARGUMENT; a client over its share of watchers (or a
 ladder over its total) gets RESOURCE_EXHAUSTED. Ratings are Elo floats; an interval is a 90%
-interval of the bot's strength fitted to the whole history (Bradley-Terry).
+interval of the bot's strength fitted to the whole history (Bradley-Terry), relative to the field's
+mean strength (placed at Leaderboard.field_mean), so it shrinks as the bot plays.
 """
 
 from collections import abc as _abc
@@ -766,6 +767,8 @@ class LeaderboardEntry(_message.Message):
     INTERVAL_HIGH_FIELD_NUMBER: _builtins.int
     HAS_INTERVAL_FIELD_NUMBER: _builtins.int
     STRENGTH_FIELD_NUMBER: _builtins.int
+    BETTER_THAN_NEXT_FIELD_NUMBER: _builtins.int
+    HAS_BETTER_THAN_NEXT_FIELD_NUMBER: _builtins.int
     position: _builtins.int
     rating: _builtins.float
     games: _builtins.int
@@ -775,6 +778,11 @@ class LeaderboardEntry(_message.Message):
     has_interval: _builtins.bool
     strength: _builtins.float
     """the Bradley-Terry fit's estimate, on the Elo scale"""
+    better_than_next: _builtins.float
+    """The probability that this bot is stronger than the ranked bot listed below it (from the fit of
+    their difference, not from the two intervals); set only when both have played rated games.
+    """
+    has_better_than_next: _builtins.bool
     @_builtins.property
     def bot(self) -> Global___Bot: ...
     def __init__(
@@ -788,10 +796,12 @@ class LeaderboardEntry(_message.Message):
         interval_high: _builtins.float = ...,
         has_interval: _builtins.bool = ...,
         strength: _builtins.float = ...,
+        better_than_next: _builtins.float = ...,
+        has_better_than_next: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "games", b"games", "has_interval", b"has_interval", "interval_high", b"interval_high", "interval_low", b"interval_low", "position", b"position", "rating", b"rating", "strength", b"strength"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["better_than_next", b"better_than_next", "bot", b"bot", "games", b"games", "has_better_than_next", b"has_better_than_next", "has_interval", b"has_interval", "interval_high", b"interval_high", "interval_low", b"interval_low", "position", b"position", "rating", b"rating", "strength", b"strength"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -804,7 +814,15 @@ class Leaderboard(_message.Message):
     GAME_FIELD_NUMBER: _builtins.int
     ENTRIES_FIELD_NUMBER: _builtins.int
     UNRANKED_FIELD_NUMBER: _builtins.int
+    FIELD_MEAN_FIELD_NUMBER: _builtins.int
+    INTERVAL_LEVEL_FIELD_NUMBER: _builtins.int
     game: _builtins.str
+    field_mean: _builtins.float
+    """What strengths and intervals are measured from: the field's mean strength, placed at this value
+    (1500): a bot's interval says where it stands against the bots of this game, not against a fixed
+    bot. interval_level is the intervals' coverage (0.9).
+    """
+    interval_level: _builtins.float
     @_builtins.property
     def entries(self) -> _containers.RepeatedCompositeFieldContainer[Global___LeaderboardEntry]:
         """the ranked table: active bots by Elo"""
@@ -819,10 +837,12 @@ class Leaderboard(_message.Message):
         game: _builtins.str = ...,
         entries: _abc.Iterable[Global___LeaderboardEntry] | None = ...,
         unranked: _abc.Iterable[Global___LeaderboardEntry] | None = ...,
+        field_mean: _builtins.float = ...,
+        interval_level: _builtins.float = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["entries", b"entries", "game", b"game", "unranked", b"unranked"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["entries", b"entries", "field_mean", b"field_mean", "game", b"game", "interval_level", b"interval_level", "unranked", b"unranked"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

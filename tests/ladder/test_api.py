@@ -15,6 +15,7 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 import b99.ladder_pb2 as pb
 import b99.ladder_pb2_grpc as pb_grpc
 from bots.random_bot import RandomBot
+from ladder import queries
 from ladder.api import SERVICE_NAME, serve_grpc
 from ladder.challenges import schedule_challenges
 from ladder.matches import claim_match, record_result, schedule_match
@@ -181,6 +182,24 @@ def test_a_running_match_keeps_its_seed_and_replay_secret(sqlite_settings: Ladde
     finally:
         http.shutdown()
         server.stop(grace=None)
+
+
+def test_leaderboard_says_what_its_intervals_mean_and_who_is_better_than_next(api) -> None:  # type: ignore[no-untyped-def]
+    """Over gRPC as on the game's page: each ranked bot but the last has the probability it is better than
+    the bot below it, and the board says its intervals are 90% ones relative to the field's mean (1500)."""
+    settings, ids, channel = api
+    board = pb_grpc.LadderServiceStub(channel).GetLeaderboard(pb.LeaderboardRequest(game=GAME))
+    assert board.field_mean == 1500.0 and board.interval_level == 0.9
+    page = {row.bot_id: row for row in queries.leaderboard(settings, GAME)}
+    first, last = board.entries[0], board.entries[-1]
+    assert first.has_better_than_next and 0.0 < first.better_than_next < 1.0
+    assert first.better_than_next == pytest.approx(page[first.bot.id].above_next)
+    assert not last.has_better_than_next and last.better_than_next == 0.0
+    for entry in board.entries:
+        assert (entry.interval_low, entry.interval_high) == pytest.approx(page[entry.bot.id].interval)
+        assert entry.strength == pytest.approx(page[entry.bot.id].strength)
+    # The field's mean is the anchor: the strengths of a game's bots average to it.
+    assert sum(entry.strength for entry in board.entries) / len(board.entries) == pytest.approx(board.field_mean, abs=1e-6)
 
 
 def test_paused_and_validating_bots_are_listed_apart(api) -> None:  # type: ignore[no-untyped-def]
