@@ -1,11 +1,13 @@
 """The owner's side of the ladder's web pages: sign in with an API key (a session cookie, never a
 secret in a URL), then "my bots": versions, validation games with faults and stderr, recent matches
-and replays, challenges (cancellable), API keys, and each bot's tokens (issue, rotate, revoke; a new
-token is shown once)."""
+and replays with what the owner's bots wrote at each decision, challenges (cancellable), API keys, and
+each bot's tokens (issue, rotate, revoke; a new token is shown once)."""
 
 from __future__ import annotations
 
 import hmac
+import json
+import zlib
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -20,7 +22,7 @@ from ladder.accounts import list_keys
 from ladder.challenges import cancel_challenge, challenge_result
 from ladder.db import read_session
 from ladder.ladder_config import load_config
-from ladder.models import BotToken, Challenge
+from ladder.models import Bot, BotToken, Challenge, Seat, SeatOutput
 from ladder.quotas import usage
 from ladder.registry import LadderError, get_bot, issue_token, revoke_tokens, rotate_token
 from ladder.sessions import COOKIE, SESSION_SECONDS, WebSession, form_token, session_of, sign_in
@@ -65,6 +67,22 @@ def owner_data(settings: LadderSettings, account_id: int) -> dict[str, Any]:
     used = usage(settings, account_id)
     return {"bots": bots, "challenges": challenges, "keys": list_keys(settings, account_id),
             "quotas": [(name, limit, used.get(name, 0)) for name, limit in quotas.describe()]}
+
+
+def owner_output(settings: LadderSettings, match_id: int, web: WebSession) -> list[dict[str, Any]]:
+    """The seats of a match whose bots the session owns (every seat for the admin), each with what its bot
+    wrote at each of its decisions; none when the session owns no seat of it."""
+    seats = []
+    with read_session(settings.db_url) as session:
+        rows = session.exec(select(Seat, Bot).join(Bot, col(Bot.id) == col(Seat.bot_id))
+                            .where(Seat.match_id == match_id).order_by(col(Seat.seat))).all()
+        for seat, bot in rows:
+            if not web.admin and (bot.account_id is None or bot.account_id != web.account_id):
+                continue
+            stored = session.get(SeatOutput, (match_id, seat.seat))
+            lines = zlib.decompress(stored.data).decode().splitlines() if stored is not None else []
+            seats.append({"seat": seat.seat, "bot": bot.name, "decisions": [json.loads(line) for line in lines]})
+    return seats
 
 
 def account_routes(settings: LadderSettings) -> list[BaseRoute]:
@@ -124,6 +142,16 @@ def account_routes(settings: LadderSettings) -> list[BaseRoute]:
             return page(request, web, message=f"{bot.name}: {count} token(s) revoked")
         raise HTTPException(400, "action must be issue, rotate or revoke")
 
+    async def output(request: Request) -> Response:
+        web = current_session(settings, request)
+        if web is None:
+            return render("sign_in.html", 401, error="Sign in to see your bots' output.")
+        match_id = int(request.path_params["id"])
+        seats = owner_output(settings, match_id, web) if match_id < 2**63 else []
+        if not seats:
+            raise HTTPException(404)  # another account's match says no more than a match that does not exist
+        return render("output.html", web=web, match_id=match_id, seats=seats)
+
     async def cancel(request: Request) -> Response:
         fields = await form_fields(request)
         web = require(request, fields)
@@ -139,4 +167,5 @@ def account_routes(settings: LadderSettings) -> list[BaseRoute]:
         Route("/account/sign-out", sign_out, methods=["POST"]),
         Route("/account/bots/{name}/token", token, methods=["POST"]),
         Route("/account/challenges/{id:int}/cancel", cancel, methods=["POST"]),
+        Route("/account/matches/{id:int}/output", output, methods=["GET"]),
     ]

@@ -74,6 +74,9 @@ def build_spec(settings: LadderSettings, job: MatchJob, time_control: Any = None
         replay_path=str(settings.replays_dir / f"{job.uid}-{job.attempt}.jsonl"),
         match_id=job.uid,
         live_replay=True,
+        # Each bot's own output goes to a side file in the private home, kept for its owner, never in the replay.
+        decision_logs=True,
+        decision_logs_path=str(settings.replays_dir / f"{job.uid}-{job.attempt}.output.jsonl"),
     )
 
 
@@ -130,14 +133,17 @@ def execute_match(
             return retrying(lambda: fail_attempt(settings, match_id, job.attempt, reason), RECORD_RETRY_SECONDS,
                             f"requeue match {match_id}")
         replay_file = Path(spec.replay_path) if spec.replay_path else None
+        output_file = Path(spec.decision_logs_path) if spec.decision_logs_path else None
         try:
             replay = replay_file.read_bytes() if replay_file is not None and replay_file.exists() else None
+            output = output_file.read_bytes() if output_file is not None and output_file.exists() else None
             # The result is kept in hand until its transaction commits (the replay goes in with it).
-            outcome = retrying(lambda: record_result(settings, job, report, replay, name), RECORD_RETRY_SECONDS,
+            outcome = retrying(lambda: record_result(settings, job, report, replay, name, output=output), RECORD_RETRY_SECONDS,
                                f"record match {match_id}")
         finally:
-            if replay_file is not None:
-                replay_file.unlink(missing_ok=True)  # a scratch copy: the database holds the replay now
+            for scratch in (replay_file, output_file):
+                if scratch is not None:
+                    scratch.unlink(missing_ok=True)  # scratch copies: the database holds them now
     return "done" if outcome in ("recorded", "already") else outcome.value
 
 

@@ -6,6 +6,7 @@ or duplicate attempt (a worker thought dead, a task delivered twice) can never w
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import uuid
@@ -21,7 +22,7 @@ from sqlmodel import Session, col, select
 from ladder.db import read_session, write_session
 from ladder.live import drop_live_chunks
 from ladder.models import (
-    Bot, BotStatus, GameCounter, Match, MatchKind, MatchStatus, Notice, Rating, ReplayBlob, Seat, Worker, utcnow,
+    Bot, BotStatus, GameCounter, Match, MatchKind, MatchStatus, Notice, Rating, ReplayBlob, Seat, SeatOutput, Worker, utcnow,
 )
 from ladder.ratings import INITIAL_RATING, RatingTable
 from ladder.settings import LadderSettings
@@ -304,14 +305,16 @@ class Recorded(str, Enum):
 
 
 def record_result(
-    settings: LadderSettings, job: MatchJob, report: Any, replay: bytes | None = None, worker: str | None = None
+    settings: LadderSettings, job: MatchJob, report: Any, replay: bytes | None = None, worker: str | None = None,
+    output: bytes | None = None,
 ) -> Recorded:
     """Write a finished attempt's result, its compressed replay and the new ratings in one
     transaction, exactly once per match, and only for the match's current attempt: an attempt that
     was reaped meanwhile (frozen, cut off) is a game the platform broke, never rated. Safe to call
     again after an error: a result already committed by this attempt is recognised.
 
-    Every seat's faults, exit code and stderr tail are kept for its owner. A void report (every
+    Every seat's faults, exit code and stderr tail are kept for its owner, and so is what its bot wrote
+    at each decision (`output`: the referee's decision_logs_path lines), apart from the public replay. A void report (every
     seat faulted before the first decision) voids the match; a rated match decided only by faults
     changes no rating (`unrated_reason` says why); validation and challenge matches never do."""
     from ladder.ratings import rating_decision
@@ -351,6 +354,7 @@ def record_result(
         # The referee's full config (every flag's value), and the time control the match was played with.
         match.config = {**dict(report.config), **({"time_control": match.config["time_control"]} if match.config.get("time_control") else {})}
         _store_replay(session, match, job, report, replay, worker, now)
+        _store_output(session, job.match_id, output)
         match.decisions = int(report.decisions)
         match.duration_seconds = float(report.duration_seconds)
         match.void_reason = (str(getattr(report, "void_reason", "") or "") or decision.reason) if void else None
@@ -383,6 +387,21 @@ def _store_replay(session: Session, match: Match, job: MatchJob, report: Any, re
     drop_live_chunks(session, job.match_id)  # the live page reads the stored replay from now on
     if worker is not None:
         touch_worker(session, worker, None, now, done=True)
+
+
+def _store_output(session: Session, match_id: int, output: bytes | None) -> None:
+    """Keep each seat's own output (lines {"seat", "decision", "text"}) as that seat's private row."""
+    per_seat: dict[int, list[str]] = {}
+    for line in (output or b"").decode("utf-8", errors="replace").splitlines():
+        try:
+            record = json.loads(line)
+            per_seat.setdefault(int(record["seat"]), []).append(
+                json.dumps({"decision": int(record["decision"]), "text": str(record["text"])}))
+        except (ValueError, KeyError, TypeError):
+            continue  # a line cut short by a crash of the worker mid-write: the rest stands
+    for seat, lines in per_seat.items():
+        data = ("\n".join(lines) + "\n").encode()
+        session.merge(SeatOutput(match_id=match_id, seat=seat, size=len(data), data=zlib.compress(data, 6)))
 
 
 #: How much of a seat's stderr the ladder keeps (the referee sends at most 2,000 characters).

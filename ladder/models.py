@@ -191,6 +191,16 @@ class ReplayBlob(SQLModel, table=True):
     data: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
 
 
+class SeatOutput(SQLModel, table=True):
+    """What a seat's bot wrote (stdout, stderr) at each of its decisions, compressed JSON lines
+    {"decision": n, "text": ...}: its owner's alone, kept apart from the public replay."""
+
+    match_id: int = Field(foreign_key="match.id", primary_key=True)
+    seat: int = Field(primary_key=True)
+    size: int  # uncompressed bytes
+    data: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+
+
 class LiveChunk(SQLModel, table=True):
     """The next lines of a running attempt's replay, written by a worker on any machine so that the
     service's live page can follow the match; deleted when the match closes."""

@@ -7,6 +7,7 @@ fallback policy (a random legal option) for the rest of the game and ranked last
 
 from __future__ import annotations
 
+import json
 import pickle
 import random
 import secrets
@@ -94,8 +95,11 @@ class MatchSpec:
     #: Also stream the replay, line by line, to `<replay_path>.live` while the match runs (live pages follow it).
     live_replay: bool = False
     #: Record what each bot process wrote (stdout, stderr) while deciding, beside its decision (local matches:
-    #: the replay then holds the bots' own logs, so a ladder leaves this off).
+    #: the replay then holds the bots' own logs).
     decision_logs: bool = False
+    #: With decision_logs, write them to this file instead (JSON lines: seat, the seat's decision number,
+    #: text), so the replay stays public and each bot's output can be kept for its owner alone (the ladder).
+    decision_logs_path: str | None = None
 
 
 @dataclass
@@ -510,15 +514,24 @@ class _Match:
         self.recorder.decision(state, choices, how, elapsed)
 
     def record_logs(self, asked: Mapping[Seat, object]) -> None:
-        """The output of each asked seat's process since its last decision, as a replay line before the decision."""
+        """The output of each asked seat's process since its last decision: a replay line before the decision, or
+        lines of the side file (decision_logs_path)."""
         streams = {}
         for seat_index in asked:
             process = getattr(self.seats[seat_index].agent, "process", None)
             if process is not None:
                 streams[seat_index] = {"stdout": process.stdout_path, "stderr": process.stderr_path}
         record = self.decision_logs.record(streams) if self.decision_logs is not None else None
-        if record is not None:
+        if record is None:
+            return
+        if self.spec.decision_logs_path is None:
             self.recorder.add(record)
+            return
+        with open(self.spec.decision_logs_path, "a", encoding="utf-8") as side:
+            for seat_index, text in dict(record["seats"]).items():  # type: ignore[call-overload]
+                request = asked[int(seat_index)]
+                line = {"seat": int(seat_index), "decision": int(getattr(request, "request_id", 0)), "text": text}
+                side.write(json.dumps(line) + "\n")
 
     def finish(self, state: GameState, duration: float) -> MatchReport:
         result = state.result()
