@@ -54,3 +54,27 @@ def test_words_stay_in_their_frames_readable_and_apart(page: Page, tmp_path: Pat
             page.evaluate(f"document.body.innerHTML = {json.dumps(timeline.frame(step, seat))}")
             problems += [f"step {step} seat {seat}: {problem}" for problem in page.evaluate(CHECK)]
     assert problems == [], problems[:10]
+
+
+def test_underground_dice_choice_tiles_keep_their_words_inside(page: Page, tmp_path: Path) -> None:
+    """The strip of choices under the table (guess totals, 4-5-6 faces, accept or accuse) on the deciding
+    seat's picture: each kind's words stay inside the strip, readable and apart; no one else's picture has it."""
+    from bots.random_bot import RandomBot
+    from referee.match import BotSpec, MatchSpec, run_match
+
+    path = tmp_path / "counterfeit.jsonl"
+    bots = [BotSpec(name=f"random{i}", factory=lambda i=i: RandomBot(seed=i)) for i in range(2)]
+    run_match(MatchSpec(game="underground_dice", bots=bots, seed=3, variants={"counterfeit": True}, replay_path=str(path)))
+    timeline = Timeline.from_records(read_replay(path))
+    kinds: dict[str, str] = {}
+    for step in range(len(timeline.steps)):
+        assert 'data-area="choices"' not in timeline.frame(step, None)
+        for seat in (0, 1):
+            frame = timeline.frame(step, seat)
+            for kind in ('data-keys="guess:', 'data-keys="faces:', 'data-keys="accept'):
+                if kind in frame and kind not in kinds:
+                    kinds[kind] = frame
+    assert len(kinds) == 3, sorted(kinds)
+    for kind, frame in kinds.items():
+        page.evaluate(f"document.body.innerHTML = {json.dumps(frame)}")
+        assert page.evaluate(CHECK) == [], kind

@@ -28,13 +28,13 @@ def page(browser: Browser) -> Iterator[Page]:
 class SeatGame:
     """A match with a person in seat 0 (the page) against random bots, played in a thread."""
 
-    def __init__(self, game_id: str, name: str, players: int, tmp_path: Path, seed: int) -> None:
+    def __init__(self, game_id: str, name: str, players: int, tmp_path: Path, seed: int, variants: dict[str, object] | None = None) -> None:
         self.web = WebSeat(game_id, name, str(tmp_path / "seat.jsonl"))
         self.server, self.url = serve(self.web.respond)
         bots = [BotSpec(name="human", factory=lambda: WebHumanBot(self.web))]
         # Seeded opponents: the same game every run, so the decisions a test waits for come every time.
         bots += [BotSpec(name=f"random{i}", factory=lambda i=i: RandomBot(seed=seed + i)) for i in range(1, players)]
-        spec = MatchSpec(game=game_id, bots=bots, seed=seed, replay_path=self.web.replay_path)
+        spec = MatchSpec(game=game_id, bots=bots, seed=seed, replay_path=self.web.replay_path, variants=variants or {})
         self.thread = threading.Thread(target=run_match, args=(spec,), daemon=True)
         self.thread.start()
 
@@ -155,12 +155,17 @@ DECISIONS_LOOKED_AT = 8
 
 
 def test_underground_dice_has_clickable_parts(page: Page, tmp_path: Path) -> None:
-    game = SeatGame("underground_dice", "Underground Dice", 2, tmp_path, seed=4)
+    """The pins in the cup, the bills of one's hand, and the strip of choices under the table (the 4-5-6
+    faces, the guess, accept or accuse with counterfeit bills) each play their option when clicked."""
+    game = SeatGame("underground_dice", "Underground Dice", 2, tmp_path, seed=3, variants={"counterfeit": True})
     try:
         page.errors.clear()
         page.goto(game.url)
-        for prefix in ("pins:", "stake:"):
-            ids = game.answer_until(lambda ids, prefix=prefix: any(i.startswith(prefix) for i in ids))
+        remaining = ["pins:", "faces:", "stake:", "guess:", "acc"]  # acc: accept or accuse
+        while remaining:
+            ids = game.answer_until(lambda ids: any(i.startswith(prefix) for prefix in remaining for i in ids))
+            prefix = next(prefix for prefix in remaining if any(i.startswith(prefix) for i in ids))
+            remaining.remove(prefix)
             bound = picture_bindings(page, game.web.version)
             assert any(b["option"].startswith(prefix) for b in bound), (prefix, ids, bound)
             assert all(b["area"] in ("", "0") for b in bound)

@@ -2,7 +2,9 @@
 
 Shows the dice still in the cup and those used, the parent's set dice (only on the parent's own picture),
 the announcement, stake, guess and the round's outcome, both hands of bills (the counterfeit split only on
-the owner's picture), the pot and the bills changing hands.
+the owner's picture), the pot and the bills changing hands. On the picture of the seat that decides, a
+strip under the table holds one tile per choice of the guess, the 4-5-6 faces and accept or accuse (the
+browser seat binds each tile to its option).
 """
 
 from __future__ import annotations
@@ -72,6 +74,7 @@ def draw(view: Mapping[str, Any]) -> str:
     _hand(svg, view, 0, 16)
     _hand(svg, view, 1, WIDTH - 256)
     _centre(svg, view, data)
+    _choices(svg, view, data)
     return svg.document()
 
 
@@ -140,6 +143,45 @@ def _centre(svg: Svg, view: Mapping[str, Any], data: Any) -> None:  # noqa: ANN4
         svg.text(x0 + 10, 374, f"seat {transfer['giver']} pays seat {transfer['receiver']} {transfer['amount']} bills ({source})", size=12, fill="#ffd966")
     if "bankrupt" in view:
         svg.text(x0 + 10, 374, f"seat {view['bankrupt']} is bankrupt", size=13, fill="#ff9090", font_weight="bold")
+    svg.close()
+
+
+def _choice_tiles(view: Mapping[str, Any], data: Any) -> tuple[str, list[tuple[str, str]]]:  # noqa: ANN401
+    """The strip's label and its tiles (option id, words) for the seat whose picture this is, when that seat
+    decides a guess, the 4-5-6 faces or accept/accuse now; none otherwise (a spectator's picture too)."""
+    seat, phase = view.get("seat"), view.get("phase")
+    if seat is None:
+        return "", []
+    pins, shigoro = int(view.get("unused_pins", 0)), int(view.get("unused_shigoro", 0))
+    if phase == "guess" and seat == view.get("child"):
+        sums = data.possible_sums.get((pins, shigoro, int(view.get("announced_dice", 0))), ())
+        return "guess", [(f"guess:{total}", str(total)) for total in sums]
+    if phase == "set_faces" and seat == view.get("parent"):
+        have_pins = int(view.get("set_pins") or 0) > 0
+        faces = [option for option in data.face_options if option.dice <= shigoro and (option.dice > 0 or have_pins)]
+        return "faces", [(f"faces:{option.name}", "".join(map(str, option.faces)) or "none") for option in faces]
+    if phase == "accept_or_accuse" and seat == (view.get("transfer") or {}).get("receiver"):
+        return "", [("accept", "accept the bills"), ("accuse", "accuse: examine them")]
+    return "", []
+
+
+def _choices(svg: Svg, view: Mapping[str, Any], data: Any) -> None:  # noqa: ANN401 - the game's Components
+    label, tiles = _choice_tiles(view, data)
+    if not tiles:
+        return
+    svg.open(data_area="choices", data_frame=1, data_seat_area=view["seat"])
+    svg.rect(16, 396, WIDTH - 32, 40, fill="#fffdf4", stroke=seat_colour(int(view["seat"])), rx=6)
+    x = 24.0
+    if label:
+        svg.text(x, 421, label, size=12, fill=MUTED)
+        x += 40
+    width = min(120.0, (WIDTH - 24 - x) / len(tiles) - 2) if len(tiles) > 2 else 180.0
+    for option_id, words in tiles:
+        svg.open(data_keys=option_id)
+        svg.rect(x, 402, width, 28, fill="#f3e2b3", stroke=INK, rx=4)
+        svg.text(x + width / 2, 421, words, size=12 if len(words) > 3 else 13, anchor="middle")
+        svg.close()
+        x += width + 2
     svg.close()
 
 
