@@ -78,7 +78,8 @@ def match_message(row: queries.MatchRow) -> pb.Match:
             pb.MatchSeat(
                 seat=seat.seat, bot=seat.bot, bot_id=seat.bot_id, rank=seat.rank or 0, score=seat.score or 0.0,
                 faults=[pb.Fault(kind=f["kind"], detail=f["detail"],
-                                 decision_index=-1 if f.get("decision_index") is None else int(f["decision_index"]))
+                                 decision_index=-1 if f.get("decision_index") is None else int(f["decision_index"]),
+                                 seat_decision=int(f.get("seat_decision") or 0))
                         for f in seat.faults],
                 replaced=seat.replaced, rating_before=seat.rating_before or 0.0, rating_after=seat.rating_after or 0.0,
             )

@@ -891,20 +891,24 @@ class Fault(_message.Message):
     KIND_FIELD_NUMBER: _builtins.int
     DETAIL_FIELD_NUMBER: _builtins.int
     DECISION_INDEX_FIELD_NUMBER: _builtins.int
+    SEAT_DECISION_FIELD_NUMBER: _builtins.int
     kind: _builtins.str
     detail: _builtins.str
     decision_index: _builtins.int
-    """-1 when not tied to a decision"""
+    """the match's decisions counted from 0; -1 when not tied to a decision"""
+    seat_decision: _builtins.int
+    """the seat's own decision number (its request id, from 1), as its author counts; 0 when none"""
     def __init__(
         self,
         *,
         kind: _builtins.str = ...,
         detail: _builtins.str = ...,
         decision_index: _builtins.int = ...,
+        seat_decision: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["decision_index", b"decision_index", "detail", b"detail", "kind", b"kind"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["decision_index", b"decision_index", "detail", b"detail", "kind", b"kind", "seat_decision", b"seat_decision"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -60,3 +60,32 @@ def test_the_owner_alone_reads_what_its_bot_wrote_at_each_decision(sqlite_settin
         assert get("/account/matches/999999/output", ann_cookie)[0] == 404
     finally:
         server.shutdown()
+
+
+def test_a_fault_on_the_ladder_names_the_seats_own_decision(sqlite_settings: LadderSettings) -> None:
+    """A bot that crashes at its third decision: the match page, and the LadderService's Fault, say so in the
+    seat's own count, not the match's."""
+    import grpc
+
+    import b99.ladder_pb2 as pb
+    import b99.ladder_pb2_grpc as pb_grpc
+    from ladder.api import serve_grpc
+
+    settings = sqlite_settings
+    crash = [sys.executable, "-m", "tests.bots.misbehaving", "crash"]
+    crasher = add_bot(settings, "crasher", GAME, command=crash)
+    steady = add_bot(settings, "steady", GAME, command=RANDOM)
+    match_id = schedule_match(settings, GAME, [steady.id, crasher.id], seed=4)  # type: ignore[list-item]
+    assert execute_match(settings, match_id) == "done"
+    server, port = serve_grpc(settings, "127.0.0.1:0")
+    web, web_port = serve_http(settings, "127.0.0.1:0")
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+            match = pb_grpc.LadderServiceStub(channel).GetMatch(pb.GetMatchRequest(match=str(match_id)))
+        [fault] = [fault for seat in match.seats for fault in seat.faults]
+        assert fault.kind == "crash" and fault.seat_decision == 3 and fault.decision_index > 3
+        page = urllib.request.urlopen(f"http://127.0.0.1:{web_port}/matches/{match_id}", timeout=10).read().decode()
+        assert "crash at its decision 3: " in page and f"at decision {fault.decision_index}" not in page
+    finally:
+        server.stop(grace=None)
+        web.shutdown()
