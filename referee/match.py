@@ -30,7 +30,7 @@ from referee.engine import GameState, Seat
 from referee.errors import BotLaunchError, ConfigError
 from referee.decision_logs import DecisionLogs
 from referee.fault_text import timeout_fault
-from referee.faults import Fault, FaultKind
+from referee.faults import Fault, FaultKind, fault_words
 from referee.launcher import launch
 from referee.ranking import competition_ranks
 from referee.registry import get_game
@@ -398,7 +398,7 @@ class _Match:
             return
         seat.replaced = True
         if seat.agent is not None:
-            seat.agent.send(messages.error(arena_pb2.REPLACED, f"{fault.kind}: {fault.detail}; the fallback policy plays this seat"))
+            seat.agent.send(messages.error(arena_pb2.REPLACED, f"{fault_words(fault)}; the fallback policy plays this seat"))
             seat.agent.close()
 
     # ----- the game loop ------------------------------------------------------------
