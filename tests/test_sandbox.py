@@ -46,7 +46,7 @@ def test_venv_python_runs_strict_as_its_own_user_with_no_network(tmp_path: Path)
     assert code == 0, output
     uid = process.sandbox_report()["uid"]
     assert f"uid {uid} " in output and uid != 0
-    assert "env ['B99_PROBE', 'HOME', 'LANG', 'PATH', 'PWD', 'PYTHONDONTWRITEBYTECODE', 'TMPDIR']" in output
+    assert "env ['B99_PROBE', 'HOME', 'LANG', 'PATH', 'PWD', 'PYTHONDONTWRITEBYTECODE', 'PYTHONUNBUFFERED', 'TMPDIR']" in output
     assert "net ['lo']" in output
     assert "tests visible False" in output
 
