@@ -59,7 +59,7 @@ def sdk_routes(settings: LadderSettings) -> list[BaseRoute]:
         base = html.escape(f"{scheme}://{request.url.netloc}")
         page = (
             "<!doctype html><html><head><meta charset='utf-8'><title>B99 Arena SDK</title>"
-            "<link rel='stylesheet' href='/static/style.css'></head><body><main>"
+            "<link rel='stylesheet' href='/static/ladder.css'></head><body><main>"
             "<h1>SDK for this ladder</h1>"
             f"<p>Python (needs only grpcio and protobuf): <code>pip install {base}/sdk/{wheel}</code> "
             "installs the SDK and a <code>b99</code> command with <code>login</code>, <code>submit</code>, <code>mybots</code>.</p>"
