@@ -1,4 +1,4 @@
-"""Reference bots by name: `random` for any game, `heuristic` for each game that has one."""
+"""Reference bots by name: `random` for any game, `heuristic` for each game that has one, `learned` for the trained games."""
 
 from __future__ import annotations
 
@@ -69,10 +69,17 @@ def _search() -> Bot:
     return SearchBot()
 
 
+def _learned() -> Bot:
+    from bots.learned.bot import LearnedBot
+
+    return LearnedBot()
+
+
 FACTORIES: dict[str, Callable[[], Bot]] = {
     "random": _random,
     "search": _search,
     "heuristic": lambda: PerGameBot("heuristic", "bots.heuristic"),
+    "learned": _learned,
 }
 
 
@@ -96,4 +103,8 @@ def supports(name: str, game: str) -> bool:
     """True if the named reference bot can play `game`."""
     if name == "heuristic":
         return game in heuristic_games()
+    if name == "learned":
+        from bots.learned.bot import TRAINED_GAMES
+
+        return game in TRAINED_GAMES
     return name in bot_names()

@@ -493,6 +493,18 @@ class _Root:
             os.close(source_parent)
 
 
+def check_tree(root: Path) -> None:
+    """UnsafeMemberError unless every link under `root` resolves inside it and to no directory, and it
+    holds no device, pipe or socket (for a bot directory copied as it is)."""
+    _check_links(root)
+    for directory, subdirectories, files in os.walk(root, followlinks=False):
+        for entry in subdirectories + files:
+            mode = os.lstat(os.path.join(directory, entry)).st_mode
+            if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode)):
+                relative = os.path.relpath(os.path.join(directory, entry), root)
+                raise UnsafeMemberError(f"{relative!r} is a device, pipe or other special file")
+
+
 def _check_links(root: Path) -> None:
     """Every link in the finished tree resolves inside it and to no directory (links to links included)."""
     top = os.path.realpath(root)

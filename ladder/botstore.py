@@ -64,7 +64,7 @@ def materialize(settings: LadderSettings, content_hash: str) -> Path:
         raise BotStoreError(f"no uploaded bot with content hash {content_hash} in the store")
     if hashlib.sha256(blob.data).hexdigest() != content_hash:
         raise BotStoreError(f"stored bot {content_hash} does not match its hash")
-    target.parent.mkdir(parents=True, exist_ok=True)
+    target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)  # strict binds a bot's copy; no uid walks in
     staging = Path(tempfile.mkdtemp(prefix=f".{content_hash[:12]}-", dir=target.parent))
     try:
         with tarfile.open(fileobj=io.BytesIO(blob.data), mode="r:gz") as archive:

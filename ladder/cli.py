@@ -81,7 +81,13 @@ def reference_command(text: str) -> list[str] | None:
 @click.option("--in-process", is_flag=True, help="Run reference bots inside the referee (no gRPC; fast simulation).")
 @click.option("--variant", "variant_pairs", multiple=True, help="A variant flag as key=value.")
 @click.option("--time-per-decision", type=float, default=None, help="Seconds per decision.")
-@click.option("--sandbox", type=click.Choice(["none", "basic", "strict"]), default="none", show_default=True)
+@click.option(
+    "--sandbox",
+    type=click.Choice(["none", "basic", "strict"]),
+    default=lambda: _default_sandbox(),
+    show_default="strict where the machine provides it, else none (as b99 match)",
+    help="Confine bot processes (reference bots run --in-process are not processes).",
+)
 @click.option("--replays", "replay_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help="Write every replay here.")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write the results as JSON.")
 @_guard
@@ -127,24 +133,41 @@ def tournament(
             parallel=parallel, variants=parse_variants(variant_pairs), time_control=time_control,
             replay_dir=replay_dir, on_result=lambda *_: progress.advance(task),
         )
-    table = Table(title=f"{game} · {total} games · {count} players per game" + (" · duplicate" if duplicate else ""),
+    confinement = "bots in process (no sandbox)" if in_process else f"sandbox {sandbox}"
+    table = Table(title=f"{game} · {total} games · {count} players per game" + (" · duplicate" if duplicate else "") + f" · {confinement}",
                   caption="Elo: in schedule order, as the ladder rates · strength and its 90% interval: fitted to every game at once")
     multiplayer = count > 2  # with two players the share of pairwise points is the win rate
-    columns = [("#", "right"), ("bot", "left"), ("Elo", "right"), ("strength", "right"), ("90% interval", "right"), ("games", "right"),
+    columns = [("#", "right"), ("bot", "left"), ("Elo", "right"), ("strength", "right"), ("interval", "right"), ("games", "right"),
                ("wins", "right"), ("win %", "right")] + ([("points %", "right")] if multiplayer else []) + [("faults", "right")]
-    for column, justify in columns:
-        table.add_column(column, justify=justify, no_wrap=column == "bot")  # type: ignore[arg-type]
+    rows = []
     for position, line in enumerate(result.standings, 1):
         interval = f"{line.interval[0]:.0f}–{line.interval[1]:.0f}" if line.interval else "-"
         win_rate = line.wins / line.games if line.games else 0.0
         strength = f"{line.strength:.0f}" if line.strength is not None else "-"
         cells = [str(position), line.name, f"{line.rating:.1f}", strength, interval, str(line.games), f"{line.wins:g}", f"{win_rate:.1%}"]
         cells += [f"{line.score_share:.1%}"] if multiplayer else []
-        table.add_row(*cells, str(line.faults))
+        rows.append([*cells, str(line.faults)])
+    widths = [max([len(column), *(len(row[index]) for row in rows)]) for index, (column, _) in enumerate(columns)]
+    # Numbers keep every digit in a narrow terminal: only the bot's name gives way (cut with an ellipsis).
+    # Each column takes its width plus a space either side and a rule.
+    name_room = max(6, console.width - 1 - sum(width + 3 for (column, _), width in zip(columns, widths) if column != "bot") - 3)
+    for (column, justify), width in zip(columns, widths):
+        if column == "bot":
+            table.add_column(column, justify=justify, no_wrap=True, overflow="ellipsis", max_width=name_room)  # type: ignore[arg-type]
+        else:
+            table.add_column(column, justify=justify, no_wrap=True, min_width=width)  # type: ignore[arg-type]
+    for row in rows:
+        table.add_row(*row)
     console.print(table)
     print_tournament_faults(result)
     if json_path:
         json_path.write_text(json.dumps(result.to_json(), indent=2))
+
+
+def _default_sandbox() -> str:
+    from referee.cli import default_sandbox_level
+
+    return default_sandbox_level()
 
 
 #: Faulted games shown per entrant below the tournament's table (all of them are in --json).
@@ -215,7 +238,7 @@ def init(settings: LadderSettings) -> None:
     """Create the ladder (or bring its database schema up to date)."""
     from ladder.db import current_revision, migrate
 
-    settings.home.mkdir(parents=True, exist_ok=True)
+    settings.secure()
     migrate(settings.db_url)
     console.print(f"ladder ready in {settings.home}, database {masked_url(settings.db_url)} "
                   f"(schema {current_revision(settings.db_url)})")

@@ -131,8 +131,11 @@ def migrate(url: str, revision: str = "head") -> None:
     """Bring the database at `url` to `revision` (creating the SQLite file if needed)."""
     from alembic import command
 
-    if url.startswith("sqlite:///"):
-        Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+    database = Path(url.removeprefix("sqlite:///")) if url.startswith("sqlite:///") else None
+    if database is not None:
+        database.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if not database.exists():
+            os.close(os.open(database, os.O_WRONLY | os.O_CREAT, 0o600))  # the owner's alone from the start
     config = alembic_config(url)
     with get_engine(url).begin() as connection:
         config.attributes["connection"] = connection

@@ -63,7 +63,8 @@ def build_spec(settings: LadderSettings, job: MatchJob, time_control: Any = None
             cwd = str(materialize(settings, seat.content_hash))
         # `python bot.py` means the Python with the SDK on every worker, as it does for `b99 match`.
         bots.append(BotSpec(name=seat.name, command=own_program(seat.command), cwd=cwd, sandbox=seat.sandbox))
-    settings.replays_dir.mkdir(parents=True, exist_ok=True)
+    settings.replays_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+    settings.secure()
     return MatchSpec(
         game=job.game,
         bots=bots,

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from sqlmodel import Session, select
 
-from ladder.archives import unpack_archive
+from ladder.archives import check_tree, unpack_archive
 from ladder.db import read_session, write_session
 from ladder.models import Bot, BotKind, BotStatus, BotToken, Notice, Rating
 from ladder.ratings import INITIAL_RATING
@@ -71,6 +71,9 @@ def add_bot(
         sandbox = "strict" if kind == BotKind.UPLOADED else "none"
     if sandbox not in ("none", "basic", "strict"):
         raise LadderError(f"sandbox must be none, basic or strict, not {sandbox!r}")
+    if kind == BotKind.UPLOADED and sandbox == "basic":
+        raise LadderError("an uploaded bot plays in the strict sandbox (or none): at basic its uid would need to "
+                          "read the ladder's home, which holds other bots' files, seeds and secrets")
     with write_session(settings.db_url) as session:
         stored_name, family = name, ""
         if versioned:
@@ -101,9 +104,14 @@ def _copy_upload(source: Path, target: Path) -> None:
     on a refusal nothing is kept."""
     if target.exists():
         shutil.rmtree(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     if source.is_dir():
         shutil.copytree(source, target, symlinks=True)
+        try:
+            check_tree(target)  # the same rules as an archive's: no link out or to a directory
+        except tarfile.TarError as error:
+            shutil.rmtree(target, ignore_errors=True)
+            raise LadderError(f"{source.name}: refused: {error}") from None
     elif source.is_file() and (zipfile.is_zipfile(source) or _looks_like_tar(source)):
         try:
             unpack_archive(source, target)

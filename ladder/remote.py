@@ -345,6 +345,8 @@ class ArenaGateway(arena_grpc.ArenaServicer, ladder_grpc.ArenaRelayServicer):
         refusals: dict[str, arena_pb2.RefereeMessage | None] = {}
         for token in {connection.token for connection in waiting}:
             refusals[token] = (await self._bot(token))[1]
+        refused_bots = {connection.bot_id for connection in waiting if refusals.get(connection.token) is not None}
+        open_seats = {bot_id: await asyncio.to_thread(open_matches_of, self.settings, bot_id) for bot_id in refused_bots}
         if self._changed is None:
             return
         async with self._changed:
@@ -352,7 +354,7 @@ class ArenaGateway(arena_grpc.ArenaServicer, ladder_grpc.ArenaRelayServicer):
                 refusal = refusals.get(connection.token)
                 if refusal is None or connection.claimed or connection not in self.waiting.get(connection.bot_id, []):
                     continue
-                if self._promised(connection):
+                if self._promised(connection, open_seats.get(connection.bot_id, 0)):
                     continue  # matched to a scheduled match: that game plays to its end, as one under way
                 self.waiting[connection.bot_id].remove(connection)
                 self.presence.connected(connection.bot_id, -1)
@@ -360,10 +362,11 @@ class ArenaGateway(arena_grpc.ArenaServicer, ladder_grpc.ArenaRelayServicer):
                 connection.to_bot.put_nowait(refusal)
                 connection.to_bot.put_nowait(None)
 
-    def _promised(self, connection: RemoteConnection) -> bool:
+    def _promised(self, connection: RemoteConnection, open_matches: int) -> bool:
         """Whether a waiting connection is one the scheduler already gave a match to: the relay of
-        that match claims the bot's oldest waiting connections first, one per reserved match."""
-        reserved = self.presence.reserved_count(connection.bot_id)
+        that match claims the bot's oldest waiting connections first, one per reserved match (and
+        never more than the bot's open matches, so a reservation whose match is gone protects nothing)."""
+        reserved = min(self.presence.reserved_count(connection.bot_id), open_matches)
         return connection in self.waiting.get(connection.bot_id, [])[:reserved]
 
     async def _claim(self, bot_id: int) -> RemoteConnection | None:
@@ -377,6 +380,21 @@ class ArenaGateway(arena_grpc.ArenaServicer, ladder_grpc.ArenaRelayServicer):
             connection.claimed = True
         self.presence.connected(bot_id, -1)
         return connection
+
+
+def open_matches_of(settings: LadderSettings, bot_id: int) -> int:
+    """How many queued or running matches seat the bot."""
+    from sqlalchemy import func
+    from sqlmodel import col, select
+
+    from ladder.db import read_session
+    from ladder.models import Match, MatchStatus, Seat
+
+    with read_session(settings.db_url) as session:
+        return int(session.exec(
+            select(func.count()).select_from(Seat).join(Match, col(Match.id) == col(Seat.match_id))
+            .where(Seat.bot_id == bot_id, col(Match.status).in_(MatchStatus.OPEN))
+        ).one())
 
 
 def _error(code: int, message: str) -> arena_pb2.RefereeMessage:

@@ -55,6 +55,7 @@ class LadderServer:
 
     def start(self) -> None:
         """Start the servers that were asked for (the loop runs in run())."""
+        self.settings.secure()
         if self.arena_address:
             from ladder.remote import ArenaGateway
 

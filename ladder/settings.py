@@ -8,6 +8,9 @@ from pathlib import Path
 
 
 DEFAULT_HOME = "b99-ladder"
+#: What the ladder keeps in its home, made its owner's alone by LadderSettings.secure.
+PRIVATE_DIRECTORIES = ("replays", "bots", "bot-cache", "run", "logs")
+PRIVATE_FILES = ("ladder.db", "ladder.db-wal", "ladder.db-shm", "admin-token", "games.toml")
 
 
 def sqlite_url(path: str | os.PathLike[str]) -> str:
@@ -30,6 +33,21 @@ class LadderSettings:
         home_path = Path(home or os.environ.get("B99_LADDER_HOME") or DEFAULT_HOME).resolve()
         url = db_url or os.environ.get("B99_LADDER_DB") or sqlite_url(home_path / "ladder.db")
         return LadderSettings(home=home_path, db_url=url)
+
+    def secure(self) -> None:
+        """Create the home if needed and make it, and what the ladder keeps in it, its owner's alone
+        (directories 0700, files 0600): bots run as other uids and must read none of it (the seeds of
+        running matches, the relay secret, other bots' files and logs, live replays)."""
+        self.home.mkdir(parents=True, exist_ok=True, mode=0o700)
+        os.chmod(self.home, 0o700)
+        for name in PRIVATE_DIRECTORIES:
+            path = self.home / name
+            if path.is_dir() and not path.is_symlink():
+                os.chmod(path, 0o700)
+        for name in PRIVATE_FILES:
+            path = self.home / name
+            if path.is_file() and not path.is_symlink():
+                os.chmod(path, 0o600)
 
     @property
     def replays_dir(self) -> Path:

@@ -94,8 +94,15 @@ def ladder_status(settings: LadderSettings, margin: float = STUCK_MARGIN_SECONDS
             select(func.count()).select_from(Match).where((col(Match.attempts) > 1) | (col(Match.dispatches) > 1))
         ).one()
         cutoff_seen = now - timedelta(seconds=WORKERS_SEEN_SECONDS)
-        seen = session.exec(select(Worker).where(col(Worker.heartbeat_at) >= cutoff_seen)
-                            .order_by(col(Worker.heartbeat_at).desc())).all()
+        # One row per host and kind, counted by the database: a busy local executor leaves a row per match.
+        grouped = session.exec(
+            select(Worker.host, Worker.kind, func.max(Worker.heartbeat_at), func.count(), func.sum(Worker.matches_done))
+            .where(col(Worker.heartbeat_at) >= cutoff_seen).group_by(Worker.host, Worker.kind)
+        ).all()
+        busy = session.exec(
+            select(Worker.host, Worker.kind, Worker.match_id, Worker.heartbeat_at)
+            .where(col(Worker.heartbeat_at) >= cutoff_seen, col(Worker.match_id).is_not(None))
+        ).all()
     cutoff = now - timedelta(seconds=margin)
     return LadderStatus(
         counts={str(k): int(v) for k, v in counts.items()},
@@ -108,26 +115,25 @@ def ladder_status(settings: LadderSettings, margin: float = STUCK_MARGIN_SECONDS
             for row in rows
         ],
         retried=int(retried),
-        workers=group_workers(list(seen))[:workers],
+        workers=group_workers(grouped, busy)[:workers],
         scheduler=(holder if (holder := current_holder(settings)) is not None and not holder.expired(now) else None),
         unplayable=unplayable_games(settings, games),
     )
 
 
-def group_workers(rows: list[Worker]) -> list[WorkerSeen]:
+def group_workers(grouped: Any, busy: Any) -> list[WorkerSeen]:
     """One worker per host and kind: the processes a worker forks (one per match for the local
-    executor, a pool for Celery) are rows of the workers table, not workers; newest first."""
-    groups: dict[tuple[str, str], list[Worker]] = {}
-    for row in rows:
-        host = row.host or row.name.rpartition(":")[0] or row.name
-        groups.setdefault((host, row.kind), []).append(row)
+    executor, a pool for Celery) are rows of the workers table, not workers; newest first.
+    `grouped`: (host, kind, last heartbeat, rows, matches done); `busy`: (host, kind, match, heartbeat)."""
+    playing: dict[tuple[str, str], list[tuple[Any, int]]] = {}
+    for host, kind, match_id, heartbeat_at in busy:
+        playing.setdefault((host, kind), []).append((heartbeat_at, int(match_id)))
     found = []
-    for (host, kind), members in groups.items():
-        latest = max(members, key=lambda w: w.heartbeat_at)
-        playing = tuple(sorted({w.match_id for w in members if w.match_id is not None}))
-        label = f"{host} (local executor)" if kind == "local" else f"{host} ({kind})"
-        found.append(WorkerSeen(label, kind, latest.heartbeat_at, latest.match_id, sum(w.matches_done for w in members),
-                                processes=len(members), playing=playing))
+    for host, kind, heartbeat_at, rows, done in grouped:
+        matches = sorted(playing.get((host, kind), []), reverse=True)
+        label = f"{host or '?'} (local executor)" if kind == "local" else f"{host or '?'} ({kind})"
+        found.append(WorkerSeen(label, kind, heartbeat_at, matches[0][1] if matches else None, int(done or 0),
+                                processes=int(rows), playing=tuple(sorted({match for _, match in matches}))))
     return sorted(found, key=lambda w: w.heartbeat_at, reverse=True)
 
 

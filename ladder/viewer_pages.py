@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator, Mapping
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +26,44 @@ from referee.viewer.app import LiveReplay, Reply, ReplayPages
 from referee.viewer.timeline import Timeline
 
 _LIVE: dict[str, LiveReplay] = {}
-_FINISHED: dict[str, tuple[float, Timeline]] = {}
 _LOCK = threading.Lock()
+#: Bytes of replay files whose timelines are kept in memory for the finished-match viewer.
+FINISHED_CACHE_BYTES = 64 * 2**20
+
+
+@dataclass
+class TimelineCache:
+    """Finished matches' timelines, least recently used dropped first once their replays' sizes (a timeline
+    holds about as much as its file) pass `limit_bytes`; a replay alone bigger than the limit is not kept."""
+
+    limit_bytes: int
+    entries: OrderedDict[str, tuple[float, int, Timeline]] = field(default_factory=OrderedDict)
+    held_bytes: int = 0
+
+    def get(self, path: str, load: Callable[[str], Timeline] = lambda path: Timeline.from_records(read_replay(path))) -> Timeline:
+        stat = Path(path).stat()
+        with _LOCK:
+            cached = self.entries.get(path)
+            if cached is not None and cached[0] == stat.st_mtime:
+                self.entries.move_to_end(path)
+                return cached[2]
+        timeline = load(path)
+        with _LOCK:
+            self._drop(path)
+            if stat.st_size <= self.limit_bytes:
+                self.entries[path] = (stat.st_mtime, stat.st_size, timeline)
+                self.held_bytes += stat.st_size
+            while self.held_bytes > self.limit_bytes and self.entries:
+                self._drop(next(iter(self.entries)))
+        return timeline
+
+    def _drop(self, path: str) -> None:
+        old = self.entries.pop(path, None)
+        if old is not None:
+            self.held_bytes -= old[1]
+
+
+_FINISHED = TimelineCache(FINISHED_CACHE_BYTES)
 
 
 def running_replay_path(settings: LadderSettings, uid: str, attempt: int) -> Path:
@@ -40,15 +78,7 @@ def _stored_records(settings: LadderSettings, match_id: int) -> list[dict[str, A
 
 
 def _finished_timeline(path: str) -> Timeline:
-    stamp = Path(path).stat().st_mtime
-    with _LOCK:
-        cached = _FINISHED.get(path)
-        if cached is not None and cached[0] == stamp:
-            return cached[1]
-    timeline = Timeline.from_records(read_replay(path))
-    with _LOCK:
-        _FINISHED[path] = (stamp, timeline)
-    return timeline
+    return _FINISHED.get(path)
 
 
 def viewer_reply(settings: LadderSettings, key: str, mode: str, subpath: str, query: Mapping[str, str]) -> Reply | Iterator[bytes] | None:
@@ -61,7 +91,8 @@ def viewer_reply(settings: LadderSettings, key: str, mode: str, subpath: str, qu
     if finished is not None:
         if mode == "live" and subpath == "events":
             timeline = _finished_timeline(str(finished))
-            return iter([f"event: over\ndata: {json.dumps({'result': timeline.result})}\n\n".encode()])
+            over = {"result": timeline.result, "steps": len(timeline.steps)}
+            return iter([f"event: over\ndata: {json.dumps(over)}\n\n".encode()])
         pages = ReplayPages(lambda: _finished_timeline(str(finished)), live=False, back_link=back)
         return pages.respond(subpath, query)
     if mode != "live":
@@ -76,7 +107,7 @@ def viewer_reply(settings: LadderSettings, key: str, mode: str, subpath: str, qu
                 more_text=lambda after, match_id=row.id, attempt=row.attempts: live_text(settings, match_id, attempt, after),
             )
     if subpath == "events":
-        return live.events()
+        return live.stream(query)
     try:
         live.timeline()
     except ReplayError as error:

@@ -52,19 +52,19 @@ def parse_reply(line: str, request_id: int) -> tuple[arena_pb2.BotMessage, str |
     try:
         data = json.loads(line)
     except json.JSONDecodeError as error:
-        return _empty_decision(request_id), f"reply is not JSON ({error}): {line[:200]!r}"
+        return _empty_decision(request_id), f"your bot printed a line that is not JSON: {line.rstrip()[:200]!r} ({error.msg})"
     if not isinstance(data, dict):
-        return _empty_decision(request_id), f"reply is not a JSON object: {line[:200]!r}"
+        return _empty_decision(request_id), f"your bot printed a line that is JSON but not an object: {line.rstrip()[:200]!r}"
     if "decision" in data or "hello" in data:
         try:
             return json_format.ParseDict(data, arena_pb2.BotMessage()), None
         except json_format.ParseError as error:
-            return _empty_decision(request_id), f"reply is not a BotMessage: {error}"
+            return _empty_decision(request_id), f"your bot printed a line that is not a BotMessage: {error}"
     data.setdefault("request_id", request_id)
     try:
         decision = json_format.ParseDict(data, arena_pb2.Decision())
     except json_format.ParseError as error:
-        return _empty_decision(request_id), f"reply is not a Decision: {error}"
+        return _empty_decision(request_id), f"your bot printed a line that is not a Decision: {error}"
     return arena_pb2.BotMessage(decision=decision), None
 
 

@@ -350,6 +350,7 @@ def match(
             ask_forced=ask_forced,
             transport="tcp" if tcp else "unix",
             position=position,
+            decision_logs=True,  # a local match: the bots' own output goes into the replay beside each decision
         )
         with console.status(f"playing {game}…"):
             report = run_match(spec)
@@ -492,54 +493,85 @@ def replay_show(path: str, seat: int | None, limit: int, as_json: bool) -> None:
         f"[bold]{header['config']['game']}[/bold] · match {header.get('match_id')} · seed {revealed_seed(records)} · "
         f"seats {', '.join(f'{i}: {name}' for i, name in enumerate(header.get('seats', [])))}"
     )
-    table = _table(show_lines=False)
-    table.add_column("#", justify="right")
+    from rich.markup import escape
+
+    from referee.replay_steps import walk
+
+    table = _table(show_lines=False, caption="step N: the position after it is `b99 replay position --step N` and the viewer's ?step=N")
+    table.add_column("step", justify="right")
     table.add_column("what")
     table.add_column("detail")
     rows = 0
-    for record in records[1:]:
-        kind = record.get("type")
-        if kind == "chance":
-            if seat is not None:
-                continue
-            table.add_row(str(rows), "chance", str(record.get("outcome")))
-        elif kind == "decision":
-            parts = []
-            for who, option in record.get("choices", {}).items():
-                if seat is not None and int(who) != seat:
+
+    def add_row(*cells: str) -> None:
+        table.add_row(*(escape(cell) for cell in cells))  # option ids and output hold brackets, not markup
+
+    has_fault_lines = any(other.get("type") == "fault" for other in records)
+    try:
+        for walked in walk(records, path):
+            record, kind = walked.record, walked.record.get("type")
+            step = str(walked.number + 1) if walked.before is not None else str(walked.number)
+            if kind == "chance":
+                if seat is not None:
                     continue
-                how = record.get("how", {}).get(who, "")
-                marker = "" if how == "bot" else f" [{how}]"
-                parts.append(f"seat {who}: {option}{marker}")
-            if not parts:
+                add_row(step, "chance", str(record.get("outcome")))
+            elif kind == "decision" and walked.before is not None:
+                parts = []
+                for who, option in record.get("choices", {}).items():
+                    if seat is not None and int(who) != seat:
+                        continue
+                    parts.append(_decision_words(walked.before, int(who), option, record))
+                if not parts:
+                    continue
+                add_row(step, "decision", "\n".join(parts))
+            elif kind == "event":
+                audience = record.get("audience")
+                if seat is not None and audience is not None and seat not in audience:
+                    continue
+                who = "all" if audience is None else "seat " + ",".join(str(a) for a in audience)
+                add_row(step, f"event → {who}", f"{record.get('kind')} {json.dumps(record.get('data'), sort_keys=True)}")
+            elif kind == "logs":
+                for who, text in record.get("seats", {}).items():
+                    if seat is None or int(who) == seat:
+                        add_row(str(walked.number + 1), f"output seat {who}", " ⏎ ".join(str(text).splitlines())[:300])
+            elif kind == "fault":
+                if seat is not None and record.get("seat") != seat:
+                    continue
+                add_row(step, f"fault seat {record.get('seat')}", f"{record.get('kind')}: {record.get('detail')}")
+            elif kind == "faults":
+                if has_fault_lines:
+                    continue
+                for index, faults in enumerate(record.get("seats", [])):
+                    for fault in faults:
+                        add_row(step, f"fault seat {index}", f"{fault['kind']}: {fault['detail']}")
+            elif kind == "result":
+                add_row(step, "result", f"ranks {record.get('ranks')} scores {record.get('scores')}")
+            elif kind == "void":
+                add_row(step, "void", f"no result: {record.get('reason')}")
+            else:
                 continue
-            table.add_row(str(rows), "decision", "; ".join(parts))
-        elif kind == "event":
-            audience = record.get("audience")
-            if seat is not None and audience is not None and seat not in audience:
-                continue
-            who = "all" if audience is None else "seat " + ",".join(str(a) for a in audience)
-            table.add_row(str(rows), f"event → {who}", f"{record.get('kind')} {json.dumps(record.get('data'), sort_keys=True)}")
-        elif kind == "fault":
-            if seat is not None and record.get("seat") != seat:
-                continue
-            table.add_row(str(rows), f"fault seat {record.get('seat')}", f"{record.get('kind')}: {record.get('detail')}")
-        elif kind == "faults":
-            if any(other.get("type") == "fault" for other in records):
-                continue
-            for index, faults in enumerate(record.get("seats", [])):
-                for fault in faults:
-                    table.add_row(str(rows), f"fault seat {index}", f"{fault['kind']}: {fault['detail']}")
-        elif kind == "result":
-            table.add_row(str(rows), "result", f"ranks {record.get('ranks')} scores {record.get('scores')}")
-        elif kind == "void":
-            table.add_row(str(rows), "void", f"no result: {record.get('reason')}")
-        else:
-            continue
-        rows += 1
-        if limit and rows >= limit:
-            break
+            rows += 1
+            if limit and rows >= limit:
+                break
+    except ArenaError as error:
+        fail(str(error))
+        return
     console.print(table)
+
+
+#: Options listed in full per decision in `b99 replay show`; past this the rest are counted.
+OPTIONS_SHOWN = 8
+
+
+def _decision_words(before: Any, seat: int, option: str, record: dict[str, Any]) -> str:  # noqa: ANN401 - a GameState
+    """'seat 0: take:D3 [fallback] · 12.3 ms · of 5: take:D3, take:D4, ...' for one seat's choice at a decision."""
+    how = record.get("how", {}).get(str(seat), "")
+    marker = "" if how in ("bot", "") else f" [{how}]"
+    seconds = record.get("seconds", {}).get(str(seat))
+    think = f" · {seconds * 1000:.1f} ms" if isinstance(seconds, (int, float)) else ""
+    offered = [o.id for o in before.legal_options(seat)]
+    shown = ", ".join(offered[:OPTIONS_SHOWN]) + (f", … {len(offered) - OPTIONS_SHOWN} more" if len(offered) > OPTIONS_SHOWN else "")
+    return f"seat {seat}: {option}{marker}{think} · of {len(offered)}: {shown}"
 
 
 @main.command("bots")

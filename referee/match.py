@@ -27,6 +27,8 @@ from referee.chance import CHANCE_SCHEME, KeyedRandom, sample_outcome, seed_comm
 from referee.clock import SeatClock, TimeControl
 from referee.engine import GameState, Seat
 from referee.errors import BotLaunchError, ConfigError
+from referee.decision_logs import DecisionLogs
+from referee.fault_text import timeout_fault
 from referee.faults import Fault, FaultKind
 from referee.launcher import launch
 from referee.ranking import competition_ranks
@@ -91,6 +93,9 @@ class MatchSpec:
     position: Mapping[str, Any] | None = None
     #: Also stream the replay, line by line, to `<replay_path>.live` while the match runs (live pages follow it).
     live_replay: bool = False
+    #: Record what each bot process wrote (stdout, stderr) while deciding, beside its decision (local matches:
+    #: the replay then holds the bots' own logs, so a ladder leaves this off).
+    decision_logs: bool = False
 
 
 @dataclass
@@ -277,6 +282,7 @@ class _Match:
         self.rng = KeyedRandom(spec.seed, "chance")
         self.commitment = seed_commitment(spec.seed, self.match_id)
         self.recorder = ReplayRecorder()
+        self.decision_logs = DecisionLogs() if spec.decision_logs else None
         if spec.live_replay and spec.replay_path:
             self.recorder.live_path = live_path_of(spec.replay_path)
             self.recorder.live_path.unlink(missing_ok=True)
@@ -479,6 +485,7 @@ class _Match:
                     continue
                 self.replace(seat, Fault(FaultKind.ILLEGAL_OPTION, f"{outcome.option_id!r} is not offered"), decision_index)
             elif outcome.kind == FaultKind.TIMEOUT:
+                outcome = timeout_fault(outcome, seat.clock, request.request_id)
                 if seat.clock.strike():
                     self.replace(seat, outcome, decision_index)
                 else:
@@ -492,10 +499,23 @@ class _Match:
                 seat_options = options[seat_index]
                 choices[seat_index] = seat_options[seat.fallback_rng.randrange(len(seat_options))].id
                 how[seat_index] = "fallback"
+        if self.decision_logs is not None:
+            self.record_logs(pending)
         self.record_faults()
         state.apply_decisions(choices)
         self.decisions += 1
         self.recorder.decision(state, choices, how, elapsed)
+
+    def record_logs(self, asked: Mapping[Seat, object]) -> None:
+        """The output of each asked seat's process since its last decision, as a replay line before the decision."""
+        streams = {}
+        for seat_index in asked:
+            process = getattr(self.seats[seat_index].agent, "process", None)
+            if process is not None:
+                streams[seat_index] = {"stdout": process.stdout_path, "stderr": process.stderr_path}
+        record = self.decision_logs.record(streams) if self.decision_logs is not None else None
+        if record is not None:
+            self.recorder.add(record)
 
     def finish(self, state: GameState, duration: float) -> MatchReport:
         result = state.result()

@@ -197,7 +197,8 @@ class GameRules:
 
     `CONFIG_FIELDS` maps a state field to the config entry that fixes it (a variant's name, or "players");
     `DERIVED` names the fields the engine computes (caches of options, outcomes, results); `FILLED` names fields
-    a position may leave out, which `fill(state, left_out)` makes (a pile as what is not placed elsewhere);
+    a position may leave out, which `fill(state, left_out, given)` makes (a pile as what is not placed elsewhere;
+    `given` is the position's JSON state, for what a record leaves out);
     `derive(state)` recomputes what the engine derives; `check(state)` reports what cannot exist.
     """
 
@@ -205,7 +206,7 @@ class GameRules:
         self.config_fields: Mapping[str, str] = getattr(module, "CONFIG_FIELDS", {})
         self.derived: tuple[str, ...] = tuple(getattr(module, "DERIVED", ()))
         self.filled: tuple[str, ...] = tuple(getattr(module, "FILLED", ()))
-        self.fill: Callable[[Any, set[str]], None] | None = getattr(module, "fill", None)
+        self.fill: Callable[[Any, set[str], Mapping[str, Any]], None] | None = getattr(module, "fill", None)
         self.derive: Callable[[Any], None] | None = getattr(module, "derive", None)
         self.check: Callable[[Any], None] | None = getattr(module, "check", None)
 
@@ -321,7 +322,7 @@ def load_position(data: Any) -> GameState:  # noqa: ANN401 - JSON
     with collecting() as found:
         try:
             if rules.fill is not None:
-                rules.fill(state, set(rules.filled) - set(given))
+                rules.fill(state, set(rules.filled) - set(given), given)
             if rules.check is not None:
                 rules.check(state)
             if rules.derive is not None and not found:

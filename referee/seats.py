@@ -188,7 +188,10 @@ class RemoteSeat(SeatAgent):
         return False
 
     def flood(self) -> Fault | None:
-        return Fault(FaultKind.FLOOD, self.line.flooded) if self.line.flooded else None
+        """The flood fault if its stream was cut, or the CPU fault once its processes together passed the CPU cap."""
+        if self.line.flooded:
+            return Fault(FaultKind.FLOOD, self.line.flooded)
+        return self.process.cpu_overrun() if self.process is not None else None
 
     def send(self, message: arena_pb2.RefereeMessage) -> None:
         if message.WhichOneof("body") == "decision_request":

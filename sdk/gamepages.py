@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.registry import all_games
+from sdk.envs.docs import training_section
 
 DATA_ROOT = Path(__file__).resolve().parents[1] / "referee" / "games"
 
@@ -187,6 +188,7 @@ def page(game_id: str) -> str:
         "Every list of records is one table: one row per component, one column per field.",
     ]
     lines += _tables(data, "", game_id)
+    lines += training_section(game_id)
     return "\n".join(lines) + "\n"
 
 

@@ -76,6 +76,11 @@ def run(
         sys.stderr.flush()
         time.sleep(backoff_seconds)
         sys.exit(EXIT_TOKEN_REJECTED)
+    except grpc.aio.AioRpcError as error:
+        # The stream ended (the referee replaced this bot after a timeout or fault, or could not be reached):
+        # the referee's reason, if it sent one, is printed above; a traceback would only hide it.
+        print(f"b99 sdk: the stream to the referee ended ({error.code().name}: {error.details()})", file=sys.stderr)
+        return None
 
 
 def arena_channel(address: str) -> grpc.aio.Channel:

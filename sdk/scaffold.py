@@ -1,4 +1,5 @@
-"""`b99 bot new NAME --lang python|js|cpp|go`: a new bot's directory with a README and a test that plays it.
+"""`b99 bot new NAME --lang python|js|cpp|go|raw-python|raw-js`: a new bot's directory with a README
+(every step from a bare machine) and a way to play it.
 
 Every command the scaffold writes (the bot's command, its test) works from a plain shell: interpreters,
 the `b99` command and the protocol's .proto files are named by absolute paths.
@@ -21,7 +22,8 @@ JS_SDK = SDK / "js"
 CPP_SDK = SDK / "cpp"
 GO_SDK = SDK / "go"
 PROTO_ROOT = SDK.parent / "proto"
-LANGUAGES = ("python", "js", "cpp", "go")
+RAW_SDK = SDK / "raw"
+LANGUAGES = ("python", "js", "cpp", "go", "raw-python", "raw-js")
 NAME_PATTERN = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
 
 PYTHON_BOT = '''"""{name}: a B99 Arena bot. Run by the referee: b99 match {game} --bot "{python} bot.py" --bot random"""
@@ -140,6 +142,10 @@ JS_PACKAGE = """{{
   }},
   "dependencies": {{
     "b99-arena-sdk": "file:{sdk}"
+  }},
+  "allowScripts": {{
+    "file:{sdk}": true,
+    "protobufjs": false
   }}
 }}
 """
@@ -148,9 +154,22 @@ README = """# {name}
 
 A bot for B99 Arena ({docs}), in {language}.
 
+## Set up (once per machine)
+
+On a bare Debian or Ubuntu machine, as root: B99 Arena itself, from your clone of it, then what
+this bot's language needs.
+
+{skip_setup}```sh
+apt-get update && apt-get install -y git python3 python3-venv python3-dev gcc bubblewrap
+./scripts/setup          # in the B99 Arena clone: makes .venv and puts b99 on the PATH ({b99})
+{setup}
+```
+
 ## Build and play a match
 
-```sh
+From this directory:
+
+{skip_run}```sh
 {run}
 ```
 
@@ -160,10 +179,10 @@ options and what happened since. The bot answers with one option. Print logs to 
 
 ## Test
 
-```sh
+{skip_run}```sh
 {test}
 ```
-
+{notes}
 ## Next
 
 Make it smarter (see {docs} for the views and options of each game), then measure it:
@@ -187,8 +206,50 @@ token; start the bot with `B99_ARENA_ADDRESS=<the ladder's Arena address> B99_SE
 The SDK and `b99` for this install alone with `pip install <ladder>/sdk/<the wheel>`.
 """
 
+#: Why a README's set-up block is not run by the docs tests, and which test covers the same steps.
+SETUP_SKIP = (
+    "<!-- docs-test: skip (installs system packages as root; scripts/system-packages installs the same ones for CI, "
+    "and every test runs on the .venv scripts/setup makes) -->\n"
+)
+#: The Debian packages (and other once-per-machine steps) of each language, after B99 Arena's own.
+LANGUAGE_SETUP = {
+    "python": "# Python bots need nothing more: b99's own Python has the SDK (`python` in a bot command means it)",
+    "js": "apt-get install -y nodejs npm",
+    "cpp": "apt-get install -y g++ make pkg-config libgrpc++-dev libprotobuf-dev protobuf-compiler protobuf-compiler-grpc",
+    "go": ("apt-get install -y make golang-go golang-google-grpc-dev golang-google-protobuf-dev "
+           "golang-github-golang-protobuf-1-5-dev protoc-gen-go protoc-gen-go-grpc protobuf-compiler"),
+    "raw-python": "python3 -m venv .venv && .venv/bin/pip install grpcio grpcio-tools   # in this directory: gRPC and protoc for Python",
+    "raw-js": "apt-get install -y nodejs npm",
+}
+#: Why a compiled bot's build is not run by the docs tests, and which test builds and plays it.
+BUILD_SKIP = {
+    "cpp": "<!-- docs-test: skip (compiles gRPC stubs for minutes: tests/polyglot/test_scaffold.py builds this scaffold with make and plays it) -->\n",
+    "go": "<!-- docs-test: skip (compiles gRPC stubs for minutes: tests/polyglot/test_scaffold.py builds this scaffold with make and plays it) -->\n",
+}
+#: What a reader may see and need not worry about, per language.
+NOTES = {
+    "js": (
+        "\n`npm install` copies the SDK into `node_modules` (with its own copy of the `.proto` files, made by\n"
+        "the SDK's `prepare` script: `package.json` allows that script in `allowScripts`, and denies\n"
+        "protobufjs's `postinstall`, which the SDK does not need), so npm 11 installs without a warning.\n"
+    ),
+    "raw-js": (
+        "\n`package.json` denies protobufjs's `postinstall` in `allowScripts` (the bot does not need it), so\n"
+        "npm 11 installs without a warning about install scripts.\n"
+    ),
+    "cpp": "\n`make` builds with one job per core (the Makefile sets `-j`): the gRPC stubs take a few minutes once.\n",
+    "go": "\n`make` builds from Debian's Go packages alone (GOPATH mode, no module proxy), in a few minutes once.\n",
+}
+
 #: What each language's files, command and test are; filled in by `scaffold`.
-LANGUAGE_NAMES = {"python": "Python", "js": "JavaScript (Node)", "cpp": "C++ (gRPC from Debian's packages)", "go": "Go (gRPC from Debian's packages)"}
+LANGUAGE_NAMES = {
+    "python": "Python",
+    "js": "JavaScript (Node)",
+    "cpp": "C++ (gRPC from Debian's packages)",
+    "go": "Go (gRPC from Debian's packages)",
+    "raw-python": "Python on grpcio alone (no SDK)",
+    "raw-js": "Node on @grpc/grpc-js alone (no SDK)",
+}
 
 
 def b99_command() -> str:
@@ -206,6 +267,15 @@ def class_name(name: str) -> str:
 def make_settings(name: str, game: str, b99: str) -> str:
     """The lines that point a copied SDK Makefile at this installation (its .proto files, b99, the game)."""
     return f"BOT = bot\nPROTO_ROOT = {PROTO_ROOT}\nB99 = {b99}\nGAME = {game}\n# {name}: built by the Makefile below.\n\n"
+
+
+def copy_protos(target: Path) -> None:
+    """Copy the protocol's .proto files (proto/b99/...) into `target`: a bot on bare gRPC generates or
+    loads its messages from its own copy, the only one the strict sandbox lets it see."""
+    for source in sorted((PROTO_ROOT / "b99").rglob("*.proto")):
+        destination = target / source.relative_to(PROTO_ROOT)
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, destination)
 
 
 @dataclass(frozen=True)
@@ -245,6 +315,34 @@ def scaffold(name: str, lang: str, game: str, parent: Path) -> Scaffold:
         command = ladder_command = "node bot.js"
         run = f'npm install\n{b99} match {game} --bot "{command}" --bot random --seed 1'
         test = "npm test"
+    elif lang == "raw-python":
+        shutil.copy(RAW_SDK / "raw_bot.py", target / "raw_bot.py")
+        copy_protos(target / "proto")
+        (target / ".gitignore").write_text(".venv/\nb99/\n")
+        command = ".venv/bin/python raw_bot.py"
+        run = (
+            ".venv/bin/python -m grpc_tools.protoc -I proto --python_out=. --grpc_python_out=. proto/b99/arena.proto proto/b99/games/*.proto\n"
+            "touch b99/__init__.py b99/games/__init__.py\n"
+            f'{b99} match {game} --bot "{command}" --bot random --seed 1'
+        )
+        test = f'{b99} match {game} --bot "{command}" --bot random --seed 2 --json > /dev/null   # exits 1 if the bot does not start'
+    elif lang == "raw-js":
+        shutil.copy(RAW_SDK / "raw_bot.js", target / "raw_bot.js")
+        copy_protos(target / "proto")
+        (target / ".gitignore").write_text("node_modules/\n")
+        command = "node raw_bot.js"
+        sdk_packages = json.loads((JS_SDK / "package.json").read_text())["dependencies"]
+        (target / "package.json").write_text(json.dumps({
+            "name": name.lower(),
+            "version": "0.1.0",
+            "private": True,
+            "main": "raw_bot.js",
+            "scripts": {"test": f'{shlex.quote(b99)} match {game} --bot "{command}" --bot random --seed 2 --json > /dev/null'},
+            "dependencies": {package: sdk_packages[package] for package in ("@grpc/grpc-js", "@grpc/proto-loader")},
+            "allowScripts": {"protobufjs": False},
+        }, indent=2) + "\n")
+        run = f'npm install --no-audit --no-fund\n{b99} match {game} --bot "{command}" --bot random --seed 1'
+        test = "npm test"
     else:
         sdk = CPP_SDK if lang == "cpp" else GO_SDK
         source = (sdk / "random_bot.cc").read_text() if lang == "cpp" else (sdk / "main.go").read_text()
@@ -265,6 +363,10 @@ def scaffold(name: str, lang: str, game: str, parent: Path) -> Scaffold:
             command_quoted=f'"{command}"',
             ladder_command=f'"{ladder_command}"',
             docs=(SDK.parent / "docs" / "writing-a-bot.md").as_posix(),
+            setup=LANGUAGE_SETUP[lang],
+            skip_setup=SETUP_SKIP,
+            skip_run=BUILD_SKIP.get(lang, ""),
+            notes=NOTES.get(lang, ""),
         )
     )
     return Scaffold(target, run, test)

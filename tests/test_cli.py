@@ -38,6 +38,17 @@ def test_match_in_process_and_replay_verify(tmp_path: Path) -> None:
     shown = invoke("replay", "show", str(replay), "--seat", "1")
     assert shown.exit_code == 0
     assert "chance" not in shown.output
+    # Rows are numbered by step (as `replay position --step` and the viewer count), each decision with the
+    # options offered and the think time.
+    from referee.replay import read_replay
+    from referee.replay_steps import walk
+
+    first = next(w for w in walk(read_replay(replay)) if w.record["type"] == "decision" and "1" in w.record["choices"] and w.before is not None)
+    offered = [o.id for o in first.before.legal_options(1)]
+    option = first.record["choices"]["1"]
+    row = next(line for line in shown.output.splitlines() if f"seat 1: {option}" in line)
+    assert row.split("│")[1].strip() == str(first.number + 1)
+    assert f"of {len(offered)}: {offered[0]}" in row and " ms " in row
 
 
 def test_match_json_report_and_default_replay(tmp_path: Path) -> None:

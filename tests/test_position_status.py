@@ -348,3 +348,13 @@ def test_tuples_may_be_written_as_lists() -> None:
     data["state"]["used_dice"] = [["pin", 3]]
     data["state"]["p"] = 2
     assert load_position(data).used_dice == (("pin", 3),)
+
+
+def test_a_camp_bitmask_left_out_is_what_its_tiles_cover() -> None:
+    state = _magnificent_builder()
+    data = json.loads(json.dumps(position_json(state)))
+    for record in data["state"]["players_state"]:
+        del record["fields"]["camp"]
+    loaded = load_position(data)
+    assert [p.camp for p in loaded.players_state] == [p.camp for p in state.players_state]
+    assert any(p.camp for p in loaded.players_state)

@@ -31,7 +31,17 @@ DENIED_FAMILIES: dict[str, tuple[str, ...]] = {
     ),
     "file handles": ("open_by_handle_at", "name_to_handle_at"),
     "io_uring": ("io_uring_setup", "io_uring_enter", "io_uring_register"),
+    "x86 descriptor tables": ("modify_ldt",),
+    "secret memory": ("memfd_secret",),
+    "vmsplice": ("vmsplice",),
+    "NUMA page moves": ("mbind", "migrate_pages", "move_pages"),
+    "process file descriptors": ("pidfd_open", "pidfd_getfd"),
+    "landlock": ("landlock_create_ruleset", "landlock_add_rule", "landlock_restrict_self"),
 }
+#: personality() may only ask (0xffffffff): setting one turns address randomisation off, among others.
+PERSONALITY_QUERY = 0xFFFFFFFF
+#: The one socket family a bot needs: the referee's Unix socket (netlink, AF_VSOCK, AF_INET... are refused).
+AF_UNIX = 1
 #: clone() flags that make namespaces; clone() with any of them fails with EPERM (threads and fork still work).
 NAMESPACE_CLONE_FLAGS = {
     "CLONE_NEWNS": 0x00020000,
@@ -66,6 +76,11 @@ def filter_program() -> bytes:
     for flag in NAMESPACE_CLONE_FLAGS.values():
         # clone's flags are its first argument on x86-64 and arm64 alike.
         syscall_filter.add_rule(deny, "clone", seccomp.Arg(0, seccomp.MASKED_EQ, flag, flag))
+    # personality(): anything but the query, including values whose low 32 bits the kernel would keep
+    syscall_filter.add_rule(deny, "personality", seccomp.Arg(0, seccomp.LT, PERSONALITY_QUERY))
+    syscall_filter.add_rule(deny, "personality", seccomp.Arg(0, seccomp.GT, PERSONALITY_QUERY))
+    for call in ("socket", "socketpair"):
+        syscall_filter.add_rule(deny, call, seccomp.Arg(0, seccomp.NE, AF_UNIX))
     # clone3 passes its flags in memory, where a filter cannot look: ENOSYS makes libc fall back to clone.
     syscall_filter.add_rule(seccomp.ERRNO(errno.ENOSYS), "clone3")
     read_end, write_end = os.pipe()
@@ -91,4 +106,5 @@ def filter_fd() -> int:
 
 def describe() -> str:
     """What the filter denies, for the match report."""
-    return "seccomp: EPERM for " + ", ".join(DENIED_FAMILIES) + ", and clone() of new namespaces"
+    return ("seccomp: EPERM for " + ", ".join(DENIED_FAMILIES) + ", personality() other than its query, sockets "
+            "other than AF_UNIX, and clone() of new namespaces")

@@ -18,7 +18,7 @@ from typing import Any
 
 from referee.errors import ReplayError
 from referee.replay import read_replay
-from referee.viewer.timeline import Timeline
+from referee.viewer.timeline import ALL_SEATS, Timeline
 
 STATIC = Path(__file__).with_name("static")
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -51,14 +51,28 @@ def static_file(name: str) -> Reply | None:
 
 
 def docs_file(subpath: str) -> Reply | None:
-    """A page of this project's docs/ (a game's rules page the viewer links to), as plain text."""
+    """A page of this project's docs/ (a game's rules page the viewer links to), as an HTML page."""
     if not subpath.startswith("docs/"):
         return None
     root = DOCS.resolve()
     file = (root / subpath.removeprefix("docs/")).resolve()
     if root not in file.parents or not file.is_file() or file.suffix != ".md":
         return Reply.error(f"no such page: {subpath} (the rules pages live in docs/games/)", 404)
-    return Reply(200, "text/plain; charset=utf-8", file.read_bytes())
+    return Reply(200, "text/html; charset=utf-8", markdown_page(file.read_text(encoding="utf-8"), file.stem).encode())
+
+
+def markdown_page(text: str, title: str) -> str:
+    """Markdown as a small readable HTML page (raw HTML in the text is shown as text, never run)."""
+    from markdown_it import MarkdownIt
+
+    body = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
+    return (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{escape(title)}</title><style>body{{font-family:sans-serif;max-width:50em;margin:1em auto;padding:0 1em;"
+        "line-height:1.45}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px}"
+        f"pre{{overflow-x:auto;background:#f4f1ea;padding:6px}}</style></head><body>{body}</body></html>"
+    )
 
 
 def rules_link(game_id: str) -> str:
@@ -88,6 +102,16 @@ def page(template: str, title: str, config: Mapping[str, Any], *, base: str = ""
     return text.encode()
 
 
+def _seat(query: Mapping[str, str]) -> int | None:
+    """The perspective asked for: none (the spectator), a seat number, or 'all' (every seat)."""
+    if query.get("seat") == "all":
+        return ALL_SEATS
+    seat = _int(query, "seat")
+    if seat is not None and seat < 0:
+        raise ReplayError(f"seat must be a seat number or 'all', not {seat}")
+    return seat
+
+
 def _int(query: Mapping[str, str], key: str) -> int | None:
     text = query.get(key, "")
     if text == "":
@@ -107,6 +131,10 @@ class ReplayPages:
     back_link: str = ""
     rules: str = ""
     start_step: int = 0
+    #: How the replay is named in the commands "copy position" gives (its path for a local file).
+    replay_name: str = "replay.jsonl"
+    #: Show what each bot wrote while deciding (the owner's local viewer; never a public page).
+    show_logs: bool = False
 
     def respond(self, subpath: str, query: Mapping[str, str]) -> Reply:
         """Answer `subpath` (relative to where the viewer is mounted, '' for its page)."""
@@ -116,18 +144,39 @@ class ReplayPages:
                 return self.index(timeline)
             if subpath == "timeline.json":
                 return Reply.json(timeline.summary_json())
-            if subpath in ("step.json", "frame.svg"):
+            if subpath in ("step.json", "frame.svg", "position.json"):
                 index = _int(query, "n") or 0
-                seat = _int(query, "seat")
-                if seat is not None and self.live and not timeline.finished:
+                if index < 0:
+                    index += len(timeline.steps)
+                seat = _seat(query)
+                if (seat is not None or subpath == "position.json") and self.live and not timeline.finished:
                     return Reply.error("while the match runs, only the spectator's view is shown", 403)
+                if subpath == "position.json":
+                    return Reply.json(self.position(timeline, index))
                 if subpath == "frame.svg":
                     return Reply(200, "image/svg+xml", timeline.frame(index, seat).encode())
-                return Reply.json(timeline.step_json(index, seat, reveal=timeline.finished))
+                return Reply.json(timeline.step_json(index, seat, reveal=timeline.finished, logs=self.show_logs))
         except ReplayError as error:
             return Reply.error(str(error))
         found = docs_file(subpath) or static_file(subpath)
         return found if found is not None else Reply.error(f"no such page: {subpath}", 404)
+
+    def position(self, timeline: Timeline, index: int) -> dict[str, Any]:
+        """The whole state after step `index` as `b99 replay position` writes it, and the commands that
+        write it and play on from it."""
+        from referee.position import position_json
+
+        timeline.check_step(index)
+        file = f"{timeline.game.id}-step{index}.json"
+        players = " ".join(["random"] * timeline.players)
+        return {
+            "step": index,
+            "position": position_json(timeline.state_at(index)),
+            "commands": (
+                f"b99 replay position {self.replay_name} --step {index} --out {file}\n"
+                f"b99 match {timeline.game.id} {players} --from {file}"
+            ),
+        }
 
     def index(self, timeline: Timeline) -> Reply:
         config = {"live": self.live, "start": self.start_step, "rules": self.rules or rules_link(timeline.game.id)}
@@ -200,9 +249,19 @@ class LiveReplay:
             records = records[1:]
         self._timeline.feed(records)
 
-    def events(self, poll_seconds: float = 0.2, idle_seconds: float = 3600.0) -> Iterator[bytes]:
-        """Server-sent events: one `step` event per new step (spectator view), then `over` with the result."""
-        sent = None
+    def stream(self, query: Mapping[str, str], poll_seconds: float = 0.2) -> Iterator[bytes]:
+        """The `events` stream a page asked for: `?from=N` names the steps it already has."""
+        try:
+            from_step = _int(query, "from")
+        except ReplayError:
+            from_step = None
+        return self.events(poll_seconds=poll_seconds, from_step=from_step)
+
+    def events(self, poll_seconds: float = 0.2, idle_seconds: float = 3600.0, from_step: int | None = None) -> Iterator[bytes]:
+        """Server-sent events: `step` events carrying every step from `from_step` on (the number of steps the
+        page already has, so none is lost between loading the timeline and opening the stream; default: the
+        steps so far), then `over` with the result and the number of steps once the match is over."""
+        sent = from_step
         quiet_since = time.monotonic()
         while time.monotonic() - quiet_since < idle_seconds:
             try:
@@ -213,14 +272,16 @@ class LiveReplay:
                 continue
             if sent is None:
                 sent = len(timeline.steps)
+            sent = max(0, min(sent, len(timeline.steps)))
             if len(timeline.steps) > sent:
                 outline = [timeline.step_outline(step, reveal=False) for step in timeline.steps[sent:]]
-                data = {"steps": outline, "step": timeline.step_json(len(timeline.steps) - 1, None, reveal=False)}
+                data = {"from": sent, "steps": outline, "step": timeline.step_json(len(timeline.steps) - 1, None, reveal=False)}
                 sent = len(timeline.steps)
                 quiet_since = time.monotonic()
                 yield f"event: step\ndata: {json.dumps(data, separators=(',', ':'))}\n\n".encode()
             if timeline.finished:
-                yield f"event: over\ndata: {json.dumps({'result': timeline.result})}\n\n".encode()
+                over = {"result": timeline.result, "steps": len(timeline.steps)}
+                yield f"event: over\ndata: {json.dumps(over)}\n\n".encode()
                 return
             time.sleep(poll_seconds)
             yield b": alive\n\n"

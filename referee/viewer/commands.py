@@ -53,7 +53,7 @@ def replay_view(path: str, host: str, port: int, step: int) -> None:
     except ArenaError as error:
         _fail(str(error))
         return
-    pages = ReplayPages(lambda: timeline, start_step=step)
+    pages = ReplayPages(lambda: timeline, start_step=step, replay_name=path, show_logs=True)
     server, url = serve(lambda method, subpath, query, body: pages.respond(subpath.lstrip("/"), query), host, port)
     click.echo(f"viewer of {path} ({timeline.game.name}, {len(timeline.steps)} steps) at {url}", )
     try:

@@ -141,6 +141,22 @@ class Page:
             time.sleep(0.05)
         raise BrowserError(f"timed out waiting for {expression}")
 
+    def resize(self, width: int, height: int, mobile: bool = False) -> None:
+        """Give the tab a window of this size (a phone's with `mobile`: its viewport tag then counts)."""
+        self.send("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1, mobile=mobile)
+
+    def press(self, key: str, code: str = "", key_code: int = 0, shift: bool = False) -> None:
+        """Press and release one key as a person does (the browser's default actions included)."""
+        common: dict[str, Any] = {"key": key, "code": code or key, "windowsVirtualKeyCode": key_code, "modifiers": 8 if shift else 0}
+        text = {"text": key} if len(key) == 1 else {}
+        self.send("Input.dispatchKeyEvent", type="keyDown", **common, **text)
+        self.send("Input.dispatchKeyEvent", type="keyUp", **common)
+
+    def click_at(self, x: float, y: float) -> None:
+        """A real mouse click at page coordinates (what a person's click does, focus included)."""
+        for kind in ("mousePressed", "mouseReleased"):
+            self.send("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
+
     def screenshot(self, path: str | Path, full_page: bool = True) -> None:
         params: dict[str, Any] = {"format": "png"}
         if full_page:

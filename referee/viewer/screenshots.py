@@ -27,7 +27,7 @@ def main() -> None:
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as directory, Browser(width=1400, height=1100) as browser:
+    with tempfile.TemporaryDirectory() as directory, Browser(width=1400, height=1000) as browser:
         page = browser.page()
         for game in all_games():
             players = min(game.max_players, 4)
@@ -35,15 +35,16 @@ def main() -> None:
             bots = [BotSpec(name=f"random{i}", factory=RandomBot) for i in range(players)]
             run_match(MatchSpec(game=game.id, bots=bots, seed=7, replay_path=str(replay)))
             timeline = Timeline.from_records(read_replay(replay))
-            middle = next(i for i in range(len(timeline.steps) // 2, len(timeline.steps)) if timeline.steps[i].kind == "decision")
-            pages = ReplayPages(lambda timeline=timeline: timeline, start_step=middle)
+            # A position that asks for a decision: the panel then lists the options offered and the one chosen.
+            middle = next(i for i in range(len(timeline.steps) // 2, len(timeline.steps) - 1) if timeline.steps[i + 1].kind == "decision")
+            pages = ReplayPages(lambda timeline=timeline: timeline)
             server, url = serve(lambda method, sub, query, body, pages=pages: pages.respond(sub.lstrip("/"), query))
-            page.goto(url)
+            # A link to the step and seat 0's perspective, as a bot author shares one.
+            page.goto(f"{url}?step={middle}&seat=0")
             page.wait_for("document.body && document.body.dataset.ready === '1'")
-            page.evaluate("document.getElementById('perspective').value = '0'; document.getElementById('perspective').dispatchEvent(new Event('change'))")
             page.wait_for("document.getElementById('picture').textContent.includes('view: seat 0')")
             target = out / f"{game.id}.png"
-            page.screenshot(target)
+            page.screenshot(target, full_page=False)
             server.shutdown()
             print(f"{target} ({game.name}, {players} players, step {middle}, seat 0's view)")
         page.close()

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from referee.errors import ArenaError
 from referee.viewer.app import Reply, ReplayPages, docs_file, page, rules_link, static_file
 from referee.viewer.pictures import draw_view
 from referee.viewer.words import event_words
@@ -40,6 +41,8 @@ class WebSeat:
     answers: queue.Queue[str] = field(default_factory=queue.Queue)
     changed: threading.Condition = field(default_factory=threading.Condition)
     chosen: list[str] = field(default_factory=list)
+    #: The picture shows the end of the game (redrawn from the replay once the match has written it).
+    final: bool = False
     _replay: ReplayPages | None = field(default=None, repr=False)
 
     def publish(self, **fields: Any) -> None:
@@ -51,6 +54,7 @@ class WebSeat:
 
     def snapshot(self, since: int, wait_seconds: float) -> dict[str, Any]:
         """The state for the page; waits up to `wait_seconds` for something newer than `since`."""
+        self.draw_final()
         with self.changed:
             if self.version <= since:
                 self.changed.wait_for(lambda: self.version > since, timeout=wait_seconds)
@@ -63,7 +67,26 @@ class WebSeat:
                 "log": self.log[-40:],
                 "result": self.result,
                 "replay": "replay/" if self.result is not None and self.replay_path else None,
+                "final": self.final,
             }
+
+    def draw_final(self) -> None:
+        """Once the game is over, draw the seat's picture of the last position (the last request's picture is
+        one decision old); the replay holds it once the match has written it."""
+        if self.result is None or self.final:
+            return
+        if not self.replay_path:
+            self.publish(final=True)
+            return
+        if not Path(self.replay_path).exists():
+            return
+        try:
+            timeline = self.replay_pages().timeline()
+            picture = timeline.frame(len(timeline.steps) - 1, self.seat)
+        except ArenaError:
+            self.publish(final=True)
+            return
+        self.publish(picture=picture, final=True)
 
     def choose(self, option_id: str) -> Reply:
         with self.changed:
@@ -88,7 +111,7 @@ class WebSeat:
                 since = int(query.get("since", "-1"))
             except ValueError:
                 return Reply.error("since must be a whole number")
-            return Reply.json(self.snapshot(since, 10.0 if since >= 0 else 0.0))
+            return Reply.json(self.snapshot(since, 10.0 if since >= 0 and self.result is None else 0.0))
         if subpath == "choose" and method == "POST":
             try:
                 option_id = str(json.loads(body or b"{}")["option"])

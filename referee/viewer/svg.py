@@ -9,6 +9,8 @@ from typing import Any
 #: The colours every drawing uses for seats, in seat order.
 SEAT_COLOURS = ("#d64545", "#3a6fd8", "#2f9e57", "#c99a16", "#8a4fc7", "#1f9aa3")
 INK = "#222"
+#: The smallest words in a picture: 11 px when the picture is shown at 1:1.
+MIN_TEXT = 11
 MUTED = "#777"
 PAPER = "#fbf8f1"
 FELT = "#e9e3d3"
@@ -77,6 +79,8 @@ class Svg:
         self.parts.append(f"<polygon{_attributes({'points': text, 'fill': fill, 'stroke': stroke, **extra})}/>")
 
     def text(self, x: float, y: float, content: Any, size: float = 12, fill: str = INK, anchor: str = "start", **extra: Any) -> None:  # noqa: ANN401 - anything printable
+        """Words at (x, y): at least MIN_TEXT units tall, except a component's own marks (class_="glyph": a
+        tile's id, a die's face), which scale with the miniature they sit in."""
         anchor_text = f' text-anchor="{anchor}"' if anchor != "start" else ""
         more = _attributes(extra) if extra else ""
         self.parts.append(
@@ -102,7 +106,7 @@ class Svg:
             for px, py in PIPS[value]:
                 self.circle(x + px * size, y + py * size, size * 0.09, fill=ink, stroke=None)
         else:
-            self.text(x + size / 2, y + size * 0.68, value, size=size * 0.5, anchor="middle", fill=ink)
+            self.text(x + size / 2, y + size * 0.68, value, size=size * 0.5, anchor="middle", fill=ink, class_="glyph")
         self.close()
 
     def document(self) -> str:
@@ -125,8 +129,10 @@ PIPS: dict[int, list[tuple[float, float]]] = {
 
 
 def panel(svg: Svg, x: float, y: float, w: float, h: float, heading: str, colour: str = INK, **extra: Any) -> None:
-    """A framed area with a heading bar (a seat's area, the common board); leaves a group open for its contents."""
-    svg.open(**extra)
+    """A framed area with a heading bar (a seat's area, the common board); leaves a group open for its contents.
+
+    The group is marked `data-frame`: its first rect is the frame every text inside it must stay within."""
+    svg.open(data_frame=1, **extra)
     svg.rect(x, y, w, h, fill=PAPER, stroke=colour, stroke_width=2, rx=6)
     svg.rect(x, y, w, 20, fill=colour, stroke=None, rx=6)
     svg.text(x + 8, y + 14.5, heading, size=12, fill="#fff", font_weight="bold")

@@ -9,9 +9,11 @@ Records can be fed one by one, which is how a running match is followed live.
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from html import escape
 from typing import Any
 
 from referee.engine import Event, GameState
@@ -36,10 +38,13 @@ class SeatDecision:
     chosen: str
     how: str
     seconds: float | None
+    #: What the seat's bot wrote (stdout, stderr) while deciding, when the replay holds it.
+    log: str = ""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, with_log: bool = False) -> dict[str, Any]:
         labels = dict(self.options)
         return {
+            **({"log": self.log} if with_log and self.log else {}),
             "seat": self.seat,
             "decision": self.decision,
             "options": [{"id": option_id, "label": label} for option_id, label in self.options],
@@ -63,6 +68,10 @@ class Step:
     events: list[Event] = field(default_factory=list)
     faults: list[dict[str, Any]] = field(default_factory=list)
     over: bool = False
+    #: The decision each deciding seat faced (its name), for the move list.
+    names: dict[int, str] = field(default_factory=dict)
+    #: What each seat's bot wrote while deciding (a local match's replay records it).
+    logs: dict[int, str] = field(default_factory=dict)
 
 
 class Timeline:
@@ -86,6 +95,7 @@ class Timeline:
         self.cache: OrderedDict[int, GameState] = OrderedDict()
         self.result: dict[str, Any] | None = None
         self.pending_faults: list[dict[str, Any]] = []
+        self.pending_logs: dict[int, str] = {}
         self._events_seen = 0
         self._attach_events()
 
@@ -115,10 +125,13 @@ class Timeline:
                     self._push(Step(len(self.steps), "chance", outcome=outcome))
                 elif kind == "decision":
                     choices = {int(seat): str(option) for seat, option in record["choices"].items()}
+                    names = {seat: self.state.decision_name(seat) for seat in choices}
                     self.state.apply_decisions(choices)
                     how = {int(seat): str(value) for seat, value in record.get("how", {}).items()}
                     seconds = {int(seat): float(value) for seat, value in record.get("seconds", {}).items()}
-                    self._push(Step(len(self.steps), "decision", choices=choices, how=how, seconds=seconds))
+                    self._push(Step(len(self.steps), "decision", choices=choices, how=how, seconds=seconds, names=names))
+                elif kind == "logs":
+                    self.pending_logs.update({int(seat): str(text) for seat, text in record["seats"].items()})
                 elif kind == "fault":
                     self.pending_faults.append({key: value for key, value in record.items() if key != "type"})
                 elif kind == "result":
@@ -132,6 +145,7 @@ class Timeline:
 
     def _push(self, step: Step) -> None:
         step.faults, self.pending_faults = self.pending_faults, []
+        step.logs, self.pending_logs = self.pending_logs, {}
         step.over = self.state.is_terminal()
         self.steps.append(step)
         if step.index % CHECKPOINT_EVERY == 0:
@@ -182,13 +196,14 @@ class Timeline:
                 step.choices.get(seat, ""),
                 step.how.get(seat, "bot"),
                 step.seconds.get(seat),
+                step.logs.get(seat, ""),
             )
             for seat in before.deciding_seats()
         ]
 
     # ----- what a page shows ---------------------------------------------------------
     def check_seat(self, seat: int | None) -> None:
-        if seat is not None and not 0 <= seat < self.players:
+        if seat is not None and seat != ALL_SEATS and not 0 <= seat < self.players:
             raise ReplayError(f"no seat {seat} in a {self.players}-player game (seats 0 to {self.players - 1})")
 
     def check_step(self, index: int) -> Step:
@@ -203,30 +218,63 @@ class Timeline:
         return state.public_view() if seat is None else state.private_view(seat)
 
     def frame(self, index: int, seat: int | None = None) -> str:
-        """The SVG picture after step `index`, from the spectator's (None) or one seat's view."""
+        """The SVG picture after step `index`, from the spectator's (None), one seat's, or every seat's view
+        (ALL_SEATS: each seat's picture one under the other, hidden information included)."""
+        if seat == ALL_SEATS:
+            return stack_pictures([(f"seat {s}'s view", draw_view(self.game.id, self.view(index, s))) for s in range(self.players)])
         return draw_view(self.game.id, self.view(index, seat))
 
     @staticmethod
     def step_label(step: Step) -> str:
+        """What the step was, as the picture after it is captioned: 'after seat 1's decision'."""
         if step.kind == "decision":
-            return "decision: " + ", ".join(f"seat {seat}" for seat in sorted(step.choices))
-        return step.kind
+            seats = sorted(step.choices)
+            return "after " + " and ".join(f"seat {seat}'s" for seat in seats) + (" decisions" if len(seats) > 1 else " decision")
+        if step.kind == "chance":
+            return "after a chance step"
+        return "the start"
 
-    def step_json(self, index: int, seat: int | None, reveal: bool) -> dict[str, Any]:
-        """Everything the viewer shows for one step from one perspective.
+    def offered_at(self, index: int) -> list[SeatDecision]:
+        """The decision the position after step `index` asks for: each deciding seat's options and, when
+        the next step was played, the option it chose (so the panel describes the position the picture shows)."""
+        self.check_step(index)
+        if index + 1 < len(self.steps):
+            return self.decisions(index + 1)
+        state = self.state_at(index)
+        if state.is_terminal() or state.is_chance_node():
+            return []
+        return [
+            SeatDecision(seat, state.decision_name(seat), [(o.id, o.label) for o in state.legal_options(seat)], "", "", None)
+            for seat in state.deciding_seats()
+        ]
+
+    def next_kind(self, index: int) -> str:
+        """What follows the position after step `index`: 'decision', 'chance' or 'over'."""
+        state = self.state_at(index)
+        if state.is_terminal():
+            return "over"
+        return "chance" if state.is_chance_node() else "decision"
+
+    def step_json(self, index: int, seat: int | None, reveal: bool, logs: bool = False) -> dict[str, Any]:
+        """Everything the viewer shows for one step from one perspective: the picture after the step, the
+        events and faults that led to it, and the decision that position asks for (`decisions`).
 
         `reveal` (the match is over) shows every seat's options and choice, how it was made and how fast;
         otherwise a seat sees only its own, and of the others only who decided what (whether a decision
-        was forced, and think times, can tell a seat's secrets while the match runs)."""
+        was forced, and think times, can tell a seat's secrets while the match runs).
+        `logs` adds what each bot wrote while deciding (for its owner: local pages, never a public one)."""
         step = self.check_step(index)
         self.check_seat(seat)
+        if seat == ALL_SEATS and not reveal:
+            raise ReplayError("every seat's view is shown once the match is over")
         decisions = []
-        for decision in self.decisions(index):
+        for decision in self.offered_at(index):
             if reveal or decision.seat == seat:
-                decisions.append(decision.to_json())
+                decisions.append(decision.to_json(with_log=logs))
             else:
                 decisions.append({"seat": decision.seat, "decision": decision.decision})
-        events = [event_words(event.kind, event.data) for event in step.events if event.visible_to(seat)]
+        audience = None if seat == ALL_SEATS else seat
+        events = [event_words(event.kind, event.data) for event in step.events if seat == ALL_SEATS or event.visible_to(audience)]
         return {
             "step": index,
             "kind": step.kind,
@@ -234,19 +282,24 @@ class Timeline:
             "svg": self.frame(index, seat),
             "events": events,
             "decisions": decisions,
+            "next": self.next_kind(index),
             "faults": step.faults,
             "over": step.over,
+            "result": self.result if step.over else None,
         }
 
     def summary_json(self) -> dict[str, Any]:
-        """The timeline's outline: game, seats, one short entry per step (who decided, think time) and the result."""
+        """The timeline's outline: game, seats, one short entry per step (who decided, think time) and the result.
+
+        The seed travels as text: a 64-bit number does not survive JavaScript's doubles."""
+        seed = self.header.get("seed")
         return {
             "game": self.game.id,
             "name": self.game.name,
             "players": self.players,
             "seats": list(self.header.get("seats", [])),
             "match_id": self.header.get("match_id"),
-            "seed": self.header.get("seed"),
+            "seed": None if seed is None else str(seed),
             "seed_commitment": self.header.get("seed_commitment"),
             "variants": dict(self.config.variants),
             "steps": [self.step_outline(step, reveal=self.finished) for step in self.steps],
@@ -255,9 +308,44 @@ class Timeline:
         }
 
     @staticmethod
-    def step_outline(step: Step, reveal: bool = True) -> dict[str, Any]:
-        """One step in short; think times only once the match is over (`reveal`)."""
-        outline: dict[str, Any] = {"kind": step.kind, "seats": sorted(step.choices), "faults": len(step.faults)}
+    def step_outline(step: Step, reveal: bool) -> dict[str, Any]:
+        """One step in short, for the slider's marks and the move list: who decided what, faults, public
+        events; the options chosen, chance outcomes and think times only once the match is over (`reveal`)."""
+        marks = [{"seat": int(f.get("seat", -1)), "kind": str(f.get("kind", "fault"))} for f in step.faults]
+        marks += [{"seat": seat, "kind": how} for seat, how in sorted(step.how.items()) if how in ("fallback", "timeout")]
+        outline: dict[str, Any] = {
+            "kind": step.kind,
+            "seats": sorted(step.choices),
+            "decisions": {str(seat): name for seat, name in sorted(step.names.items())},
+            "events": [event.kind for event in step.events if event.visible_to(None)],
+            "faults": len(step.faults),
+            "marks": marks,
+        }
         if reveal:
+            outline["choices"] = {str(seat): option for seat, option in sorted(step.choices.items())}
+            if step.kind == "chance":
+                outline["outcome"] = step.outcome
             outline["seconds"] = max(step.seconds.values(), default=0.0)
         return outline
+
+
+#: The perspective that sees every seat's hidden information (finished matches only).
+ALL_SEATS = -1
+#: The size a drawing gives its <svg> element.
+SVG_SIZE = re.compile(r'<svg[^>]*? width="([0-9.]+)" height="([0-9.]+)"')
+
+
+def stack_pictures(pictures: list[tuple[str, str]]) -> str:
+    """Several SVG pictures one under the other in one SVG, each under a caption."""
+    parts, y, width = [], 0.0, 0.0
+    for caption, svg in pictures:
+        found = SVG_SIZE.search(svg)
+        w, h = (float(found.group(1)), float(found.group(2))) if found else (800.0, 600.0)
+        parts.append(f'<text x="8" y="{y + 22:g}" font-size="18" font-weight="bold" fill="#222">{escape(caption)}</text>')
+        parts.append(svg.replace("<svg ", f'<svg x="0" y="{y + 30:g}" ', 1))
+        y += h + 40
+        width = max(width, w)
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {y:g}" width="{width:g}" height="{y:g}" '
+        f'font-family="DejaVu Sans, Helvetica, Arial, sans-serif">' + "".join(parts) + "</svg>"
+    )

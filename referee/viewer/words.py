@@ -6,8 +6,17 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+#: Keys that name who an entry is about: they lead, and the rest follow in alphabetical order.
+WHO_KEYS = ("seat", "player")
+
+
+def _ordered(data: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """A mapping's items in a stable order: who first, then by key (engines build them in varying orders)."""
+    return sorted(data.items(), key=lambda item: (item[0] not in WHO_KEYS, WHO_KEYS.index(item[0]) if item[0] in WHO_KEYS else 0, item[0]))
+
+
 def value_words(value: Any) -> str:  # noqa: ANN401 - any JSON value
-    """A JSON value as short text: yes/no, whole floats without '.0', lists and mappings inline."""
+    """A JSON value as short text: yes/no, whole floats without '.0', lists and mappings inline (the terminal view)."""
     if isinstance(value, bool):
         return "yes" if value else "no"
     if value is None:
@@ -21,15 +30,47 @@ def value_words(value: Any) -> str:  # noqa: ANN401 - any JSON value
     return str(value)
 
 
+def plain_words(value: Any, top: bool = True) -> str:  # noqa: ANN401 - any JSON value
+    """A JSON value as words for an event line: a mapping as 'key value' pairs in a stable order, a list of
+    entries about seats as 'seat 0: ...; seat 1: ...' (no braces or brackets)."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, Mapping):
+        return "(" + _pairs(value) + ")"
+    if isinstance(value, list):
+        if top and value and all(isinstance(item, Mapping) for item in value):
+            return "; ".join(_entry(item) for item in value)
+        return ", ".join(plain_words(item, top=False) for item in value) if value else "none"
+    return str(value)
+
+
+def _pairs(data: Mapping[str, Any]) -> str:
+    return ", ".join(f"{key.replace('_', ' ')} {plain_words(item, top=False)}" for key, item in _ordered(data))
+
+
+def _entry(data: Mapping[str, Any]) -> str:
+    """One entry of a list: 'seat 0: the rest' when it names a seat, else its pairs."""
+    for key in WHO_KEYS:
+        if isinstance(data.get(key), int) and not isinstance(data.get(key), bool):
+            rest = {k: v for k, v in data.items() if k != key}
+            return f"seat {data[key]}: " + _pairs(rest)
+    return _pairs(data)
+
+
 def event_words(kind: str, data: Mapping[str, Any]) -> str:
-    """One event as a sentence-like line: who first (when the event names a seat), then what and its details."""
+    """One event as a sentence-like line: who first (when the event names a seat), then what and its details
+    in a stable order."""
     who = ""
-    for key in ("seat", "player"):
+    for key in WHO_KEYS:
         if isinstance(data.get(key), int) and not isinstance(data.get(key), bool):
             who = f"seat {data[key]}: "
             break
     details = ", ".join(
-        f"{key.replace('_', ' ')} {value_words(value)}" for key, value in data.items() if not (who and key in ("seat", "player"))
+        f"{key.replace('_', ' ')} {plain_words(value)}" for key, value in _ordered(data) if not (who and key in WHO_KEYS)
     )
     return f"{who}{kind.replace('_', ' ')}" + (f" ({details})" if details else "")
 

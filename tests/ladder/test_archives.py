@@ -177,3 +177,13 @@ def test_the_system_python_refuses_the_corpus_too(tmp_path: Path) -> None:
     assert "ACCEPTED" not in result.stdout and result.stdout.count("refused:") == 6, result.stdout
     assert files_named(tmp_path, ESCAPE_PROOF) == []
 
+
+
+def test_an_uploaded_directory_with_a_link_out_is_refused(tmp_path: Path) -> None:
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    (bot / "main.py").write_text("x")
+    (bot / "etc").symlink_to("/etc")
+    with pytest.raises(LadderError, match="'etc' links outside"):
+        _copy_upload(bot, tmp_path / "store" / "bot")
+    assert not (tmp_path / "store" / "bot").exists()

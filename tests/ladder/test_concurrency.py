@@ -19,13 +19,23 @@ from tests.ladder.conftest import GAME, PostgresCluster
 BOTS = 4
 
 
-def _record_when_released(url: str, home: str, match_id: int, barrier: multiprocessing.synchronize.Barrier) -> None:
-    """One worker: claim the match, wait for the others, then record a clean result."""
+def _record_when_released(url: str, home: str, match_id: int, barrier: multiprocessing.synchronize.Barrier,
+                          void: bool = False) -> None:
+    """One worker: claim the match, wait for the others, then record a clean result (with `void`,
+    a void one: every seat crashed before the first decision)."""
+    from dataclasses import replace
+
+    from referee.faults import Fault
+    from referee.match import VOID
+
     settings = LadderSettings(home=Path(home), db_url=url)
     job = claim_match(settings, match_id, f"racer:{match_id}", 60.0)
     if isinstance(job, str):
         raise RuntimeError(f"match {match_id} could not be claimed: {job}")
     report = synthetic_report(job, {seat.bot_id: 1500.0 for seat in job.seats}, random.Random(match_id))
+    if void:
+        seats = [replace(seat, faults=[Fault("crash", "exited before its first decision")], replaced=True) for seat in report.seats]
+        report = replace(report, seats=seats, status=VOID, void_reason="every seat faulted before the first decision")
     barrier.wait(30)
     if not record_result(settings, job, report):
         raise RuntimeError(f"match {match_id}: the result was not recorded")
@@ -56,3 +66,25 @@ def test_validation_results_recorded_at_once_admit_the_bot(postgres: PostgresClu
         worker.join(120)
     assert [worker.exitcode for worker in workers] == [0] * len(workers)
     assert [get_bot(settings, bot.id or 0).status for bot in bots] == [BotStatus.ACTIVE] * BOTS
+
+
+def test_faults_recorded_at_once_pause_the_bot(postgres: PostgresCluster, tmp_path: Path) -> None:
+    """Pausing counts a bot's recent faults under its row lock too: PAUSE_FAULTS void matches (which
+    take no rating lock) recorded at the same instant pause both bots."""
+    from ladder.db import migrate
+    from ladder.matches import PAUSE_FAULTS
+
+    settings = LadderSettings(home=tmp_path / "ladder", db_url=postgres.new_database())
+    migrate(settings.db_url)
+    bots = [add_bot(settings, f"crasher{i}", GAME, command=list(SYNTHETIC_COMMAND)).id or 0 for i in range(2)]
+    match_ids = [schedule_match(settings, GAME, bots, seed=game) for game in range(PAUSE_FAULTS)]
+    context = multiprocessing.get_context("spawn")
+    barrier = context.Barrier(len(match_ids))
+    workers = [context.Process(target=_record_when_released, args=(settings.db_url, str(settings.home), match_id, barrier, True))
+               for match_id in match_ids]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(120)
+    assert [worker.exitcode for worker in workers] == [0] * len(workers)
+    assert [get_bot(settings, bot).status for bot in bots] == [BotStatus.PAUSED] * 2

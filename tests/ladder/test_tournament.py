@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
+
+import pytest
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -85,3 +87,22 @@ def test_standings_carry_the_strength_fit_and_an_interval_around_it(tmp_path: Pa
         assert abs((low + high) / 2 - line["strength"]) < 1e-6
     assert lines["heuristic"]["strength"] > lines["random"]["strength"]
     assert abs(lines["heuristic"]["strength"] + lines["random"]["strength"] - 3000.0) < 1e-6  # the fit is centred on 1500
+
+
+def test_the_table_keeps_every_number_in_80_columns_and_says_how_bots_ran(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    import ladder.cli
+
+    monkeypatch.setattr(ladder.cli.console, "width", 80)
+    out = tmp_path / "result.json"
+    long_name = f"{sys.executable} -m bots random"
+    result = CliRunner().invoke(
+        tournament, [GAME, "--bot", "heuristic", "--bot", long_name, "--bot", "random", "--games", "2", "--players", "2",
+                     "--parallel", "1", "--in-process", "--json", str(out), "--seed", "3"],
+    )
+    assert result.exit_code == 0, result.output
+    assert "bots in process (no sandbox)" in result.output
+    for line in json.loads(out.read_text())["standings"]:
+        assert f"{line['rating']:.1f}" in result.output and f"{line['strength']:.0f}" in result.output
+    assert "…" in result.output, "the long name gives way, not the numbers"

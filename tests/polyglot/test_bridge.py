@@ -93,7 +93,10 @@ def test_garbage_from_a_bridged_bot_is_a_fault_and_the_table_plays_on() -> None:
     )
     seat = report.seats[0]
     assert seat.replaced and seat.faults[0].kind == FaultKind.PROTOCOL_ERROR
-    assert "reply is not JSON" in seat.stderr_tail
+    assert "your bot printed a line that is not JSON: " in seat.stderr_tail
+    from referee.fault_text import fault_reason
+
+    assert fault_reason(seat.faults[0], seat.stderr_tail).startswith("your bot printed a line that is not JSON: ")
     assert report.ranks[0] == 2
 
 

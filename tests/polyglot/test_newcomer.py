@@ -83,11 +83,15 @@ def test_a_bridged_script_given_by_absolute_path_plays_in_the_strict_sandbox(tmp
 
 
 def test_a_start_up_failure_says_its_cause_in_the_default_output(tmp_path: Path) -> None:
-    completed = b99("match", test_game(), "--bot", "python missing_bot.py", "--bot", "random", "--sandbox", "none",
+    (tmp_path / "broken_bot.py").write_text("import no_such_module_b99\n")
+    completed = b99("match", test_game(), "--bot", "python broken_bot.py", "--bot", "random", "--sandbox", "none",
                     "--replay", str(tmp_path / "r.jsonl"), cwd=tmp_path)
     assert completed.returncode == 1
     said = " ".join((completed.stdout + completed.stderr).split())
-    assert "did not start" in said and "No such file or directory" in said and "missing_bot.py" in said
+    assert "did not start" in said and "No module named 'no_such_module_b99'" in said
+    # A script that is not there at all is refused before anything starts, named as typed.
+    missing = b99("match", test_game(), "--bot", "python missing_bot.py", "--bot", "random", "--sandbox", "none", cwd=tmp_path)
+    assert missing.returncode == 2 and "its script 'missing_bot.py' does not exist" in missing.stderr
 
 
 @pytest.mark.parametrize(("args", "suggestion"), [

@@ -63,9 +63,12 @@ def test_step_json_has_options_offered_the_choice_and_think_time(replay: Path) -
     timeline = Timeline.from_records(read_replay(replay))
     pages = ReplayPages(lambda: timeline)
     decision = next(i for i, step in enumerate(timeline.steps) if step.kind == "decision" and len(step.choices) > 1)
-    data = json.loads(pages.respond("step.json", {"n": str(decision), "seat": "0"}).body)
+    # The panel of a step describes the position its picture shows: the options offered there, and the one
+    # chosen at the step that follows.
+    data = json.loads(pages.respond("step.json", {"n": str(decision - 1), "seat": "0"}).body)
     mine = next(d for d in data["decisions"] if d["seat"] == 0)
-    assert mine["chosen"] in {option["id"] for option in mine["options"]}
+    offered = [option.id for option in timeline.state_at(decision - 1).legal_options(0)]
+    assert [option["id"] for option in mine["options"]] == offered and mine["chosen"] in offered
     assert mine["seconds"] is not None and mine["how"] == "bot"
     records = [r for r in read_replay(replay) if r["type"] == "decision"]
     decisions_before = sum(1 for step in timeline.steps[:decision] if step.kind == "decision")
@@ -111,3 +114,36 @@ def test_live_replay_reads_lines_as_they_are_written(replay: Path, tmp_path: Pat
     final.write_text("".join(lines))
     live_file.unlink()
     assert live.timeline().finished and len(live.timeline().steps) > middle
+
+
+def test_the_rules_link_serves_the_rules_as_a_page() -> None:
+    from referee.viewer.app import ReplayPages, rules_link
+
+    answer = ReplayPages(lambda: None).respond(rules_link("merchants"), {})  # type: ignore[arg-type, return-value]
+    assert answer.status == 200 and answer.content_type.startswith("text/html")
+    assert b"<h1>" in answer.body and b"<meta name=\"viewport\"" in answer.body and b"\n# " not in answer.body
+
+
+def test_event_words_are_plain_and_in_a_stable_order() -> None:
+    from referee.viewer.words import event_words
+
+    one = event_words("scored", {"seat": 1, "points": 3, "bonus": {"b": 1, "a": 2}})
+    other = event_words("scored", {"bonus": {"a": 2, "b": 1}, "points": 3, "seat": 1})
+    assert one == other == "seat 1: scored (bonus (a 2, b 1), points 3)"
+    final = event_words("final_scoring", {"seats": [{"total": 28, "seat": 0}, {"seat": 1, "total": 21}], "ranks": [1, 2]})
+    assert final == "final scoring (ranks 1, 2, seats seat 0: total 28; seat 1: total 21)"
+    assert "{" not in final and "'" not in final
+
+
+def test_a_running_match_shows_no_hidden_information(replay: Path) -> None:
+    """While a match runs: no seat's view, not every seat's, no position (it holds every hand), no choices."""
+    records = read_replay(replay)
+    running = Timeline.from_records([r for r in records if r["type"] not in ("result", "seed")])
+    pages = ReplayPages(lambda: running, live=True)
+    for query in ({"n": "3", "seat": "0"}, {"n": "3", "seat": "all"}):
+        assert pages.respond("step.json", query).status == 403
+    assert pages.respond("position.json", {"n": "3"}).status == 403
+    summary = json.loads(pages.respond("timeline.json", {}).body)
+    assert summary["seed"] is None and all("choices" not in step for step in summary["steps"])
+    finished = ReplayPages(lambda: Timeline.from_records(records))
+    assert json.loads(finished.respond("position.json", {"n": "-1"}).body)["position"]["format"] == "b99-position/1"

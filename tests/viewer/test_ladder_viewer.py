@@ -60,18 +60,24 @@ def test_a_running_match_is_watched_live_then_replayed(ladder, browser: Browser)
         assert b"watch live" in get(f"{base}/matches/{match_id}")[1]
         status, body = get(f"{base}/matches/{match_id}/live/step.json?n=0&seat=0")
         assert status == 403 and b"spectator" in body, "no seat's view while the match runs"
-        page.goto(f"{base}/matches/{match_id}/live/")
-        page.wait_for("document.body && document.body.dataset.ready === '1'")
-        first = int(page.wait_for("document.body.dataset.liveSteps"))
-        page.wait_for(f"Number(document.body.dataset.liveSteps) > {first + 2}", timeout=30)
+        # The match page embeds the live viewer; once the match is over the page around it shows the result.
+        page.goto(f"{base}/matches/{match_id}")
+        frame = "document.getElementById('viewer').contentDocument.body"
+        page.wait_for(f"{frame} && {frame}.dataset.ready === '1'")
+        first = int(page.wait_for(f"{frame}.dataset.liveSteps"))
+        page.wait_for(f"Number({frame}.dataset.liveSteps) > {first + 2}", timeout=30)
         runner.join(120)
-        page.wait_for("document.getElementById('status').textContent === 'finished'", timeout=30)
+        page.wait_for("document.querySelector('strong.status-running') === null && document.querySelector('td.rank').textContent.trim() !== '-'", timeout=30)
+        assert "/view/" in page.evaluate("document.getElementById('viewer').src")
+        # The embedded viewer takes the window's width (the page's text column would leave it unreadable).
+        assert page.evaluate("document.getElementById('viewer').getBoundingClientRect().width >= 0.9 * innerWidth")
+        assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
         assert page.errors == []
         # Finished: the match page embeds the viewer with every seat's perspective.
         assert b'src="/matches/%d/view/"' % match_id in get(f"{base}/matches/{match_id}")[1]
         page.goto(f"{base}/matches/{match_id}/view/")
         page.wait_for("document.body && document.body.dataset.ready === '1'")
-        assert page.evaluate("document.getElementById('perspective').options.length") == 3
+        assert page.evaluate("document.getElementById('perspective').options.length") == 4  # spectator, two seats, every seat
         assert set(page.evaluate("[...document.querySelectorAll('#picture [data-seat-area]')].map(n => n.dataset.seatArea)")) >= {"0", "1"}
         status, body = get(f"{base}/matches/{match_id}/view/step.json?n=5&seat=1")
         assert status == 200 and json.loads(body)["step"] == 5
@@ -110,3 +116,30 @@ def test_a_match_on_another_machine_is_watched_live(ladder, tmp_path: Path, monk
     assert status == 200 and json.loads(body)["finished"]  # the stored replay takes over at the end
     with read_session(settings.db_url) as session:
         assert session.exec(select(LiveChunk)).all() == []  # chunks go when the result is recorded
+
+
+def test_the_finished_viewer_cache_is_bounded_by_bytes(tmp_path: Path) -> None:
+    """The least recently used timelines go first once their replays' bytes pass the limit."""
+    from ladder.viewer_pages import TimelineCache
+    from tests.viewer.games import write_replay
+
+    paths = [write_replay(GAME, 2, tmp_path / str(seed), seed=seed) for seed in (1, 2, 3) if (tmp_path / str(seed)).mkdir() is None]
+    sizes = [path.stat().st_size for path in paths]
+    cache = TimelineCache(limit_bytes=sizes[0] + sizes[1] + min(sizes) // 2)
+    loads: list[str] = []
+
+    def load(path: str):  # type: ignore[no-untyped-def]
+        from referee.replay import read_replay
+        from referee.viewer.timeline import Timeline
+
+        loads.append(Path(path).parent.name)
+        return Timeline.from_records(read_replay(path))
+
+    for path in (paths[0], paths[1], paths[0], paths[2]):
+        cache.get(str(path), load)
+    assert list(cache.entries) == [str(paths[0]), str(paths[2])], "the least recently used replay went first"
+    assert cache.held_bytes == sizes[0] + sizes[2] <= cache.limit_bytes
+    assert loads == ["1", "2", "3"], "a kept timeline is not read again"
+    small = TimelineCache(limit_bytes=min(sizes) - 1)
+    small.get(str(paths[0]), load)
+    assert small.entries == {} and small.held_bytes == 0, "a replay bigger than the whole limit is not kept"

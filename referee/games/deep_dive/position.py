@@ -3,6 +3,9 @@ the facts each phase implies; the options of the pending decision are the engine
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from referee.games.deep_dive.data import COLOURS, DEPTHS, FOOD, PENGUINS_PER_PLAYER, PREDATOR, ROCK
 from referee.games.deep_dive.state import (
     AFTER_FLIP,
@@ -36,7 +39,7 @@ def _tile_name(state: DeepDiveState, tile: object) -> str:
     return tiles[tile].id if isinstance(tile, int) and 0 <= tile < len(tiles) else repr(tile)
 
 
-def fill(state: DeepDiveState, left_out: set[str]) -> None:
+def fill(state: DeepDiveState, left_out: set[str], given: Mapping[str, Any]) -> None:
     """`unseen` when left out: per depth, its tiles in play that are not placed anywhere else."""
     if "unseen" not in left_out:
         return

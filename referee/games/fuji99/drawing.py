@@ -67,16 +67,16 @@ def _path(svg: Svg, view: Mapping[str, Any], data: Any) -> None:  # noqa: ANN401
         if space == 99:
             fill = "#ffffff"
         svg.rect(x + 1, y + 1, CELL - 2, CELL - 2, fill=fill, stroke="#b9ad8f", rx=4)
-        svg.text(x + 4, y + 12, space, size=9, fill=MUTED)
+        svg.text(x + 4, y + 13, space, size=11, fill=MUTED)
         if space in yellow:
-            svg.text(x + CELL - 4, y + 12, f"{yellow[space]}y", size=9, anchor="end", fill="#8a6d00")
+            svg.text(x + CELL - 3, y + 13, f"{yellow[space]}y", size=11, anchor="end", fill="#8a6d00")
     gx, gy = _space_xy(99)
-    svg.text(gx + CELL / 2, gy + 40, "top", size=10, anchor="middle", font_weight="bold")
+    svg.text(gx + CELL / 2, gy + 40, "top", size=11, anchor="middle", font_weight="bold")
     mx, my = _space_xy(min(99, int(view.get("movement", 0))))
     svg.polygon([(mx + CELL - 14, my + CELL - 4), (mx + CELL - 4, my + CELL - 4), (mx + CELL - 9, my + CELL - 18)], fill="#222", stroke=None)
     by_space: dict[int, list[int]] = {}
     for seat in view.get("seats", []):
-        by_space.setdefault(min(99, int(seat["position"])), []).append(int(seat["seat"]))
+        by_space.setdefault(min(99, _shown_space(view, seat)), []).append(int(seat["seat"]))
     for space, seats in by_space.items():
         x, y = _space_xy(space)
         for index, seat in enumerate(seats):
@@ -85,6 +85,13 @@ def _path(svg: Svg, view: Mapping[str, Any], data: Any) -> None:  # noqa: ANN401
             svg.circle(x + 11 + (index % 3) * 12, y + 24 + (index // 3) * 12, 6, fill=seat_colour(seat), stroke=INK)
             svg.close()
     svg.close()
+
+
+def _shown_space(view: Mapping[str, Any], seat: Mapping[str, Any]) -> int:
+    """Where a seat's piece is drawn: its space, or the top for the seat whose movement piece reached it."""
+    if view.get("over") and view.get("winner") == seat["seat"]:
+        return max(int(seat["position"]), int(view.get("movement", 0)))
+    return int(seat["position"])
 
 
 def _centre(svg: Svg, view: Mapping[str, Any], data: Any, x: float, y: float) -> None:  # noqa: ANN401
@@ -119,7 +126,8 @@ def _seat(svg: Svg, x: float, y: float, seat: Mapping[str, Any], view: Mapping[s
     number = int(seat["seat"])
     me = view.get("seat") == number
     active = view.get("active") == number and not view.get("over")
-    heading = f"seat {number}" + (" (you)" if me else "") + f" · space {seat['position']}" + (" · to play" if active else "")
+    space = _shown_space(view, seat)
+    heading = f"seat {number}" + (" (you)" if me else "") + f" · space {space}" + (" · reached the top" if space >= 99 else "") + (" · to play" if active else "")
     panel(svg, x, y, WIDTH - x - 16, 142, heading, seat_colour(number), data_seat_area=number)
     svg.text(x + 10, y + 38, "bag:", size=12)
     _cubes(svg, x + 42, y + 28, seat.get("bag", {}), 11)
@@ -128,30 +136,41 @@ def _seat(svg: Svg, x: float, y: float, seat: Mapping[str, Any], view: Mapping[s
     danger = int(seat.get("hand_danger", 0))
     limit = data.danger_bust_at
     svg.text(x + 10, y + 58, f"hand danger {danger} (bust at {limit})", size=12, fill="#b00" if danger >= limit - 2 else INK, font_weight="bold")
-    for index, card in enumerate(seat.get("hand", [])):
-        _card(svg, x + 10 + index * 92, y + 64, card, data, keys=f"place:{card['card']} use:{card['card']}")
+    hand = seat.get("hand", [])
+    room = WIDTH - 16 - x - 20
+    card_width = min(118.0, (room - 6 * (len(hand) - 1)) / max(1, len(hand)))
+    for index, card in enumerate(hand):
+        _card(svg, x + 10 + index * (card_width + 6), y + 64, card, data, keys=f"place:{card['card']} use:{card['card']}", width=card_width)
     omens = seat.get("omens", [])
     if omens:
-        svg.text(WIDTH - 26, y + 38, "omens: " + ", ".join(f"{_card_name(data, o['card'])} ({'active' if o['active'] else 'waiting'})" for o in omens),
-                 size=11, anchor="end", fill="#6a1b9a")
+        # On the danger line's right: the line above holds the turns and yellow cubes taken.
+        text = "omens: " + ", ".join(f"{_card_name(data, o['card'])} ({'active' if o['active'] else 'waiting'})" for o in omens)
+        svg.text(x + 230, y + 58, _fit(text, WIDTH - 16 - x - 240, 11), size=11, fill="#6a1b9a")
     svg.close()
 
 
-def _card(svg: Svg, x: float, y: float, card: Mapping[str, Any], data: Any, keys: str) -> None:  # noqa: ANN401
+def _fit(text: str, width: float, size: float) -> str:
+    """`text` cut to about `width` units at font `size` (an ellipsis marks the cut)."""
+    most = max(1, int(width / (size * 0.62)))
+    return text if len(text) <= most else text[: most - 1] + "…"
+
+
+def _card(svg: Svg, x: float, y: float, card: Mapping[str, Any], data: Any, keys: str, width: float = 118) -> None:  # noqa: ANN401
     kind = data.card_type.get(card["card"])
-    svg.open(data_keys=keys, data_card=card["card"])
+    svg.open(data_keys=keys, data_card=card["card"], data_frame=1)
     if kind is not None:
         svg.tip(f"{kind.name}: {kind.text}")
-    svg.rect(x, y, 86, 70, fill="#fff", stroke=INK, rx=5)
-    svg.text(x + 5, y + 14, kind.name if kind is not None else card["card"], size=10, font_weight="bold")
-    svg.text(x + 5, y + 30, f"danger {card.get('danger', '?')}", size=10, fill="#b00")
+    svg.rect(x, y, width, 70, fill="#fff", stroke=INK, rx=5)
+    inner = width - 10
+    svg.text(x + 5, y + 15, _fit(kind.name if kind is not None else card["card"], inner, 11.5), size=11, font_weight="bold")
+    svg.text(x + 5, y + 30, _fit(f"danger {card.get('danger', '?')}", inner, 11), size=11, fill="#b00")
     if kind is not None:
-        svg.text(x + 5, y + 44, f"cost {kind.cost if kind.cost is not None else '-'} · {kind.timing}", size=9, fill=MUTED)
+        svg.text(x + 5, y + 45, _fit(f"cost {kind.cost if kind.cost is not None else '-'} · {kind.timing}", inner, 11), size=11, fill=MUTED)
     cubes = int(card.get("cubes", 0))
-    for index in range(min(cubes, 8)):
-        svg.rect(x + 5 + index * 10, y + 52, 8, 8, fill=CUBE["clear"], stroke=INK, stroke_width=0.6)
+    for index in range(min(cubes, max(1, int((width - 30) // 10)))):
+        svg.rect(x + 5 + index * 10, y + 54, 8, 8, fill=CUBE["clear"], stroke=INK, stroke_width=0.6)
     if cubes:
-        svg.text(x + 82, y + 66, cubes, size=9, anchor="end")
+        svg.text(x + width - 4, y + 66, cubes, size=11, anchor="end")
     svg.close()
 
 

@@ -3,6 +3,9 @@ range, the facts each phase implies; the deck may be left out (it is the cards p
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from referee.games.fuji99.data import COLOURS
 from referee.games.fuji99.phases import CARDS, CONTINUE_OR_STOP, CUBES, DRAW_COUNT, OVER, PLACE_CUBE, USE_CARDS
 from referee.games.fuji99.state import Fuji99State
@@ -25,7 +28,7 @@ def _places(state: Fuji99State, *, with_deck: bool = True) -> dict[str, list[obj
     return places
 
 
-def fill(state: Fuji99State, left_out: set[str]) -> None:
+def fill(state: Fuji99State, left_out: set[str], given: Mapping[str, Any]) -> None:
     """`deck` when left out: every Fuji card placed nowhere else, sorted (a draw is a chance over the deck)."""
     if "deck" in left_out:
         placed = [card for items in _places(state, with_deck=False).values() for card in items]

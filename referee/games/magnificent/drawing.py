@@ -18,6 +18,8 @@ COLOUR = {"O": "#f08a24", "G": "#4caf50", "P": "#9c5fc9", "C": "#d8e6ee"}
 COLOUR_NAME = {"O": "orange", "G": "green", "P": "purple", "C": "clear"}
 PAGE_W = 1280
 CAMP = 24
+#: A seat's panel height (its camp, and up to four master cards, three trainers and five poster slots in words).
+PLAYER_H = 345
 
 
 def _words(code: str) -> str:
@@ -69,36 +71,37 @@ def _common(svg: Svg, view: Mapping[str, Any]) -> None:
     # display of master cards with trainers
     svg.text(330, 78, "display (master card + trainer)", size=12, font_weight="bold")
     for index, slot in enumerate(view.get("display", [])):
-        sy = 98 + index * 34
+        sy = 98 + index * 35
         svg.open(data_keys=f"card:{slot['card']} pair:{slot['slot']} display:{slot['slot']} trainer:{slot['trainer']}" if slot.get("card") else None)
-        svg.rect(330, sy - 12, 400, 30, fill="#fff", stroke="#bbb", rx=4)
-        svg.text(336, sy, f"{slot['slot']}. " + (_master_text(slot["card"]) if slot.get("card") else "(empty)"), size=10)
-        svg.text(350, sy + 13, _trainer_text(slot["trainer"]) if slot.get("trainer") else "", size=9, fill=MUTED)
+        svg.rect(330, sy - 13, 400, 32, fill="#fff", stroke="#bbb", rx=4)
+        svg.text(336, sy, f"{slot['slot']}. " + (_master_text(slot["card"]) if slot.get("card") else "(empty)"), size=11)
+        svg.text(350, sy + 14, _trainer_text(slot["trainer"]) if slot.get("trainer") else "", size=11, fill=MUTED)
         svg.close()
     # posters
     svg.text(750, 78, f"poster display (deck {view.get('poster_deck_size', 0)}, discard {len(view.get('poster_discard', []))})", size=12, font_weight="bold")
     for index, poster in enumerate(view.get("poster_display", [])):
-        svg.text(750, 96 + index * 16, f"{index + 1}. " + (_poster_text(poster) if poster else "(empty)"), size=10, data_keys=f"display:{index + 1}")
-    svg.text(750, 166, f"master deck {view.get('master_deck_size', 0)} · trainer deck {view.get('trainer_deck_size', 0)}", size=10, fill=MUTED)
+        svg.text(750, 96 + index * 16, f"{index + 1}. " + (_poster_text(poster) if poster else "(empty)"), size=11, data_keys=f"display:{index + 1}")
+    svg.text(750, 166, f"master deck {view.get('master_deck_size', 0)} · trainer deck {view.get('trainer_deck_size', 0)}", size=11, fill=MUTED)
     supply = ", ".join(f"{s['tile_type']} {s['count']}" for s in view.get("supply", []))
-    svg.text(750, 182, f"tile supply: {supply}", size=10)
+    svg.text(750, 182, f"tile supply: {supply}", size=11)
     for index, s in enumerate(view.get("supply", [])):
         svg.rect(750 + index * 70, 188, 62, 16, fill=COLOUR.get(s["tile_type"][0], "#ddd"), stroke=INK, rx=3, data_keys=f"tile:{s['tile_type']}")
-        svg.text(781 + index * 70, 200, f"{'large' if s['tile_type'][1] == 'l' else 'small'} {s['count']}", size=9, anchor="middle")
+        svg.text(781 + index * 70, 201, f"{'large' if s['tile_type'][1] == 'l' else 'small'} {s['count']}", size=11, anchor="middle")
     # travel tracks
     for row, track in enumerate(view.get("tracks", [])):
-        ty = 230 + row * 40
+        ty = 240 + row * 38
         colour = track["colour"]
         svg.text(26, ty + 18, f"{COLOUR_NAME.get(colour, colour)} track", size=11, font_weight="bold")
         for index, space in enumerate(track.get("spaces", [])):
             sx = 120 + index * 58
             kind, _, what = space.partition(":")
             fill = COLOUR.get(what, "#fff") if kind == "gem" else ("#fff6d6" if kind == "tent" else "#eee")
-            svg.rect(sx, ty, 54, 30, fill=fill, stroke=INK, rx=3)
+            svg.open()
             label = f"gem {what}" if kind == "gem" else (_tent_text(what) if kind == "tent" else "poster")
-            svg.text(sx + 27, ty + 19, label if len(label) < 12 else label.split(" ")[0], size=9, anchor="middle")
-            if kind == "tent":
-                svg.text(sx + 27, ty + 28, " ".join(_tent_text(what).split(" ")[1:]), size=7, anchor="middle", fill=MUTED)
+            svg.tip(label)
+            svg.rect(sx, ty, 54, 30, fill=fill, stroke=INK, rx=3)
+            svg.text(sx + 27, ty + 19, label if len(label) < 8 else label.split(" ")[0], size=11, anchor="middle")
+            svg.close()
         wagon = int(track.get("wagon", 0))
         wx = 120 + wagon * 58 + 27
         svg.polygon([(wx - 9, ty - 2), (wx + 9, ty - 2), (wx + 6, ty - 10), (wx - 6, ty - 10)], fill=COLOUR.get(colour, "#888"), stroke=INK)
@@ -185,7 +188,8 @@ def _camp(svg: Svg, x: float, y: float, player: Mapping[str, Any], clickable: bo
                 "P" if b.poster else "",
             )
         )
-        svg.text(x + cx * CAMP + CAMP / 2, y + cy * CAMP + 15, label, size=8, anchor="middle", fill=MUTED)
+        # A square's bonus in the camp's miniature (a glyph, not a sentence): its tooltip reads in full.
+        svg.text(x + cx * CAMP + CAMP / 2, y + cy * CAMP + 15, label, size=8, anchor="middle", fill=MUTED, class_="glyph")
     if clickable:
         for cy in range(HEIGHT):
             for cx in range(WIDTH):
@@ -197,7 +201,7 @@ def _player(svg: Svg, x: float, y: float, player: Mapping[str, Any], view: Mappi
     me = view.get("seat") == seat
     deciding = seat in view.get("deciding", [])
     heading = f"seat {seat}" + (" (you)" if me else "") + f" · board {player.get('board')} · {player.get('points', 0)} points" + (" · deciding" if deciding else "")
-    panel(svg, x, y, width, 300, heading, seat_colour(seat), data_seat_area=seat)
+    panel(svg, x, y, width, PLAYER_H, heading, seat_colour(seat), data_seat_area=seat)
     _camp(svg, x + 10, y + 28, player, me)
     ix = x + 10 + WIDTH * CAMP + 12
     gems = player.get("gems", [0, 0, 0, 0])
@@ -208,23 +212,23 @@ def _player(svg: Svg, x: float, y: float, player: Mapping[str, Any], view: Mappi
         svg.text(gx + 15, y + 55, count, size=11)
         gx += 36
     hats = [h for h in player.get("hats", []) if h]
-    svg.text(gx + 6, y + 55, "hats: " + (", ".join(hats) or "none"), size=10)
-    svg.text(ix, y + 74, "master cards:", size=10, font_weight="bold")
-    line = y + 88
+    svg.text(gx + 6, y + 55, "hats: " + (", ".join(hats) or "none"), size=11)
+    svg.text(ix, y + 74, "master cards:", size=11, font_weight="bold")
+    line = y + 89
     for master in player.get("masters", []):
         die = master.get("die")
         if die:
             svg.die(ix, line - 10, 13, int(die["value"]), fill=COLOUR.get(die["colour"], "#fff"))
-        svg.text(ix + 17, line, _master_text(master["card"]), size=9, data_keys=f"card:{master['card']} master:{master['card']}")
-        line += 14
+        svg.text(ix + 17, line, _master_text(master["card"]), size=11, data_keys=f"card:{master['card']} master:{master['card']}")
+        line += 15
     trainers = player.get("trainers", [])
-    svg.text(ix, line + 4, "trainers:", size=10, font_weight="bold")
-    line += 18
+    svg.text(ix, line + 4, "trainers:", size=11, font_weight="bold")
+    line += 19
     for trainer in trainers:
-        svg.text(ix, line, _trainer_text(trainer), size=9, data_keys=f"trainer:{trainer}")
-        line += 13
-    svg.text(ix, line + 4, "poster slots:", size=10, font_weight="bold")
-    line += 18
+        svg.text(ix, line, _trainer_text(trainer), size=11, data_keys=f"trainer:{trainer}")
+        line += 15
+    svg.text(ix, line + 4, "poster slots:", size=11, font_weight="bold")
+    line += 19
     posters = player.get("posters", [])
     tents = player.get("tents", [])
     completed = set(player.get("completed", []))
@@ -233,9 +237,10 @@ def _player(svg: Svg, x: float, y: float, player: Mapping[str, Any], view: Mappi
         tent = tents[index] if index < len(tents) else ""
         text = f"{index + 1}. " + (_poster_text(poster) if poster else "empty") + (" ✓" if poster and poster in completed else "")
         text += f" · tent {_tent_text(tent)}" if tent else ""
-        svg.text(ix, line, text, size=9, data_keys=f"slot:{index + 1} replace:{index + 1}")
-        line += 13
-    svg.text(x + 10, y + 28 + HEIGHT * CAMP + 16, f"turns this round {player.get('turns_taken', 0)} · completed: " + (", ".join(player.get("completed", [])) or "none"), size=9, fill=MUTED)
+        svg.text(ix, line, text, size=11, data_keys=f"slot:{index + 1} replace:{index + 1}")
+        line += 15
+    svg.text(x + 10, y + 28 + HEIGHT * CAMP + 17, f"turns this round {player.get('turns_taken', 0)}", size=11, fill=MUTED)
+    svg.text(x + 10, y + 28 + HEIGHT * CAMP + 32, "completed: " + (", ".join(player.get("completed", [])) or "none"), size=11, fill=MUTED)
     svg.close()
 
 
@@ -260,7 +265,7 @@ def _draft(svg: Svg, view: Mapping[str, Any], y: float) -> float:
         svg.text(26, line, text, size=11)
         line += 14
     for keys, text in keyed:
-        svg.text(26, line, text, size=10, data_keys=keys)
+        svg.text(26, line, text, size=11, data_keys=keys)
         line += 14
     svg.close()
     return y + height + 8
@@ -273,7 +278,7 @@ def draw(view: Mapping[str, Any]) -> str:
     width = (PAGE_W - 32 - 12) / 2
     top = 366
     draft_extra = 0 if not view.get("draft_master_cards") else 30 + 14 * (2 + len(view.get("draft_hand", [])))
-    height = top + draft_extra + ((len(players) + columns - 1) // columns) * 310 + 10
+    height = top + draft_extra + ((len(players) + columns - 1) // columns) * (PLAYER_H + 10) + 20 + 16 * ((len(view.get("final_scores", [])) - 1) // 2)
     svg = Svg(PAGE_W, height, "The Magnificent")
     status = f"The Magnificent · round {view.get('round', 0)} · start player seat {view.get('start_player')} · decision {view.get('decision')}"
     if view.get("deciding"):
@@ -287,11 +292,11 @@ def draw(view: Mapping[str, Any]) -> str:
     _common(svg, view)
     y = _draft(svg, view, top)
     for index, player in enumerate(players):
-        _player(svg, 16 + (index % columns) * (width + 12), y + (index // columns) * 310, player, view, width)
+        _player(svg, 16 + (index % columns) * (width + 12), y + (index // columns) * (PLAYER_H + 10), player, view, width)
     finals = view.get("final_scores", [])
-    if finals:
-        text = " · ".join(f"seat {f['seat']}: {f['total']} (track {f['track']}, masters {f['masters']}, coins {f['coins']}, areas {f['areas']})" for f in finals)
-        svg.text(16, height - 4, text, size=10, font_weight="bold")
+    for index in range(0, len(finals), 2):
+        text = " · ".join(f"seat {f['seat']}: {f['total']} (track {f['track']}, masters {f['masters']}, coins {f['coins']}, areas {f['areas']})" for f in finals[index : index + 2])
+        svg.text(16, height - 6 - 16 * ((len(finals) - 1) // 2 - index // 2), text, size=11, font_weight="bold")
     return svg.document()
 
 

@@ -5,6 +5,8 @@ camps that are their tiles, money, wagons and seats in range; options and outcom
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
+from typing import Any
 
 from referee.games.magnificent.data import COLOURS, TILE_TYPES
 from referee.games.magnificent.model import FIRST_SHOW, IN_HAND, Player
@@ -18,11 +20,12 @@ SHOW_SPACES = 13
 CONFIG_FIELDS = {"side_b": "side_b", "draft": "draft_master_cards", "pairs": "players"}
 DERIVED = ("_options", "_outcomes")
 #: Piles a position may leave out: camp tiles in no camp (`supply`), regular posters placed nowhere else
-#: (`poster_deck`), boards no seat has (`boards_left`).
+#: (`poster_deck`), boards no seat has (`boards_left`); a seat's `camp` bitmask may be left out of its record
+#: too (it is the squares its tiles cover).
 FILLED = ("supply", "poster_deck", "boards_left")
 
 
-def fill(state: MagnificentState, left_out: set[str]) -> None:
+def fill(state: MagnificentState, left_out: set[str], given: Mapping[str, Any]) -> None:
     """The piles left out of a position, as what is placed nowhere else (in the data's order)."""
     c = state.c
     if "supply" in left_out:
@@ -38,6 +41,12 @@ def fill(state: MagnificentState, left_out: set[str]) -> None:
     if "boards_left" in left_out:
         dealt = {player.board for player in state.players_state}
         state.boards_left = [board for board in c.boards if board not in dealt]
+    for number, player in enumerate(state.players_state):
+        written = given.get("players_state", [])[number] if number < len(given.get("players_state", [])) else {}
+        if isinstance(written, dict) and "camp" not in written.get("fields", {}):
+            covered = camp_of(state, f"players_state[{number}]", player)  # a camp left out is what its tiles cover
+            if covered is not None:
+                player.camp = covered
 
 
 def camp_of(state: MagnificentState, where: str, player: Player) -> int | None:

@@ -26,14 +26,14 @@ def _tile(svg: Svg, x: float, y: float, tile_id: str, rotation: int = 0, size: f
     svg.open(data_keys=keys or None, data_tile=tile_id)
     if tile is None:
         svg.rect(x, y, size, size, fill="#ccc", rx=3)
-        svg.text(x + 3, y + 14, tile_id, size=10)
+        svg.text(x + 3, y + 14, tile_id, size=11, class_="glyph")
         svg.close()
         return
     svg.tip(f"{tile_id}: {tile.colour} {tile.kind}, {tile.attribute}" + (f", circle halves {', '.join(sorted(tile.halves))}" if tile.halves else ""))
     svg.rect(x, y, size, size, fill=TILE_FILL.get(tile.colour, "#ccc"), stroke=ring or INK, stroke_width=3 if ring else 1, rx=3)
-    svg.text(x + size / 2, y + size * 0.42, tile.kind, size=size * 0.22, anchor="middle", font_weight="bold")
-    svg.text(x + size / 2, y + size * 0.68, tile.attribute, size=size * 0.2, anchor="middle")
-    svg.text(x + 2, y + size - 3, tile_id, size=size * 0.16, fill="#333")
+    svg.text(x + size / 2, y + size * 0.42, tile.kind, size=size * 0.22, anchor="middle", font_weight="bold", class_="glyph")
+    svg.text(x + size / 2, y + size * 0.68, tile.attribute, size=size * 0.2, anchor="middle", class_="glyph")
+    svg.text(x + 2, y + size - 3, tile_id, size=size * 0.16, fill="#333", class_="glyph")
     halves = tile.rotated_halves[(rotation // 90) % 4]
     for edge in halves:
         cx, cy = {"N": (x + size / 2, y), "S": (x + size / 2, y + size), "E": (x + size, y + size / 2), "W": (x, y + size / 2)}[edge]
@@ -72,7 +72,12 @@ def _layout(svg: Svg, view: Mapping[str, Any], x: float, y: float) -> None:
 def _shop(svg: Svg, x: float, y: float, seat: Mapping[str, Any], view: Mapping[str, Any], width: float) -> None:
     number = int(seat["seat"])
     me = view.get("seat") == number
-    heading = f"seat {number}" + (" (you)" if me else "") + f" · score {seat.get('score', 0)}" + (f" · final {seat['final']}" if "final" in seat else "")
+    final = seat.get("final")
+    if isinstance(final, Mapping):
+        score = f" · total {final.get('total', 0)}" + (f" · rank {final['rank']}" if "rank" in final else "")
+    else:
+        score = f" · trend points {seat.get('score', 0)}"
+    heading = f"seat {number}" + (" (you)" if me else "") + score
     panel(svg, x, y, width, 300, heading, seat_colour(number), data_seat_area=number)
     placed = {(int(t["row"]), int(t["col"])): t for t in seat.get("shop", [])}
     rows = [r for r, _ in placed] or [0]
@@ -91,18 +96,38 @@ def _shop(svg: Svg, x: float, y: float, seat: Mapping[str, Any], view: Mapping[s
                 ring = "#ffd400" if pending and (pending["row"], pending["col"]) == (row, col) else ""
                 _tile(svg, cx, cy, tile["tile"], int(tile.get("rotation", 0)), keys=f"replace:{row},{col}", ring=ring)
             else:
-                svg.rect(cx + 2, cy + 2, CELL - 4, CELL - 4, fill="none", stroke="#c9bfa6", stroke_dasharray="3 3",
+                svg.rect(cx + 2, cy + 2, CELL - 4, CELL - 4, fill="transparent", stroke="#c9bfa6", stroke_dasharray="3 3",
                          data_keys=f"place:{row},{col}", data_cell=f"{row},{col}")
     info_x = gx + 6 * CELL + 8
     chips = seat.get("chips", [])
-    svg.text(info_x, y + 40, "chips: " + (", ".join(f"r{c['round']} {c['dungeon']} {c['points']}p" + (" thumb" if c.get("thumb") else "") for c in chips) or "none"), size=10)
-    svg.text(info_x, y + 56, "unused: " + (", ".join(seat.get("unused_chips", [])) or "none"), size=10, fill=MUTED)
-    svg.text(info_x, y + 72, f"hand: {seat.get('hand_size', 0)} tiles · reputation: {seat.get('reputation_count', 0)}", size=10)
+    line = y + 40
+    svg.text(info_x, line, "chips:" + ("" if chips else " none"), size=11)
+    for chip in chips:
+        svg.text(info_x + 44, line, f"round {chip['round']} {chip['dungeon']} {chip['points']}p" + (" thumb" if chip.get("thumb") else ""), size=11)
+        line += 14
+    line = max(line, y + 54)
+    svg.text(info_x, line + 2, "unused: " + (", ".join(seat.get("unused_chips", [])) or "none"), size=11, fill=MUTED)
+    svg.text(info_x, line + 18, f"hand: {seat.get('hand_size', 0)} tiles · reputation: {seat.get('reputation_count', 0)}", size=11)
     discards = seat.get("discards", [])
-    svg.text(info_x, y + 92, f"discards ({len(discards)}):", size=10)
+    svg.text(info_x, line + 36, f"discards ({len(discards)}):", size=11)
     for index, tile in enumerate(discards[:8]):
-        _tile(svg, info_x + (index % 4) * 30, y + 98 + (index // 4) * 30, tile, size=28)
+        _tile(svg, info_x + (index % 4) * 30, line + 42 + (index // 4) * 30, tile, size=28)
+    if isinstance(final, Mapping):
+        for number_line, text in enumerate(_final_lines(final)):
+            svg.text(info_x, y + 214 + number_line * 15, text, size=11)
     svg.close()
+
+
+def _final_lines(final: Mapping[str, Any]) -> list[str]:
+    """A seat's final scoring as a few short lines (the parts that add up to its total)."""
+    achieved = [card["card"] for card in final.get("reputation", []) if isinstance(card, Mapping) and card.get("achieved")]
+    return [
+        f"trend cards {final.get('trend_points', 0)} · thumbs {final.get('thumb_points', 0)}",
+        f"attribute sets {final.get('attribute_sets', 0)}: {final.get('attribute_points', 0)}",
+        f"magic circles {final.get('circles', 0)}: {final.get('circle_points', 0)}",
+        f"stars {final.get('stars', 0)}: {final.get('star_points', 0)} · reputation " + (", ".join(achieved) or "none"),
+        f"total {final.get('total', 0)}",
+    ]
 
 
 def _condition(condition: Mapping[str, Any]) -> str:
@@ -128,7 +153,7 @@ def _private(svg: Svg, view: Mapping[str, Any], x: float, y: float) -> None:
         svg.text(rx, y + 54 + index * 16, line, size=11, data_keys=f"return:{card_id}")
     returned = view.get("returned_reputation", [])
     if returned:
-        svg.text(rx, y + 104, "returned: " + ", ".join(returned), size=10, fill=MUTED)
+        svg.text(rx + 130, y + 36, "returned: " + ", ".join(returned), size=11, fill=MUTED)
     svg.close()
 
 

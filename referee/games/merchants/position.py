@@ -4,6 +4,9 @@ options and outcomes are the engine's (never read from a position)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from referee.games.merchants.state import (
     CHANCE,
     CHOOSE_DUNGEON,
@@ -53,7 +56,7 @@ def _places(state: MerchantsState) -> tuple[dict[str, list[object]], dict[str, l
     return tiles, cards
 
 
-def fill(state: MerchantsState, left_out: set[str]) -> None:
+def fill(state: MerchantsState, left_out: set[str], given: Mapping[str, Any]) -> None:
     """`supply` and `reputation_deck` when left out: the tiles and cards placed nowhere else, sorted."""
     tiles, cards = _places(state)
     if "supply" in left_out:

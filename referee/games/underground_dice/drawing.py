@@ -27,11 +27,13 @@ def _role(view: Mapping[str, Any], seat: int) -> str:
     return ""
 
 
-def _bills(svg: Svg, x: float, y: float, count: int, colour: str) -> None:
-    """A stack of bills: one thin note per bill, in rows of 20."""
+def _bills(svg: Svg, x: float, y: float, count: int, colour: str, keyed: bool = False) -> None:
+    """A stack of bills: one thin note per bill, in rows of 20; on the owner's picture the n-th bill stands
+    for staking n bills (or putting n counterfeits in the stake)."""
     for index in range(count):
         row, col = divmod(index, 20)
-        svg.rect(x + col * 9, y + row * 12, 7, 10, fill="#cfe3c0", stroke=colour, stroke_width=0.7)
+        keys = f"stake:{index + 1} fakes:{index + 1}" if keyed else None
+        svg.rect(x + col * 9, y + row * 12, 8, 11, fill="#cfe3c0", stroke=colour, stroke_width=0.7, data_keys=keys)
 
 
 def _hand(svg: Svg, view: Mapping[str, Any], seat: int, x: float) -> None:
@@ -42,7 +44,7 @@ def _hand(svg: Svg, view: Mapping[str, Any], seat: int, x: float) -> None:
     heading = f"seat {seat}" + (" (you)" if me else "") + (f" · {role}" if role else "")
     panel(svg, x, 60, 240, 330, heading, colour, data_seat_area=seat)
     svg.text(x + 12, 100, f"{hand['bills']} bills", size=22, font_weight="bold")
-    _bills(svg, x + 12, 112, int(hand["bills"]), colour)
+    _bills(svg, x + 12, 112, int(hand["bills"]), colour, keyed=me)
     line = 112 + 12 * ((int(hand["bills"]) + 19) // 20) + 22
     if "genuine" in hand:
         svg.text(x + 12, line, f"genuine {hand['genuine']} · counterfeit {hand['counterfeit']}", size=13, fill="#a33")
@@ -75,20 +77,28 @@ def draw(view: Mapping[str, Any]) -> str:
 
 def _centre(svg: Svg, view: Mapping[str, Any], data: Any) -> None:  # noqa: ANN401 - the game's Components
     x0, width = 272, 276
-    svg.open(data_area="table")
+    svg.open(data_area="table", data_frame=1)
     svg.rect(x0, 60, width, 330, fill="#2e6b45", stroke=INK, rx=8)
-    svg.text(x0 + 10, 80, "the cup (unused dice)", size=12, fill="#fff")
     pins, shigoro = int(view.get("unused_pins", 0)), int(view.get("unused_shigoro", 0))
+    if "set_pins" in view:
+        # The parent's own picture: the dice it set behind the screen are drawn below, not in the cup too.
+        faces = view.get("set_faces")
+        pins -= int(view["set_pins"] or 0)
+        shigoro -= len(str(faces)) if faces and faces != "none" else 0
+        svg.text(x0 + 10, 80, "the cup (dice not set)", size=12, fill="#fff")
+    else:
+        svg.text(x0 + 10, 80, "the cup (unused dice)", size=12, fill="#fff")
     x = x0 + 10
     for index in range(pins):
-        svg.die(x, 88, 30, data.pin_value, fill=PIN_FILL)
+        # The n-th pin die stands for setting n pin dice (the parent's choice of pins).
+        svg.die(x, 88, 30, data.pin_value, fill=PIN_FILL, data_keys=f"pins:{index + 1}")
         x += 36
     for index in range(shigoro):
         svg.die(x, 88, 30, "456", fill=SHIGORO_FILL)
         x += 36
     if not pins and not shigoro:
         svg.text(x0 + 10, 108, "empty", size=12, fill="#cfe")
-    svg.text(x0 + 10, 136, "pin dice show 1 · 4-5-6 dice are set to 4, 5 or 6", size=10, fill="#cfe")
+    svg.text(x0 + 10, 138, "pin dice show 1 · 4-5-6 dice: 4, 5 or 6", size=11, fill="#cfe")
     svg.text(x0 + 10, 160, "used dice", size=12, fill="#fff")
     x = x0 + 10
     for die in view.get("used_dice", []):
@@ -108,7 +118,8 @@ def _centre(svg: Svg, view: Mapping[str, Any], data: Any) -> None:  # noqa: ANN4
         y += 44
     lines = []
     if "announced_dice" in view:
-        lines.append(f"announced: {view['announced_dice']} dice")
+        count = int(view["announced_dice"])
+        lines.append(f"announced: {count} {'die' if count == 1 else 'dice'}")
     if "stake_cap" in view:
         lines.append(f"stake cap: {view['stake_cap']}")
     if "stake" in view:
@@ -116,7 +127,8 @@ def _centre(svg: Svg, view: Mapping[str, Any], data: Any) -> None:  # noqa: ANN4
     if "guess" in view:
         lines.append(f"guess: total {view['guess']}")
     if "revealed_total" in view:
-        lines.append(f"revealed total {view['revealed_total']}: " + ("HIT, the child wins" if view.get("hit") else "miss, the parent wins"))
+        lines.append(f"revealed total {view['revealed_total']}")
+        lines.append("HIT: the child wins" if view.get("hit") else "miss: the parent wins")
     for text in lines:
         svg.text(x0 + 10, y, text, size=14, fill="#fff", font_weight="bold")
         y += 20

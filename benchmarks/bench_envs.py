@@ -1,0 +1,92 @@
+"""Training environments: PettingZoo AEC steps per second beside the engine's own decisions per second.
+
+    python -m benchmarks.bench_envs [--quick]
+
+For each game at its default player count, random legal play for a few seconds of CPU time:
+- engine: `apply_decisions` with uniformly random legal options, chance sampled (as "Engines: random playouts");
+- engine + view: the same, also building the deciding seat's private view each decision (what any
+  player of the game, a bot or a learner, is given);
+- AEC env: `sdk.envs.aec_env` driven as PettingZoo's examples do (`last()`, a random legal action
+  from the mask, `step`), counting steps (one per seat's choice).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+import numpy as np
+
+from referee.chance import sample_outcome
+from referee.registry import all_games, get_game
+
+
+def engine_rate(game_id: str, seconds: float, with_view: bool) -> float:
+    """Decisions per CPU second of random play on the engine alone (optionally building the decider's view)."""
+    game = get_game(game_id)
+    config = game.make_config(game.default_players)
+    rng = random.Random(3)
+    decisions, began = 0, time.process_time()
+    while time.process_time() - began < seconds:
+        state = game.new_initial_state(config)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_chance(sample_outcome(state.chance_outcomes(), rng).id)
+                continue
+            deciding = state.deciding_seats()
+            if with_view:
+                for seat in deciding:
+                    state.private_view(seat)
+            state.apply_decisions({s: rng.choice(list(state.legal_options(s))).id for s in deciding})
+            decisions += 1
+    return decisions / (time.process_time() - began)
+
+
+def env_rate(game_id: str, seconds: float) -> float:
+    """AEC steps per CPU second: observe (encode the view and mask) and step with a random legal action."""
+    from sdk.envs import aec_env
+
+    env = aec_env(game_id)
+    rng = np.random.default_rng(3)
+    steps, began, seed = 0, time.process_time(), 0
+    while time.process_time() - began < seconds:
+        env.reset(seed=seed)
+        seed += 1
+        for _ in env.agent_iter():
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+            steps += 1
+    return steps / (time.process_time() - began)
+
+
+def run(quick: bool = False) -> str:
+    """The section for docs/benchmarks.md."""
+    seconds = 1.0 if quick else 4.0
+    lines = [
+        "## Training environments: AEC steps/s beside engine decisions/s",
+        "",
+        f"Random legal play at the default player count, {seconds:g} s of CPU time each (`python -m benchmarks.bench_envs`).",
+        "Engine: `apply_decisions` alone; engine + view: also the deciding seat's private view; AEC env: PettingZoo's",
+        "`last()` (view encoded, action mask) and `step` per seat's choice. Goal: the env at least 0.5x the engine.",
+        "",
+        "| game | players | engine decisions/s | engine + view decisions/s | AEC env steps/s | env / engine | env / engine + view |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for game in all_games():
+        engine = engine_rate(game.id, seconds, with_view=False)
+        viewed = engine_rate(game.id, seconds, with_view=True)
+        env = env_rate(game.id, seconds)
+        lines.append(
+            f"| {game.id} | {game.default_players} | {engine:,.0f} | {viewed:,.0f} | {env:,.0f} | {env / engine:.2f} | {env / viewed:.2f} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    print(run(quick=parser.parse_args().quick))

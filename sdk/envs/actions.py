@@ -1,0 +1,64 @@
+"""A fixed action space per game: every option id any decision can offer has one index, for good.
+
+Indices follow the game's frozen list in sdk/envs/encodings/<id>.py, so a trained policy's outputs
+keep their meaning. The legal options of a decision become a mask over that space.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from referee.engine import Option
+from referee.errors import ArenaError, IllegalOptionError
+
+
+class UnknownOptionError(ArenaError):
+    """An engine offered an option id that the game's action space lacks (the encoding is out of date)."""
+
+
+class IllegalActionError(IllegalOptionError):
+    """An action index that is not legal now: out of range, or not among the deciding seat's options."""
+
+
+class ActionSpace:
+    """Option ids <-> action indices for one game."""
+
+    def __init__(self, game_id: str, ids: Sequence[str]) -> None:
+        if len(set(ids)) != len(ids):
+            raise ArenaError(f"{game_id}: the action list repeats an option id")
+        self.game_id = game_id
+        self.ids: tuple[str, ...] = tuple(ids)
+        self.index: dict[str, int] = {option_id: i for i, option_id in enumerate(ids)}
+
+    @property
+    def size(self) -> int:
+        return len(self.ids)
+
+    def index_of(self, option_id: str) -> int:
+        """The index of an option id; UnknownOptionError names an id the space lacks."""
+        index = self.index.get(option_id)
+        if index is None:
+            raise UnknownOptionError(f"{self.game_id}: option {option_id!r} has no action index")
+        return index
+
+    def mask(self, options: Sequence[Option]) -> np.ndarray:
+        """1 at the index of each legal option, 0 elsewhere (int8, as PettingZoo's action masks)."""
+        mask = np.zeros(self.size, dtype=np.int8)
+        for option in options:
+            mask[self.index_of(option.id)] = 1
+        return mask
+
+    def option_for(self, action: int, options: Sequence[Option], where: str) -> Option:
+        """The legal option an action index stands for; IllegalActionError names the action otherwise."""
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= int(action) < self.size:
+            raise IllegalActionError(f"{self.game_id}: action {action!r} is outside 0..{self.size - 1} ({where})")
+        wanted = self.ids[int(action)]
+        for option in options:
+            if option.id == wanted:
+                return option
+        legal = ", ".join(option.id for option in options[:12]) + (", ..." if len(options) > 12 else "")
+        raise IllegalActionError(
+            f"{self.game_id}: action {int(action)} ({wanted!r}) is not legal {where}; legal: {legal}"
+        )
