@@ -12,6 +12,7 @@ import argparse
 import random
 import sys
 import time
+from pathlib import Path
 
 from bots.learned.policy import GAME, WEIGHTS, TablePolicy
 from sdk.envs import gym_env
@@ -50,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--minutes", type=float, default=20.0, help="training time (CPU, one core)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default=str(WEIGHTS))
+    parser.add_argument("--eval-games", type=int, default=400, help="games against random after training")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     policy = TablePolicy()
@@ -64,10 +66,10 @@ def main(argv: list[str] | None = None) -> int:
         if games % 5000 == 0:
             print(f"{games} games, {time.monotonic() - start:.0f} s, won {sum(recent) / len(recent):.1%} of the last {len(recent)} (exploring)", flush=True)
             recent = []
-            policy.save(WEIGHTS.__class__(args.out))
-    policy.save(WEIGHTS.__class__(args.out))
+            policy.save(Path(args.out))
+    policy.save(Path(args.out))
     print(f"trained on {games} games in {time.monotonic() - start:.0f} s; {len(policy.table)} keys", flush=True)
-    print(f"greedy vs random, 400 games: {evaluate(policy, 400):.1%} won", flush=True)
+    print(f"greedy vs random, {args.eval_games} games: {evaluate(policy, args.eval_games):.1%} won", flush=True)
     return 0
 
 
