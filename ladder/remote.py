@@ -165,8 +165,11 @@ class ArenaGateway(arena_grpc.ArenaServicer, ladder_grpc.ArenaRelayServicer):
         from ladder.tls import add_port
 
         self.port = add_port(self.server, self.address, self.tls)
-        if self.tls is not None:  # the relays started on this machine dial in over loopback, in plaintext
-            self.relay_port = self.server.add_insecure_port("127.0.0.1:0")
+        if self.tls is not None:
+            # The relays dial in plaintext: over loopback on this machine, or, for workers on other
+            # machines, on the advertised port (the ladder's private network), which the gateway binds too.
+            port = self.advertise.rsplit(":", 1)[1] if self.advertise and ":" in self.advertise else "0"
+            self.relay_port = self.server.add_insecure_port(f"{'0.0.0.0' if self.advertise else '127.0.0.1'}:{port}")
         await self.server.start()
         self._recheck = asyncio.ensure_future(self._recheck_tokens())
 

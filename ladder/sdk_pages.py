@@ -6,6 +6,7 @@ are built once into <home>/sdk (sdk.wheel; the tarball only where npm is install
 
 from __future__ import annotations
 
+import html
 import os
 import threading
 from pathlib import Path
@@ -54,11 +55,13 @@ def sdk_routes(settings: LadderSettings) -> list[BaseRoute]:
         items = "".join(f'<li><a href="/sdk/{name}">{name}</a></li>' for name in packages)
         protos = "".join(f'<li><a href="/sdk/proto/{name}">{name}</a></li>' for name in proto_files())
         wheel = next((name for name in packages if name.endswith(".whl")), "")
+        scheme = "https" if request.headers.get("x-forwarded-proto") == "https" else request.url.scheme
+        base = html.escape(f"{scheme}://{request.url.netloc}")
         page = (
             "<!doctype html><html><head><meta charset='utf-8'><title>B99 Arena SDK</title>"
-            "<link rel='stylesheet' href='/static/style.css'></head><body><main>"
+            "<link rel='stylesheet' href='/static/ladder.css'></head><body><main>"
             "<h1>SDK for this ladder</h1>"
-            f"<p>Python (needs only grpcio and protobuf): <code>pip install http://{request.url.netloc}/sdk/{wheel}</code> "
+            f"<p>Python (needs only grpcio and protobuf): <code>pip install {base}/sdk/{wheel}</code> "
             "installs the SDK and a <code>b99</code> command with <code>login</code>, <code>submit</code>, <code>mybots</code>.</p>"
             f"<ul>{items}</ul><h2>Protocol</h2><ul>{protos}</ul></main></body></html>"
         )
@@ -66,8 +69,10 @@ def sdk_routes(settings: LadderSettings) -> list[BaseRoute]:
 
     def package(request: Request) -> Response:
         name = request.path_params["name"]
+        if "/" in name or name.startswith(".") or not name.endswith((".whl", ".tgz")):
+            raise HTTPException(404)
         path = sdk_dir(settings) / name
-        if "/" in name or not name.endswith((".whl", ".tgz")) or not path.is_file():
+        if not path.is_file():
             raise HTTPException(404)
         return FileResponse(path, filename=name, media_type="application/octet-stream")
 

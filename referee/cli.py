@@ -579,13 +579,15 @@ def _decision_words(before: Any, seat: int, option: str, record: dict[str, Any])
 @main.command("bots")
 def list_bots() -> None:
     """List the reference bots."""
-    from bots.registry import bot_names, heuristic_games
+    from bots.registry import bot_names, supports
+    from referee.registry import game_ids
 
     table = _table(title="Reference bots")
     table.add_column("name", style="bold")
     table.add_column("plays")
     for name in bot_names():
-        plays = ", ".join(heuristic_games()) if name == "heuristic" else "every game"
+        limited = name in ("heuristic", "learned")  # bots made for some games only
+        plays = ", ".join(game for game in game_ids() if supports(name, game)) if limited else "every game"
         table.add_row(name, plays)
     console.print(table)
 

@@ -1,6 +1,6 @@
 """Train the learned Underground Dice bot in sdk.envs' Gymnasium environment, against `random`.
 
-    python -m bots.learned.train --minutes 20        # writes bots/learned/underground_dice.json
+    python -m bots.learned.train --minutes 28 --seed 2   # writes bots/learned/underground_dice.json
 
 Monte Carlo control: each game is played epsilon-greedily from the table (sdk.envs.gym_env, the
 learner in a random seat), then every arm it chose is moved towards the game's final reward.
@@ -12,6 +12,7 @@ import argparse
 import random
 import sys
 import time
+from pathlib import Path
 
 from bots.learned.policy import GAME, WEIGHTS, TablePolicy
 from sdk.envs import gym_env
@@ -47,9 +48,10 @@ def evaluate(policy: TablePolicy, games: int, seed: int = 10_000_000) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--minutes", type=float, default=20.0, help="training time (CPU, one core)")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--minutes", type=float, default=28.0, help="training time (CPU, one core)")
+    parser.add_argument("--seed", type=int, default=2)
     parser.add_argument("--out", default=str(WEIGHTS))
+    parser.add_argument("--eval-games", type=int, default=400, help="games against random after training")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     policy = TablePolicy()
@@ -64,10 +66,10 @@ def main(argv: list[str] | None = None) -> int:
         if games % 5000 == 0:
             print(f"{games} games, {time.monotonic() - start:.0f} s, won {sum(recent) / len(recent):.1%} of the last {len(recent)} (exploring)", flush=True)
             recent = []
-            policy.save(WEIGHTS.__class__(args.out))
-    policy.save(WEIGHTS.__class__(args.out))
+            policy.save(Path(args.out))
+    policy.save(Path(args.out))
     print(f"trained on {games} games in {time.monotonic() - start:.0f} s; {len(policy.table)} keys", flush=True)
-    print(f"greedy vs random, 400 games: {evaluate(policy, 400):.1%} won", flush=True)
+    print(f"greedy vs random, {args.eval_games} games: {evaluate(policy, args.eval_games):.1%} won", flush=True)
     return 0
 
 

@@ -212,6 +212,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.function(args)
     except grpc.RpcError as error:
         details = error.details() if hasattr(error, "details") else str(error)  # type: ignore[attr-defined]
+        if error.code() == grpc.StatusCode.UNAVAILABLE:  # type: ignore[attr-defined]
+            details = (f"cannot reach the ladder ({details}); check its address, and for a ladder that serves TLS "
+                       "log in with --tls, or --ca-file with its certificate")
         print(f"b99: {details or error.code().name}", file=sys.stderr)  # type: ignore[attr-defined]
         return 1
     except (Refused, ClientConfigError, PackError, OSError) as error:

@@ -10,8 +10,9 @@
 - Chance nodes are the engine's own: outcome `i` is the i-th outcome the engine lists now.
 - Actions are the game's fixed action space (sdk/envs/encodings/<id>.py, documented in docs/games/).
 - Observation tensor and string: the seat's private view (its encoding, and the view as JSON).
-  Information-state tensor: the same encoding; information-state string: the view, every event the
-  seat has seen and its own choices, so it has perfect recall of what the seat was told.
+  Information-state tensor: the same encoding; information-state string: the view, the seat's own
+  choices and a running digest of every event it has seen, so it has perfect recall of what the
+  seat was told.
 - Returns: `sdk.envs.table.rewards_for` (pairwise wins minus losses; solo: see there).
 - `resample(state, player, rng)` draws a state from the player's information set with the engine's
   `determinize`, for OpenSpiel's ISMCTS bot (`bot.set_resampler`, see `ismcts_bot`).
@@ -19,6 +20,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from collections.abc import Mapping
@@ -102,13 +104,23 @@ class B99SpielGame(pyspiel.Game):  # type: ignore[misc]
 class B99SpielState(pyspiel.State):  # type: ignore[misc]
     """A game in progress: a `Table` whose chance nodes OpenSpiel drives."""
 
-    def __init__(self, game: B99SpielGame, table: Table | None = None, choices: list[list[str]] | None = None) -> None:
+    def __init__(self, game: B99SpielGame) -> None:
         super().__init__(game)
-        if table is None:
-            table = Table(game.engine.id, game.config.players, game.config.variants, auto_chance=False)
-        self.table = table
+        # Built on first use: OpenSpiel clones a Python state by making a new one and replacing its
+        # attributes with copies of the original's, so a clone never pays for a new game.
+        self._spiel_game = game
+        self._table: Table | None = None
         #: each seat's own choices so far (option ids), part of its information state
-        self.choices = choices if choices is not None else [[] for _ in range(game.config.players)]
+        self.choices: list[list[str]] = [[] for _ in range(game.config.players)]
+        #: per seat: (events folded in, running SHA-256 of those events), the seat's history in brief
+        self.seen: list[tuple[int, str]] = [(0, "")] * game.config.players
+
+    @property
+    def table(self) -> Table:
+        if self._table is None:
+            game = self._spiel_game
+            self._table = Table(game.engine.id, game.config.players, game.config.variants, auto_chance=False)
+        return self._table
 
     # ----- the OpenSpiel API ------------------------------------------------------------------
     def current_player(self) -> int:
@@ -155,25 +167,39 @@ class B99SpielState(pyspiel.State):  # type: ignore[misc]
         return self.table.rewards()
 
     def __str__(self) -> str:
+        """The public view as JSON (for people; algorithms key states by their history)."""
         return json.dumps(self.table.state.public_view(), sort_keys=True, default=str)
 
     # ----- what a seat knows --------------------------------------------------------------------
     def encoded_view(self, player: int) -> np.ndarray:
         """The seat's view encoding, computed once per position (observation and information state share it)."""
-        key = (player, len(self.table.state.events), len(self.history()))
+        position = len(self.history())
         cached = self.__dict__.get("_encoded")
-        if cached is None or cached[0] != key:
-            cached = (key, self.table.encoding.view.encode(self.table.view(player)))
+        if cached is None or cached[0] != position:
+            cached = (position, {})
             self.__dict__["_encoded"] = cached
-        return cached[1]
+        if player not in cached[1]:
+            cached[1][player] = self.table.encoding.view.encode(self.table.view(player))
+        return cached[1][player]
 
     def view_string(self, player: int) -> str:
         return json.dumps(self.table.view(player), sort_keys=True, default=str)
 
     def history_string(self, player: int) -> str:
-        """The seat's view, every event it has seen and its own choices (its information state)."""
-        events = [[event.kind, event.data] for event in self.table.state.events_for(player)]
-        record = {"view": self.table.view(player), "events": events, "choices": self.choices[player]}
+        """The seat's information state: its view, its own choices, and the events it has seen.
+
+        The events are folded into a running SHA-256 (updated with each new event the seat may see),
+        so equal strings mean equal event histories without re-serialising them at every step.
+        """
+        log = self.table.state.events
+        count, digest = self.seen[player]
+        if count < len(log):
+            for event in log.since(count):
+                if event.visible_to(player):
+                    text = json.dumps([event.kind, event.data], sort_keys=True, default=str)
+                    digest = hashlib.sha256((digest + text).encode()).hexdigest()
+            self.seen = [*self.seen[:player], (len(log), digest), *self.seen[player + 1 :]]
+        record = {"view": self.table.view(player), "choices": self.choices[player], "events": digest}
         return json.dumps(record, sort_keys=True, default=str)
 
 

@@ -35,7 +35,7 @@ import pytest
 from sdk.scaffold import LANGUAGES
 
 ROOT = Path(__file__).resolve().parents[2]
-DOCS = ("README.md", "docs/writing-a-bot.md", "docs/raw-grpc.md", "docs/positions.md", "docs/ladder.md")
+DOCS = ("README.md", "docs/writing-a-bot.md", "docs/raw-grpc.md", "docs/positions.md", "docs/ladder.md", "docs/training.md")
 FENCE = re.compile(
     r"^(?P<skip>[ \t]*<!-- docs-test: skip \((?P<why>[^)]+)\) -->\n)?(?P<indent>[ \t]*)```(?P<lang>[a-z]*)\n(?P<body>.*?)\n(?P=indent)```",
     re.DOTALL | re.MULTILINE,

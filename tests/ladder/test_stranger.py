@@ -99,7 +99,7 @@ def test_a_stranger_joins_the_ladder(sqlite_settings: LadderSettings, tmp_path: 
 
         asked = me.run("challenge", "pal", "house", "--games", "10").stdout  # the whole quota; one match at a time
         challenge_id = asked.split("#", 1)[1].split(":", 1)[0]
-        beyond = me.run("challenge", "pal", "house", "--games", "1", check=False)
+        beyond = me.run("challenge", "pal", "house", "--games", "10", check=False)  # refused unless all ten were played meanwhile
         assert beyond.returncode == 1 and "at most 10 challenge games in flight" in beyond.stderr
         assert "cancelled" in me.run("cancel-challenge", challenge_id).stdout
 

@@ -77,3 +77,28 @@ def test_the_arena_gateway_serves_tls_to_a_remote_bot(sqlite_settings: LadderSet
         once = "from bots.random_bot import RandomBot; from sdk.run import run; print('over:', run(RandomBot()))"
         refused = subprocess.run([sys.executable, "-c", once], env=env, capture_output=True, text=True, timeout=60)
         assert refused.returncode != 0 or "over: None" in refused.stdout, refused.stdout
+
+
+def test_with_tls_the_relays_of_other_machines_dial_the_advertised_plaintext_port(sqlite_settings: LadderSettings, tmp_path: Path) -> None:
+    import b99.ladder_pb2_grpc as ladder_grpc
+    from ladder.server import LadderServer
+    from ladder.service import SchedulerOptions
+    from tests.ladder.conftest import free_port
+
+    cert, key = self_signed(tmp_path / "tls")
+    advertised = f"127.0.0.1:{free_port()}"
+    server = LadderServer(sqlite_settings, SchedulerOptions(), arena_address="127.0.0.1:0", arena_advertise=advertised,
+                          tls=TlsFiles.load(cert, key))
+    server.start()
+    try:
+        assert server.arena.relay_address == advertised
+        with grpc.insecure_channel(advertised) as channel:  # the gateway itself answers (a relay without metadata)
+            with pytest.raises(grpc.RpcError) as refused:
+                list(ladder_grpc.ArenaRelayStub(channel).Attach(iter(()), timeout=5))
+            assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT, refused.value
+        with grpc.insecure_channel(f"127.0.0.1:{server.arena.port}") as channel:  # the public port speaks only TLS
+            with pytest.raises(grpc.RpcError) as plain:
+                list(ladder_grpc.ArenaRelayStub(channel).Attach(iter(()), timeout=5))
+            assert plain.value.code() == grpc.StatusCode.UNAVAILABLE
+    finally:
+        server.stop()
