@@ -193,7 +193,7 @@ Make it smarter (see {docs} for the views and options of each game), then measur
 On a hosted ladder (its operator gives you its address and, if it is invitation-only, a code), from
 this folder:
 
-```sh
+{skip_ladder}```sh
 b99 login --ladder HOST:PORT --invite CODE --name YOU
 b99 submit . --game {game} --name {name} --command {ladder_command}
 b99 mybots
@@ -203,13 +203,19 @@ b99 mybots
 game; it exits 0 once the bot is admitted to rated play. Submitting again makes a new version. To run
 the bot on your own machine instead: `b99 submit --remote --game {game} --name {name}` prints its
 token; start the bot with `B99_ARENA_ADDRESS=<the ladder's Arena address> B99_SEAT_TOKEN=<token>`.
-The SDK and `b99` for this install alone with `pip install <ladder>/sdk/<the wheel>`.
-"""
+On a machine without this install, the SDK and `b99` alone come from the ladder: in a virtual
+environment (Debian's own Python refuses `pip install`), `pip install <ladder>/sdk/<the wheel>`.
+{ladder_note}"""
 
 #: Why a README's set-up block is not run by the docs tests, and which test covers the same steps.
 SETUP_SKIP = (
     "<!-- docs-test: skip (installs system packages as root; scripts/system-packages installs the same ones for CI, "
     "and every test runs on the .venv scripts/setup makes) -->\n"
+)
+#: Why a README's ladder block is not run by the docs tests, and which test covers the same commands.
+LADDER_SKIP = (
+    "<!-- docs-test: skip (needs a hosted ladder, its address and an invitation: tests/ladder/test_stranger.py "
+    "logs in, submits a bot from its folder and lists it with these commands against a ladder served with TLS) -->\n"
 )
 #: The Debian packages (and other once-per-machine steps) of each language, after B99 Arena's own.
 LANGUAGE_SETUP = {
@@ -225,6 +231,13 @@ LANGUAGE_SETUP = {
 BUILD_SKIP = {
     "cpp": "<!-- docs-test: skip (compiles gRPC stubs for minutes: tests/polyglot/test_scaffold.py builds this scaffold with make and plays it) -->\n",
     "go": "<!-- docs-test: skip (compiles gRPC stubs for minutes: tests/polyglot/test_scaffold.py builds this scaffold with make and plays it) -->\n",
+}
+#: What goes up to a ladder with the folder, where a language needs it said.
+LADDER_NOTES = {
+    "raw-python": (
+        "On the ladder's workers `python` is a Python with grpcio and protobuf; the generated `b99/` goes up\n"
+        "with the folder (`.venv/` never does).\n"
+    ),
 }
 #: What a reader may see and need not worry about, per language.
 NOTES = {
@@ -320,6 +333,8 @@ def scaffold(name: str, lang: str, game: str, parent: Path) -> Scaffold:
         copy_protos(target / "proto")
         (target / ".gitignore").write_text(".venv/\nb99/\n")
         command = ".venv/bin/python raw_bot.py"
+        # On a ladder's workers `python` is the Python with grpcio and protobuf; the generated b99/ is uploaded with the folder.
+        ladder_command = "python raw_bot.py"
         run = (
             ".venv/bin/python -m grpc_tools.protoc -I proto --python_out=. --grpc_python_out=. proto/b99/arena.proto proto/b99/games/*.proto\n"
             "touch b99/__init__.py b99/games/__init__.py\n"
@@ -330,7 +345,7 @@ def scaffold(name: str, lang: str, game: str, parent: Path) -> Scaffold:
         shutil.copy(RAW_SDK / "raw_bot.js", target / "raw_bot.js")
         copy_protos(target / "proto")
         (target / ".gitignore").write_text("node_modules/\n")
-        command = "node raw_bot.js"
+        command = ladder_command = "node raw_bot.js"
         sdk_packages = json.loads((JS_SDK / "package.json").read_text())["dependencies"]
         (target / "package.json").write_text(json.dumps({
             "name": name.lower(),
@@ -366,6 +381,8 @@ def scaffold(name: str, lang: str, game: str, parent: Path) -> Scaffold:
             setup=LANGUAGE_SETUP[lang],
             skip_setup=SETUP_SKIP,
             skip_run=BUILD_SKIP.get(lang, ""),
+            skip_ladder=LADDER_SKIP,
+            ladder_note=LADDER_NOTES.get(lang, ""),
             notes=NOTES.get(lang, ""),
         )
     )
