@@ -46,8 +46,12 @@ class ActionSpace:
     def mask(self, options: Sequence[Option]) -> np.ndarray:
         """1 at the index of each legal option, 0 elsewhere (int8, as PettingZoo's action masks)."""
         mask = np.zeros(self.size, dtype=np.int8)
-        for option in options:
-            mask[self.index_of(option.id)] = 1
+        try:
+            mask[[self.index[option.id] for option in options]] = 1
+        except KeyError:
+            for option in options:
+                self.index_of(option.id)  # raises UnknownOptionError naming the first unknown id
+            raise
         return mask
 
     def option_for(self, action: int, options: Sequence[Option], where: str) -> Option:

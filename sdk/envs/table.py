@@ -77,6 +77,14 @@ class Table:
 
     def to_move(self) -> Seat | None:
         """The seat that chooses next (the first deciding seat that has not chosen yet), None at the end."""
+        key = (self.version, -1, "to_move")
+        if key in self.cache:
+            return self.cache[key]  # type: ignore[no-any-return]
+        seat = self._next_seat()
+        self.cache[key] = seat
+        return seat
+
+    def _next_seat(self) -> Seat | None:
         if self.state.is_terminal():
             return None
         for seat in self.state.deciding_seats():
