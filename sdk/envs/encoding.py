@@ -228,7 +228,7 @@ class ViewEncoding:
         out: dict[int, float] = {}  # the few slots that are set: most of a vector is zeros
         try:
             self._compiled(view, out)
-        except Misfit:
+        except (Misfit, KeyError):  # the compiled tables raise KeyError for a value outside a vocabulary
             self.root.write(view, {}, 0)  # raises the EncodingError that names the field
             raise EncodingError(f"{self.game_id}: the compiled encoding refused a view the encoding takes") from None
         return self._vector(out)

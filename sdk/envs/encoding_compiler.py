@@ -3,7 +3,7 @@
 Walking the tree node by node costs a method call per field of every view, which made encoding most of
 an environment step. The compiled function writes the same slots with the same values, with the offsets
 folded into constants and each vocabulary turned into a value -> slot table. It does not phrase errors
-itself: on anything that does not fit it raises `Misfit`, and the caller runs the tree, which raises the
+itself: on anything that does not fit it raises `Misfit` (a value outside its vocabulary: KeyError), and the caller runs the tree, which raises the
 EncodingError naming the first field that does not fit (so both paths fail alike).
 """
 
@@ -58,27 +58,19 @@ def _node(w: _Writer, node: _Node, value: str, base: str | None, offset: int, de
         w.emit(depth + 1, f"out[{_slot(base, offset)}] = float({value})")
     elif isinstance(node, _Index):
         table = w.constant({v: float(i + 1) for v, i in node.index.items()})
-        found = w.name("x")
         w.emit(depth, f'if {value} is not None and {value} != "":')
-        w.emit(depth + 1, f"{found} = {table}.get({value})")
-        w.emit(depth + 1, f"if {found} is None: raise Misfit")
-        w.emit(depth + 1, f"out[{_slot(base, offset)}] = {found}")
+        w.emit(depth + 1, f"out[{_slot(base, offset)}] = {table}[{value}]")
     elif isinstance(node, _OneHot):
         table = w.constant({v: i + offset for v, i in node.index.items()})
-        found = w.name("x")
+        slot = f"{table}[{value}]" if base is None else f"{base} + {table}[{value}]"
         w.emit(depth, f'if {value} is not None and {value} != "":')
-        w.emit(depth + 1, f"{found} = {table}.get({value})")
-        w.emit(depth + 1, f"if {found} is None: raise Misfit")
-        w.emit(depth + 1, f"out[{found if base is None else f'{base} + {found}'}] = 1.0")
+        w.emit(depth + 1, f"out[{slot}] = 1.0")
     elif isinstance(node, _Counts):
         table = w.constant({v: i + offset for v, i in node.index.items()})
         item, found = w.name("e"), w.name("x")
         w.emit(depth, f"for {item} in {value} or ():")
         w.emit(depth + 1, f'if {item} == "": continue')
-        w.emit(depth + 1, f"{found} = {table}.get({item})")
-        w.emit(depth + 1, f"if {found} is None: raise Misfit")
-        if base is not None:
-            w.emit(depth + 1, f"{found} += {base}")
+        w.emit(depth + 1, f"{found} = {table}[{item}]" + ("" if base is None else f" + {base}"))
         w.emit(depth + 1, f"out[{found}] = out.get({found}, 0.0) + 1.0")
     elif isinstance(node, _Sequence):
         _sequence(w, node, value, base, offset, depth)
@@ -124,7 +116,7 @@ def _sequence(w: _Writer, node: _Sequence, value: str, base: str | None, offset:
 def _grid(w: _Writer, node: _Grid, value: str, base: str | None, offset: int, depth: int) -> None:
     width = len(node.index)
     table = w.constant(dict(node.index))
-    rows, r, row, c, char, at, found = (w.name(p) for p in ("s", "r", "e", "c", "h", "o", "x"))
+    rows, r, row, c, char, at = (w.name(p) for p in ("s", "r", "e", "c", "h", "o"))
     w.emit(depth, f"{rows} = {value} or ()")
     w.emit(depth, f"if len({rows}) > {node.rows}: raise Misfit")
     w.emit(depth, f"for {r}, {row} in enumerate({rows}):")
@@ -132,13 +124,11 @@ def _grid(w: _Writer, node: _Grid, value: str, base: str | None, offset: int, de
     w.emit(depth + 1, f"{at} = {_slot(base, offset)} + {r} * {node.cols * width}")
     w.emit(depth + 1, f"for {c}, {char} in enumerate({row}):")
     w.emit(depth + 2, f'if {char} == ".": continue')
-    w.emit(depth + 2, f"{found} = {table}.get({char})")
-    w.emit(depth + 2, f"if {found} is None: raise Misfit")
-    w.emit(depth + 2, f"out[{at} + {c} * {width} + {found}] = 1.0")
+    w.emit(depth + 2, f"out[{at} + {c} * {width} + {table}[{char}]] = 1.0")
 
 
 def compile_encoder(root: _Message, game_id: str) -> Encoder:
-    """The tree rooted at `root` as one function `encode(view, out)`; raises Misfit where the tree would raise."""
+    """The tree rooted at `root` as one function `encode(view, out)`; Misfit or KeyError where the tree would raise."""
     w = _Writer()
     w.emit(0, "def encode(view, out):")
     _node(w, root, "view", None, 0, 1)
