@@ -54,6 +54,16 @@ class ActionSpace:
             raise
         return mask
 
+    def find(self, action: int, options: Sequence[Option]) -> Option | None:
+        """The legal option an action index stands for, None if it stands for none (`option_for` says why)."""
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < self.size:
+            return None
+        wanted = self.ids[action]
+        for option in options:
+            if option.id == wanted:
+                return option
+        return None
+
     def option_for(self, action: int, options: Sequence[Option], where: str) -> Option:
         """The legal option an action index stands for; IllegalActionError names the action otherwise."""
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= int(action) < self.size:
