@@ -7,7 +7,7 @@ For each game at its default player count, random legal play for a few seconds o
 - engine + view: the same, also building the deciding seat's private view each decision (what any
   player of the game, a bot or a learner, is given);
 - AEC env: `sdk.envs.aec_env` driven as PettingZoo's examples do (`last()`, a random legal action
-  from the mask, `step`), counting steps (one per seat's choice).
+  from the mask, `step`), counting steps (one per seat's choice). Both drivers pick with `random.choice`.
 """
 
 from __future__ import annotations
@@ -71,7 +71,8 @@ def run(quick: bool = False) -> str:
         "",
         f"Random legal play at the default player count, {seconds:g} s of CPU time each (`python -m benchmarks.bench_envs`).",
         "Engine: `apply_decisions` alone; engine + view: also the deciding seat's private view; AEC env: PettingZoo's",
-        "`last()` (view encoded, action mask) and `step` per seat's choice. Goal: the env at least 0.5x the engine.",
+        "`last()` (view encoded, action mask) and `step` per seat's choice; both pick a random legal choice with",
+        "`random.choice`. Goal: the env at least 0.5x the engine.",
         "",
         "| game | players | engine decisions/s | engine + view decisions/s | AEC env steps/s | env / engine | env / engine + view |",
         "|---|---:|---:|---:|---:|---:|---:|",
