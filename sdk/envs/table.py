@@ -153,9 +153,11 @@ class Table:
     # ----- what a seat sees ------------------------------------------------------------------
     def observation(self, seat: Seat) -> dict[str, np.ndarray]:
         """The seat's encoded private view and its action mask (all zeros unless it is to choose now)."""
-        vector = self.encoding.view.encode(self.view(seat))
-        options = self.options(seat) if self.to_move() == seat else []
-        return {"observation": vector, "action_mask": self.encoding.actions.mask(options)}
+        return {"observation": self.encoding.view.encode(self.view(seat)), "action_mask": self.action_mask(seat)}
+
+    def action_mask(self, seat: Seat) -> np.ndarray:
+        """The seat's legal-action mask alone (all zeros unless it is to choose now), without encoding its view."""
+        return self.encoding.actions.mask(self.options(seat) if self.to_move() == seat else [])
 
     def info(self, seat: Seat) -> dict[str, Any]:
         """The typed view (a dict keyed by the game's proto field names), the decision and its options."""
