@@ -46,9 +46,23 @@ class ActionSpace:
     def mask(self, options: Sequence[Option]) -> np.ndarray:
         """1 at the index of each legal option, 0 elsewhere (int8, as PettingZoo's action masks)."""
         mask = np.zeros(self.size, dtype=np.int8)
-        for option in options:
-            mask[self.index_of(option.id)] = 1
+        try:
+            mask[[self.index[option.id] for option in options]] = 1
+        except KeyError:
+            for option in options:
+                self.index_of(option.id)  # raises UnknownOptionError naming the first unknown id
+            raise
         return mask
+
+    def find(self, action: int, options: Sequence[Option]) -> Option | None:
+        """The legal option an action index stands for, None if it stands for none (`option_for` says why)."""
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < self.size:
+            return None
+        wanted = self.ids[action]
+        for option in options:
+            if option.id == wanted:
+                return option
+        return None
 
     def option_for(self, action: int, options: Sequence[Option], where: str) -> Option:
         """The legal option an action index stands for; IllegalActionError names the action otherwise."""

@@ -35,6 +35,10 @@ class EncodingError(ArenaError):
     """A view does not fit its game's encoding (unknown value, list over its cap, undeclared field)."""
 
 
+class Misfit(Exception):  # noqa: N818 - a signal between the two encoders, never seen outside this module
+    """The compiled encoder met a view that does not fit: the tree walk then says where."""
+
+
 @dataclass(frozen=True)
 class EncodingSpec:
     """What the View message alone does not say: vocabularies of strings, caps of lists, layouts.
@@ -215,11 +219,27 @@ class ViewEncoding:
         unused = (set(spec.vocab) | set(spec.caps) | set(spec.grids) | set(spec.ordered) | set(spec.indexed)) - used
         if unused:
             raise EncodingError(f"{game_id}: the encoding names fields the view lacks: {sorted(unused)}")
+        from sdk.envs.encoding_compiler import compile_encoder  # the compiler builds on the node classes here
+
+        self._compiled = compile_encoder(self.root, game_id)
 
     def encode(self, view: Mapping[str, Any]) -> np.ndarray:
         """The view as a float32 vector; EncodingError if a value does not fit."""
         out: dict[int, float] = {}  # the few slots that are set: most of a vector is zeros
+        try:
+            self._compiled(view, out)
+        except (Misfit, KeyError):  # the compiled tables raise KeyError for a value outside a vocabulary
+            self.root.write(view, {}, 0)  # raises the EncodingError that names the field
+            raise EncodingError(f"{self.game_id}: the compiled encoding refused a view the encoding takes") from None
+        return self._vector(out)
+
+    def encode_reference(self, view: Mapping[str, Any]) -> np.ndarray:
+        """`encode` by walking the encoding tree field by field (what the compiled encoder must match)."""
+        out: dict[int, float] = {}
         self.root.write(view, out, 0)
+        return self._vector(out)
+
+    def _vector(self, out: dict[int, float]) -> np.ndarray:
         vector = np.zeros(self.size, dtype=np.float32)
         if out:
             vector[np.fromiter(out.keys(), np.intp, len(out))] = np.fromiter(out.values(), np.float32, len(out))

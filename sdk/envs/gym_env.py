@@ -124,7 +124,7 @@ class B99GymEnv(gymnasium.Env):  # type: ignore[misc]
         self.choosers = {s: _as_chooser(opponent, self.table, self.bots) for s, opponent in zip(others, opponents)}
         self.observation_space = observation_space(self.table)
         self.action_space = LegalDiscrete(
-            self.table.encoding.actions.size, lambda: self.table.observation(self.seat)["action_mask"]
+            self.table.encoding.actions.size, lambda: self.table.action_mask(self.seat)
         )
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:

@@ -226,10 +226,10 @@ def resample(state: B99SpielState, player: int, rng: random.Random | None = None
     twin = state.clone()
     twin.table.state = world
     twin.table.pending = {}
-    twin.table.changed()
     for seat in sorted(state.table.pending):
         option_id = state.table.pending[seat] if seat == player else rng.choice(list(world.legal_options(seat))).id
         twin.table.pending[seat] = option_id
+    twin.table.changed()
     return twin
 
 

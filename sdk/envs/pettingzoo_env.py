@@ -85,7 +85,7 @@ class B99AECEnv(AECEnv):  # type: ignore[misc]
             for agent, reward in zip(self.possible_agents, self.table.rewards()):
                 self.rewards[agent] = reward
                 self.terminations[agent] = True
-                self.infos[agent] = {"view": self.table.state.private_view(self.agent_seat[agent]), "result": self.table.state.result()}
+                self.infos[agent] = {"view": self.table.view(self.agent_seat[agent]), "result": self.table.state.result()}
             self.agent_selection = self.agents[0]
             return
         self.agent_selection = self.possible_agents[seat]

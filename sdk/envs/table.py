@@ -77,6 +77,14 @@ class Table:
 
     def to_move(self) -> Seat | None:
         """The seat that chooses next (the first deciding seat that has not chosen yet), None at the end."""
+        key = (self.version, -1, "to_move")
+        if key in self.cache:
+            return self.cache[key]  # type: ignore[no-any-return]
+        seat = self._next_seat()
+        self.cache[key] = seat
+        return seat
+
+    def _next_seat(self) -> Seat | None:
         if self.state.is_terminal():
             return None
         for seat in self.state.deciding_seats():
@@ -91,12 +99,14 @@ class Table:
 
     def options(self, seat: Seat) -> list[Option]:
         """The seat's legal options now (empty when it is not deciding or has already chosen)."""
-        if self.state.is_terminal() or seat in self.pending or seat not in self.state.deciding_seats():
-            return []
         key = (self.version, seat, "options")
-        if key not in self.cache:
-            self.cache[key] = list(self.state.legal_options(seat))
-        return self.cache[key]  # type: ignore[no-any-return]
+        options = self.cache.get(key)
+        if options is None:
+            state = self.state
+            deciding = not state.is_terminal() and seat not in self.pending and seat in state.deciding_seats()
+            options = list(state.legal_options(seat)) if deciding else []
+            self.cache[key] = options
+        return options  # type: ignore[no-any-return]
 
     def view(self, seat: Seat) -> dict[str, Any]:
         """The seat's private view now (built once per position)."""
@@ -111,8 +121,11 @@ class Table:
             raise GameOverError(f"{self.game.id}: the game is over; action {action!r} cannot be played")
         if self.to_move() != seat:
             raise NotDecidingError(f"{self.game.id}: seat {seat} is not the seat to move (seat {self.to_move()} is)")
-        where = f"for seat {seat} at {self.state.decision_name(seat)!r}"
-        option = self.encoding.actions.option_for(action, self.options(seat), where)
+        options = self.options(seat)
+        option = self.encoding.actions.find(action, options)
+        if option is None:  # option_for raises the error naming the action and where it was played
+            where = f"for seat {seat} at {self.state.decision_name(seat)!r}"
+            option = self.encoding.actions.option_for(action, options, where)
         self.choose(seat, option.id)
 
     def choose(self, seat: Seat, option_id: str) -> None:
@@ -140,9 +153,11 @@ class Table:
     # ----- what a seat sees ------------------------------------------------------------------
     def observation(self, seat: Seat) -> dict[str, np.ndarray]:
         """The seat's encoded private view and its action mask (all zeros unless it is to choose now)."""
-        vector = self.encoding.view.encode(self.view(seat))
-        options = self.options(seat) if self.to_move() == seat else []
-        return {"observation": vector, "action_mask": self.encoding.actions.mask(options)}
+        return {"observation": self.encoding.view.encode(self.view(seat)), "action_mask": self.action_mask(seat)}
+
+    def action_mask(self, seat: Seat) -> np.ndarray:
+        """The seat's legal-action mask alone (all zeros unless it is to choose now), without encoding its view."""
+        return self.encoding.actions.mask(self.options(seat) if self.to_move() == seat else [])
 
     def info(self, seat: Seat) -> dict[str, Any]:
         """The typed view (a dict keyed by the game's proto field names), the decision and its options."""
