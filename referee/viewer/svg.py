@@ -87,6 +87,23 @@ class Svg:
             f'<text x="{_value(x)}" y="{_value(y)}" font-size="{_value(size)}" fill="{fill}"{anchor_text}{more}>{_value(str(content))}</text>'
         )
 
+    def text_fit(self, x: float, y: float, content: Any, width: float, size: float = 12, **extra: Any) -> None:  # noqa: ANN401
+        """Words at (x, y) cut to `width` units with an ellipsis; a cut line carries its full words as a tooltip."""
+        full = str(content)
+        shown = fit(full, width, size, bold=extra.get("font_weight") == "bold")
+        self.text(x, y, shown, size=size, **extra)
+        if shown != full:
+            self.parts[-1] = self.parts[-1].replace("</text>", f"<title>{escape(full, quote=False)}</title></text>")
+
+    def text_lines(self, x: float, y: float, content: Any, width: float, lines: int, size: float = 12, leading: float | None = None, **extra: Any) -> float:  # noqa: ANN401
+        """Words from (x, y) wrapped to `width` units in at most `lines` lines (the last cut with an ellipsis);
+        returns the baseline after the last line written."""
+        step = leading if leading is not None else size + 3
+        for row in wrap(str(content), width, size, lines, bold=extra.get("font_weight") == "bold"):
+            self.text(x, y, row, size=size, **extra)
+            y += step
+        return y
+
     def open(self, **extra: Any) -> None:
         """Start a group (<g>) carrying the attributes given (data-* keys, classes, transforms)."""
         self.parts.append(f"<g{_attributes(extra)}>")
@@ -126,6 +143,58 @@ PIPS: dict[int, list[tuple[float, float]]] = {
     5: [(0.25, 0.25), (0.75, 0.25), (0.5, 0.5), (0.25, 0.75), (0.75, 0.75)],
     6: [(0.28, 0.22), (0.72, 0.22), (0.28, 0.5), (0.72, 0.5), (0.28, 0.78), (0.72, 0.78)],
 }
+
+
+#: Advance widths of DejaVu Sans (the pictures' first font), in ems; other characters count as DEFAULT_EM.
+_EM: dict[str, float] = {
+    **dict.fromkeys("abdeghnopqu0123456789$#_?", 0.64),
+    **dict.fromkeys("ckvxyzs", 0.6),
+    **dict.fromkeys("ijl.,:;'|!· ", 0.34),
+    **dict.fromkeys("ft()[]{}-/\\r", 0.42),
+    **dict.fromkeys("mw%", 1.0),
+    **dict.fromkeys("ABCDEGHKNOQRUVXZ", 0.8),
+    **dict.fromkeys("FLPSTYJI", 0.66),
+    **dict.fromkeys("MW+=<>→←…✓×", 1.0),
+}
+DEFAULT_EM = 0.8
+#: Bold DejaVu Sans is about this much wider than the book weight.
+BOLD_WIDER = 1.15
+
+
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    """About how wide `text` prints at font `size` (rounded up a little, so a fitted line never spills)."""
+    return sum(_EM.get(char, DEFAULT_EM) for char in text) * size * (BOLD_WIDER if bold else 1.0)
+
+
+def fit(text: str, width: float, size: float, bold: bool = False) -> str:
+    """`text` cut to `width` units at font `size`, an ellipsis marking the cut."""
+    if text_width(text, size, bold) <= width:
+        return text
+    room = width - text_width("…", size, bold)
+    used, end = 0.0, 0
+    for end, char in enumerate(text):
+        used += _EM.get(char, DEFAULT_EM) * size * (BOLD_WIDER if bold else 1.0)
+        if used > room:
+            break
+    return text[:end].rstrip(" ,·:;") + "…"
+
+
+def wrap(text: str, width: float, size: float, lines: int, bold: bool = False) -> list[str]:
+    """`text` broken at spaces into lines at most `width` units wide, at most `lines` of them (the last one
+    cut with an ellipsis when words remain); a single word too long for a line is cut too."""
+    rows: list[str] = []
+    words = text.split(" ")
+    current = ""
+    for index, word in enumerate(words):
+        attempt = f"{current} {word}" if current else word
+        if text_width(attempt, size, bold) <= width or not current:
+            current = attempt
+            continue
+        if len(rows) == lines - 1:
+            return [*rows, fit(" ".join([current, *words[index:]]), width, size, bold)]
+        rows.append(current)
+        current = word
+    return [fit(row, width, size, bold) for row in [*rows, current]][:lines] if lines > 0 else []
 
 
 def panel(svg: Svg, x: float, y: float, w: float, h: float, heading: str, colour: str = INK, **extra: Any) -> None:

@@ -33,8 +33,9 @@ def play_states(game_id: str, players: int, seed: int = 5) -> list[GameState]:
 
 
 def write_replay(game_id: str, players: int, directory: Path, seed: int = 5) -> Path:
-    """A replay of random in-process bots (a real match through the referee)."""
-    path = directory / f"{game_id}-{players}.jsonl"
-    bots = [BotSpec(name=f"random{i}", factory=RandomBot) for i in range(players)]
+    """A replay of random in-process bots (a real match through the referee); each bot is seeded from the
+    match seed and its seat, so the same arguments always play the same game."""
+    path = directory / f"{game_id}-{players}-{seed}.jsonl"
+    bots = [BotSpec(name=f"random{i}", factory=lambda i=i: RandomBot(seed=seed * 100 + i)) for i in range(players)]
     run_match(MatchSpec(game=game_id, bots=bots, seed=seed, replay_path=str(path)))
     return path

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from referee.games.fuji99.data import load_data
-from referee.viewer.svg import INK, MUTED, Svg, panel, seat_colour
+from referee.viewer.svg import INK, MUTED, Svg, fit, panel, seat_colour
 
 COLS = 10
 CELL = 46
@@ -19,6 +19,8 @@ PATH_X = 16
 PATH_Y = 64
 CUBE = {"clear": "#e8f4fb", "yellow": "#f5d33f", "red": "#d83a3a"}
 WIDTH = 1180
+#: The seats' panels start here; the path and the common area's words stay left of it.
+SEATS_X = 500
 
 
 def _space_xy(space: int) -> tuple[float, float]:
@@ -54,7 +56,7 @@ def draw(view: Mapping[str, Any]) -> str:
     _path(svg, view, data)
     _centre(svg, view, data, PATH_X, PATH_Y + 10 * CELL + 12)
     for index, seat in enumerate(seats):
-        _seat(svg, 500, 64 + index * 150, seat, view, data)
+        _seat(svg, SEATS_X, 64 + index * 150, seat, view, data)
     return svg.document()
 
 
@@ -96,12 +98,13 @@ def _shown_space(view: Mapping[str, Any], seat: Mapping[str, Any]) -> int:
 
 def _centre(svg: Svg, view: Mapping[str, Any], data: Any, x: float, y: float) -> None:  # noqa: ANN401
     svg.open(data_area="common")
-    svg.text(x, y + 12, f"pagoda: {view.get('pagoda', 0)} clear cubes · deck: {view.get('deck_size', 0)} cards · movement piece on {view.get('movement', 0)}", size=12)
+    room = SEATS_X - 12 - x
+    svg.text_fit(x, y + 12, f"pagoda: {view.get('pagoda', 0)} clear cubes · deck: {view.get('deck_size', 0)} cards · movement piece on {view.get('movement', 0)}", room, size=12)
     svg.text(x, y + 32, "current draw:", size=12)
     after = _cubes(svg, x + 90, y + 22, view.get("current_draw", {}), 12)
     if view.get("cubes_to_draw"):
-        svg.text(after + 6, y + 32, f"({view['cubes_to_draw']} to draw)", size=11, fill=MUTED)
-    svg.text(x, y + 52, f"red area: {view.get('red_area', 0)} red · yellow spent {view.get('spent_yellow', 0)}, available {view.get('available_yellow', 0)} · move bonus {view.get('move_bonus', 0)}", size=12)
+        svg.text_fit(after + 6, y + 32, f"({view['cubes_to_draw']} to draw)", x + room - after - 6, size=11, fill=MUTED)
+    svg.text_fit(x, y + 52, f"red area: {view.get('red_area', 0)} red · yellow spent {view.get('spent_yellow', 0)}, available {view.get('available_yellow', 0)} · move bonus {view.get('move_bonus', 0)}", room, size=12)
     extra = []
     if view.get("drawing_card"):
         extra.append(f"drawing: {_card_name(data, view['drawing_card'])}")
@@ -111,9 +114,11 @@ def _centre(svg: Svg, view: Mapping[str, Any], data: Any, x: float, y: float) ->
         extra.append(f"cubes to place: {view['cubes_to_place']}")
     if view.get("placed_this_stop"):
         extra.append("placed: " + ", ".join(f"{p['cubes']} on {p['card']}" for p in view["placed_this_stop"]))
-    svg.text(x, y + 72, " · ".join(extra) or " ", size=12)
+    svg.text_fit(x, y + 72, " · ".join(extra) or " ", room, size=12)
     discard = view.get("discard", [])
-    svg.text(x, y + 92, f"discard ({len(discard)}): " + ", ".join(_card_name(data, c) for c in discard[-6:]), size=11, fill=MUTED)
+    # The newest cards first, as many as the line holds (the whole pile reads in the tooltip of a cut line).
+    names = ", ".join(_card_name(data, c) for c in reversed(discard))
+    svg.text_fit(x, y + 92, f"discard ({len(discard)}, newest first): " + (names or "empty"), room, size=11, fill=MUTED)
     svg.close()
 
 
@@ -132,7 +137,7 @@ def _seat(svg: Svg, x: float, y: float, seat: Mapping[str, Any], view: Mapping[s
     svg.text(x + 10, y + 38, "bag:", size=12)
     _cubes(svg, x + 42, y + 28, seat.get("bag", {}), 11)
     got = [f"yellow from {s}" for s, flag in ((20, seat.get("got20")), (50, seat.get("got50"))) if flag]
-    svg.text(x + 240, y + 38, f"turns {seat.get('turns_taken', 0)}" + (" · took " + ", ".join(got) if got else ""), size=11, fill=MUTED)
+    svg.text_fit(x + 240, y + 38, f"turns {seat.get('turns_taken', 0)}" + (" · took " + ", ".join(got) if got else ""), WIDTH - 16 - x - 250, size=11, fill=MUTED)
     danger = int(seat.get("hand_danger", 0))
     limit = data.danger_bust_at
     svg.text(x + 10, y + 58, f"hand danger {danger} (bust at {limit})", size=12, fill="#b00" if danger >= limit - 2 else INK, font_weight="bold")
@@ -145,14 +150,8 @@ def _seat(svg: Svg, x: float, y: float, seat: Mapping[str, Any], view: Mapping[s
     if omens:
         # On the danger line's right: the line above holds the turns and yellow cubes taken.
         text = "omens: " + ", ".join(f"{_card_name(data, o['card'])} ({'active' if o['active'] else 'waiting'})" for o in omens)
-        svg.text(x + 230, y + 58, _fit(text, WIDTH - 16 - x - 240, 11), size=11, fill="#6a1b9a")
+        svg.text_fit(x + 230, y + 58, text, WIDTH - 16 - x - 240, size=11, fill="#6a1b9a")
     svg.close()
-
-
-def _fit(text: str, width: float, size: float) -> str:
-    """`text` cut to about `width` units at font `size` (an ellipsis marks the cut)."""
-    most = max(1, int(width / (size * 0.62)))
-    return text if len(text) <= most else text[: most - 1] + "…"
 
 
 def _card(svg: Svg, x: float, y: float, card: Mapping[str, Any], data: Any, keys: str, width: float = 118) -> None:  # noqa: ANN401
@@ -162,10 +161,10 @@ def _card(svg: Svg, x: float, y: float, card: Mapping[str, Any], data: Any, keys
         svg.tip(f"{kind.name}: {kind.text}")
     svg.rect(x, y, width, 70, fill="#fff", stroke=INK, rx=5)
     inner = width - 10
-    svg.text(x + 5, y + 15, _fit(kind.name if kind is not None else card["card"], inner, 11.5), size=11, font_weight="bold")
-    svg.text(x + 5, y + 30, _fit(f"danger {card.get('danger', '?')}", inner, 11), size=11, fill="#b00")
+    svg.text(x + 5, y + 15, fit(kind.name if kind is not None else card["card"], inner, 11, bold=True), size=11, font_weight="bold")
+    svg.text(x + 5, y + 30, fit(f"danger {card.get('danger', '?')}", inner, 11), size=11, fill="#b00")
     if kind is not None:
-        svg.text(x + 5, y + 45, _fit(f"cost {kind.cost if kind.cost is not None else '-'} · {kind.timing}", inner, 11), size=11, fill=MUTED)
+        svg.text(x + 5, y + 45, fit(f"cost {kind.cost if kind.cost is not None else '-'} · {kind.timing}", inner, 11), size=11, fill=MUTED)
     cubes = int(card.get("cubes", 0))
     for index in range(min(cubes, max(1, int((width - 30) // 10)))):
         svg.rect(x + 5 + index * 10, y + 54, 8, 8, fill=CUBE["clear"], stroke=INK, stroke_width=0.6)

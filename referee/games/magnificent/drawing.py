@@ -20,6 +20,8 @@ PAGE_W = 1280
 CAMP = 24
 #: A seat's panel height (its camp, and up to four master cards, three trainers and five poster slots in words).
 PLAYER_H = 345
+#: Where words in the common area end (its frame's right edge less a margin).
+COMMON_RIGHT = PAGE_W - 24
 
 
 def _words(code: str) -> str:
@@ -74,16 +76,16 @@ def _common(svg: Svg, view: Mapping[str, Any]) -> None:
         sy = 98 + index * 35
         svg.open(data_keys=f"card:{slot['card']} pair:{slot['slot']} display:{slot['slot']} trainer:{slot['trainer']}" if slot.get("card") else None)
         svg.rect(330, sy - 13, 400, 32, fill="#fff", stroke="#bbb", rx=4)
-        svg.text(336, sy, f"{slot['slot']}. " + (_master_text(slot["card"]) if slot.get("card") else "(empty)"), size=11)
-        svg.text(350, sy + 14, _trainer_text(slot["trainer"]) if slot.get("trainer") else "", size=11, fill=MUTED)
+        svg.text_fit(336, sy, f"{slot['slot']}. " + (_master_text(slot["card"]) if slot.get("card") else "(empty)"), 388, size=11)
+        svg.text_fit(350, sy + 14, _trainer_text(slot["trainer"]) if slot.get("trainer") else "", 374, size=11, fill=MUTED)
         svg.close()
     # posters
     svg.text(750, 78, f"poster display (deck {view.get('poster_deck_size', 0)}, discard {len(view.get('poster_discard', []))})", size=12, font_weight="bold")
     for index, poster in enumerate(view.get("poster_display", [])):
-        svg.text(750, 96 + index * 16, f"{index + 1}. " + (_poster_text(poster) if poster else "(empty)"), size=11, data_keys=f"display:{index + 1}")
+        svg.text_fit(750, 96 + index * 16, f"{index + 1}. " + (_poster_text(poster) if poster else "(empty)"), COMMON_RIGHT - 750, size=11, data_keys=f"display:{index + 1}")
     svg.text(750, 166, f"master deck {view.get('master_deck_size', 0)} · trainer deck {view.get('trainer_deck_size', 0)}", size=11, fill=MUTED)
     supply = ", ".join(f"{s['tile_type']} {s['count']}" for s in view.get("supply", []))
-    svg.text(750, 182, f"tile supply: {supply}", size=11)
+    svg.text_fit(750, 182, f"tile supply: {supply}", COMMON_RIGHT - 750, size=11)
     for index, s in enumerate(view.get("supply", [])):
         svg.rect(750 + index * 70, 188, 62, 16, fill=COLOUR.get(s["tile_type"][0], "#ddd"), stroke=INK, rx=3, data_keys=f"tile:{s['tile_type']}")
         svg.text(781 + index * 70, 201, f"{'large' if s['tile_type'][1] == 'l' else 'small'} {s['count']}", size=11, anchor="middle")
@@ -129,7 +131,7 @@ def _turn(svg: Svg, view: Mapping[str, Any]) -> None:
         parts.append(f"tile {turn['tile_type']}")
     if turn.get("pending_tiles"):
         parts.append("tiles to place " + ", ".join(turn["pending_tiles"]))
-    svg.text(16, y, " · ".join(parts), size=11, fill="#5a3d00")
+    svg.text_fit(16, y, " · ".join(parts), PAGE_W - 32, size=11, fill="#5a3d00")
 
 
 def _tile_cells(tile: Mapping[str, Any]) -> list[tuple[int, int]]:
@@ -204,43 +206,48 @@ def _player(svg: Svg, x: float, y: float, player: Mapping[str, Any], view: Mappi
     panel(svg, x, y, width, PLAYER_H, heading, seat_colour(seat), data_seat_area=seat)
     _camp(svg, x + 10, y + 28, player, me)
     ix = x + 10 + WIDTH * CAMP + 12
+    room = x + width - 8 - ix
     gems = player.get("gems", [0, 0, 0, 0])
-    svg.text(ix, y + 38, f"coins {player.get('coins', 0)} · markers {player.get('markers', 0)} (spent {player.get('spent_markers', 0)})", size=11)
+    svg.text_fit(ix, y + 38, f"coins {player.get('coins', 0)} · markers {player.get('markers', 0)} (spent {player.get('spent_markers', 0)})", room, size=11)
     gx = ix
     for colour, count in zip("OGPC", gems):
         svg.polygon([(gx + 6, y + 44), (gx + 12, y + 50), (gx + 6, y + 56), (gx, y + 50)], fill=COLOUR[colour], stroke=INK)
         svg.text(gx + 15, y + 55, count, size=11)
         gx += 36
     hats = [h for h in player.get("hats", []) if h]
-    svg.text(gx + 6, y + 55, "hats: " + (", ".join(hats) or "none"), size=11)
+    svg.text_fit(gx + 6, y + 55, "hats: " + (", ".join(hats) or "none"), x + width - 8 - gx - 6, size=11)
     svg.text(ix, y + 74, "master cards:", size=11, font_weight="bold")
     line = y + 89
     for master in player.get("masters", []):
         die = master.get("die")
         if die:
             svg.die(ix, line - 10, 13, int(die["value"]), fill=COLOUR.get(die["colour"], "#fff"))
-        svg.text(ix + 17, line, _master_text(master["card"]), size=11, data_keys=f"card:{master['card']} master:{master['card']}")
+        svg.text_fit(ix + 17, line, _master_text(master["card"]), room - 17, size=11, data_keys=f"card:{master['card']} master:{master['card']}")
         line += 15
     trainers = player.get("trainers", [])
     svg.text(ix, line + 4, "trainers:", size=11, font_weight="bold")
     line += 19
     for trainer in trainers:
-        svg.text(ix, line, _trainer_text(trainer), size=11, data_keys=f"trainer:{trainer}")
+        svg.text_fit(ix, line, _trainer_text(trainer), room, size=11, data_keys=f"trainer:{trainer}")
         line += 15
     svg.text(ix, line + 4, "poster slots:", size=11, font_weight="bold")
     line += 19
     posters = player.get("posters", [])
     tents = player.get("tents", [])
     completed = set(player.get("completed", []))
-    for index in range(max(len(posters), len(tents))):
+    slots = max(len(posters), len(tents))
+    for index in range(slots):
         poster = posters[index] if index < len(posters) else ""
         tent = tents[index] if index < len(tents) else ""
         text = f"{index + 1}. " + (_poster_text(poster) if poster else "empty") + (" ✓" if poster and poster in completed else "")
         text += f" · tent {_tent_text(tent)}" if tent else ""
-        svg.text(ix, line, text, size=11, data_keys=f"slot:{index + 1} replace:{index + 1}")
-        line += 15
+        # A long slot takes a second line while the frame still has room for every slot after it.
+        spare = int((y + PLAYER_H - 8 - line) // 15) + 1 - (slots - index - 1)
+        line = svg.text_lines(ix, line, text, room, max(1, min(2, spare)), size=11, leading=15, data_keys=f"slot:{index + 1} replace:{index + 1}")
     svg.text(x + 10, y + 28 + HEIGHT * CAMP + 17, f"turns this round {player.get('turns_taken', 0)}", size=11, fill=MUTED)
-    svg.text(x + 10, y + 28 + HEIGHT * CAMP + 32, "completed: " + (", ".join(player.get("completed", [])) or "none"), size=11, fill=MUTED)
+    # Under the camp, as wide as the camp (the right-hand column's words run beside it), down to the frame's foot.
+    below = y + 28 + HEIGHT * CAMP + 32
+    svg.text_lines(x + 10, below, "completed: " + (", ".join(player.get("completed", [])) or "none"), WIDTH * CAMP, int((y + PLAYER_H - 6 - below) // 14) + 1, size=11, leading=14, fill=MUTED)
     svg.close()
 
 
@@ -262,10 +269,10 @@ def _draft(svg: Svg, view: Mapping[str, Any], y: float) -> float:
     svg.rect(16, y, PAGE_W - 32, height, fill="#fff", stroke=INK, rx=6)
     line = y + 16
     for text in lines:
-        svg.text(26, line, text, size=11)
+        svg.text_fit(26, line, text, PAGE_W - 52, size=11)
         line += 14
     for keys, text in keyed:
-        svg.text(26, line, text, size=11, data_keys=keys)
+        svg.text_fit(26, line, text, PAGE_W - 52, size=11, data_keys=keys)
         line += 14
     svg.close()
     return y + height + 8
@@ -296,7 +303,7 @@ def draw(view: Mapping[str, Any]) -> str:
     finals = view.get("final_scores", [])
     for index in range(0, len(finals), 2):
         text = " · ".join(f"seat {f['seat']}: {f['total']} (track {f['track']}, masters {f['masters']}, coins {f['coins']}, areas {f['areas']})" for f in finals[index : index + 2])
-        svg.text(16, height - 6 - 16 * ((len(finals) - 1) // 2 - index // 2), text, size=11, font_weight="bold")
+        svg.text_fit(16, height - 6 - 16 * ((len(finals) - 1) // 2 - index // 2), text, PAGE_W - 32, size=11, font_weight="bold")
     return svg.document()
 
 
