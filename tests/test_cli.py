@@ -189,3 +189,14 @@ def test_version_and_help_import_no_referee_machinery() -> None:
     output = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60).stdout
     assert "HEAVY []" in output, output
     assert "version" in output and "ladder" in output and "render" in output
+
+
+def test_a_position_file_that_is_not_text_is_a_one_line_error(tmp_path: Path) -> None:
+    """`position check` and `match --from` refuse a binary file in one line, never a traceback."""
+    path = tmp_path / "position.json"
+    path.write_bytes(b"\x00\xff\xfe binary")
+    for args in (("position", "check", str(path)), ("match", "underground_dice", "--bot", "random", "--bot", "random", "--in-process", "--from", str(path))):
+        result = invoke(*args)
+        assert result.exit_code == 2, (args, result.output)
+        assert f"position file {path} is not JSON: not UTF-8 text" in result.output, result.output
+        assert len(result.output.strip().splitlines()) == 1, result.output
