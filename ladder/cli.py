@@ -18,6 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ladder.settings import LadderSettings
+from referee.cli_options import OutputFile
 
 console = Console(soft_wrap=True)
 
@@ -89,7 +90,7 @@ def reference_command(text: str) -> list[str] | None:
     help="Confine bot processes (reference bots run --in-process are not processes).",
 )
 @click.option("--replays", "replay_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help="Write every replay here.")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write the results as JSON.")
+@click.option("--json", "json_path", type=OutputFile(path_type=Path), default=None, help="Write the results as JSON.")
 @_guard
 def tournament(
     game: str,
