@@ -730,6 +730,9 @@ def serve(settings: LadderSettings, executor: str, broker: str | None, workers: 
 
     configure_logging(log_format)
     load_games(games_config or games_file(settings.home))  # a bad games file stops here, with its reason
+    from ladder.ladder_config import load_config
+
+    load_config(settings.home)  # so does a bad ladder.toml
     migrate(settings.db_url)
     if executor == "celery" and not broker:
         _fail("--executor celery needs --broker redis://...")
