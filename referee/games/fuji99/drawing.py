@@ -19,6 +19,7 @@ PATH_X = 16
 PATH_Y = 64
 CUBE = {"clear": "#e8f4fb", "yellow": "#f5d33f", "red": "#d83a3a"}
 WIDTH = 1180
+SEATS_X = 500  # the seats' panels start here; the words below the path stop short of them
 
 
 def _space_xy(space: int) -> tuple[float, float]:
@@ -54,7 +55,7 @@ def draw(view: Mapping[str, Any]) -> str:
     _path(svg, view, data)
     _centre(svg, view, data, PATH_X, PATH_Y + 10 * CELL + 12)
     for index, seat in enumerate(seats):
-        _seat(svg, 500, 64 + index * 150, seat, view, data)
+        _seat(svg, SEATS_X, 64 + index * 150, seat, view, data)
     return svg.document()
 
 
@@ -111,9 +112,10 @@ def _centre(svg: Svg, view: Mapping[str, Any], data: Any, x: float, y: float) ->
         extra.append(f"cubes to place: {view['cubes_to_place']}")
     if view.get("placed_this_stop"):
         extra.append("placed: " + ", ".join(f"{p['cubes']} on {p['card']}" for p in view["placed_this_stop"]))
-    svg.text(x, y + 72, " · ".join(extra) or " ", size=12)
+    room = SEATS_X - x - 10
+    svg.text(x, y + 72, _fit(" · ".join(extra), room, 12) or " ", size=12)
     discard = view.get("discard", [])
-    svg.text(x, y + 92, f"discard ({len(discard)}): " + ", ".join(_card_name(data, c) for c in discard[-6:]), size=11, fill=MUTED)
+    svg.text(x, y + 92, _fit(f"discard ({len(discard)}): " + ", ".join(_card_name(data, c) for c in discard[-6:]), room, 11), size=11, fill=MUTED)
     svg.close()
 
 
