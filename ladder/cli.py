@@ -18,6 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ladder.settings import LadderSettings
+from referee.cli_options import OutputFile
 
 console = Console(soft_wrap=True)
 
@@ -89,7 +90,7 @@ def reference_command(text: str) -> list[str] | None:
     help="Confine bot processes (reference bots run --in-process are not processes).",
 )
 @click.option("--replays", "replay_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help="Write every replay here.")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write the results as JSON.")
+@click.option("--json", "json_path", type=OutputFile(path_type=Path), default=None, help="Write the results as JSON.")
 @_guard
 def tournament(
     game: str,
@@ -730,6 +731,9 @@ def serve(settings: LadderSettings, executor: str, broker: str | None, workers: 
 
     configure_logging(log_format)
     load_games(games_config or games_file(settings.home))  # a bad games file stops here, with its reason
+    from ladder.ladder_config import load_config
+
+    load_config(settings.home)  # so does a bad ladder.toml
     migrate(settings.db_url)
     if executor == "celery" and not broker:
         _fail("--executor celery needs --broker redis://...")

@@ -72,7 +72,9 @@ def load_config(home: Path) -> LadderConfig:
     if not path.exists():
         return LadderConfig()
     try:
-        data = tomllib.loads(path.read_text())
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise LadderConfigError(f"{path}: not UTF-8 text") from None
     except (OSError, tomllib.TOMLDecodeError) as error:
         raise LadderConfigError(f"{path}: {error}") from None
     return parse_config(data, str(path))
@@ -80,9 +82,13 @@ def load_config(home: Path) -> LadderConfig:
 
 def parse_config(data: dict[str, Any], where: str = "ladder.toml") -> LadderConfig:
     """A LadderConfig from the TOML tables, every value checked."""
-    unknown = set(data) - {"accounts", "quotas", "challenges"}
+    tables = ("accounts", "quotas", "challenges")
+    unknown = set(data) - set(tables)
     if unknown:
-        raise LadderConfigError(f"{where}: unknown table(s) {', '.join(sorted(unknown))}")
+        raise LadderConfigError(f"{where}: unknown table(s) {', '.join(sorted(unknown))} (tables: {', '.join(tables)}; a key goes under its table)")
+    for table in tables:
+        if not isinstance(data.get(table, {}), dict):
+            raise LadderConfigError(f"{where}: {table} must be a table ([{table}]), not {data[table]!r}")
     accounts = data.get("accounts", {})
     registration = accounts.get("registration", "invite")
     if registration not in REGISTRATION_MODES:

@@ -18,6 +18,7 @@ from ladder.db import is_unavailable, read_session, write_session
 from ladder.execute import LEASE_SECONDS
 from ladder.executors import Executor
 from ladder.game_settings import GamesFile, games_file
+from ladder.ladder_config import LadderConfig
 from ladder.matches import schedule_match
 from ladder.reconciler import DISPATCH_LEASE_SECONDS, Reconciler
 from ladder.matchmaking import Candidate, pick_table
@@ -74,6 +75,8 @@ class Ladder:
         self.lease = SchedulerLease(settings)  # one scheduler per database: the others stand by
         self.standing_by = False
         self.unplayable_logged: set[str] = set()  # games whose settings their bots cannot meet, said once
+        self.last_good_config = LadderConfig()  # ladder.toml's last readable version (`ladder serve` checks it at start)
+        self.config_error: str | None = None
 
     def recover(self) -> None:
         """After a restart: dispatch again what was queued but never sent to an executor. A local
@@ -97,9 +100,22 @@ class Ladder:
     def schedule_challenges(self) -> None:
         """Queue challenge games within their own share of the workers (on top of rated play)."""
         from ladder.challenges import schedule_challenges
-        from ladder.ladder_config import load_config
 
-        schedule_challenges(self.settings, load_config(self.settings.home).challenge_slots(self.options.concurrency), self.rng)
+        schedule_challenges(self.settings, self.ladder_config().challenge_slots(self.options.concurrency), self.rng)
+
+    def ladder_config(self) -> LadderConfig:
+        """ladder.toml as it is now; while an edit has broken it, the last good one (the error logged once
+        per broken version), so a typo never stops the scheduler or rated play."""
+        from ladder.ladder_config import LadderConfigError, load_config
+
+        try:
+            self.last_good_config = load_config(self.settings.home)
+            self.config_error = None
+        except LadderConfigError as error:
+            if str(error) != self.config_error:
+                self.config_error = str(error)
+                log.error("%s; keeping the previous settings", error)
+        return self.last_good_config
 
     def open_matches(self, challenges: bool = True) -> int:
         """Matches queued or running (without `challenges`: rated and validation ones only)."""

@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from referee.cli_options import seed_option, variant_option
+from referee.cli_options import OutputFile, seed_option, variant_option
 from referee.errors import ArenaError
 
 
@@ -257,7 +257,7 @@ def default_sandbox_level() -> str:
 @click.option(
     "--replay",
     "replay_path",
-    type=click.Path(dir_okay=False, writable=True),
+    type=OutputFile(),
     default=None,
     help="Write the replay here (default: runs/<game>-<match id>.jsonl).",
 )
@@ -396,7 +396,7 @@ def replay_verify(path: str) -> None:
 @replay.command("position")
 @click.argument("path", type=click.Path(dir_okay=False))
 @click.option("--step", type=int, required=True, help="The position after this many steps (0 = the start).")
-@click.option("--out", "out_path", type=click.Path(dir_okay=False, writable=True), default=None, help="Write it here (default: print it).")
+@click.option("--out", "out_path", type=OutputFile(), default=None, help="Write it here (default: print it).")
 def replay_position(path: str, step: int, out_path: str | None) -> None:
     """Print (or write) the whole game state after STEP steps of a replay, as a position (docs/positions.md)."""
     from referee.position import position_json, position_text
@@ -427,7 +427,7 @@ def position() -> None:
 @click.argument("game")
 @click.option("--players", type=int, default=None, help="Players (default: the game's default).")
 @variant_option
-@click.option("--out", "out_path", type=click.Path(dir_okay=False, writable=True), default=None, help="Write it here (default: print it).")
+@click.option("--out", "out_path", type=OutputFile(), default=None, help="Write it here (default: print it).")
 def position_new(game: str, players: int | None, variants: tuple[tuple[str, Any], ...], out_path: str | None) -> None:
     """Print (or write) GAME's initial position for this config: the start for writing one by hand."""
     from referee.position import initial_position, position_text
@@ -480,6 +480,9 @@ def replay_show(path: str, seat: int | None, limit: int, as_json: bool) -> None:
 
     try:
         records = read_replay(path)
+        players = len(records[0].get("seats", [])) or int(records[0]["config"].get("players", 0))
+        if seat is not None and not 0 <= seat < players:
+            fail(f"no seat {seat} in a {players}-player game (seats 0 to {players - 1})")
         if as_json:
             data = timeline_json(records, seat, path)
             if limit:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import click
@@ -19,6 +20,23 @@ class VariantParam(click.ParamType):
         if not sep or not key:
             self.fail(f"{value!r} is not key=value", param, ctx)
         return key.strip(), raw.strip()
+
+
+class OutputFile(click.Path):
+    """A file a command writes: its folder must exist and be writable, checked before any work is done
+    (a mistyped folder costs no match and prints one line, not a traceback at the end)."""
+
+    def __init__(self, **kwargs: Any) -> None:  # noqa: ANN401 - click.Path's own options
+        super().__init__(dir_okay=False, writable=True, **kwargs)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:  # noqa: ANN401 - as click.Path
+        path = super().convert(value, param, ctx)
+        folder = os.path.dirname(os.path.abspath(os.fspath(path)))
+        if not os.path.isdir(folder):
+            self.fail(f"{os.fspath(value)!r}: folder {folder} does not exist", param, ctx)
+        if not os.access(folder, os.W_OK):
+            self.fail(f"{os.fspath(value)!r}: folder {folder} is not writable", param, ctx)
+        return path
 
 
 #: `--seed`: the referee's chance seed; B99_SEED keeps it off the command line.

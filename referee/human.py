@@ -6,7 +6,7 @@ of that seat sees (the seat's view, its options, the events it may see) and noth
 
 from __future__ import annotations
 
-from referee.cli_options import seed_option, variant_option
+from referee.cli_options import OutputFile, seed_option, variant_option
 from referee.chance import fresh_seed
 import queue
 import random
@@ -180,7 +180,7 @@ class HumanBot(Bot):
 @seed_option
 @variant_option
 @click.option("--ask-forced", is_flag=True, help="Ask even when only one option is legal.")
-@click.option("--replay", "replay_path", type=click.Path(dir_okay=False, writable=True), default=None, help="Write the replay here.")
+@click.option("--replay", "replay_path", type=OutputFile(), default=None, help="Write the replay here.")
 @click.option("--web", is_flag=True, help="Play in the browser: serve a page with your seat's picture (prints its URL).")
 @click.option("--host", default="127.0.0.1", show_default=True, help="With --web: the address to serve on.")
 @click.option("--port", type=int, default=0, help="With --web: the port to serve on (0 = any free port).")

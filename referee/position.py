@@ -423,7 +423,11 @@ def read_position(path: str | Path) -> GameState:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise PositionError(f"position file {path} does not exist") from None
-    except (OSError, json.JSONDecodeError) as error:
+    except OSError as error:
+        raise PositionError(f"position file {path} cannot be read: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise PositionError(f"position file {path} is not JSON: not UTF-8 text") from None
+    except json.JSONDecodeError as error:
         raise PositionError(f"position file {path} is not JSON: {error}") from None
     return load_position(data)
 

@@ -189,3 +189,45 @@ def test_version_and_help_import_no_referee_machinery() -> None:
     output = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60).stdout
     assert "HEAVY []" in output, output
     assert "version" in output and "ladder" in output and "render" in output
+
+
+def test_a_position_file_that_is_not_text_is_a_one_line_error(tmp_path: Path) -> None:
+    """`position check` and `match --from` refuse a binary file in one line, never a traceback."""
+    path = tmp_path / "position.json"
+    path.write_bytes(b"\x00\xff\xfe binary")
+    for args in (("position", "check", str(path)), ("match", "underground_dice", "--bot", "random", "--bot", "random", "--in-process", "--from", str(path))):
+        result = invoke(*args)
+        assert result.exit_code == 2, (args, result.output)
+        assert f"position file {path} is not JSON: not UTF-8 text" in result.output, result.output
+        assert len(result.output.strip().splitlines()) == 1, result.output
+
+
+def test_replay_show_refuses_a_seat_the_game_does_not_have(tmp_path: Path) -> None:
+    """`--seat 9` of a 2-player replay is an error as in `replay render`, not a silent spectator's timeline."""
+    replay = tmp_path / "r.jsonl"
+    invoke("match", "underground_dice", "--bot", "random", "--bot", "random", "--in-process", "--seed", "3", "--replay", str(replay))
+    for extra in ((), ("--json",)):
+        result = invoke("replay", "show", str(replay), "--seat", "9", *extra)
+        assert result.exit_code == 2 and "no seat 9 in a 2-player game (seats 0 to 1)" in result.output, result.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("match", "underground_dice", "--bot", "random", "--bot", "random", "--in-process", "--replay", "{missing}/r.jsonl"),
+        ("position", "new", "fuji99", "--out", "{missing}/p.json"),
+        ("replay", "position", "{replay}", "--step", "3", "--out", "{missing}/p.json"),
+        ("replay", "render", "{replay}", "--out", "{missing}/x.svg"),
+        ("tournament", "underground_dice", "--bot", "random", "--bot", "random", "--in-process", "--games", "1", "--json", "{missing}/t.json"),
+    ],
+    ids=["match", "position-new", "replay-position", "replay-render", "tournament"],
+)
+def test_an_output_file_in_a_missing_folder_is_refused_before_any_work(tmp_path: Path, args: tuple[str, ...]) -> None:
+    """Every command that writes a file checks its folder first: a one-line reason, exit 2, no traceback."""
+    replay = tmp_path / "r.jsonl"
+    invoke("match", "underground_dice", "--bot", "random", "--bot", "random", "--in-process", "--seed", "3", "--replay", str(replay))
+    missing = tmp_path / "no-such-folder"
+    result = invoke(*(arg.format(missing=missing, replay=replay) for arg in args))
+    assert result.exit_code == 2, result.output
+    assert f"folder {missing} does not exist" in result.output, result.output
+    assert not isinstance(result.exception, OSError)

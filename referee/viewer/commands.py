@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from referee.cli_options import OutputFile
 from referee.errors import ArenaError
 
 
@@ -19,7 +20,7 @@ def _fail(message: str) -> None:
 @click.argument("path", type=click.Path(dir_okay=False))
 @click.option("--step", type=int, default=-1, show_default=True, help="Step to draw (0 = the start; -1 = the last).")
 @click.option("--seat", type=int, default=None, help="Draw this seat's view (default: the spectator's).")
-@click.option("--out", "out", type=click.Path(dir_okay=False, writable=True), required=True, help="Write the SVG here.")
+@click.option("--out", "out", type=OutputFile(), required=True, help="Write the SVG here.")
 def replay_render(path: str, step: int, seat: int | None, out: str) -> None:
     """Draw one frame of the replay at PATH as an SVG picture of the table."""
     from referee.replay import read_replay

@@ -83,3 +83,17 @@ def test_options_that_point_at_the_table_are_clickable_on_the_picture(game_id: s
                     assert option.id in keys, (game_id, seat, option.id)
                     seen.add(kind)
     assert seen, f"{game_id}: no pointed option was met"
+
+
+def test_underground_dice_counts_one_bill_in_the_singular() -> None:
+    """A hand, stake, pot or payment of one bill reads "1 bill" (not "1 bills"); more read in the plural."""
+    state = play_states("underground_dice", 2)[0]
+    view = dict(state.public_view())
+    view["hands"] = [dict(hand) for hand in view["hands"]]
+    view["hands"][0]["bills"], view["hands"][1]["bills"] = 1, 59
+    view["stake"], view["pot"] = 1, 1
+    view["transfer"] = {"giver": 0, "receiver": 1, "amount": 1, "from_stake": True}
+    picture = draw_view("underground_dice", view)
+    assert "1 bills" not in picture
+    assert ">1 bill<" in picture and "stake: 1 bill<" in picture and "pot: 1 bill<" in picture and ">59 bills<" in picture
+    assert "pays seat 1 1 bill (from the stake)" in picture

@@ -29,6 +29,11 @@ def _role(view: Mapping[str, Any], seat: int) -> str:
     return ""
 
 
+def _count(count: object, word: str) -> str:
+    """`1 bill`, `2 bills`: a number and its noun in the right number."""
+    return f"{count} {word}" + ("" if str(count) == "1" else "s")
+
+
 def _bills(svg: Svg, x: float, y: float, count: int, colour: str, keyed: bool = False) -> None:
     """A stack of bills: one thin note per bill, in rows of 20; on the owner's picture the n-th bill stands
     for staking n bills (or putting n counterfeits in the stake)."""
@@ -45,7 +50,7 @@ def _hand(svg: Svg, view: Mapping[str, Any], seat: int, x: float) -> None:
     role = _role(view, seat)
     heading = f"seat {seat}" + (" (you)" if me else "") + (f" · {role}" if role else "")
     panel(svg, x, 60, 240, 330, heading, colour, data_seat_area=seat)
-    svg.text(x + 12, 100, f"{hand['bills']} bills", size=22, font_weight="bold")
+    svg.text(x + 12, 100, _count(hand["bills"], "bill"), size=22, font_weight="bold")
     _bills(svg, x + 12, 112, int(hand["bills"]), colour, keyed=me)
     line = 112 + 12 * ((int(hand["bills"]) + 19) // 20) + 22
     if "genuine" in hand:
@@ -126,7 +131,7 @@ def _centre(svg: Svg, view: Mapping[str, Any], data: Any) -> None:  # noqa: ANN4
     if "stake_cap" in view:
         lines.append(f"stake cap: {view['stake_cap']}")
     if "stake" in view:
-        lines.append(f"stake: {view['stake']} bills")
+        lines.append(f"stake: {_count(view['stake'], 'bill')}")
     if "guess" in view:
         lines.append(f"guess: total {view['guess']}")
     if "revealed_total" in view:
@@ -136,11 +141,11 @@ def _centre(svg: Svg, view: Mapping[str, Any], data: Any) -> None:  # noqa: ANN4
         svg.text(x0 + 10, y, text, size=14, fill="#fff", font_weight="bold")
         y += 20
     pot = int(view.get("pot", 0))
-    svg.text(x0 + 10, 352, f"pot: {pot} bills" + (f" ({view['pot_fakes']} counterfeit)" if "pot_fakes" in view else ""), size=14, fill="#fff")
+    svg.text(x0 + 10, 352, f"pot: {_count(pot, 'bill')}" + (f" ({view['pot_fakes']} counterfeit)" if "pot_fakes" in view else ""), size=14, fill="#fff")
     transfer = view.get("transfer")
     if transfer:
         source = "from the stake" if transfer.get("from_stake") else "from the hand"
-        svg.text(x0 + 10, 374, f"seat {transfer['giver']} pays seat {transfer['receiver']} {transfer['amount']} bills ({source})", size=12, fill="#ffd966")
+        svg.text(x0 + 10, 374, f"seat {transfer['giver']} pays seat {transfer['receiver']} {_count(transfer['amount'], 'bill')} ({source})", size=12, fill="#ffd966")
     if "bankrupt" in view:
         svg.text(x0 + 10, 374, f"seat {view['bankrupt']} is bankrupt", size=13, fill="#ff9090", font_weight="bold")
     svg.close()
