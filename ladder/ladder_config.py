@@ -82,13 +82,19 @@ def load_config(home: Path) -> LadderConfig:
 
 def parse_config(data: dict[str, Any], where: str = "ladder.toml") -> LadderConfig:
     """A LadderConfig from the TOML tables, every value checked."""
-    tables = ("accounts", "quotas", "challenges")
+    keys = {"accounts": {"registration"}, "quotas": {item.name for item in fields(Quotas)}, "challenges": {"worker_share"}}
+    tables = tuple(keys)
     unknown = set(data) - set(tables)
     if unknown:
-        raise LadderConfigError(f"{where}: unknown table(s) {', '.join(sorted(unknown))} (tables: {', '.join(tables)}; a key goes under its table)")
+        homes = [f"{name} goes under [{table}]" for name in sorted(unknown) for table in tables if name in keys[table]]
+        hint = "; ".join(homes) if homes else "a key goes under its table"
+        raise LadderConfigError(f"{where}: unknown table(s) {', '.join(sorted(unknown))} (tables: {', '.join(tables)}; {hint})")
     for table in tables:
         if not isinstance(data.get(table, {}), dict):
             raise LadderConfigError(f"{where}: {table} must be a table ([{table}]), not {data[table]!r}")
+        strangers = set(data.get(table, {})) - keys[table]
+        if strangers and table != "quotas":  # quotas name their own known keys below
+            raise LadderConfigError(f"{where}: unknown key(s) {', '.join(sorted(strangers))} in [{table}] (known: {', '.join(sorted(keys[table]))})")
     accounts = data.get("accounts", {})
     registration = accounts.get("registration", "invite")
     if registration not in REGISTRATION_MODES:

@@ -19,12 +19,13 @@ from ladder.settings import LadderSettings
     ("content", "message"),
     [
         (b"\xff\xfe\x00", "not UTF-8 text"),
-        (b'registration = "open"\n', "unknown table(s) registration (tables: accounts, quotas, challenges"),
+        (b'registration = "open"\n', "unknown table(s) registration (tables: accounts, quotas, challenges; registration goes under [accounts])"),
+        (b"[challenges]\nworker_shar = 0.5\n", "unknown key(s) worker_shar in [challenges] (known: worker_share)"),
         (b"quotas = 3\n", "quotas must be a table ([quotas]), not 3"),
         (b'[accounts]\nregistration = "open\n', "Illegal character"),
         (b"[quotas]\nnosuch = 1\n", "unknown quota 'nosuch'"),
     ],
-    ids=["binary", "key-outside-its-table", "value-for-a-table", "bad-toml", "unknown-quota"],
+    ids=["binary", "key-outside-its-table", "misspelt-key", "value-for-a-table", "bad-toml", "unknown-quota"],
 )
 def test_a_bad_ladder_toml_is_refused_in_one_line(tmp_path: Path, content: bytes, message: str) -> None:
     (tmp_path / "ladder.toml").write_bytes(content)
