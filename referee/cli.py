@@ -36,8 +36,12 @@ console: Any = _Console()
 
 
 def _table(*args: Any, **kwargs: Any) -> Any:  # noqa: ANN401 - rich.table.Table
+    """A rich Table at least as wide as its title (a narrow table would wrap the title mid-name)."""
     from rich.table import Table
 
+    title = kwargs.get("title")
+    if isinstance(title, str) and "min_width" not in kwargs:
+        kwargs["min_width"] = len(title)
     return Table(*args, **kwargs)
 
 
