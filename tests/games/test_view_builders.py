@@ -7,7 +7,9 @@ from typing import Any
 import pytest
 
 from referee.games.deep_dive import views as deep_dive_views
+from referee.games.magnificent import views as magnificent_views
 from referee.lazy_view import ABSENT
+from tests.games.view_references import magnificent as magnificent_reference
 from tests.test_positions import random_states
 
 
@@ -37,3 +39,11 @@ def test_deep_dive_view_equals_its_field_tables(players: int) -> None:
                     deep_dive_views.build_view(state, seat),
                     _by_fields(state, seat, deep_dive_views.TABLE_FIELDS),
                 )
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_magnificent_view_equals_the_reference_builder(players: int) -> None:
+    for seed in range(2):
+        for state in random_states("magnificent", seed=seed, every=0.1, players=players):
+            for seat in [None, *range(players)]:
+                _assert_same(magnificent_views.build_view(state, seat), magnificent_reference.build_view(state, seat))
