@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from referee.games.deep_dive import views as deep_dive_views
+from referee.games.fuji99 import views as fuji99_views
 from referee.games.magnificent import views as magnificent_views
 from referee.lazy_view import ABSENT
 from tests.games.view_references import magnificent as magnificent_reference
@@ -47,3 +48,11 @@ def test_magnificent_view_equals_the_reference_builder(players: int) -> None:
         for state in random_states("magnificent", seed=seed, every=0.1, players=players):
             for seat in [None, *range(players)]:
                 _assert_same(magnificent_views.build_view(state, seat), magnificent_reference.build_view(state, seat))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_fuji99_view_equals_its_field_tables(players: int) -> None:
+    for seed in range(3):
+        for state in random_states("fuji99", seed=seed, every=0.2, players=players):
+            for seat in [None, *range(players)]:
+                _assert_same(fuji99_views.build_view(state, seat), _by_fields(state, seat, fuji99_views.TABLE_FIELDS))
