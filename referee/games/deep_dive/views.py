@@ -102,7 +102,7 @@ AI_FIELDS: dict[str, Callable[[DeepDiveState, int], Any]] = {
 class _TileTables:
     """Per tile index, what views show of it, computed once per component table (tiles never change)."""
 
-    __slots__ = ("tiles", "wire", "ids", "depths", "values")
+    __slots__ = ("tiles", "wire", "ids", "depths", "values", "scores")
 
     def __init__(self, tiles: Sequence[Any]) -> None:
         self.tiles = tiles
@@ -110,9 +110,25 @@ class _TileTables:
         self.ids: tuple[str, ...] = tuple(tile.id for tile in tiles)
         self.depths: tuple[int, ...] = tuple(tile.depth for tile in tiles)
         self.values: tuple[int, ...] = tuple(tile.value for tile in tiles)
+        #: a tableau's food columns (tile indices) -> (score, complete rows); tableaux only grow, so most repeat
+        self.scores: dict[tuple[tuple[int, ...], ...], tuple[int, int]] = {}
+
+    def tableau_score(self, columns: Sequence[Sequence[int]]) -> tuple[int, int]:
+        """(score, complete rows) of food columns given as tile indices, remembered by their exact contents."""
+        key = tuple(map(tuple, columns))
+        scores = self.scores
+        known = scores.get(key)
+        if known is None:
+            if len(scores) >= _SCORE_MEMORY:
+                scores.clear()
+            values = self.values
+            known = scores[key] = (row_score([[values[t] for t in column] for column in key]), complete_rows(key))
+        return known
 
 
 _TABLES: dict[int, _TileTables] = {}
+#: Tableau scores remembered per tile table before the memory is emptied (random play makes new ones forever).
+_SCORE_MEMORY = 20_000
 
 
 def _tables(state: DeepDiveState) -> _TileTables:
@@ -182,11 +198,11 @@ def build_view(state: DeepDiveState, seat: Seat | None) -> dict[str, Any]:
             }
         )
     view["depths"] = depths
-    values = tables.values
     boards = []
     for player in range(state.players):
         pink, green, yellow = columns = state.columns[player]
         captured = state.captured[player]
+        score, rows = tables.tableau_score(columns)
         boards.append(
             {
                 "seat": player,
@@ -197,8 +213,8 @@ def build_view(state: DeepDiveState, seat: Seat | None) -> dict[str, Any]:
                 "supply": state.supply(player),
                 "captured_depths": [tables.depths[t] for t in captured],
                 "captured_tiles": [ids[t] for t in captured],
-                "score": row_score([[values[t] for t in column] for column in columns]),
-                "complete_rows": complete_rows(columns),
+                "score": score,
+                "complete_rows": rows,
             }
         )
     view["boards"] = boards
