@@ -56,3 +56,14 @@ def test_fuji99_view_equals_its_field_tables(players: int) -> None:
         for state in random_states("fuji99", seed=seed, every=0.2, players=players):
             for seat in [None, *range(players)]:
                 _assert_same(fuji99_views.build_view(state, seat), _by_fields(state, seat, fuji99_views.TABLE_FIELDS))
+
+
+def test_views_stay_exact_when_their_memories_are_emptied_often(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(magnificent_views, "_MEMORY", 2)
+    monkeypatch.setattr(deep_dive_views, "_SCORE_MEMORY", 2)
+    for state in random_states("magnificent", seed=5, every=0.2, players=3):
+        for seat in (None, 0, 1, 2):
+            _assert_same(magnificent_views.build_view(state, seat), magnificent_reference.build_view(state, seat))
+    for state in random_states("deep_dive", seed=5, every=0.3, players=4):
+        for seat in (None, 0, 3):
+            _assert_same(deep_dive_views.build_view(state, seat), _by_fields(state, seat, deep_dive_views.TABLE_FIELDS))

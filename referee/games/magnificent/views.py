@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 class _Tables:
     """What views show of the component data, computed once per components object (it never changes)."""
 
-    __slots__ = ("components", "track_gems", "camps")
+    __slots__ = ("components", "track_gems", "camps", "tracks")
 
     def __init__(self, components: Any) -> None:
         self.components = components
@@ -27,11 +27,13 @@ class _Tables:
         }
         #: a camp's placed tiles -> its rows (camps only grow, so most are asked for again and again)
         self.camps: dict[tuple[tuple[str, int, int, int], ...], tuple[str, ...]] = {}
+        #: (colour, the track's tents) -> its spaces as views show them (a track changes a few times a game)
+        self.tracks: dict[tuple[str, tuple[str | None, ...]], tuple[str, ...]] = {}
 
 
 _TABLES: dict[int, _Tables] = {}
-#: Camps remembered per components object before the memory is emptied (random play makes new camps forever).
-_CAMP_MEMORY = 20_000
+#: Camps (tracks) remembered per components object before that memory is emptied (random play makes new ones forever).
+_MEMORY = 20_000
 _label = cache(position_label)
 
 
@@ -59,7 +61,7 @@ def _camp_rows(state: MagnificentState, tables: _Tables, player: Player) -> list
     camps = tables.camps
     rows = camps.get(key)
     if rows is None:
-        if len(camps) >= _CAMP_MEMORY:
+        if len(camps) >= _MEMORY:
             camps.clear()
         rows = camps[key] = _draw_camp(state, key)
     return list(rows)
@@ -94,7 +96,7 @@ def _player_view(state: MagnificentState, tables: _Tables, seat: int, player: Pl
     }
 
 
-def _turn_view(state: MagnificentState) -> dict[str, Any]:
+def _turn_view(state: MagnificentState, decision: str) -> dict[str, Any]:
     turn = state.turn
     assert turn is not None
     view: dict[str, Any] = {
@@ -121,7 +123,7 @@ def _turn_view(state: MagnificentState) -> dict[str, Any]:
         view["die"] = {"colour": turn.die_colour, "value": turn.die_value}
     if turn.anchor[0] >= 0:
         view["anchor"] = {"x": turn.anchor[0], "y": turn.anchor[1]}
-    if state.decision_code() == "VD2":
+    if decision == "VD2":
         colour, index = turn.tent_space
         view["tent"] = state.track_tents[colour][index] or ""
     return view
@@ -129,11 +131,17 @@ def _turn_view(state: MagnificentState) -> dict[str, Any]:
 
 def _track_view(state: MagnificentState, tables: _Tables, colour: str) -> dict[str, Any]:
     tents = state.track_tents[colour]
-    spaces = [
-        gem if gem is not None else (f"tent:{tents[index]}" if tents[index] else "poster")
-        for index, gem in enumerate(tables.track_gems[colour])
-    ]
-    return {"colour": colour, "wagon": state.wagons[colour], "spaces": spaces}
+    key = (colour, tuple(tents))
+    tracks = tables.tracks
+    spaces = tracks.get(key)
+    if spaces is None:
+        if len(tracks) >= _MEMORY:
+            tracks.clear()
+        spaces = tracks[key] = tuple(
+            gem if gem is not None else (f"tent:{tents[index]}" if tents[index] else "poster")
+            for index, gem in enumerate(tables.track_gems[colour])
+        )
+    return {"colour": colour, "wagon": state.wagons[colour], "spaces": list(spaces)}
 
 
 def _main_tent_order(key: str) -> tuple[int, str]:
@@ -148,6 +156,7 @@ def build_view(state: MagnificentState, seat: int | None) -> dict[str, Any]:
     """The view of `seat` (None = a spectator); identical apart from `seat`, as nothing is private."""
     tables = _tables(state)
     main_tent = state.main_tent
+    decision = state.decision_code()
     view: dict[str, Any] = {}
     if seat is not None:
         view["seat"] = seat
@@ -156,7 +165,7 @@ def build_view(state: MagnificentState, seat: int | None) -> dict[str, Any]:
             "round": state.round,
             "start_player": state.start_player,
             "turn_count": state.turn_count,
-            "decision": state.decision_code(),
+            "decision": decision,
             "deciding": list(state.deciding_seats()),
             "main_tent": [
                 {"colour": key[0], "value": int(key[2]), "count": main_tent[key]}
@@ -193,7 +202,7 @@ def build_view(state: MagnificentState, seat: int | None) -> dict[str, Any]:
         }
     )
     if state.turn is not None:
-        view["turn"] = _turn_view(state)
+        view["turn"] = _turn_view(state, decision)
     view["draft_master_cards"] = state.draft
     if state.draft:
         view["draft_round"] = state.draft_round
