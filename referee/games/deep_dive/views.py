@@ -99,15 +99,129 @@ AI_FIELDS: dict[str, Callable[[DeepDiveState, int], Any]] = {
 }
 
 
+class _TileTables:
+    """Per tile index, what views show of it, computed once per component table (tiles never change)."""
+
+    __slots__ = ("tiles", "wire", "ids", "depths", "values", "scores")
+
+    def __init__(self, tiles: Sequence[Any]) -> None:
+        self.tiles = tiles
+        self.wire: tuple[dict[str, Any], ...] = tuple(tile.to_wire() for tile in tiles)
+        self.ids: tuple[str, ...] = tuple(tile.id for tile in tiles)
+        self.depths: tuple[int, ...] = tuple(tile.depth for tile in tiles)
+        self.values: tuple[int, ...] = tuple(tile.value for tile in tiles)
+        #: a tableau's food columns (tile indices) -> (score, complete rows); tableaux only grow, so most repeat
+        self.scores: dict[tuple[tuple[int, ...], ...], tuple[int, int]] = {}
+
+    def tableau_score(self, columns: Sequence[Sequence[int]]) -> tuple[int, int]:
+        """(score, complete rows) of food columns given as tile indices, remembered by their exact contents."""
+        key = tuple(map(tuple, columns))
+        scores = self.scores
+        known = scores.get(key)
+        if known is None:
+            if len(scores) >= _SCORE_MEMORY:
+                scores.clear()
+            values = self.values
+            known = scores[key] = (row_score([[values[t] for t in column] for column in key]), complete_rows(key))
+        return known
+
+
+_TABLES: dict[int, _TileTables] = {}
+#: Tableau scores remembered per tile table before the memory is emptied (random play makes new ones forever).
+_SCORE_MEMORY = 20_000
+
+
+def _tables(state: DeepDiveState) -> _TileTables:
+    """The tile tables of the state's component data (kept per tile table object, checked by identity)."""
+    tiles = state.data.tiles
+    tables = _TABLES.get(id(tiles))
+    if tables is None or tables.tiles is not tiles:
+        tables = _TABLES[id(tiles)] = _TileTables(tiles)
+    return tables
+
+
 def build_view(state: DeepDiveState, seat: Seat | None) -> dict[str, Any]:
-    """The view of `seat` (None = spectator): the same public facts, plus the viewer's seat number."""
+    """The view of `seat` (None = spectator): the same public facts, plus the viewer's seat number.
+
+    Written out field by field (the same fields, values and order as TABLE_FIELDS and the part tables,
+    which a test checks), because every decision request and training step builds one.
+    """
+    tables = _tables(state)
+    wire, ids = tables.wire, tables.ids
     view: dict[str, Any] = {}
     if seat is not None:
         view["seat"] = seat
-    for name, field in TABLE_FIELDS.items():
-        value = field(state)
-        if value is not ABSENT:
-            view[name] = value
+    solo = state.solo
+    view["players"] = state.players
+    view["solo"] = solo
+    if solo:
+        view["ai_difficulty"] = state.difficulty
+    view["round"] = state.round
+    if state.start_player is not None:
+        view["start_player"] = state.start_player
+    view["token"] = "last_dive" if state.last_dive else "start_player"
+    view["end_triggered"] = state.end_triggered
+    view["final_round"] = state.final_round
+    active = state.active
+    if active is not None and active != AI:
+        view["active"] = active
+    view["ai_turn"] = active == AI
+    view["decision"] = state.phase
+    if state.depth:
+        view["current_depth"] = state.depth
+    if state.flipped is not None:
+        view["just_flipped"] = wire[state.flipped].copy()
+    face_down, removed, unseen, available, inert = (
+        state.face_down,
+        state.removed_per_depth,
+        state.unseen,
+        state.available,
+        state.inert,
+    )
+    penguin_on = state.penguin_on
+    depths = []
+    for index in range(5):
+        inert_view = []
+        for t in inert[index]:
+            entry: dict[str, Any] = {"tile": wire[t].copy()}
+            if t in penguin_on:
+                entry["penguin"] = penguin_on[t]
+            inert_view.append(entry)
+        depths.append(
+            {
+                "depth": index + 1,
+                "face_down": face_down[index],
+                "removed": removed,
+                "unseen": [ids[t] for t in unseen[index]],
+                "available": [wire[t].copy() for t in available[index]],
+                "inert": inert_view,
+            }
+        )
+    view["depths"] = depths
+    boards = []
+    for player in range(state.players):
+        pink, green, yellow = columns = state.columns[player]
+        captured = state.captured[player]
+        score, rows = tables.tableau_score(columns)
+        boards.append(
+            {
+                "seat": player,
+                "pink": [wire[t].copy() for t in pink],
+                "green": [wire[t].copy() for t in green],
+                "yellow": [wire[t].copy() for t in yellow],
+                "rocks": [wire[t].copy() for t in state.rocks[player]],
+                "supply": state.supply(player),
+                "captured_depths": [tables.depths[t] for t in captured],
+                "captured_tiles": [ids[t] for t in captured],
+                "score": score,
+                "complete_rows": rows,
+            }
+        )
+    view["boards"] = boards
+    if solo:
+        view["ai"] = ai_view(state)
+    view["discarded_rocks"] = [ids[t] for t in state.discarded]
+    view["game_over"] = state.phase == OVER
     return view
 
 

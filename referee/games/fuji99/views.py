@@ -79,14 +79,70 @@ SEAT_FIELDS: dict[str, Callable[[Fuji99State, int], JsonValue]] = {
 
 
 def build_view(state: Fuji99State, seat: int | None) -> dict[str, JsonValue]:
-    """The view of `seat` (None = spectator), field by field from the public table of §5."""
+    """The view of `seat` (None = spectator), field by field from the public table of §5.
+
+    Written out (the same fields, values and order as TABLE_FIELDS and SEAT_FIELDS, which a test
+    checks), because every decision request and training step builds one.
+    """
     view: dict[str, JsonValue] = {}
     if seat is not None:
         view["seat"] = seat
-    for name, field in TABLE_FIELDS.items():
-        value = field(state)
-        if value is not ABSENT:
-            view[name] = value
+    card_type = state.data.card_type
+    cubes = state.cubes
+    cubes_get = cubes.get
+    seats: list[JsonValue] = []
+    for player in range(state.players):
+        clear, yellow, red = state.bags[player]
+        got = state.got[player]
+        hand: list[JsonValue] = []
+        hand_danger = 0
+        for card in state.hands[player]:
+            kind = card_type[card]
+            on_card = cubes_get(card, 0)
+            danger = on_card if kind.danger is None else kind.danger
+            hand_danger += danger
+            hand.append({"card": card, "type": kind.type, "cubes": on_card, "danger": danger})
+        seats.append(
+            {
+                "seat": player,
+                "position": state.pos[player],
+                "turns_taken": state.turns_taken[player],
+                "bag": {"clear": clear, "yellow": yellow, "red": red},
+                "got20": got[0],
+                "got50": got[1],
+                "hand": hand,
+                "hand_danger": hand_danger,
+                "omens": [{"card": card, "active": active} for card, active in state.omens[player]],
+            }
+        )
+    clear, yellow, red = state.draw
+    phase = state.phase
+    view["players"] = state.players
+    view["round"] = state.round
+    view["max_rounds"] = state.max_rounds
+    view["active"] = state.active
+    view["phase"] = phase
+    view["movement"] = state.m
+    view["seats"] = seats
+    view["current_draw"] = {"clear": clear, "yellow": yellow, "red": red}
+    view["cubes_to_draw"] = state.to_draw if phase == CUBES else 0
+    view["red_area"] = state.red_area
+    view["spent_yellow"] = state.spent
+    view["available_yellow"] = state.available
+    view["move_bonus"] = state.move_bonus(state.active)
+    view["pagoda"] = state.pagoda
+    view["yellow_on_20"] = state.yellow_left[0]
+    view["yellow_on_50"] = state.yellow_left[1]
+    view["deck_size"] = len(state.deck)
+    view["discard"] = list(state.discard)
+    view["resolving_echoes"] = list(state.resolving)
+    if state.drawing is not None:
+        view["drawing_card"] = state.drawing
+    view["placed_this_stop"] = [{"card": card, "cubes": count} for card, count in state.placed.items()]
+    view["cubes_to_place"] = state.to_place
+    if state.winner is not None:
+        view["winner"] = state.winner
+    view["over"] = state.over
     return view
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from referee.games.magnificent import draft
@@ -12,24 +13,69 @@ if TYPE_CHECKING:
     from referee.games.magnificent.state import MagnificentState
 
 
-def _camp_rows(state: MagnificentState, player: Player) -> list[str]:
+class _Tables:
+    """What views show of the component data, computed once per components object (it never changes)."""
+
+    __slots__ = ("components", "track_gems", "camps", "tracks")
+
+    def __init__(self, components: Any) -> None:
+        self.components = components
+        #: colour -> per track index, "gem:<colour>" for a gem space, None for a tent/poster space
+        self.track_gems: dict[str, tuple[str | None, ...]] = {
+            colour: tuple(None if gem is None else f"gem:{gem}" for gem in gems)
+            for colour, gems in components.track_spaces.items()
+        }
+        #: a camp's placed tiles -> its rows (camps only grow, so most are asked for again and again)
+        self.camps: dict[tuple[tuple[str, int, int, int], ...], tuple[str, ...]] = {}
+        #: (colour, the track's tents) -> its spaces as views show them (a track changes a few times a game)
+        self.tracks: dict[tuple[str, tuple[str | None, ...]], tuple[str, ...]] = {}
+
+
+_TABLES: dict[int, _Tables] = {}
+#: Camps (tracks) remembered per components object before that memory is emptied (random play makes new ones forever).
+_MEMORY = 20_000
+_label = cache(position_label)
+
+
+def _tables(state: MagnificentState) -> _Tables:
+    """The view tables of the state's components (kept per components object, checked by identity)."""
+    components = state.c
+    tables = _TABLES.get(id(components))
+    if tables is None or tables.components is not components:
+        tables = _TABLES[id(components)] = _Tables(components)
+    return tables
+
+
+def _draw_camp(state: MagnificentState, tiles: tuple[tuple[str, int, int, int], ...]) -> tuple[str, ...]:
     grid = [["."] * WIDTH for _ in range(HEIGHT)]
-    for tile_type, k, x, y in player.tiles:
+    for tile_type, k, x, y in tiles:
         cells = state.c.tile_types[tile_type].orientations[k]
         ref_x, ref_y = cells[0]
         for cx, cy in cells:
             grid[y + cy - ref_y][x + cx - ref_x] = tile_type[0]
-    return ["".join(row) for row in grid]
+    return tuple("".join(row) for row in grid)
 
 
-def _player_view(state: MagnificentState, seat: int, player: Player) -> dict[str, Any]:
+def _camp_rows(state: MagnificentState, tables: _Tables, player: Player) -> list[str]:
+    key = tuple(player.tiles)
+    camps = tables.camps
+    rows = camps.get(key)
+    if rows is None:
+        if len(camps) >= _MEMORY:
+            camps.clear()
+        rows = camps[key] = _draw_camp(state, key)
+    return list(rows)
+
+
+def _player_view(state: MagnificentState, tables: _Tables, seat: int, player: Player) -> dict[str, Any]:
     masters = []
+    dice = player.dice
     for card in player.masters:
-        entry: dict[str, Any] = {"card": card}
-        if card in player.dice:
-            colour, value = player.dice[card]
-            entry["die"] = {"colour": colour, "value": value}
-        masters.append(entry)
+        if card in dice:
+            colour, value = dice[card]
+            masters.append({"card": card, "die": {"colour": colour, "value": value}})
+        else:
+            masters.append({"card": card})
     return {
         "seat": seat,
         "board": player.board,
@@ -41,16 +87,16 @@ def _player_view(state: MagnificentState, seat: int, player: Player) -> dict[str
         "masters": masters,
         "trainers": list(player.trainers),
         "tiles": [{"tile_type": t, "orientation": k, "x": x, "y": y} for t, k, x, y in player.tiles],
-        "camp": _camp_rows(state, player),
+        "camp": _camp_rows(state, tables, player),
         "posters": [p or "" for p in player.posters],
         "tents": [t or "" for t in player.tents],
         "completed": list(player.completed),
-        "hats": [position_label(h) for h in player.hats],
-        "turns_taken": len(player.dice),
+        "hats": [_label(h) for h in player.hats],
+        "turns_taken": len(dice),
     }
 
 
-def _turn_view(state: MagnificentState) -> dict[str, Any]:
+def _turn_view(state: MagnificentState, decision: str) -> dict[str, Any]:
     turn = state.turn
     assert turn is not None
     view: dict[str, Any] = {
@@ -77,25 +123,40 @@ def _turn_view(state: MagnificentState) -> dict[str, Any]:
         view["die"] = {"colour": turn.die_colour, "value": turn.die_value}
     if turn.anchor[0] >= 0:
         view["anchor"] = {"x": turn.anchor[0], "y": turn.anchor[1]}
-    if state.decision_code() == "VD2":
+    if decision == "VD2":
         colour, index = turn.tent_space
         view["tent"] = state.track_tents[colour][index] or ""
     return view
 
 
-def _track_view(state: MagnificentState, colour: str) -> dict[str, Any]:
-    spaces = []
-    for index, gem in enumerate(state.c.track_spaces[colour]):
-        if gem is not None:
-            spaces.append(f"gem:{gem}")
-        else:
-            tent = state.track_tents[colour][index]
-            spaces.append(f"tent:{tent}" if tent else "poster")
-    return {"colour": colour, "wagon": state.wagons[colour], "spaces": spaces}
+def _track_view(state: MagnificentState, tables: _Tables, colour: str) -> dict[str, Any]:
+    tents = state.track_tents[colour]
+    key = (colour, tuple(tents))
+    tracks = tables.tracks
+    spaces = tracks.get(key)
+    if spaces is None:
+        if len(tracks) >= _MEMORY:
+            tracks.clear()
+        spaces = tracks[key] = tuple(
+            gem if gem is not None else (f"tent:{tents[index]}" if tents[index] else "poster")
+            for index, gem in enumerate(tables.track_gems[colour])
+        )
+    return {"colour": colour, "wagon": state.wagons[colour], "spaces": list(spaces)}
+
+
+def _main_tent_order(key: str) -> tuple[int, str]:
+    """Dice in the main tent by colour (O, G, P, C), then by key."""
+    return ("OGPC".index(key[0]), key)
+
+
+_main_tent_order = cache(_main_tent_order)
 
 
 def build_view(state: MagnificentState, seat: int | None) -> dict[str, Any]:
     """The view of `seat` (None = a spectator); identical apart from `seat`, as nothing is private."""
+    tables = _tables(state)
+    main_tent = state.main_tent
+    decision = state.decision_code()
     view: dict[str, Any] = {}
     if seat is not None:
         view["seat"] = seat
@@ -104,11 +165,11 @@ def build_view(state: MagnificentState, seat: int | None) -> dict[str, Any]:
             "round": state.round,
             "start_player": state.start_player,
             "turn_count": state.turn_count,
-            "decision": state.decision_code(),
+            "decision": decision,
             "deciding": list(state.deciding_seats()),
             "main_tent": [
-                {"colour": key[0], "value": int(key[2]), "count": count}
-                for key, count in sorted(state.main_tent.items(), key=lambda kv: ("OGPC".index(kv[0][0]), kv[0]))
+                {"colour": key[0], "value": int(key[2]), "count": main_tent[key]}
+                for key in sorted(main_tent, key=_main_tent_order)
             ],
             "display": [
                 {"slot": i + 1, "card": card or "", "trainer": tile or ""} for i, (card, tile) in enumerate(state.display)
@@ -120,9 +181,9 @@ def build_view(state: MagnificentState, seat: int | None) -> dict[str, Any]:
             "trainer_deck_size": len(state.trainer_deck),
             "draft_pool": list(state.draft_pool),
             "removed_trainers": list(state.removed_trainers),
-            "tracks": [_track_view(state, colour) for colour in state.track_tents],
+            "tracks": [_track_view(state, tables, colour) for colour in state.track_tents],
             "supply": [{"tile_type": t, "count": state.supply[t]} for t in TILE_TYPES],
-            "players": [_player_view(state, s, p) for s, p in enumerate(state.players_state)],
+            "players": [_player_view(state, tables, s, p) for s, p in enumerate(state.players_state)],
             "poster_in_hand": state.poster_in_hand,
             "side_b": state.side_b,
             "game_over": state.over,
@@ -141,7 +202,7 @@ def build_view(state: MagnificentState, seat: int | None) -> dict[str, Any]:
         }
     )
     if state.turn is not None:
-        view["turn"] = _turn_view(state)
+        view["turn"] = _turn_view(state, decision)
     view["draft_master_cards"] = state.draft
     if state.draft:
         view["draft_round"] = state.draft_round
