@@ -195,7 +195,11 @@ def _in_force(level: str, limits: Limits, groups: cgroups.BotGroups, bwrap_versi
         "user": "a uid of its own, no groups, no capabilities, no new privileges",
         "memory": memory,
         "address_space": f"{limits.address_space_mb} MiB (RLIMIT_AS)",
-        "cpu": f"{limits.cpu_seconds} s per process (RLIMIT_CPU)",
+        "cpu": (
+            f"{limits.cpu_seconds} s for all its processes together (cgroup) and per process (RLIMIT_CPU)"
+            if groups.cpu_seconds() is not None
+            else f"{limits.cpu_seconds} s per process (RLIMIT_CPU; no cgroup counts CPU here)"
+        ),
         "processes": processes,
         "open_files": f"{limits.open_files} (RLIMIT_NOFILE)",
         "file_size": f"{limits.file_mb} MiB (RLIMIT_FSIZE; also caps stdout and stderr logs)",
