@@ -15,21 +15,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import secrets
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 import b99.arena_pb2 as arena_pb2
 from benchmarks import grpc_peer
-from referee.arena_server import ArenaServer, SeatLine
-from referee.launcher import launch
-from referee.seats import Answer, RemoteSeat
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_RATIO = 1.2
@@ -58,32 +53,10 @@ def bare_round_trips(request: arena_pb2.DecisionRequest, count: int) -> list[flo
 
 
 def referee_round_trips(request: arena_pb2.DecisionRequest, count: int, sdk_bot: bool) -> list[float]:
-    scratch = Path(tempfile.mkdtemp(prefix="b99-trip-"))
-    server = ArenaServer(f"unix:{scratch / 'arena.sock'}").start()
-    token = secrets.token_urlsafe(16)
-    line = SeatLine(0, token)
-    server.directory.add(line)
-    command = (sys.executable, "-m", "benchmarks.echo_bot") if sdk_bot else (sys.executable, "-m", "benchmarks.grpc_peer", server.address, token)
-    process = launch(0, command, {"B99_ARENA_ADDRESS": server.address, "B99_SEAT_TOKEN": token}, scratch / "seat0", cwd=str(ROOT))
-    seat = RemoteSeat("bench", line, process)
-    try:
-        if seat.connect(30.0) is not None:
-            raise RuntimeError("benchmark bot did not connect: " + process.stderr_tail())
-        seat.send(arena_pb2.RefereeMessage(game_start=arena_pb2.GameStart(game="underground_dice", players=2)))
-        timings = []
-        for index in range(count):
-            request.request_id = index + 1
-            began = time.perf_counter()
-            seat.send(arena_pb2.RefereeMessage(decision_request=request))
-            answer = seat.await_answer(request, 10.0)
-            timings.append(time.perf_counter() - began)
-            if not isinstance(answer, Answer):
-                raise RuntimeError(f"benchmark bot failed: {answer}")
-        return timings
-    finally:
-        seat.close(1.0)
-        server.stop()
-        shutil.rmtree(scratch, ignore_errors=True)
+    """Through the referee's stream, to the SDK's echo bot or to the bare grpcio peer."""
+    from benchmarks.run import grpc_round_trips
+
+    return grpc_round_trips(request, count, None if sdk_bot else (sys.executable, "-m", "benchmarks.grpc_peer"))
 
 
 def measure(count: int, blocks: int) -> dict[str, list[float]]:

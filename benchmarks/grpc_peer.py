@@ -9,6 +9,7 @@ serialized request a real referee sends and reads the answer, on one grpc.aio st
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 import time
 from typing import Any
@@ -71,4 +72,5 @@ async def server(address: str, count: int, request: arena_pb2.DecisionRequest, s
 
 
 if __name__ == "__main__":
-    asyncio.run(bot(sys.argv[1], sys.argv[2]))
+    # ADDRESS TOKEN, or dialled like any bot: $B99_ARENA_ADDRESS and $B99_SEAT_TOKEN
+    asyncio.run(bot(*(sys.argv[1:3] or (os.environ["B99_ARENA_ADDRESS"], os.environ["B99_SEAT_TOKEN"]))))

@@ -12,6 +12,7 @@ import os
 import platform
 import random
 import secrets
+import shutil
 import statistics
 import struct
 import subprocess
@@ -103,8 +104,10 @@ def sample_request(game_id: str = "underground_dice") -> arena_pb2.DecisionReque
         state.apply_decisions({s: rng.choice(list(state.legal_options(s))).id for s in state.deciding_seats()})
 
 
-def grpc_round_trips(request: arena_pb2.DecisionRequest, count: int) -> list[float]:
-    """Referee-side round trip of one decision over the Arena stream to a Python bot process, in seconds."""
+def grpc_round_trips(request: arena_pb2.DecisionRequest, count: int, command: tuple[str, ...] | None = None) -> list[float]:
+    """Referee-side round trip of one decision over the Arena stream to a bot process, in seconds.
+
+    The bot is `command` (it dials $B99_ARENA_ADDRESS with $B99_SEAT_TOKEN), by default the SDK's echo bot."""
     scratch = Path(tempfile.mkdtemp(prefix="b99-bench-"))
     server = ArenaServer(f"unix:{scratch / 'arena.sock'}").start()
     token = secrets.token_urlsafe(16)
@@ -112,17 +115,16 @@ def grpc_round_trips(request: arena_pb2.DecisionRequest, count: int) -> list[flo
     server.directory.add(line)
     process = launch(
         0,
-        (sys.executable, "-m", "benchmarks.echo_bot"),
+        command or (sys.executable, "-m", "benchmarks.echo_bot"),
         {"B99_ARENA_ADDRESS": server.address, "B99_SEAT_TOKEN": token},
         scratch / "seat0",
         cwd=str(ROOT),
     )
-    seat = RemoteSeat("echo", line, process)
+    seat = RemoteSeat("bench", line, process)
     try:
-        if seat.connect(20.0) is not None:
+        if seat.connect(30.0) is not None:
             raise RuntimeError("benchmark bot did not connect: " + process.stderr_tail())
-        start = arena_pb2.RefereeMessage(game_start=arena_pb2.GameStart(game="underground_dice", players=2))
-        seat.send(start)
+        seat.send(arena_pb2.RefereeMessage(game_start=arena_pb2.GameStart(game="underground_dice", players=2)))
         timings = []
         for index in range(count):
             request.request_id = index + 1
@@ -134,8 +136,9 @@ def grpc_round_trips(request: arena_pb2.DecisionRequest, count: int) -> list[flo
                 raise RuntimeError(f"benchmark bot failed: {answer}")
         return timings
     finally:
-        seat.close()
+        seat.close(1.0)
         server.stop()
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def pipe_round_trips(request: arena_pb2.DecisionRequest, count: int) -> list[float]:
