@@ -166,6 +166,12 @@ def holder_is_dead(worker: str | None) -> bool:
     if not worker or ":" not in worker:
         return False
     host, _, pid = worker.rpartition(":")
+    return local_process_gone(host, pid)
+
+
+def local_process_gone(host: str, pid: str) -> bool:
+    """Whether `pid` names a process of this host (`host` is this machine's name) that no longer exists;
+    False for another host or a process that exists (even one of another user)."""
     if host != socket.gethostname() or not pid.isdigit():
         return False
     try:

@@ -20,6 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
 from ladder.db import read_session, write_session
+from ladder.matches import local_process_gone
 from ladder.models import ServiceInfo, utcnow
 from ladder.settings import LadderSettings
 
@@ -50,16 +51,7 @@ class LeaseHolder:
     def is_dead_process(self) -> bool:
         """Whether the holder is a process of this host that no longer exists."""
         host, _, rest = self.name.partition(":")
-        pid = rest.split(":", 1)[0]
-        if host != socket.gethostname() or not pid.isdigit():
-            return False
-        try:
-            os.kill(int(pid), 0)
-        except ProcessLookupError:
-            return True
-        except PermissionError:
-            return False
-        return False
+        return local_process_gone(host, rest.split(":", 1)[0])
 
 
 def _aware(moment: datetime) -> datetime:

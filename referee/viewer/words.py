@@ -15,14 +15,22 @@ def _ordered(data: Mapping[str, Any]) -> list[tuple[str, Any]]:
     return sorted(data.items(), key=lambda item: (item[0] not in WHO_KEYS, WHO_KEYS.index(item[0]) if item[0] in WHO_KEYS else 0, item[0]))
 
 
-def value_words(value: Any) -> str:  # noqa: ANN401 - any JSON value
-    """A JSON value as short text: yes/no, whole floats without '.0', lists and mappings inline (the terminal view)."""
+def _scalar_words(value: Any) -> str | None:  # noqa: ANN401 - any JSON value
+    """yes/no, none and whole floats without '.0'; None for any other value (each caller words those)."""
     if isinstance(value, bool):
         return "yes" if value else "no"
     if value is None:
         return "none"
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
+    return None
+
+
+def value_words(value: Any) -> str:  # noqa: ANN401 - any JSON value
+    """A JSON value as short text: yes/no, whole floats without '.0', lists and mappings inline (the terminal view)."""
+    scalar = _scalar_words(value)
+    if scalar is not None:
+        return scalar
     if isinstance(value, Mapping):
         return "{" + ", ".join(f"{key}: {value_words(item)}" for key, item in value.items()) + "}"
     if isinstance(value, list):
@@ -33,12 +41,9 @@ def value_words(value: Any) -> str:  # noqa: ANN401 - any JSON value
 def plain_words(value: Any, top: bool = True) -> str:  # noqa: ANN401 - any JSON value
     """A JSON value as words for an event line: a mapping as 'key value' pairs in a stable order, a list of
     entries about seats as 'seat 0: ...; seat 1: ...' (no braces or brackets)."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if value is None:
-        return "none"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
+    scalar = _scalar_words(value)
+    if scalar is not None:
+        return scalar
     if isinstance(value, Mapping):
         return "(" + _pairs(value) + ")"
     if isinstance(value, list):

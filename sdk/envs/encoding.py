@@ -103,13 +103,19 @@ class _OneHot(_Node):
     def __init__(self, path: str, vocab: Sequence[str]) -> None:
         self.path, self.index, self.size = path, {v: i for i, v in enumerate(vocab)}, len(vocab)
 
-    def write(self, value: Any, out: dict[int, float], at: int) -> None:  # noqa: ANN401
+    def position_of(self, value: Any) -> int | None:  # noqa: ANN401
+        """The value's place in the vocabulary; None for an absent value (None or ""), an error for an unknown one."""
         if value is None or value == "":
-            return
+            return None
         index = self.index.get(value)
         if index is None:
             raise EncodingError(f"view field {self.path} has value {value!r}, which its vocabulary lacks")
-        out[at + index] = 1.0
+        return index
+
+    def write(self, value: Any, out: dict[int, float], at: int) -> None:  # noqa: ANN401
+        index = self.position_of(value)
+        if index is not None:
+            out[at + index] = 1.0
 
 
 class _Index(_OneHot):
@@ -118,12 +124,9 @@ class _Index(_OneHot):
         self.size = 1
 
     def write(self, value: Any, out: dict[int, float], at: int) -> None:  # noqa: ANN401
-        if value is None or value == "":
-            return
-        index = self.index.get(value)
-        if index is None:
-            raise EncodingError(f"view field {self.path} has value {value!r}, which its vocabulary lacks")
-        out[at] = float(index + 1)
+        index = self.position_of(value)
+        if index is not None:
+            out[at] = float(index + 1)
 
 
 class _Counts(_Node):
