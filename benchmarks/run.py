@@ -109,7 +109,8 @@ def grpc_round_trips(request: arena_pb2.DecisionRequest, count: int, command: tu
 
     The bot is `command` (it dials $B99_ARENA_ADDRESS with $B99_SEAT_TOKEN), by default the SDK's echo bot."""
     scratch = Path(tempfile.mkdtemp(prefix="b99-bench-"))
-    server = ArenaServer(f"unix:{scratch / 'arena.sock'}").start()
+    # driven, as in a match: this thread runs the server's loop while it waits for the answer
+    server = ArenaServer(f"unix:{scratch / 'arena.sock'}", driven=True).start()
     token = secrets.token_urlsafe(16)
     line = SeatLine(0, token)
     server.directory.add(line)

@@ -18,6 +18,11 @@ the rest as they are accepted, before any byte is read) and SEAT_UNAUTHENTICATED
 a hello. A bot that opens connections by the thousand exhausts its own listener, never the other
 seats' nor the referee's descriptors; the referee raises its own descriptor limit at start and
 refuses new streams past DESCRIPTOR_SHARE of it.
+
+A match drives the server's event loop from its own thread (`ArenaServer(driven=True)`): the loop runs
+only while the match waits (for an answer, a hello, a bot's exit), so a request goes from the match to
+the stream and the answer back with no hand-off between threads. Without `driven`, a thread of the
+server's own runs the loop and whoever waits on a line is woken across threads.
 """
 
 from __future__ import annotations
@@ -25,13 +30,12 @@ from __future__ import annotations
 import asyncio
 import collections
 import os
-import queue
 import resource
 import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import grpc
 
@@ -81,8 +85,7 @@ def read_bot_message(raw: bytes) -> arena_pb2.BotMessage | Rejected:
         return Rejected(f"sent {len(raw):,} bytes that are not a BotMessage")
 
 
-@dataclass(frozen=True, slots=True)
-class Inbound:
+class Inbound(NamedTuple):
     """Something that arrived for a seat: a message, or the end of its stream (message None)."""
 
     message: arena_pb2.BotMessage | None
@@ -91,27 +94,81 @@ class Inbound:
     size: int = 0
 
 
+class LoopDriver:
+    """An event loop run by the thread that waits on it, only while it waits (see the module docstring).
+
+    One timer ends a run at its deadline; it is moved only when a run needs an earlier one (a timer
+    that comes first re-arms itself), so a wait costs no timer of its own."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self._deadline = 0.0
+        self._running = False
+        self._timer: asyncio.TimerHandle | None = None
+
+    def run(self, timeout: float) -> None:
+        """Run the loop until `stop` or `timeout` seconds passed (0: handle what is ready, once)."""
+        loop = self.loop
+        self._deadline = deadline = loop.time() + max(0.0, timeout)
+        timer = self._timer
+        if timer is None or timer.when() > deadline:
+            if timer is not None:
+                timer.cancel()
+            self._timer = loop.call_at(deadline, self._due)
+        self._running = True
+        try:
+            loop.run_forever()
+        finally:
+            self._running = False
+
+    def stop(self) -> None:
+        """End the current run once the callback that calls this returns (called on the loop)."""
+        if self._running:
+            self._running = False
+            self.loop.stop()
+
+    def _due(self) -> None:
+        self._timer = None
+        if not self._running:
+            return
+        if self.loop.time() >= self._deadline:
+            self.stop()
+        else:
+            self._timer = self.loop.call_at(self._deadline, self._due)
+
+
 @dataclass
 class SeatLine:
     """One seat's connection: a bounded inbox the runner reads, and an outbox the stream drains.
 
-    The runner's thread calls `send`, `hang_up` and `take`; the server's event loop calls the rest.
+    The runner calls `send`, `hang_up`, `take`, `pause` and `flush`; the server's event loop calls the
+    rest. With a `driver` (a driven server) both sides are the runner's thread: a wait runs the loop.
     """
 
     seat: int
     token: str
-    inbox: queue.Queue[Inbound] = field(default_factory=queue.Queue)
     connected: threading.Event = field(default_factory=threading.Event)
     hello: arena_pb2.Hello | None = None
     #: When the hello was accepted (time.monotonic()), None before.
     hello_at: float | None = None
     #: Why the seat's stream was cut for flooding ('' if it was not).
     flooded: str = ""
+    #: Runs the server's loop while the runner waits (a driven server); None: the loop has a thread of its own.
+    driver: LoopDriver | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    #: Without a driver: how the loop's thread wakes a runner waiting in `take`.
+    _arrived: threading.Condition = field(init=False)
+    _inbox: collections.deque[Inbound] = field(default_factory=collections.deque)
     _waiting_bytes: int = 0
     _outbox: collections.deque[arena_pb2.RefereeMessage | None] = field(default_factory=collections.deque)
     _loop: asyncio.AbstractEventLoop | None = None
     _wakeup: asyncio.Event | None = None
+    #: Driven: what the runner waits for while it runs the loop (an arrival, the outbox written).
+    _done: Callable[[], bool] | None = None
+    _streaming: bool = False
+
+    def __post_init__(self) -> None:
+        self._arrived = threading.Condition(self._lock)
 
     # ----- the runner's side ------------------------------------------------------------
     def send(self, message: arena_pb2.RefereeMessage) -> None:
@@ -120,28 +177,82 @@ class SeatLine:
     def hang_up(self) -> None:
         self._post(None)
 
-    def take(self, timeout: float | None = None) -> Inbound:
-        """The next inbound item; raises queue.Empty after `timeout` seconds (None: no wait)."""
-        item = self.inbox.get(timeout=timeout) if timeout is not None else self.inbox.get_nowait()
-        with self._lock:
-            self._waiting_bytes -= item.size
+    def has_inbound(self) -> bool:
+        """True if something waits to be taken (without running the loop)."""
+        return bool(self._inbox)
+
+    def take(self, timeout: float | None = None) -> Inbound | None:
+        """The next inbound item, waiting up to `timeout` seconds for one (None: not at all); None if none came.
+
+        Driven, even a zero timeout first handles what the loop has ready, so nothing that arrived is missed."""
+        item = self._pop()
+        if item is None and timeout is not None:
+            if self.driver is not None:
+                self._drive(timeout, self.has_inbound)
+            elif timeout > 0:
+                with self._arrived:
+                    self._arrived.wait_for(self.has_inbound, timeout)
+            item = self._pop()
         return item
+
+    def pause(self, seconds: float) -> None:
+        """Let `seconds` pass (driven: running the loop, so streams are served), returning early once connected."""
+        if self.driver is not None:
+            self._drive(seconds, self.connected.is_set)
+        else:
+            self.connected.wait(seconds)
+
+    def flush(self, timeout: float) -> None:
+        """Driven: run the loop until everything sent is written to the stream (or it ended), at most
+        `timeout` seconds. A server with a thread of its own writes by itself."""
+        if self.driver is not None and self._streaming:
+            self._drive(timeout, lambda: not self._streaming or self._written())
+
+    def _written(self) -> bool:
+        return not self._outbox and self._wakeup is not None and not self._wakeup.is_set()
+
+    def _drive(self, timeout: float, done: Callable[[], bool]) -> None:
+        driver = self.driver
+        if driver is None:
+            return
+        deadline = time.monotonic() + timeout
+        while True:
+            self._done = done
+            try:
+                driver.run(deadline - time.monotonic())
+            finally:
+                self._done = None
+            if done() or time.monotonic() >= deadline:
+                return
+
+    def _pop(self) -> Inbound | None:
+        if not self._inbox:
+            return None
+        with self._lock:
+            item = self._inbox.popleft()
+            self._waiting_bytes -= item.size
+            return item
 
     def _post(self, message: arena_pb2.RefereeMessage | None) -> None:
         with self._lock:
             self._outbox.append(message)
             loop, wakeup = self._loop, self._wakeup
-        if loop is not None and wakeup is not None:
-            try:
-                loop.call_soon_threadsafe(wakeup.set)
-            except RuntimeError:  # the server's loop is closed: nobody is left to read it
-                pass
+        if wakeup is None or loop is None:
+            return
+        if self.driver is not None:
+            wakeup.set()  # the loop is this thread's, and not running: it writes when the runner next waits
+            return
+        try:
+            loop.call_soon_threadsafe(wakeup.set)
+        except RuntimeError:  # the server's loop is closed: nobody is left to read it
+            pass
 
     # ----- the stream's side (on the server's event loop) -------------------------------------
     def attach(self, loop: asyncio.AbstractEventLoop) -> asyncio.Event:
         wakeup = asyncio.Event()
         with self._lock:
             self._loop, self._wakeup = loop, wakeup
+            self._streaming = True
         wakeup.set()  # whatever was posted before the stream came is sent now
         return wakeup
 
@@ -152,32 +263,57 @@ class SeatLine:
                 return False, None
             return True, self._outbox.popleft()
 
+    def detach(self) -> None:
+        """The stream is over: nothing more is written."""
+        self._streaming = False
+        self.wake()
+
     def deliver(self, message: arena_pb2.BotMessage, size: int) -> bool:
         """Queue a message for the runner; False (and the seat marked flooded) if its inbox is full."""
         with self._lock:
-            if self.inbox.qsize() >= INBOX_MESSAGES or self._waiting_bytes + size > INBOX_BYTES:
+            if len(self._inbox) >= INBOX_MESSAGES or self._waiting_bytes + size > INBOX_BYTES:
                 self.flooded = (
                     f"sent more than the referee holds for a seat ({INBOX_MESSAGES} messages or "
                     f"{INBOX_BYTES // 1024} KiB waiting to be read)"
                 )
                 return False
             self._waiting_bytes += size
-        self.inbox.put(Inbound(message, time.monotonic(), size=size))
+            self._inbox.append(Inbound(message, time.monotonic(), "", size))
+        self._arrive()
         return True
 
     def end(self, reason: str) -> None:
-        self.inbox.put(Inbound(None, time.monotonic(), reason))
+        with self._lock:
+            self._inbox.append(Inbound(None, time.monotonic(), reason))
+        self._arrive()
+
+    def _arrive(self) -> None:
+        if self.driver is None:
+            with self._arrived:
+                self._arrived.notify()
+        else:
+            self.wake()
+
+    def wake(self) -> None:
+        """Driven: end the runner's wait if what it waits for came."""
+        done = self._done
+        if done is not None and self.driver is not None and done():
+            self._done = None
+            self.driver.stop()
 
 
 class SeatDirectory:
     """Seat tokens of the matches being served; each token can be claimed by one stream only."""
 
-    def __init__(self) -> None:
+    def __init__(self, driver: LoopDriver | None = None) -> None:
         self._lock = threading.Lock()
         self._lines: dict[str, SeatLine] = {}
         self._claimed: set[str] = set()
+        #: Given to every line added: its waits run the server's loop (a driven server).
+        self.driver = driver
 
     def add(self, line: SeatLine) -> None:
+        line.driver = self.driver
         with self._lock:
             self._lines[line.token] = line
 
@@ -257,6 +393,7 @@ class ArenaServicer:
         wakeup = line.attach(asyncio.get_running_loop())
         reader = asyncio.ensure_future(self._read(context, line))
         line.connected.set()
+        line.wake()
         try:
             while True:
                 ready, message = line.next_outgoing()
@@ -264,6 +401,7 @@ class ArenaServicer:
                     wakeup.clear()
                     ready, message = line.next_outgoing()
                     if not ready:
+                        line.wake()  # all written: a runner flushing may go on
                         await wakeup.wait()
                         continue
                 if message is None:
@@ -273,6 +411,7 @@ class ArenaServicer:
                     return
         finally:
             reader.cancel()
+            line.detach()
 
     async def _first_message(self, context: grpc.aio.ServicerContext, counted: bool) -> Any:  # noqa: ANN401
         """The stream's first message, or None if it ended (or, unauthenticated, said nothing in time)."""
@@ -367,9 +506,14 @@ class ArenaServer:
         options: list[tuple[str, Any]] | None = None,
         hello_wait: float = HELLO_WAIT_SECONDS,
         max_unauthenticated: int = MAX_UNAUTHENTICATED,
+        driven: bool = False,
     ) -> None:
-        """`address`: a listener every seat's token opens (None: none; seats get theirs from `open_seat`)."""
-        self.directory = SeatDirectory()
+        """`address`: a listener every seat's token opens (None: none; seats get theirs from `open_seat`).
+        `driven`: the thread that starts the server runs its loop whenever it waits on a line (`pause`
+        otherwise); no thread of the server's own, no hand-off between threads."""
+        self._loop = asyncio.new_event_loop()
+        self.driver = LoopDriver(self._loop) if driven else None
+        self.directory = SeatDirectory(self.driver)
         self.servicer = ArenaServicer(self.directory, hello_wait, max_unauthenticated)
         self._hello_wait = hello_wait
         self._requested = address
@@ -379,8 +523,7 @@ class ArenaServer:
             ("grpc.max_concurrent_streams", STREAMS_PER_CONNECTION),
             ("grpc.so_reuseport", 0),
         ] + (options or [])
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, name="arena-server", daemon=True)
+        self._thread = None if driven else threading.Thread(target=self._loop.run_forever, name="arena-server", daemon=True)
         self._servers: list[grpc.aio.Server] = []
         self.address = address or ""
         self.socket_path: str | None = None
@@ -400,7 +543,7 @@ class ArenaServer:
 
     def _listen(self, servicer: ArenaServicer, address: str, options: list[tuple[str, Any]]) -> tuple[str, str | None]:
         """Start a listener at `address`; returns the address to dial and the Unix socket path (or None)."""
-        port = asyncio.run_coroutine_threadsafe(self._serve(servicer, address, options), self._loop).result(10)
+        port = self._run(self._serve(servicer, address, options), 10)
         if address.startswith("unix:"):
             path = address.removeprefix("unix://").removeprefix("unix:")
             # gRPC creates the socket 0755; a bot running as another user must be able to connect.
@@ -408,9 +551,23 @@ class ArenaServer:
             return address, path
         return f"{address.rsplit(':', 1)[0]}:{port}", None
 
+    def _run(self, work: Coroutine[Any, Any, Any], timeout: float) -> Any:  # noqa: ANN401
+        """Run `work` on the server's loop: here (driven) or on its thread, waiting at most `timeout` seconds."""
+        if self._thread is None:
+            return self._loop.run_until_complete(asyncio.wait_for(work, timeout))
+        return asyncio.run_coroutine_threadsafe(work, self._loop).result(timeout)
+
+    def pause(self, seconds: float) -> None:
+        """Let `seconds` pass; a driven server serves its streams meanwhile."""
+        if self.driver is not None:
+            self.driver.run(seconds)
+        else:
+            time.sleep(seconds)
+
     def start(self) -> ArenaServer:
         raise_descriptor_limit()
-        self._thread.start()
+        if self._thread is not None:
+            self._thread.start()
         if self._requested is not None:
             self.address, self.socket_path = self._listen(self.servicer, self._requested, self._options)
         return self
@@ -419,7 +576,7 @@ class ArenaServer:
         """A listener of `line`'s own at `address` (after start): only its token opens a stream there,
         at most SEAT_CONNECTIONS connections are held and SEAT_UNAUTHENTICATED streams wait for a hello.
         Returns the address its bot dials."""
-        own = SeatDirectory()
+        own = SeatDirectory(self.driver)
         own.add(line)
         servicer = ArenaServicer(own, self._hello_wait, SEAT_UNAUTHENTICATED)
         options = [*self._options, ("grpc.max_allowed_incoming_connections", SEAT_CONNECTIONS)]
@@ -428,17 +585,39 @@ class ArenaServer:
         return dial
 
     def stop(self, grace: float = 0.5) -> None:
+        if self._loop.is_closed():
+            return
         if self._servers:
 
             async def stop_all() -> None:
                 await asyncio.gather(*(server.stop(grace) for server in self._servers), return_exceptions=True)
 
             try:
-                asyncio.run_coroutine_threadsafe(stop_all(), self._loop).result(5 + grace)
+                self._run(stop_all(), 5 + grace)
             except Exception:  # noqa: BLE001 - stopping must not hide the match's own outcome
                 pass
-        if self._thread.is_alive():
+        if self._thread is None:
+            self._finish_tasks()
+        elif self._thread.is_alive():
             self._loop.call_soon_threadsafe(self._loop.stop)
             self._thread.join(5)
-        if not self._loop.is_running():
+        if not self._loop.is_running() and not self._loop.is_closed():
             self._loop.close()
+
+    def _finish_tasks(self) -> None:
+        """Driven: let the streams' tasks see their cancellation before the loop closes."""
+        loop = self._loop
+        if loop.is_closed():
+            return
+        pending = [task for task in asyncio.all_tasks(loop) if not task.done()]
+        for task in pending:
+            task.cancel()
+        if pending:
+            try:
+                loop.run_until_complete(asyncio.wait(pending, timeout=1.0))
+            except Exception:  # noqa: BLE001 - stopping must not hide the match's own outcome
+                pass
+        try:
+            loop.run_until_complete(loop.shutdown_asyncgens())
+        except Exception:  # noqa: BLE001
+            pass

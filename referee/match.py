@@ -320,7 +320,8 @@ class _Match:
             self.lease = Lease.create(self.scratch)
             # no listener shared by the seats: each seat gets its own (open_seat), so one seat's
             # connections can never crowd out another's
-            self.server = ArenaServer(None).start()
+            # driven: this thread runs the server's loop while it waits, so no decision crosses threads
+            self.server = ArenaServer(None, driven=True).start()
         for seat in self.seats:
             if seat.spec.factory is not None:
                 try:
@@ -360,7 +361,14 @@ class _Match:
                     still.append((seat, agent))
             waiting = still
             if waiting:
-                time.sleep(0.02)
+                self.pause(0.02)
+
+    def pause(self, seconds: float) -> None:
+        """Let `seconds` pass, serving the bots' streams meanwhile."""
+        if self.server is not None:
+            self.server.pause(seconds)
+        else:
+            time.sleep(seconds)
 
     def seat_address(self, index: int) -> str:
         """Where seat `index`'s own listener goes: a Unix socket whose name the other seats cannot
@@ -476,11 +484,12 @@ class _Match:
                     warnings.warn(f"{self.game.id}: no world for seat {seat_index}: {error}", RuntimeWarning, stacklevel=1)
             seat.agent.send(arena_pb2.RefereeMessage(decision_request=request))
             pending[seat_index] = request
+        outcomes = self.await_answers(pending)
         for seat_index, request in pending.items():
             seat = self.seats[seat_index]
-            if seat.agent is None:
+            outcome = outcomes.get(seat_index)
+            if seat.agent is None or outcome is None:
                 continue
-            outcome = seat.agent.await_answer(request, seat.clock.deadline_seconds())
             if isinstance(outcome, Answer):
                 legal = {option.id for option in options[seat_index]}
                 if outcome.option_id in legal:
@@ -512,6 +521,17 @@ class _Match:
         state.apply_decisions(choices)
         self.decisions += 1
         self.recorder.decision(state, choices, how, elapsed)
+
+    def await_answers(self, pending: Mapping[Seat, arena_pb2.DecisionRequest]) -> dict[Seat, Answer | Fault]:
+        """Every asked seat's answer or fault. Bot processes are awaited first: their answers are read only
+        while the referee waits, and an in-process bot's thinking would otherwise delay (and overcharge) them."""
+        order = sorted(pending, key=lambda seat_index: isinstance(self.seats[seat_index].agent, InProcessSeat))
+        outcomes: dict[Seat, Answer | Fault] = {}
+        for seat_index in order:
+            seat = self.seats[seat_index]
+            if seat.agent is not None:
+                outcomes[seat_index] = seat.agent.await_answer(pending[seat_index], seat.clock.deadline_seconds())
+        return outcomes
 
     def record_logs(self, asked: Mapping[Seat, object]) -> None:
         """The output of each asked seat's process since its last decision: a replay line before the decision, or

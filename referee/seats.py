@@ -6,7 +6,6 @@ Both take the same protobuf messages, so an in-process bot sees exactly what a r
 
 from __future__ import annotations
 
-import queue
 import time
 import traceback
 from abc import ABC, abstractmethod
@@ -22,6 +21,10 @@ from sdk.bot import Bot
 from sdk.decode import game_over_info, game_start_info, request_info
 from sdk.forward import InformationSet
 from sdk.types import GameStartInfo
+
+
+#: How long closing a seat waits, at most, for what was sent to it to be written to its stream.
+FLUSH_SECONDS = 0.2
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +164,7 @@ class RemoteSeat(SeatAgent):
                 return None
             if isinstance(status, Fault):
                 return status
-            self.line.connected.wait(0.02)
+            self.line.pause(0.02)
 
     def poll_startup(self, allowance: float) -> Fault | bool:
         """True once the bot said hello within `allowance` seconds of its own launch; the Fault once
@@ -171,9 +174,9 @@ class RemoteSeat(SeatAgent):
             return True
         if line.flooded:
             return Fault(FaultKind.FLOOD, f"before saying hello: {line.flooded}")
-        if line.hello_at is None and not line.inbox.empty():
-            ended = line.take(None)
-            if ended.message is None:
+        if line.hello_at is None and line.has_inbound():
+            ended = line.take()
+            if ended is not None and ended.message is None:
                 reason = ended.reason.removeprefix("protocol violation: ")
                 return Fault(FaultKind.STARTUP, f"{reason} (no hello)")
         if line.hello_at is not None:
@@ -207,15 +210,14 @@ class RemoteSeat(SeatAgent):
             if flooded is not None:
                 return flooded
             remaining = deadline - time.monotonic()
-            try:
-                # Past the deadline, look once more without waiting: an answer that came in time (while
-                # the referee was waiting for another seat of a simultaneous decision) still counts.
-                inbound = self.line.take(timeout=min(remaining, 0.25)) if remaining > 0 else self.line.take(None)
-            except queue.Empty:
+            # Past the deadline, look once more without waiting: an answer that came in time (while
+            # the referee was waiting for another seat of a simultaneous decision) still counts.
+            inbound = self.line.take(min(max(remaining, 0.0), 0.25))
+            if inbound is None:
                 if remaining <= 0:
                     self.timed_out.add(request_id)
                     return self._timeout(f"no answer within {timeout:.3f}s")
-                if self.process is not None and self.process.exit_code() is not None and self.line.inbox.empty():
+                if self.process is not None and self.process.exit_code() is not None and not self.line.has_inbound():
                     return self._ended("the process exited")
                 continue
             if inbound.message is None:
@@ -275,9 +277,8 @@ class RemoteSeat(SeatAgent):
         """Messages that arrived while no decision was pending (each one is a protocol violation)."""
         stray = []
         while True:
-            try:
-                inbound = self.line.take(None)
-            except queue.Empty:
+            inbound = self.line.take(0.0)  # driven: what the loop has ready is read first
+            if inbound is None:
                 return stray
             if inbound.message is None:
                 self.closed_reason = inbound.reason
@@ -285,11 +286,25 @@ class RemoteSeat(SeatAgent):
                 stray.append(inbound.message)
 
     def close(self, grace_seconds: float = 0.0) -> None:
+        """Hang up (what was sent still reaches the bot: a REPLACED error, the game over), give the process
+        `grace_seconds` to exit by itself, then stop it."""
         self.line.hang_up()
+        self.line.flush(max(grace_seconds, FLUSH_SECONDS))
         if self.process is not None:
             if grace_seconds > 0 and self.process.exit_code() is None:
-                self.process.wait(grace_seconds)
+                self._wait_exit(grace_seconds)
             self.process.stop()
+
+    def _wait_exit(self, seconds: float) -> None:
+        """Wait up to `seconds` for the process to exit; a driven line serves its stream meanwhile."""
+        if self.process is None:
+            return
+        if self.line.driver is None:
+            self.process.wait(seconds)
+            return
+        deadline = time.monotonic() + seconds
+        while self.process.exit_code() is None and time.monotonic() < deadline:
+            self.line.driver.run(min(0.01, deadline - time.monotonic()))
 
     def exit_code(self) -> int | None:
         return self.process.exit_code() if self.process is not None else None
