@@ -297,6 +297,9 @@ class _Match:
         #: Decisions a bot answered itself (not forced, not the fallback): none means nobody played.
         self.bot_decisions = 0
         self.server: ArenaServer | None = None
+        #: The requests of the decision being awaited, and the answers of its bot processes not yet handled.
+        self.answers_for: Mapping[Seat, arena_pb2.DecisionRequest] | None = None
+        self.early_answers: dict[Seat, Answer | Fault] = {}
         self.scratch: Path | None = None
         self.lease: Lease | None = None
         self.seats: list[_Seat] = [
@@ -484,12 +487,11 @@ class _Match:
                     warnings.warn(f"{self.game.id}: no world for seat {seat_index}: {error}", RuntimeWarning, stacklevel=1)
             seat.agent.send(arena_pb2.RefereeMessage(decision_request=request))
             pending[seat_index] = request
-        outcomes = self.await_answers(pending)
         for seat_index, request in pending.items():
             seat = self.seats[seat_index]
-            outcome = outcomes.get(seat_index)
-            if seat.agent is None or outcome is None:
+            if seat.agent is None:
                 continue
+            outcome = self.answer(seat_index, pending)
             if isinstance(outcome, Answer):
                 legal = {option.id for option in options[seat_index]}
                 if outcome.option_id in legal:
@@ -522,16 +524,27 @@ class _Match:
         self.decisions += 1
         self.recorder.decision(state, choices, how, elapsed)
 
-    def await_answers(self, pending: Mapping[Seat, arena_pb2.DecisionRequest]) -> dict[Seat, Answer | Fault]:
-        """Every asked seat's answer or fault. Bot processes are awaited first: their answers are read only
-        while the referee waits, and an in-process bot's thinking would otherwise delay (and overcharge) them."""
-        order = sorted(pending, key=lambda seat_index: isinstance(self.seats[seat_index].agent, InProcessSeat))
-        outcomes: dict[Seat, Answer | Fault] = {}
-        for seat_index in order:
-            seat = self.seats[seat_index]
-            if seat.agent is not None:
-                outcomes[seat_index] = seat.agent.await_answer(pending[seat_index], seat.clock.deadline_seconds())
-        return outcomes
+    def answer(self, seat_index: Seat, pending: Mapping[Seat, arena_pb2.DecisionRequest]) -> Answer | Fault:
+        """Seat `seat_index`'s answer to its request in `pending`, or its fault. The first call of a decision
+        takes every bot process's answer (kept until asked for) before any in-process bot thinks: bot
+        processes are read only while the referee waits, and an in-process bot's thinking would otherwise
+        delay their answers past their limits."""
+        if self.answers_for is not pending:
+            self.answers_for = pending
+            self.early_answers = {
+                other: self.await_seat(other, request)
+                for other, request in pending.items()
+                if isinstance(self.seats[other].agent, RemoteSeat)
+            }
+        if seat_index in self.early_answers:
+            return self.early_answers.pop(seat_index)
+        return self.await_seat(seat_index, pending[seat_index])
+
+    def await_seat(self, seat_index: Seat, request: arena_pb2.DecisionRequest) -> Answer | Fault:
+        seat = self.seats[seat_index]
+        if seat.agent is None:
+            return Fault(FaultKind.DISCONNECT, "no bot")
+        return seat.agent.await_answer(request, seat.clock.deadline_seconds())
 
     def record_logs(self, asked: Mapping[Seat, object]) -> None:
         """The output of each asked seat's process since its last decision: a replay line before the decision, or
