@@ -3,7 +3,9 @@
 Modes: crash (exit 3 mid-game), hang (stop answering), illegal (name an option that does not exist),
 stale (answer the current request with an old request id), early (answer before being asked),
 garbage (send a decision with no option), crash_first (exit 3 at its first request), good (play
-random legal options).
+random legal options), late (answer one request LATE_SECONDS after it came, then play on),
+illegal_listening (like illegal, but it ignores SIGTERM and keeps reading, so it hears why it was
+replaced). Every error the referee sends is written to stderr ("referee error: CODE: text").
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import os
 import queue
 import random
+import signal
 import sys
 import time
 
@@ -20,6 +23,8 @@ import b99.arena_pb2 as arena_pb2
 import b99.arena_pb2_grpc as arena_pb2_grpc
 
 GOOD_ANSWERS = 2
+#: How long the late bot takes over its one late answer (past a one-second limit).
+LATE_SECONDS = 1.6
 
 
 def main(mode: str) -> None:
@@ -35,11 +40,16 @@ def main(mode: str) -> None:
                 return
             yield item
 
+    if mode == "illegal_listening":
+        signal.signal(signal.SIGTERM, lambda *_: None)
     rng = random.Random(0)
     answered = 0
     previous_id = 0
     for message in stub.Play(messages()):
         body = message.WhichOneof("body")
+        if body == "error":
+            sys.stderr.write(f"referee error: {arena_pb2.ErrorCode.Name(message.error.code)}: {message.error.message}\n")
+            sys.stderr.flush()
         if body == "game_start" and mode == "early":
             outgoing.put(arena_pb2.BotMessage(decision=arena_pb2.Decision(request_id=999, option_id="x")))
         if body == "game_over":
@@ -58,7 +68,9 @@ def main(mode: str) -> None:
                 os._exit(3)
             if mode == "hang":
                 time.sleep(3600)
-            if mode == "illegal":
+            if mode == "late" and answered == GOOD_ANSWERS:
+                time.sleep(LATE_SECONDS)
+            if mode in ("illegal", "illegal_listening"):
                 outgoing.put(arena_pb2.BotMessage(decision=arena_pb2.Decision(request_id=request.request_id, option_id="no-such-option")))
                 continue
             if mode == "stale":
