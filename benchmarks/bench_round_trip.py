@@ -4,8 +4,9 @@ Three ways, the same Underground Dice decision request each time, in interleaved
 each in turn, fresh processes every block, so load drifts hit all alike):
 - bare grpcio: a grpc.aio server in this process writes the serialized request and reads the answer
   on one stream; the bot is `benchmarks.grpc_peer` (grpc.aio, parses the request, answers option 0);
-- referee: the Arena server, its seat line and RemoteSeat.send/await_answer, as a match does, to the
-  same bare bot: the difference is the referee's own layers between grpc's loop and the match thread;
+- referee: the Arena server, its seat line and RemoteSeat.send/await_answer, as a match does (the waiting
+  thread runs the server's loop: `ArenaServer(driven=True)`), to the same bare bot: the difference is the
+  referee's own layers between the stream and the decision loop;
 - referee + SDK bot: the same, the bot being the Python SDK (benchmarks.echo_bot).
 
     python -m benchmarks.bench_round_trip [--quick]
@@ -15,6 +16,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import datetime as dt
+import os
 import shutil
 import statistics
 import subprocess
@@ -75,10 +78,14 @@ def measure(count: int, blocks: int) -> dict[str, list[float]]:
 
 def run(quick: bool = False) -> str:
     """The markdown section for docs/benchmarks.md."""
+    from benchmarks.run import machine_description
+
     count, blocks = (300, 2) if quick else (1000, 4)
+    load = os.getloadavg()[0]
     timings = measure(count, blocks)
     size = len(arena_pb2.RefereeMessage(decision_request=sample_request()).SerializeToString())
     base = statistics.median(timings["bare grpcio, two processes"])
+    when = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
         "## Decision round trip: the referee's stream beside bare grpcio",
         "",
@@ -86,8 +93,10 @@ def run(quick: bool = False) -> str:
         "in turn (fresh processes every block; the first tenth of each block is left out as warm-up); time from sending",
         "the request to holding the answer, on the referee's side. Bare grpcio: a grpc.aio server in one process and",
         "a grpc.aio bot in another (benchmarks/grpc_peer.py), nothing between the stream and the timer; the referee",
-        "rows add the Arena server, the seat line and the match thread's RemoteSeat.",
+        "rows add the Arena server, the seat line and RemoteSeat.send/await_answer, the waiting thread running the",
+        "server's loop as a match's does.",
         f"Target: the referee with the bare bot at most {TARGET_RATIO:g}x bare grpcio.",
+        f"Measured {when}, load average {load:.1f} at the start, on {machine_description()}.",
         "",
         "| way | median µs | p90 µs | ratio to bare grpcio |",
         "|---|---:|---:|---:|",

@@ -348,6 +348,7 @@ class _Match:
                 seat.replaced = True
                 continue
             seat.agent = RemoteSeat(seat.spec.name, line, process)
+            self.pause(0.0)  # the hellos of seats launched so far are read (and timed) now, not after every launch
         self.await_hellos(control.startup_seconds)
 
     def await_hellos(self, allowance: float) -> None:

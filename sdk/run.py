@@ -131,13 +131,15 @@ async def _play(bot: Bot, address: str, hello: arena_pb2.Hello) -> GameOverInfo 
                     continue
                 request = request_info(start, message.decision_request)
                 answer = bot.choose(request)
-                decision = arena_pb2.Decision(request_id=request.request_id)
+                reply = arena_pb2.BotMessage()
+                decision = reply.decision  # filled in place: no copy of the decision into the reply
+                decision.request_id = request.request_id
                 try:
                     decision.option_id = option_id_of(request, answer)
                 except BadAnswer as error:
                     print(f"b99 sdk: {error}", file=sys.stderr)
                     decision.option_id = str(answer)
-                await call.write(arena_pb2.BotMessage(decision=decision))
+                await call.write(reply)
             elif body == "game_over":
                 over = game_over_info(message.game_over)
                 bot.on_game_over(over)
