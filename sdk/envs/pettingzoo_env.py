@@ -75,21 +75,24 @@ class B99AECEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         self.table.act(self.agent_seat[agent], action)  # type: ignore[arg-type]
         self._after_move()
-        self._accumulate_rewards()
 
     def _after_move(self) -> None:
-        """Select the next agent; at the end, hand out rewards and mark everyone terminated."""
-        self.rewards = {agent: 0.0 for agent in self.agents}
-        seat = self.table.to_move()
-        if seat is None:
-            for agent, reward in zip(self.possible_agents, self.table.rewards()):
-                self.rewards[agent] = reward
-                self.terminations[agent] = True
-                self.infos[agent] = {"view": self.table.view(self.agent_seat[agent]), "result": self.table.state.result()}
-            self.agent_selection = self.agents[0]
+        """Select the next agent; at the end, hand out rewards and mark everyone terminated.
+
+        Rewards are zero until the end, so a step before it leaves `rewards` (all zeros since `reset`) as it is.
+        """
+        table = self.table
+        seat = table.to_move()
+        if seat is not None:
+            self.agent_selection = agent = self.possible_agents[seat]
+            self.infos[agent] = table.info(seat)
             return
-        self.agent_selection = self.possible_agents[seat]
-        self.infos[self.agent_selection] = self.table.info(seat)
+        for agent, reward in zip(self.possible_agents, table.rewards()):
+            self.rewards[agent] = reward
+            self.terminations[agent] = True
+            self.infos[agent] = table.final_info(self.agent_seat[agent])
+        self.agent_selection = self.agents[0]
+        self._accumulate_rewards()
 
     def render(self) -> None:
         return None
