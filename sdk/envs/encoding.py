@@ -35,23 +35,34 @@ class EncodingError(ArenaError):
     """A view does not fit its game's encoding (unknown value, list over its cap, undeclared field)."""
 
 
-class Slots(dict):  # type: ignore[type-arg]
-    """The slots an encoder sets (slot -> value), plus runs of slots set at once from tables made beforehand.
+#: up to this many slots in a dict are set one by one; more go through numpy arrays
+_FEW_SLOTS = 48
 
-    An encoder that reads the state (sdk/envs/state_encoders) may hand a whole block as two numpy arrays
-    (`add_run`), which costs one array copy instead of a dict entry per slot. A slot is set either in
-    the dict or in one run, never both.
+
+class Slots(dict):  # type: ignore[type-arg]
+    """The slots an encoder sets (slot -> value), plus parts of the vector made beforehand as numpy arrays.
+
+    An encoder that reads the state (sdk/envs/state_encoders) may hand a stretch of the vector it made
+    before (`add_block`: its first slot and its values, zeros included, copied in one go) or scattered
+    slots (`add_run`: slot numbers and values), which costs an array copy instead of a dict entry per
+    slot. Blocks are copied first, in the order they were added (a later one over an earlier one), then
+    the dict's slots and the runs are set over them; a slot is set in at most one of the dict and the runs.
     """
 
-    __slots__ = ("runs",)
+    __slots__ = ("runs", "blocks")
 
     def __init__(self) -> None:
         super().__init__()
         self.runs: list[tuple[np.ndarray, np.ndarray]] = []
+        self.blocks: list[tuple[int, np.ndarray]] = []
 
     def add_run(self, slots: np.ndarray, values: np.ndarray) -> None:
         """Set `slots` (an int array) to `values` (a float32 array of the same length)."""
         self.runs.append((slots, values))
+
+    def add_block(self, start: int, values: np.ndarray) -> None:
+        """Copy `values` (a float32 array) into the vector from slot `start` on."""
+        self.blocks.append((start, values))
 
 
 class Misfit(Exception):  # noqa: N818 - a signal between the two encoders, never seen outside this module
@@ -268,9 +279,17 @@ class ViewEncoding:
         return self.vector(out)
 
     def vector(self, out: dict[int, float]) -> np.ndarray:
-        """A new float32 vector of `size` slots holding `out`'s slots and, for `Slots`, its runs (zeros elsewhere)."""
+        """A new float32 vector of `size` slots holding `out`'s slots and, for `Slots`, its blocks and runs (zeros elsewhere)."""
         vector = np.zeros(self.size, dtype=np.float32)
-        if out:
+        slots = memoryview(vector)  # item and slice assignment without numpy's per-call cost
+        for start, values in getattr(out, "blocks", ()):
+            slots[start : start + len(values)] = values
+        try:
+            if len(out) > _FEW_SLOTS:
+                raise TypeError
+            for slot, value in out.items():
+                slots[slot] = value
+        except (TypeError, ValueError):  # many slots, or a value that is not a float (numpy converts it)
             vector[np.fromiter(out.keys(), np.intp, len(out))] = np.fromiter(out.values(), np.float32, len(out))
         runs = getattr(out, "runs", None)
         if runs:

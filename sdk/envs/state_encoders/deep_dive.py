@@ -1,0 +1,273 @@
+"""DEEP DIVE observations from the state: the vector `game_encoding("deep_dive").view` gives a seat's view.
+
+Everything in a DEEP DIVE view is public, so a seat's vector is the table's plus its seat number.
+Each depth, board and the solo AI is a part remembered by the exact lists it comes from (tile lists
+only grow or shrink a tile at a time, so most parts repeat from one step to the next).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from referee.engine import Seat
+from referee.games.deep_dive.data import FOOD
+from referee.games.deep_dive.scoring import ai_score, complete_rows, row_score
+from referee.games.deep_dive.state import AI, OVER, DeepDiveState
+from sdk.envs.encodings import game_encoding
+from sdk.envs.state_encoders.parts import Block, Memory, check_cap
+from sdk.envs.encoding import Slots
+
+GAME = "deep_dive"
+_E = game_encoding(GAME).view
+
+
+def _start(path: str) -> int:
+    return _E.start(path)
+
+
+# ----- the table's own fields (slots from the encoding's blocks) -------------------------------
+SEAT, PLAYERS, SOLO, ROUND = _start("seat"), _start("players"), _start("solo"), _start("round")
+DIFFICULTY = {value: _start("ai_difficulty") + i for value, i in _E.slots("ai_difficulty").items()}
+START_PLAYER, TOKEN = _start("start_player"), _start("token")
+TOKEN_SLOT = {value: TOKEN + i for value, i in _E.slots("token").items()}
+END_TRIGGERED, FINAL_ROUND, ACTIVE, AI_TURN = (
+    _start("end_triggered"), _start("final_round"), _start("active"), _start("ai_turn"),
+)
+DECISION = {value: _start("decision") + i for value, i in _E.slots("decision").items()}
+CURRENT_DEPTH, JUST_FLIPPED = _start("current_depth"), _start("just_flipped")
+DEPTHS, DEPTH_ITEM, DEPTH_STRIDE, DEPTH_CAP = _start("depths"), _start("depths[]"), _E.stride("depths"), _E.cap("depths")
+BOARDS, BOARD_ITEM, BOARD_STRIDE, BOARD_CAP = _start("boards"), _start("boards[]"), _E.stride("boards"), _E.cap("boards")
+AI_PART, AI_SIZE = _start("ai"), _E.node("ai").size
+DISCARDED_START, DISCARDED_SIZE = _start("discarded_rocks"), _E.node("discarded_rocks").size
+DISCARDED = {tile: DISCARDED_START + i for tile, i in _E.slots("discarded_rocks").items()}
+GAME_OVER = _start("game_over")
+
+
+def _tile_fields(item: str, message: str) -> tuple[int, int, dict[str, int], dict[str, int], int]:
+    """Offsets from a tile list's item slot (`item`) of its tile's id, depth, type, colour and value blocks."""
+    return (
+        _E.offset(f"{message}.id", item),
+        _E.offset(f"{message}.depth", item),
+        {value: _E.offset(f"{message}.type", item) + i for value, i in _E.slots(f"{message}.type").items()},
+        {value: _E.offset(f"{message}.colour", item) + i for value, i in _E.slots(f"{message}.colour").items()},
+        _E.offset(f"{message}.value", item),
+    )
+
+
+class _TileList:
+    """One list of tiles of the View (a capped list of Tile messages): each tile's slots from the item's start."""
+
+    def __init__(self, path: str, within: str, message: str | None = None) -> None:
+        self.path = path
+        self.count = _E.offset(path, within)  # the list's count slot, from the part it belongs to
+        self.first = _E.offset(f"{path}[]", within)  # the first item's presence slot
+        self.stride = _E.stride(path)
+        self.cap = _E.cap(path)
+        self.fields = _tile_fields(f"{path}[]", message or f"{path}[]")
+        self.ids = _E.slots(f"{message or path + '[]'}.id")
+
+    def write(self, tiles: Any, indices: Sequence[int], out: dict[int, float], at: int) -> None:  # noqa: ANN401
+        """The list of tile indices `indices` (tiles: the state's tile table) at part offset `at`."""
+        check_cap(GAME, self.path, len(indices), self.cap)
+        out[at + self.count] = float(len(indices))
+        item = at + self.first
+        for t in indices:
+            out[item] = 1.0
+            write_tile(tiles[t], self.fields, self.ids, out, item)
+            item += self.stride
+
+
+def write_tile(tile: Any, fields: tuple[int, int, dict[str, int], dict[str, int], int], ids: dict[str, int],  # noqa: ANN401
+               out: dict[int, float], at: int) -> None:
+    """One Tile message's slots (its id as 1 + its index, depth, type, and colour and value for food)."""
+    id_slot, depth_slot, types, colours, value_slot = fields
+    out[at + id_slot] = float(ids[tile.id] + 1)
+    out[at + depth_slot] = float(tile.depth)
+    out[at + types[tile.type]] = 1.0
+    if tile.type == FOOD:
+        out[at + colours[tile.colour]] = 1.0
+        out[at + value_slot] = 1.0
+        out[at + value_slot + 1] = float(tile.value)
+
+
+# ----- parts ------------------------------------------------------------------------------------
+_JUST_FLIPPED_FIELDS = _tile_fields("just_flipped", "just_flipped")
+_JUST_FLIPPED_IDS = _E.slots("just_flipped.id")
+
+_D_DEPTH, _D_FACE_DOWN, _D_REMOVED = (_E.offset(f"depths[].{name}", "depths[]") for name in ("depth", "face_down", "removed"))
+_D_UNSEEN_START, UNSEEN_SIZE = _E.offset("depths[].unseen", "depths[]"), _E.node("depths[].unseen").size
+_D_UNSEEN = _E.slots("depths[].unseen")  # tile id -> its place in the block
+_D_AVAILABLE = _TileList("depths[].available", "depths[]")
+_D_INERT = _TileList("depths[].inert", "depths[]", "depths[].inert[].tile")
+_D_PENGUIN = _E.offset("depths[].inert[].penguin", "depths[].inert[]")
+
+_B_SEAT, _B_SUPPLY, _B_SCORE, _B_ROWS = (_E.offset(f"boards[].{name}", "boards[]") for name in ("seat", "supply", "score", "complete_rows"))
+_B_COLUMNS = tuple(_TileList(f"boards[].{colour}", "boards[]") for colour in ("pink", "green", "yellow"))
+_B_ROCKS = _TileList("boards[].rocks", "boards[]")
+_B_DEPTHS, _B_DEPTHS_FIRST, _B_DEPTHS_CAP = (
+    _E.offset("boards[].captured_depths", "boards[]"), _E.offset("boards[].captured_depths[]", "boards[]"),
+    _E.cap("boards[].captured_depths"),
+)
+_B_TILES = {tile: _E.offset("boards[].captured_tiles", "boards[]") + i for tile, i in _E.slots("boards[].captured_tiles").items()}
+
+_A_POSITION, _A_SCORE, _A_ROWS = (_E.offset(f"ai.{name}", "ai") for name in ("position", "score", "complete_rows"))
+_A_COLUMNS = tuple(_TileList(f"ai.{colour}", "ai") for colour in ("pink", "green", "yellow"))
+_A_ROCKS = _TileList("ai.rocks", "ai")
+_A_OPEN_WATER = _TileList("ai.open_water", "ai")
+
+_depths, _unseen, _boards, _ai, _discarded = Memory(), Memory(), Memory(), Memory(), Memory()
+#: per tile table: each tile's place in an unseen block (a numpy table: a new unseen list costs one lookup)
+_UNSEEN_PLACES: dict[int, tuple[Any, np.ndarray]] = {}
+
+
+def _unseen_block(state: DeepDiveState, index: int) -> Block:
+    """The unseen block of depth `index`: a count per tile (each tile once in the rules)."""
+    tiles = state.data.tiles
+    known = _UNSEEN_PLACES.get(id(tiles))
+    if known is None or known[0] is not tiles:
+        known = _UNSEEN_PLACES[id(tiles)] = (tiles, np.array([_D_UNSEEN[tile.id] for tile in tiles], np.intp))
+    values = np.zeros(UNSEEN_SIZE, np.float32)
+    np.add.at(values, known[1][state.unseen[index]], 1.0)
+    return DEPTH_ITEM + index * DEPTH_STRIDE + _D_UNSEEN_START, values
+
+
+def _tuples(lists: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
+    return tuple(map(tuple, lists))
+
+
+def encode(state: DeepDiveState, seat: Seat, out: Slots) -> None:
+    """The seat's observation slots (see the module's docstring); zeros are left out."""
+    tiles = state.data.tiles
+    out[SEAT] = 1.0
+    out[SEAT + 1] = float(seat)
+    out[PLAYERS] = float(state.players)
+    solo = state.solo
+    if solo:
+        out[SOLO] = 1.0
+        out[DIFFICULTY[state.difficulty]] = 1.0
+    out[ROUND] = float(state.round)
+    if state.start_player is not None:
+        out[START_PLAYER] = 1.0
+        out[START_PLAYER + 1] = float(state.start_player)
+    out[TOKEN_SLOT["last_dive" if state.last_dive else "start_player"]] = 1.0
+    if state.end_triggered:
+        out[END_TRIGGERED] = 1.0
+    if state.final_round:
+        out[FINAL_ROUND] = 1.0
+    active = state.active
+    if active is not None and active != AI:
+        out[ACTIVE] = 1.0
+        out[ACTIVE + 1] = float(active)
+    if active == AI:
+        out[AI_TURN] = 1.0
+    out[DECISION[state.phase]] = 1.0
+    if state.depth:
+        out[CURRENT_DEPTH] = 1.0
+        out[CURRENT_DEPTH + 1] = float(state.depth)
+    if state.flipped is not None:
+        out[JUST_FLIPPED] = 1.0
+        write_tile(tiles[state.flipped], _JUST_FLIPPED_FIELDS, _JUST_FLIPPED_IDS, out, JUST_FLIPPED)
+    out[DEPTHS] = float(DEPTH_CAP)
+    penguin_on = state.penguin_on
+    face_down, removed = state.face_down, state.removed_per_depth
+    blocks = out.blocks
+    unseen_parts, depth_parts = _unseen.parts, _depths.parts
+    for index, (unseen, available, inert) in enumerate(zip(state.unseen, state.available, state.inert)):
+        key = (index, face_down[index], removed, tuple(available), tuple(inert),
+               tuple(map(penguin_on.get, inert)) if inert else (), id(tiles))
+        block = depth_parts.get(key)
+        if block is None:
+            block = _depths.block(key, DEPTH_ITEM + index * DEPTH_STRIDE, DEPTH_STRIDE,
+                                  lambda slots: _write_depth(state, index, slots))
+        blocks.append(block)  # the whole depth, its unseen block (all zeros) included
+        key = (index, tuple(unseen), id(tiles))
+        block = unseen_parts.get(key)
+        if block is None:
+            block = _unseen.keep(key, _unseen_block(state, index))
+        blocks.append(block)  # copied over the depth's
+    players = state.players
+    check_cap(GAME, "boards", players, BOARD_CAP)
+    out[BOARDS] = float(players)
+    board_parts = _boards.parts
+    for player, (columns, rocks, captured) in enumerate(zip(state.columns, state.rocks, state.captured)):
+        key = (player, tuple(map(tuple, columns)), tuple(rocks), tuple(captured), id(tiles))
+        block = board_parts.get(key)
+        if block is None:
+            block = _boards.block(key, BOARD_ITEM + player * BOARD_STRIDE, BOARD_STRIDE,
+                                  lambda slots: _write_board(state, player, slots))
+        blocks.append(block)
+    if solo:
+        key = (state.ai_position, state.difficulty, _tuples(state.ai_columns), tuple(state.ai_rocks),
+               tuple(state.ai_open_water), id(tiles))
+        blocks.append(_ai.parts.get(key) or _ai.block(key, AI_PART, AI_SIZE, lambda slots: _write_ai(state, slots)))
+    if state.discarded:
+        key = (tuple(state.discarded), id(tiles))
+        blocks.append(
+            _discarded.parts.get(key)
+            or _discarded.block(key, DISCARDED_START, DISCARDED_SIZE, lambda slots: _write_discarded(state, slots))
+        )
+    if state.phase == OVER:
+        out[GAME_OVER] = 1.0
+
+
+def _write_depth(state: DeepDiveState, index: int, out: dict[int, float]) -> None:
+    tiles = state.data.tiles
+    at = DEPTH_ITEM + index * DEPTH_STRIDE
+    out[at] = 1.0
+    out[at + _D_DEPTH] = float(index + 1)
+    out[at + _D_FACE_DOWN] = float(state.face_down[index])
+    out[at + _D_REMOVED] = float(state.removed_per_depth)
+    _D_AVAILABLE.write(tiles, state.available[index], out, at)
+    _D_INERT.write(tiles, state.inert[index], out, at)
+    item = at + _D_INERT.first
+    for t in state.inert[index]:
+        seat = state.penguin_on.get(t)
+        if seat is not None:
+            out[item + _D_PENGUIN] = 1.0
+            out[item + _D_PENGUIN + 1] = float(seat)
+        item += _D_INERT.stride
+
+
+def _write_board(state: DeepDiveState, player: int, out: dict[int, float]) -> None:
+    tiles = state.data.tiles
+    at = BOARD_ITEM + player * BOARD_STRIDE
+    out[at] = 1.0
+    out[at + _B_SEAT] = float(player)
+    columns = state.columns[player]
+    for column, tile_list in zip(columns, _B_COLUMNS):
+        tile_list.write(tiles, column, out, at)
+    _B_ROCKS.write(tiles, state.rocks[player], out, at)
+    out[at + _B_SUPPLY] = float(state.supply(player))
+    captured = state.captured[player]
+    check_cap(GAME, "boards[].captured_depths", len(captured), _B_DEPTHS_CAP)
+    out[at + _B_DEPTHS] = float(len(captured))
+    for position, t in enumerate(captured):
+        out[at + _B_DEPTHS_FIRST + position] = float(tiles[t].depth)
+        slot = at + _B_TILES[tiles[t].id]
+        out[slot] = out.get(slot, 0.0) + 1.0
+    values = [[tiles[t].value for t in column] for column in columns]
+    out[at + _B_SCORE] = float(row_score(values))
+    out[at + _B_ROWS] = float(complete_rows(values))
+
+
+def _write_ai(state: DeepDiveState, out: dict[int, float]) -> None:
+    tiles = state.data.tiles
+    at = AI_PART
+    out[at] = 1.0
+    out[at + _A_POSITION] = float(state.ai_position)
+    for column, tile_list in zip(state.ai_columns, _A_COLUMNS):
+        tile_list.write(tiles, column, out, at)
+    _A_ROCKS.write(tiles, state.ai_rocks, out, at)
+    _A_OPEN_WATER.write(tiles, state.ai_open_water, out, at)
+    values = [[tiles[t].value for t in column] for column in state.ai_columns]
+    out[at + _A_SCORE] = float(ai_score(values, len(state.ai_rocks), len(state.ai_open_water), state.difficulty))
+    out[at + _A_ROWS] = float(complete_rows(values))
+
+
+def _write_discarded(state: DeepDiveState, out: dict[int, float]) -> None:
+    tiles = state.data.tiles
+    for t in state.discarded:
+        slot = DISCARDED[tiles[t].id]
+        out[slot] = out.get(slot, 0.0) + 1.0
