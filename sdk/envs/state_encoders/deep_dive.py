@@ -41,7 +41,7 @@ DEPTHS, DEPTH_ITEM, DEPTH_STRIDE, DEPTH_CAP = _start("depths"), _start("depths[]
 BOARDS, BOARD_ITEM, BOARD_STRIDE, BOARD_CAP = _start("boards"), _start("boards[]"), _E.stride("boards"), _E.cap("boards")
 AI_PART, AI_SIZE = _start("ai"), _E.node("ai").size
 DISCARDED_START, DISCARDED_SIZE = _start("discarded_rocks"), _E.node("discarded_rocks").size
-DISCARDED = {tile: DISCARDED_START + i for tile, i in _E.slots("discarded_rocks").items()}
+DISCARDED = _E.slots("discarded_rocks")  # tile id -> its place in the block
 GAME_OVER = _start("game_over")
 
 
@@ -68,7 +68,7 @@ class _TileList:
         self.fields = _tile_fields(f"{path}[]", message or f"{path}[]")
         self.ids = _E.slots(f"{message or path + '[]'}.id")
 
-    def write(self, tiles: Any, indices: Sequence[int], out: dict[int, float], at: int) -> None:  # noqa: ANN401
+    def write(self, tiles: Any, indices: Sequence[int], out: Any, at: int) -> None:  # noqa: ANN401 - slots
         """The list of tile indices `indices` (tiles: the state's tile table) at part offset `at`."""
         check_cap(GAME, self.path, len(indices), self.cap)
         out[at + self.count] = float(len(indices))
@@ -80,7 +80,7 @@ class _TileList:
 
 
 def write_tile(tile: Any, fields: tuple[int, int, dict[str, int], dict[str, int], int], ids: dict[str, int],  # noqa: ANN401
-               out: dict[int, float], at: int) -> None:
+               out: Any, at: int) -> None:  # noqa: ANN401 - slots (a dict or a memoryview)
     """One Tile message's slots (its id as 1 + its index, depth, type, and colour and value for food)."""
     id_slot, depth_slot, types, colours, value_slot = fields
     out[at + id_slot] = float(ids[tile.id] + 1)
@@ -128,8 +128,13 @@ def _unseen_block(state: DeepDiveState, index: int) -> Block:
     known = _UNSEEN_PLACES.get(id(tiles))
     if known is None or known[0] is not tiles:
         known = _UNSEEN_PLACES[id(tiles)] = (tiles, np.array([_D_UNSEEN[tile.id] for tile in tiles], np.intp))
+    unseen = state.unseen[index]
     values = np.zeros(UNSEEN_SIZE, np.float32)
-    np.add.at(values, known[1][state.unseen[index]], 1.0)
+    places = known[1][np.fromiter(unseen, np.intp, len(unseen))]
+    if len(set(unseen)) == len(unseen):
+        values[places] = 1.0
+    else:  # a tile twice: counted, as the view's encoding counts it
+        np.add.at(values, places, 1.0)
     return DEPTH_ITEM + index * DEPTH_STRIDE + _D_UNSEEN_START, values
 
 
@@ -180,7 +185,7 @@ def encode(state: DeepDiveState, seat: Seat, out: Slots) -> None:
         block = depth_parts.get(key)
         if block is None:
             block = _depths.block(key, DEPTH_ITEM + index * DEPTH_STRIDE, DEPTH_STRIDE,
-                                  lambda slots: _write_depth(state, index, slots))
+                                  lambda slots: _write_depth(state, index, slots, 0))
         blocks.append(block)  # the whole depth, its unseen block (all zeros) included
         key = (index, tuple(unseen), id(tiles))
         block = unseen_parts.get(key)
@@ -196,25 +201,25 @@ def encode(state: DeepDiveState, seat: Seat, out: Slots) -> None:
         block = board_parts.get(key)
         if block is None:
             block = _boards.block(key, BOARD_ITEM + player * BOARD_STRIDE, BOARD_STRIDE,
-                                  lambda slots: _write_board(state, player, slots))
+                                  lambda slots: _write_board(state, player, slots, 0))
         blocks.append(block)
     if solo:
         key = (state.ai_position, state.difficulty, _tuples(state.ai_columns), tuple(state.ai_rocks),
                tuple(state.ai_open_water), id(tiles))
-        blocks.append(_ai.parts.get(key) or _ai.block(key, AI_PART, AI_SIZE, lambda slots: _write_ai(state, slots)))
+        blocks.append(_ai.parts.get(key) or _ai.block(key, AI_PART, AI_SIZE, lambda slots: _write_ai(state, slots, 0)))
     if state.discarded:
         key = (tuple(state.discarded), id(tiles))
         blocks.append(
             _discarded.parts.get(key)
-            or _discarded.block(key, DISCARDED_START, DISCARDED_SIZE, lambda slots: _write_discarded(state, slots))
+            or _discarded.block(key, DISCARDED_START, DISCARDED_SIZE, lambda slots: _write_discarded(state, slots, 0))
         )
     if state.phase == OVER:
         out[GAME_OVER] = 1.0
 
 
-def _write_depth(state: DeepDiveState, index: int, out: dict[int, float]) -> None:
+def _write_depth(state: DeepDiveState, index: int, out: Any, at: int) -> None:  # noqa: ANN401 - slots
+    """Depth `index + 1` but for its unseen tiles (`_unseen_block`), from slot `at` of `out`."""
     tiles = state.data.tiles
-    at = DEPTH_ITEM + index * DEPTH_STRIDE
     out[at] = 1.0
     out[at + _D_DEPTH] = float(index + 1)
     out[at + _D_FACE_DOWN] = float(state.face_down[index])
@@ -230,9 +235,9 @@ def _write_depth(state: DeepDiveState, index: int, out: dict[int, float]) -> Non
         item += _D_INERT.stride
 
 
-def _write_board(state: DeepDiveState, player: int, out: dict[int, float]) -> None:
+def _write_board(state: DeepDiveState, player: int, out: Any, at: int) -> None:  # noqa: ANN401 - slots
+    """The player's board, from slot `at` of `out`."""
     tiles = state.data.tiles
-    at = BOARD_ITEM + player * BOARD_STRIDE
     out[at] = 1.0
     out[at + _B_SEAT] = float(player)
     columns = state.columns[player]
@@ -245,16 +250,15 @@ def _write_board(state: DeepDiveState, player: int, out: dict[int, float]) -> No
     out[at + _B_DEPTHS] = float(len(captured))
     for position, t in enumerate(captured):
         out[at + _B_DEPTHS_FIRST + position] = float(tiles[t].depth)
-        slot = at + _B_TILES[tiles[t].id]
-        out[slot] = out.get(slot, 0.0) + 1.0
+        out[at + _B_TILES[tiles[t].id]] += 1.0
     values = [[tiles[t].value for t in column] for column in columns]
     out[at + _B_SCORE] = float(row_score(values))
     out[at + _B_ROWS] = float(complete_rows(values))
 
 
-def _write_ai(state: DeepDiveState, out: dict[int, float]) -> None:
+def _write_ai(state: DeepDiveState, out: Any, at: int) -> None:  # noqa: ANN401 - slots
+    """The solo AI's part, from slot `at` of `out`."""
     tiles = state.data.tiles
-    at = AI_PART
     out[at] = 1.0
     out[at + _A_POSITION] = float(state.ai_position)
     for column, tile_list in zip(state.ai_columns, _A_COLUMNS):
@@ -266,8 +270,8 @@ def _write_ai(state: DeepDiveState, out: dict[int, float]) -> None:
     out[at + _A_ROWS] = float(complete_rows(values))
 
 
-def _write_discarded(state: DeepDiveState, out: dict[int, float]) -> None:
+def _write_discarded(state: DeepDiveState, out: Any, at: int) -> None:  # noqa: ANN401 - slots
+    """The discarded rocks (a count per tile), from slot `at` of `out`."""
     tiles = state.data.tiles
     for t in state.discarded:
-        slot = DISCARDED[tiles[t].id]
-        out[slot] = out.get(slot, 0.0) + 1.0
+        out[at + DISCARDED[tiles[t].id]] += 1.0

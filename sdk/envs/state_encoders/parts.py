@@ -40,17 +40,14 @@ class Memory:
     def __init__(self) -> None:
         self.parts: dict[Hashable, Any] = {}
 
-    def block(self, key: Hashable, start: int, size: int, make: Callable[[dict[int, float]], None]) -> Block:
-        """Write the part for `key` with `make` (slot -> value, every slot in start..start+size-1) and keep it
-        as a block (callers look in `parts` first)."""
-        slots: dict[int, float] = {}
-        make(slots)
+    def block(self, key: Hashable, start: int, size: int, make: Callable[[memoryview], None]) -> Block:
+        """Write the part for `key` with `make` and keep it as a block of the vector from slot `start` on.
+
+        `make` gets the block's `size` slots (zeros, float32, through a memoryview: `slots[i] = value`, with
+        `i` counted from `start`); callers look in `parts` first.
+        """
         values = np.zeros(size, np.float32)
-        if slots:
-            places = np.fromiter(slots.keys(), np.intp, len(slots)) - start
-            if places.min() < 0 or places.max() >= size:
-                raise EncodingError(f"a part of the vector written from {start} to {start + size - 1} reaches past it")
-            values[places] = np.fromiter(slots.values(), np.float32, len(slots))
+        make(memoryview(values))
         return self.keep(key, (start, values))
 
     def keep(self, key: Hashable, part: Any) -> Any:  # noqa: ANN401 - a run or a block
