@@ -67,16 +67,35 @@ class _TileList:
         self.cap = _E.cap(path)
         self.fields = _tile_fields(f"{path}[]", message or f"{path}[]")
         self.ids = _E.slots(f"{message or path + '[]'}.id")
+        #: per tile table: each tile's item slots (presence and Tile), as float32 arrays from the item's start
+        self.items: dict[int, tuple[Any, list[np.ndarray]]] = {}
 
-    def write(self, tiles: Any, indices: Sequence[int], out: Any, at: int) -> None:  # noqa: ANN401 - slots
-        """The list of tile indices `indices` (tiles: the state's tile table) at part offset `at`."""
+    def tile_items(self, tiles: Any) -> list[np.ndarray]:  # noqa: ANN401 - the state's tile table
+        """Each tile's item slots, from its presence slot to its last Tile slot (made once per tile table)."""
+        known = self.items.get(id(tiles))
+        if known is None or known[0] is not tiles:
+            rows = []
+            for tile in tiles:
+                slots: dict[int, float] = {0: 1.0}
+                write_tile(tile, self.fields, self.ids, slots, 0)
+                row = np.zeros(max(slots) + 1, np.float32)
+                for slot, value in slots.items():
+                    row[slot] = value
+                rows.append(row)
+            known = self.items[id(tiles)] = (tiles, rows)
+        return known[1]
+
+    def write(self, tiles: Any, indices: Sequence[int], out: memoryview, at: int) -> None:  # noqa: ANN401
+        """The list of tile indices `indices` (tiles: the state's tile table) at part offset `at` of a block."""
         check_cap(GAME, self.path, len(indices), self.cap)
         out[at + self.count] = float(len(indices))
+        rows = self.tile_items(tiles)
         item = at + self.first
+        stride = self.stride
         for t in indices:
-            out[item] = 1.0
-            write_tile(tiles[t], self.fields, self.ids, out, item)
-            item += self.stride
+            row = rows[t]
+            out[item : item + len(row)] = row
+            item += stride
 
 
 def write_tile(tile: Any, fields: tuple[int, int, dict[str, int], dict[str, int], int], ids: dict[str, int],  # noqa: ANN401
