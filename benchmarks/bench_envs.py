@@ -45,8 +45,11 @@ def engine_rate(game_id: str, seconds: float, with_view: bool) -> float:
     return decisions / (time.process_time() - began)
 
 
-def env_rate(game_id: str, seconds: float, from_state: bool = True) -> float:
-    """AEC steps per CPU second: `last()` (the observation and mask) and `step` with a random legal action."""
+def env_rate(game_id: str, seconds: float, from_state: bool = True, observe: bool = True) -> float:
+    """AEC steps per CPU second: `last()` (the observation and mask) and `step` with a random legal action.
+
+    With `observe=False`, `last(observe=False)` and the action mask alone: what a step costs without any
+    observation vector (a ceiling for any encoder)."""
     from sdk.envs import aec_env
     from sdk.envs.state_encoders import state_encoder
 
@@ -58,11 +61,12 @@ def env_rate(game_id: str, seconds: float, from_state: bool = True) -> float:
         env.reset(seed=seed)
         seed += 1
         for _ in env.agent_iter():
-            observation, _, terminated, truncated, _ = env.last()
+            observation, _, terminated, truncated, _ = env.last(observe)
             if terminated or truncated:
                 env.step(None)
                 continue
-            env.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
+            mask = observation["action_mask"] if observe else env.table.action_mask(env.agent_seat[env.agent_selection])
+            env.step(rng.choice(np.flatnonzero(mask).tolist()))
             steps += 1
     return steps / (time.process_time() - began)
 
@@ -77,11 +81,12 @@ def run(quick: bool = False) -> str:
         "Engine: `apply_decisions` alone; engine + view: also the deciding seat's private view; AEC env: PettingZoo's",
         "`last()` (observation vector and action mask) and `step` per seat's choice, as a user drives it, with the",
         "observation from the game's encoder from the state where it has one (\"from\": state) and, beside it, with",
-        "the view encoded instead; both drivers pick a random legal choice with `random.choice`. Goal: the env at",
-        "least 0.5x the engine.",
+        "the view encoded instead; both drivers pick a random legal choice with `random.choice`. Mask only: the",
+        "same env with `last(observe=False)` and the action mask, no observation vector (a ceiling for any",
+        "encoder). Goal: the env at least 0.5x the engine.",
         "",
-        "| game | players | engine decisions/s | engine + view decisions/s | AEC env, view encoded, steps/s | AEC env steps/s | from | env / engine | env / engine + view |",
-        "|---|---:|---:|---:|---:|---:|---|---:|---:|",
+        "| game | players | engine decisions/s | engine + view decisions/s | AEC env, view encoded, steps/s | AEC env steps/s | from | env / engine | env / engine + view | mask only steps/s | mask only / engine |",
+        "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|",
     ]
     from sdk.envs.state_encoders import state_encoder
 
@@ -90,10 +95,11 @@ def run(quick: bool = False) -> str:
         viewed = engine_rate(game.id, seconds, with_view=True)
         by_view = env_rate(game.id, seconds, from_state=False)
         env = env_rate(game.id, seconds)
+        bare = env_rate(game.id, seconds, observe=False)
         source = "state" if state_encoder(game.id) else "view"
         lines.append(
             f"| {game.id} | {game.default_players} | {engine:,.0f} | {viewed:,.0f} | {by_view:,.0f} | {env:,.0f} | {source} "
-            f"| {env / engine:.2f} | {env / viewed:.2f} |"
+            f"| {env / engine:.2f} | {env / viewed:.2f} | {bare:,.0f} | {bare / engine:.2f} |"
         )
     return "\n".join(lines) + "\n"
 
