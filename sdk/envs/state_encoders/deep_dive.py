@@ -16,7 +16,7 @@ from referee.games.deep_dive.data import FOOD
 from referee.games.deep_dive.scoring import ai_score, complete_rows, row_score
 from referee.games.deep_dive.state import AI, OVER, DeepDiveState
 from sdk.envs.encodings import game_encoding
-from sdk.envs.state_encoders.parts import Block, Memory, check_cap
+from sdk.envs.state_encoders.parts import Block, Memory, Recent, check_cap
 from sdk.envs.encoding import Slots
 
 GAME = "deep_dive"
@@ -137,6 +137,8 @@ _A_ROCKS = _TileList("ai.rocks", "ai")
 _A_OPEN_WATER = _TileList("ai.open_water", "ai")
 
 _depths, _unseen, _boards, _ai, _discarded = Memory(), Memory(), Memory(), Memory(), Memory()
+#: the depth, unseen and board parts last handed out, by depth and by seat
+_recent_depths, _recent_unseen, _recent_boards = Recent(DEPTH_CAP), Recent(DEPTH_CAP), Recent(BOARD_CAP)
 #: per tile table: each tile's place in an unseen block (a numpy table: a new unseen list costs one lookup)
 _UNSEEN_PLACES: dict[int, tuple[Any, np.ndarray]] = {}
 
@@ -197,30 +199,36 @@ def encode(state: DeepDiveState, seat: Seat, out: Slots) -> None:
     penguin_on = state.penguin_on
     face_down, removed = state.face_down, state.removed_per_depth
     blocks = out.blocks
-    unseen_parts, depth_parts = _unseen.parts, _depths.parts
+    tiles_id = id(tiles)
     for index, (unseen, available, inert) in enumerate(zip(state.unseen, state.available, state.inert)):
-        key = (index, face_down[index], removed, tuple(available), tuple(inert),
-               tuple(map(penguin_on.get, inert)) if inert else (), id(tiles))
-        block = depth_parts.get(key)
+        current = (face_down[index], removed, available, inert, tuple(map(penguin_on.get, inert)) if inert else (), tiles_id)
+        block = _recent_depths.get(index, current)
         if block is None:
-            block = _depths.block(key, DEPTH_ITEM + index * DEPTH_STRIDE, DEPTH_STRIDE,
-                                  lambda slots: _write_depth(state, index, slots, 0))
+            key = (index, current[0], removed, tuple(available), tuple(inert), current[4], tiles_id)
+            block = _depths.parts.get(key) or _depths.block(
+                key, DEPTH_ITEM + index * DEPTH_STRIDE, DEPTH_STRIDE, lambda slots: _write_depth(state, index, slots, 0)
+            )
+            _recent_depths.keep(index, current, block)
         blocks.append(block)  # the whole depth, its unseen block (all zeros) included
-        key = (index, tuple(unseen), id(tiles))
-        block = unseen_parts.get(key)
+        current = (unseen, tiles_id)
+        block = _recent_unseen.get(index, current)
         if block is None:
-            block = _unseen.keep(key, _unseen_block(state, index))
+            key = (index, tuple(unseen), tiles_id)
+            block = _unseen.parts.get(key) or _unseen.keep(key, _unseen_block(state, index))
+            _recent_unseen.keep(index, current, block)
         blocks.append(block)  # copied over the depth's
     players = state.players
     check_cap(GAME, "boards", players, BOARD_CAP)
     out[BOARDS] = float(players)
-    board_parts = _boards.parts
     for player, (columns, rocks, captured) in enumerate(zip(state.columns, state.rocks, state.captured)):
-        key = (player, tuple(map(tuple, columns)), tuple(rocks), tuple(captured), id(tiles))
-        block = board_parts.get(key)
+        current = (columns, rocks, captured, tiles_id)
+        block = _recent_boards.get(player, current)
         if block is None:
-            block = _boards.block(key, BOARD_ITEM + player * BOARD_STRIDE, BOARD_STRIDE,
-                                  lambda slots: _write_board(state, player, slots, 0))
+            key = (player, tuple(map(tuple, columns)), tuple(rocks), tuple(captured), tiles_id)
+            block = _boards.parts.get(key) or _boards.block(
+                key, BOARD_ITEM + player * BOARD_STRIDE, BOARD_STRIDE, lambda slots: _write_board(state, player, slots, 0)
+            )
+            _recent_boards.keep(player, current, block)
         blocks.append(block)
     if solo:
         key = (state.ai_position, state.difficulty, _tuples(state.ai_columns), tuple(state.ai_rocks),

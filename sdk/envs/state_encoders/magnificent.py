@@ -19,7 +19,7 @@ from referee.games.magnificent.model import Player, position_label
 from referee.games.magnificent.state import MagnificentState
 from sdk.envs.encoding import EncodingError, Slots
 from sdk.envs.encodings import game_encoding
-from sdk.envs.state_encoders.parts import Memory, check_cap
+from sdk.envs.state_encoders.parts import Memory, Recent, check_cap
 
 GAME = "magnificent"
 _E = game_encoding(GAME).view
@@ -136,8 +136,8 @@ _TU_CHOSEN, _TU_CHOSEN_CAP = _t("chosen_slots"), _E.cap("turn.chosen_slots")
 _TU_TENT = _one_hot("turn.tent")
 
 _players, _camps, _main_tent, _display, _tracks = Memory(), Memory(), Memory(), Memory(), Memory()
-#: per seat, the tiles, components and block of the last camp given (compared before the memory is asked)
-_last_camp: list[tuple[Any, Any, Any]] = [(None, None, None)] * PLAYERS_CAP
+#: the parts last handed out: per seat (players, camps), and the main tent, display and tracks (places 0, 1, 2)
+_recent_players, _recent_camps, _recent = Recent(PLAYERS_CAP), Recent(PLAYERS_CAP), Recent(3)
 _label: dict[int, str] = {}
 
 
@@ -177,11 +177,21 @@ def _encode(state: MagnificentState, seat: Seat, out: Slots) -> None:
     for position, s in enumerate(deciding):
         out[DECIDING + 1 + position] = float(s)
     main_tent = state.main_tent
-    key = tuple(main_tent.items())
-    blocks.append(_main_tent.parts.get(key) or _main_tent.block(key, MAIN_TENT, MAIN_TENT_SIZE, lambda slots: _write_main_tent(main_tent, slots, 0)))
+    block = _recent.get(0, (main_tent,))
+    if block is None:
+        key = tuple(main_tent.items())
+        block = _main_tent.parts.get(key) or _main_tent.block(
+            key, MAIN_TENT, MAIN_TENT_SIZE, lambda slots: _write_main_tent(main_tent, slots, 0)
+        )
+        _recent.keep(0, (main_tent,), block)
+    blocks.append(block)
     display = state.display
-    key = tuple(map(tuple, display))
-    blocks.append(_display.parts.get(key) or _display.block(key, DISPLAY, DISPLAY_SIZE, lambda slots: _write_display(display, slots, 0)))
+    block = _recent.get(1, (display,))
+    if block is None:
+        key = tuple(map(tuple, display))
+        block = _display.parts.get(key) or _display.block(key, DISPLAY, DISPLAY_SIZE, lambda slots: _write_display(display, slots, 0))
+        _recent.keep(1, (display,), block)
+    blocks.append(block)
     posters = state.poster_display
     check_cap(GAME, "poster_display", len(posters), POSTER_DISPLAY_CAP)
     out[POSTER_DISPLAY] = float(len(posters))
@@ -195,8 +205,13 @@ def _encode(state: MagnificentState, seat: Seat, out: Slots) -> None:
     _counts(state.draft_pool, DRAFT_POOL, out)
     _counts(state.removed_trainers, REMOVED_TRAINERS, out)
     track_tents, wagons = state.track_tents, state.wagons
-    key = (tuple(tuple(tents) for tents in track_tents.values()), tuple(wagons.values()), tuple(track_tents), id(state.c))
-    blocks.append(_tracks.parts.get(key) or _tracks.block(key, TRACKS, TRACKS_SIZE, lambda slots: _write_tracks(state, slots, 0)))
+    current = (track_tents, wagons, id(state.c))
+    block = _recent.get(2, current)
+    if block is None:
+        key = (tuple((colour, tuple(tents)) for colour, tents in track_tents.items()), tuple(wagons.items()), id(state.c))
+        block = _tracks.parts.get(key) or _tracks.block(key, TRACKS, TRACKS_SIZE, lambda slots: _write_tracks(state, slots, 0))
+        _recent.keep(2, current, block)
+    blocks.append(block)
     supply = state.supply
     out[SUPPLY] = float(len(TILE_TYPES))
     at = SUPPLY_ITEM
@@ -208,29 +223,31 @@ def _encode(state: MagnificentState, seat: Seat, out: Slots) -> None:
     players = state.players_state
     check_cap(GAME, "players", len(players), PLAYERS_CAP)
     out[PLAYERS] = float(len(players))
-    player_parts, camp_parts = _players.parts, _camps.parts
     components = id(state.c)
     for s, player in enumerate(players):
         # the player's part without its tiles and camp, then those (they change only when it builds)
-        key = (s, player.board, player.points, player.coins, tuple(player.gems), player.markers, player.spent,
-               tuple(player.masters), tuple(player.dice.items()), tuple(player.trainers),
-               tuple(player.posters), tuple(player.tents), tuple(player.completed), tuple(player.hats))
-        block = player_parts.get(key)
+        current = (player.board, player.points, player.coins, player.gems, player.markers, player.spent,
+                   player.masters, player.dice, player.trainers, player.posters, player.tents, player.completed,
+                   player.hats)
+        block = _recent_players.get(s, current)
         if block is None:
-            block = _players.block(key, PLAYERS_ITEM + s * PLAYERS_STRIDE, PLAYERS_STRIDE,
-                                   lambda slots: _write_player(s, player, slots, 0))
+            key = (s, player.board, player.points, player.coins, tuple(player.gems), player.markers, player.spent,
+                   tuple(player.masters), tuple(player.dice.items()), tuple(player.trainers),
+                   tuple(player.posters), tuple(player.tents), tuple(player.completed), tuple(player.hats))
+            block = _players.parts.get(key) or _players.block(
+                key, PLAYERS_ITEM + s * PLAYERS_STRIDE, PLAYERS_STRIDE, lambda slots: _write_player(s, player, slots, 0)
+            )
+            _recent_players.keep(s, current, block)
         blocks.append(block)
-        tiles = tuple(player.tiles)
-        last = _last_camp[s]
-        if last[0] == tiles and last[1] == components:  # equal tuples of the same items compare faster than they hash
-            block = last[2]
-        else:
-            key = (s, tiles, components)
-            block = camp_parts.get(key)
-            if block is None:
-                block = _camps.block(key, PLAYERS_ITEM + s * PLAYERS_STRIDE + _P_TILES, CAMP_SIZE,
-                                     lambda slots: _write_camp(state, player, slots, -_P_TILES))
-            _last_camp[s] = (tiles, components, block)
+        current = (player.tiles, components)
+        block = _recent_camps.get(s, current)
+        if block is None:
+            key = (s, tuple(player.tiles), components)
+            block = _camps.parts.get(key) or _camps.block(
+                key, PLAYERS_ITEM + s * PLAYERS_STRIDE + _P_TILES, CAMP_SIZE,
+                lambda slots: _write_camp(state, player, slots, -_P_TILES),
+            )
+            _recent_camps.keep(s, current, block)
         blocks.append(block)
     if state.turn is not None:
         _write_turn(state, decision, out)

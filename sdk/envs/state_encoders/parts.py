@@ -62,3 +62,40 @@ def check_cap(game_id: str, path: str, items: int, cap: int) -> None:
     """EncodingError (as the view's encoding raises) when a list holds more items than its cap."""
     if items > cap:
         raise EncodingError(f"view field {path} holds {items} items, more than its cap {cap}")
+
+
+class Recent:
+    """The part last handed out at each place, with the state it came from, compared before any key is made.
+
+    Most parts are as they were one step before; comparing the state's own lists with copies of them is
+    cheaper than making (and hashing) a key of tuples. `current` is a tuple of the state's values (lists
+    and dicts as they are); on a change the caller finds the part in a `Memory` and calls `keep`.
+    """
+
+    __slots__ = ("seen",)
+
+    def __init__(self, places: int) -> None:
+        self.seen: list[tuple[Any, Any] | None] = [None] * places
+
+    def get(self, place: int, current: tuple[Any, ...]) -> Any:  # noqa: ANN401 - a part
+        """The part last kept at `place` if it came from a state equal to `current`, else None."""
+        entry = self.seen[place]
+        if entry is not None and entry[0] == current:
+            return entry[1]
+        return None
+
+    def keep(self, place: int, current: tuple[Any, ...], part: Any) -> Any:  # noqa: ANN401
+        """Remember `part` at `place`, with a copy of `current` (its lists and dicts copied)."""
+        self.seen[place] = (tuple(_copied(value) for value in current), part)
+        return part
+
+
+def _copied(value: Any) -> Any:  # noqa: ANN401
+    """A copy of a state's value as deep as its lists and dicts go (tuples and scalars are kept as they are)."""
+    if isinstance(value, list):
+        if value and isinstance(value[0], (list, dict)):
+            return [_copied(item) for item in value]
+        return list(value)
+    if isinstance(value, dict):
+        return {key: _copied(item) for key, item in value.items()}
+    return value
