@@ -36,7 +36,7 @@ class EncodingError(ArenaError):
 
 
 #: up to this many slots in a dict are set one by one; more go through numpy arrays
-_FEW_SLOTS = 48
+_FEW_SLOTS = 80
 
 
 class Slots(dict):  # type: ignore[type-arg]
