@@ -13,8 +13,6 @@ from typing import Any
 
 from referee.errors import ArenaError
 
-_UNSET: Any = object()
-
 
 class StaleViewError(ArenaError):
     """An info's view was first read after its game had moved on in a way that cannot be replayed."""

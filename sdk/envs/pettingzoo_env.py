@@ -1,7 +1,8 @@
 """The PettingZoo AEC environment of a B99 game (needs the `rl` extra: pip install -e '.[rl]').
 
 Agents are `player_0` .. `player_{N-1}` (seat order). Each observation is a dict
-`{"observation": float32 vector, "action_mask": int8 vector}`; `infos[agent]` holds the typed view,
+`{"observation": float32 vector, "action_mask": int8 vector}` (from the game's encoder from the state
+when it has one, sdk/envs/state_encoders); `infos[agent]` holds the typed view (built when first read),
 the decision name and the legal options of the agent to move. Simultaneous decisions follow the AEC
 turn order: the deciding seats choose one after another in seat order, and the choices are applied
 together when the last one is in (none of them sees another's choice). Rewards come at the end

@@ -11,13 +11,14 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+
 from referee.engine import Seat
 from referee.games.deep_dive.data import FOOD
 from referee.games.deep_dive.scoring import ai_score, complete_rows, row_score
 from referee.games.deep_dive.state import AI, OVER, DeepDiveState
+from sdk.envs.encoding import EncodingError, Slots
 from sdk.envs.encodings import game_encoding
 from sdk.envs.state_encoders.parts import Block, Memory, Recent, check_cap
-from sdk.envs.encoding import Slots
 
 GAME = "deep_dive"
 _E = game_encoding(GAME).view
@@ -165,6 +166,13 @@ def _tuples(lists: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
 
 def encode(state: DeepDiveState, seat: Seat, out: Slots) -> None:
     """The seat's observation slots (see the module's docstring); zeros are left out."""
+    try:
+        _encode(state, seat, out)
+    except KeyError as error:  # a value outside its vocabulary: the view's encoding names the field
+        raise EncodingError(f"{GAME}: a value of seat {seat}'s view is outside its vocabulary: {error}") from None
+
+
+def _encode(state: DeepDiveState, seat: Seat, out: Slots) -> None:
     tiles = state.data.tiles
     out[SEAT] = 1.0
     out[SEAT + 1] = float(seat)

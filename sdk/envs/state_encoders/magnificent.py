@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from referee.engine import Seat
 from referee.games.magnificent import draft
 from referee.games.magnificent.data import TILE_TYPES

@@ -1,9 +1,9 @@
 """What the encoders from the state share: parts of a vector remembered by the state they come from.
 
 Most of a position is as it was a step before (a DEEP DIVE tableau, a Magnificent camp), so an
-encoder writes such a part once (slot -> value, frozen as numpy arrays: a block of the vector, or a run of
-scattered slots) and keeps it in a `Memory` keyed by exactly the state it was made from; later positions
-add the arrays to their `Slots` as they are.
+encoder writes such a part once, into a float32 block of the vector, and keeps it in a `Memory` keyed by
+exactly the state it was made from; later positions add the block to their `Slots` as it is. `Recent`
+finds the part handed out last at a place without making a key when its state has not changed.
 """
 
 from __future__ import annotations
@@ -18,22 +18,12 @@ from sdk.envs.encoding import EncodingError
 #: parts kept per memory before it is emptied (random play makes new ones forever)
 MEMORY_SIZE = 20_000
 
-#: slot numbers and values (for `Slots.add_run`)
-Run = tuple[np.ndarray, np.ndarray]
 #: a first slot and the values from it on (for `Slots.add_block`)
 Block = tuple[int, np.ndarray]
-_EMPTY: Run = (np.zeros(0, np.intp), np.zeros(0, np.float32))
-
-
-def frozen(slots: dict[int, float]) -> Run:
-    """Slots as the (slot numbers, values) arrays of a run."""
-    if not slots:
-        return _EMPTY
-    return np.fromiter(slots.keys(), np.intp, len(slots)), np.fromiter(slots.values(), np.float32, len(slots))
 
 
 class Memory:
-    """Parts of vectors by the exact state they were made from (`key`); `make(slots)` writes a new one."""
+    """Parts of vectors by the exact state they were made from (`key`), emptied when it holds MEMORY_SIZE."""
 
     __slots__ = ("parts",)
 
@@ -50,7 +40,7 @@ class Memory:
         make(memoryview(values))
         return self.keep(key, (start, values))
 
-    def keep(self, key: Hashable, part: Any) -> Any:  # noqa: ANN401 - a run or a block
+    def keep(self, key: Hashable, part: Any) -> Any:  # noqa: ANN401 - a block (or any part the caller made)
         """Keep a part made by the caller."""
         if len(self.parts) >= MEMORY_SIZE:
             self.parts.clear()
