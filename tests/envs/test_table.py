@@ -11,7 +11,7 @@ import pytest
 
 from referee.registry import game_ids
 from sdk.envs import aec_env
-from sdk.envs.encoding import EncodingError
+from sdk.envs.encoding import EncodingError, Slots
 from sdk.envs.info import SeatInfo, StaleViewError
 from sdk.envs.state_encoders import state_encoder
 from sdk.envs.table import Table
@@ -93,3 +93,17 @@ def test_a_value_outside_its_vocabulary_is_an_encoding_error_from_the_state_too(
     table.state.players_state[0].board = "IX"
     with pytest.raises(EncodingError, match="IX"):
         table.encode(0)
+
+
+def test_slots_hand_blocks_runs_and_single_slots_to_the_vector() -> None:
+    encoding = Table("deep_dive").encoding.view
+    out = Slots()
+    out.add_block(2, np.array([5.0, 0.0, 7.0], np.float32))
+    out.add_block(3, np.array([6.0], np.float32))  # a later block over an earlier one
+    out.add_run(np.array([10, 12]), np.array([1.0, 2.0], np.float32))
+    out[0] = 3  # an int is taken as its float
+    vector = encoding.vector(out)
+    assert vector[:5].tolist() == [3.0, 0.0, 5.0, 6.0, 7.0] and vector[10] == 1.0 and vector[12] == 2.0
+    assert vector.sum() == 24.0 and vector.dtype == np.float32
+    many = {slot: 1.0 for slot in range(0, 2 * 90, 2)}  # more slots than are set one by one
+    assert encoding.vector(many).sum() == 90.0
