@@ -7,11 +7,17 @@ keep their meaning. The legal options of a decision become a mask over that spac
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import attrgetter
 
 import numpy as np
 
 from referee.engine import Option
 from referee.errors import ArenaError, IllegalOptionError
+
+
+_option_id = attrgetter("id")
+#: masks an action space remembers before it empties that memory
+_MASK_MEMORY = 20_000
 
 
 class UnknownOptionError(ArenaError):
@@ -31,6 +37,8 @@ class ActionSpace:
         self.game_id = game_id
         self.ids: tuple[str, ...] = tuple(ids)
         self.index: dict[str, int] = {option_id: i for i, option_id in enumerate(ids)}
+        #: option ids of a decision -> its mask (copied when handed out)
+        self.masks: dict[tuple[str, ...], np.ndarray] = {}
 
     @property
     def size(self) -> int:
@@ -44,7 +52,19 @@ class ActionSpace:
         return index
 
     def mask(self, options: Sequence[Option]) -> np.ndarray:
-        """1 at the index of each legal option, 0 elsewhere (int8, as PettingZoo's action masks)."""
+        """1 at the index of each legal option, 0 elsewhere (int8, as PettingZoo's action masks; a new array).
+
+        Masks are remembered by their option ids (the same few sets come back again and again) and copied.
+        """
+        key = tuple(map(_option_id, options))
+        known = self.masks.get(key)
+        if known is None:
+            if len(self.masks) >= _MASK_MEMORY:
+                self.masks.clear()
+            known = self.masks[key] = self._mask(options)
+        return known.copy()
+
+    def _mask(self, options: Sequence[Option]) -> np.ndarray:
         mask = np.zeros(self.size, dtype=np.int8)
         try:
             mask[[self.index[option.id] for option in options]] = 1

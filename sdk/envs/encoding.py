@@ -35,6 +35,36 @@ class EncodingError(ArenaError):
     """A view does not fit its game's encoding (unknown value, list over its cap, undeclared field)."""
 
 
+#: up to this many slots in a dict are set one by one; more go through numpy arrays
+_FEW_SLOTS = 80
+
+
+class Slots(dict):  # type: ignore[type-arg]
+    """The slots an encoder sets (slot -> value), plus parts of the vector made beforehand as numpy arrays.
+
+    An encoder that reads the state (sdk/envs/state_encoders) may hand a stretch of the vector it made
+    before (`add_block`: its first slot and its values, zeros included, copied in one go) or scattered
+    slots (`add_run`: slot numbers and values), which costs an array copy instead of a dict entry per
+    slot. Blocks are copied first, in the order they were added (a later one over an earlier one), then
+    the dict's slots and the runs are set over them; a slot is set in at most one of the dict and the runs.
+    """
+
+    __slots__ = ("runs", "blocks")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.runs: list[tuple[np.ndarray, np.ndarray]] = []
+        self.blocks: list[tuple[int, np.ndarray]] = []
+
+    def add_run(self, slots: np.ndarray, values: np.ndarray) -> None:
+        """Set `slots` (an int array) to `values` (a float32 array of the same length)."""
+        self.runs.append((slots, values))
+
+    def add_block(self, start: int, values: np.ndarray) -> None:
+        """Copy `values` (a float32 array) into the vector from slot `start` on."""
+        self.blocks.append((start, values))
+
+
 class Misfit(Exception):  # noqa: N818 - a signal between the two encoders, never seen outside this module
     """The compiled encoder met a view that does not fit: the tree walk then says where."""
 
@@ -216,6 +246,8 @@ class ViewEncoding:
         self.game_id = game_id
         self.spec = spec
         self.blocks: list[Block] = []
+        #: each field path -> where its block starts (in the first item of every list around it) and its node
+        self.fields: dict[str, tuple[int, _Node]] = {}
         used: set[str] = set()
         self.root = self._message(descriptor, "", False, 0, used)
         self.size = self.root.size
@@ -229,24 +261,87 @@ class ViewEncoding:
     def encode(self, view: Mapping[str, Any]) -> np.ndarray:
         """The view as a float32 vector; EncodingError if a value does not fit."""
         out: dict[int, float] = {}  # the few slots that are set: most of a vector is zeros
+        self.encode_into(view, out)
+        return self.vector(out)
+
+    def encode_into(self, view: Mapping[str, Any], out: dict[int, float]) -> None:
+        """Write the view's non-zero slots into `out` (slot -> value); EncodingError if a value does not fit."""
         try:
             self._compiled(view, out)
         except (Misfit, KeyError):  # the compiled tables raise KeyError for a value outside a vocabulary
             self.root.write(view, {}, 0)  # raises the EncodingError that names the field
             raise EncodingError(f"{self.game_id}: the compiled encoding refused a view the encoding takes") from None
-        return self._vector(out)
 
     def encode_reference(self, view: Mapping[str, Any]) -> np.ndarray:
         """`encode` by walking the encoding tree field by field (what the compiled encoder must match)."""
         out: dict[int, float] = {}
         self.root.write(view, out, 0)
-        return self._vector(out)
+        return self.vector(out)
 
-    def _vector(self, out: dict[int, float]) -> np.ndarray:
+    def vector(self, out: dict[int, float]) -> np.ndarray:
+        """A new float32 vector of `size` slots holding `out`'s slots and, for `Slots`, its blocks and runs (zeros elsewhere)."""
         vector = np.zeros(self.size, dtype=np.float32)
-        if out:
+        slots = memoryview(vector)  # item and slice assignment without numpy's per-call cost
+        for start, values in getattr(out, "blocks", ()):
+            slots[start : start + len(values)] = values
+        try:
+            if len(out) > _FEW_SLOTS:
+                raise TypeError
+            for slot, value in out.items():
+                slots[slot] = value
+        except (TypeError, ValueError):  # many slots, or a value that is not a float (numpy converts it)
             vector[np.fromiter(out.keys(), np.intp, len(out))] = np.fromiter(out.values(), np.float32, len(out))
+        runs = getattr(out, "runs", None)
+        if runs:
+            if len(runs) == 1:
+                vector[runs[0][0]] = runs[0][1]
+            else:
+                vector[np.concatenate([slots for slots, _ in runs])] = np.concatenate([values for _, values in runs])
         return vector
+
+    # ----- where fields are, for encoders that read a game's state (sdk/envs/state_encoders) ----
+    def start(self, path: str) -> int:
+        """The first slot of a field's block (`players[].camp`: in the first item of each list around it).
+
+        A list's own path names its count slot; `path[]` the first item (its presence slot for messages).
+        """
+        placed = self.fields.get(path)
+        if placed is None:
+            raise EncodingError(f"{self.game_id}: the view encoding has no field {path!r}")
+        return placed[0]
+
+    def offset(self, path: str, within: str) -> int:
+        """Where a field's block starts, counted from the start of `within` (an item or message around it)."""
+        return self.start(path) - self.start(within)
+
+    def stride(self, path: str) -> int:
+        """The distance between two consecutive items of the list `path` (its item's slots, with presence)."""
+        node = self.node(path)
+        if not isinstance(node, _Sequence):
+            raise EncodingError(f"{self.game_id}: view field {path!r} is not a list with a cap")
+        return node.stride
+
+    def cap(self, path: str) -> int:
+        """The most items the list `path` may hold."""
+        node = self.node(path)
+        if not isinstance(node, _Sequence):
+            raise EncodingError(f"{self.game_id}: view field {path!r} is not a list with a cap")
+        return node.cap
+
+    def slots(self, path: str) -> dict[str, int]:
+        """A one-hot, count or index field's value -> its place in the block (0-based, as in its vocabulary)."""
+        node = self.node(path)
+        index = getattr(node, "index", None)
+        if index is None:
+            raise EncodingError(f"{self.game_id}: view field {path!r} has no vocabulary")
+        return dict(index)
+
+    def node(self, path: str) -> _Node:
+        """The encoding node of a field (for writing a small part of a view through the tree)."""
+        placed = self.fields.get(path)
+        if placed is None:
+            raise EncodingError(f"{self.game_id}: the view encoding has no field {path!r}")
+        return placed[1]
 
     # ----- building the layout from the View message ------------------------------------
     def _message(self, descriptor: Descriptor, path: str, present: bool, start: int, used: set[str]) -> _Message:
@@ -262,6 +357,13 @@ class ViewEncoding:
         return _Message(path, fields, present)
 
     def _field(self, fd: FieldDescriptor, path: str, at: int, used: set[str]) -> _Node:
+        node = self._field_node(fd, path, at, used)
+        self.fields[path] = (at, node)
+        if isinstance(node, _Sequence):
+            self.fields[path + "[]"] = (at + 1, node.item)
+        return node
+
+    def _field_node(self, fd: FieldDescriptor, path: str, at: int, used: set[str]) -> _Node:
         repeated = fd.is_repeated
         if fd.message_type is not None and fd.message_type.GetOptions().map_entry:
             raise EncodingError(f"{self.game_id}: view field {path} is a map, which the encoding does not take")

@@ -143,7 +143,7 @@ class B99GymEnv(gymnasium.Env):  # type: ignore[misc]
         except IllegalActionError as error:
             if self.illegal == "raise" or self.table.state.is_terminal():
                 raise
-            info = {**self.table.info(self.seat), "illegal_action": str(error)}
+            info = self.table.info(self.seat, illegal_action=str(error))
             return self.table.observation(self.seat), -1.0, True, False, info
         self._play_opponents()
         terminated = self.table.state.is_terminal()

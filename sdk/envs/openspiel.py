@@ -147,8 +147,7 @@ class B99SpielState(pyspiel.State):  # type: ignore[misc]
         """Apply a chance outcome index or the player's action index."""
         state = self.table.state
         if state.is_chance_node():
-            state.apply_chance(state.chance_outcomes()[action].id)
-            self.table.changed()
+            self.table.apply_chance(state.chance_outcomes()[action].id)
             return
         seat = self.current_player()
         option = self.table.encoding.actions.option_for(action, self.table.options(seat), f"for seat {seat}")
@@ -172,14 +171,15 @@ class B99SpielState(pyspiel.State):  # type: ignore[misc]
 
     # ----- what a seat knows --------------------------------------------------------------------
     def encoded_view(self, player: int) -> np.ndarray:
-        """The seat's view encoding, computed once per position (observation and information state share it)."""
+        """The seat's observation vector (its view's encoding), computed once per position (observation and
+        information state share it)."""
         position = len(self.history())
         cached = self.__dict__.get("_encoded")
         if cached is None or cached[0] != position:
             cached = (position, {})
             self.__dict__["_encoded"] = cached
         if player not in cached[1]:
-            cached[1][player] = self.table.encoding.view.encode(self.table.view(player))
+            cached[1][player] = self.table.encode(player)
         return cached[1][player]
 
     def view_string(self, player: int) -> str:

@@ -1,7 +1,8 @@
 """The PettingZoo AEC environment of a B99 game (needs the `rl` extra: pip install -e '.[rl]').
 
 Agents are `player_0` .. `player_{N-1}` (seat order). Each observation is a dict
-`{"observation": float32 vector, "action_mask": int8 vector}`; `infos[agent]` holds the typed view,
+`{"observation": float32 vector, "action_mask": int8 vector}` (from the game's encoder from the state
+when it has one, sdk/envs/state_encoders); `infos[agent]` holds the typed view (built when first read),
 the decision name and the legal options of the agent to move. Simultaneous decisions follow the AEC
 turn order: the deciding seats choose one after another in seat order, and the choices are applied
 together when the last one is in (none of them sees another's choice). Rewards come at the end
@@ -75,21 +76,24 @@ class B99AECEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         self.table.act(self.agent_seat[agent], action)  # type: ignore[arg-type]
         self._after_move()
-        self._accumulate_rewards()
 
     def _after_move(self) -> None:
-        """Select the next agent; at the end, hand out rewards and mark everyone terminated."""
-        self.rewards = {agent: 0.0 for agent in self.agents}
-        seat = self.table.to_move()
-        if seat is None:
-            for agent, reward in zip(self.possible_agents, self.table.rewards()):
-                self.rewards[agent] = reward
-                self.terminations[agent] = True
-                self.infos[agent] = {"view": self.table.view(self.agent_seat[agent]), "result": self.table.state.result()}
-            self.agent_selection = self.agents[0]
+        """Select the next agent; at the end, hand out rewards and mark everyone terminated.
+
+        Rewards are zero until the end, so a step before it leaves `rewards` (all zeros since `reset`) as it is.
+        """
+        table = self.table
+        seat = table.to_move()
+        if seat is not None:
+            self.agent_selection = agent = self.possible_agents[seat]
+            self.infos[agent] = table.info(seat)
             return
-        self.agent_selection = self.possible_agents[seat]
-        self.infos[self.agent_selection] = self.table.info(seat)
+        for agent, reward in zip(self.possible_agents, table.rewards()):
+            self.rewards[agent] = reward
+            self.terminations[agent] = True
+            self.infos[agent] = table.final_info(self.agent_seat[agent])
+        self.agent_selection = self.agents[0]
+        self._accumulate_rewards()
 
     def render(self) -> None:
         return None

@@ -4,13 +4,17 @@ A `Table` is what every environment here wraps (PettingZoo, Gymnasium, OpenSpiel
 library. Simultaneous decisions (Merchants' draft) are taken one seat at a time, in seat order, and
 applied together once every deciding seat has chosen; a seat choosing later sees nothing of the
 earlier choices, because its view does not change until all are applied.
+
+A table logs what it applies since `reset` (chance outcomes and decisions, in a chain of tuples that
+copies share), so the view of an `info` first read after the game has moved on is the view of the
+position the info was made at, replayed from the start.
 """
 
 from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -19,7 +23,10 @@ from referee.chance import sample_outcome
 from referee.engine import GameResult, GameState, Option, Seat
 from referee.errors import GameOverError, NotDecidingError
 from referee.registry import get_game
+from sdk.envs.encoding import Slots
 from sdk.envs.encodings import GameEncoding, game_encoding
+from sdk.envs.info import SeatInfo, StaleViewError
+from sdk.envs.state_encoders import StateEncoder, state_encoder
 
 
 def rewards_for(result: GameResult, solo_opponent: bool) -> list[float]:
@@ -40,49 +47,73 @@ def rewards_for(result: GameResult, solo_opponent: bool) -> list[float]:
     return rewards
 
 
+_UNKNOWN: Any = object()
+#: the first link of every log: the initial state
+_START: tuple[Any, str, Any] = (None, "start", None)
+
+
 class Table:
     """A game state plus the seeded chance that drives it and the choices waiting for a simultaneous decision."""
 
     def __init__(
-        self, game_id: str, players: int | None = None, variants: Mapping[str, Any] | None = None, auto_chance: bool = True
+        self,
+        game_id: str,
+        players: int | None = None,
+        variants: Mapping[str, Any] | None = None,
+        auto_chance: bool = True,
+        from_state: bool = True,
     ) -> None:
         #: False when the driver resolves chance nodes itself (OpenSpiel's chance player)
         self.auto_chance = auto_chance
         self.game = get_game(game_id)
         self.config = self.game.make_config(players, dict(variants or {}))
         self.encoding: GameEncoding = game_encoding(game_id)
+        #: the game's encoder from the state (sdk/envs/state_encoders), None to encode the view
+        #: (`from_state=False` forces the view's encoding, which the encoder from the state must equal)
+        self.state_encoder: StateEncoder | None = state_encoder(game_id) if from_state else None
         self.players = self.config.players
         self.rng = random.Random(0)
         self.state: GameState = self.game.new_initial_state(self.config)
+        #: what was applied since the initial state: (earlier link, "chance" or "decide", outcome id or choices),
+        #: None when the state was set or edited from outside (its positions cannot be replayed then)
+        self.log: tuple[Any, str, Any] | None = _START
         self.pending: dict[Seat, str] = {}
-        #: (state version, seat) -> the seat's view and options, so the observation and the info share them
+        #: counts the positions the table has been at (an info's view belongs to one of them)
         self.version = 0
-        self.cache: dict[tuple[int, Seat, str], Any] = {}
+        #: this position's seat to move (_UNKNOWN until asked), and each seat's options and view once asked for
+        self.mover: Any = _UNKNOWN
+        self.option_lists: dict[Seat, list[Option]] = {}
+        self.views: dict[Seat, dict[str, Any]] = {}
 
     # ----- driving ------------------------------------------------------------------------
     def reset(self, seed: int | None = None) -> None:
         """A new game; chance outcomes come from `seed` (a fresh random seed when None)."""
         self.rng = random.Random(secrets.randbits(63) if seed is None else seed)
         self.state = self.game.new_initial_state(self.config)
+        self.log = _START
         self.pending = {}
-        self.changed()
+        self._moved()
         self.resolve_chance()
 
     def resolve_chance(self) -> None:
         """Apply chance outcomes, drawn from the table's generator, until a seat decides or the game ends."""
         state = self.state
         while not state.is_terminal() and state.is_chance_node():
-            state.apply_chance(sample_outcome(state.chance_outcomes(), self.rng).id)
-            self.changed()
+            self.apply_chance(sample_outcome(state.chance_outcomes(), self.rng).id)
+
+    def apply_chance(self, outcome_id: str) -> None:
+        """Apply one outcome of the pending chance node (drivers that resolve chance themselves call this)."""
+        self.state.apply_chance(outcome_id)
+        if self.log is not None:
+            self.log = (self.log, "chance", outcome_id)
+        self._moved()
 
     def to_move(self) -> Seat | None:
         """The seat that chooses next (the first deciding seat that has not chosen yet), None at the end."""
-        key = (self.version, -1, "to_move")
-        if key in self.cache:
-            return self.cache[key]  # type: ignore[no-any-return]
-        seat = self._next_seat()
-        self.cache[key] = seat
-        return seat
+        seat = self.mover
+        if seat is _UNKNOWN:
+            seat = self.mover = self._next_seat()
+        return seat  # type: ignore[no-any-return]
 
     def _next_seat(self) -> Seat | None:
         if self.state.is_terminal():
@@ -93,27 +124,35 @@ class Table:
         raise NotDecidingError(f"{self.game.id}: every deciding seat has chosen but nothing was applied")
 
     def changed(self) -> None:
-        """Forget cached views and options: the state has moved (drivers that edit `state` call this)."""
+        """Forget cached views and options: drivers that edit or replace `state` themselves call this.
+
+        Positions from then on cannot be replayed (an info's view must then be read before the game moves on).
+        """
+        self.log = None
+        self._moved()
+
+    def _moved(self) -> None:
+        """Forget cached views and options: the state has moved."""
         self.version += 1
-        self.cache.clear()
+        self.mover = _UNKNOWN
+        self.option_lists = {}
+        self.views = {}
 
     def options(self, seat: Seat) -> list[Option]:
         """The seat's legal options now (empty when it is not deciding or has already chosen)."""
-        key = (self.version, seat, "options")
-        options = self.cache.get(key)
+        options = self.option_lists.get(seat)
         if options is None:
             state = self.state
             deciding = not state.is_terminal() and seat not in self.pending and seat in state.deciding_seats()
-            options = list(state.legal_options(seat)) if deciding else []
-            self.cache[key] = options
-        return options  # type: ignore[no-any-return]
+            options = self.option_lists[seat] = list(state.legal_options(seat)) if deciding else []
+        return options
 
     def view(self, seat: Seat) -> dict[str, Any]:
         """The seat's private view now (built once per position)."""
-        key = (self.version, seat, "view")
-        if key not in self.cache:
-            self.cache[key] = self.state.private_view(seat)
-        return self.cache[key]  # type: ignore[no-any-return]
+        view = self.views.get(seat)
+        if view is None:
+            view = self.views[seat] = self.state.private_view(seat)
+        return view
 
     def act(self, seat: Seat, action: int) -> None:
         """The seat chooses by action index; IllegalActionError names an illegal one, nothing is applied then."""
@@ -130,12 +169,17 @@ class Table:
 
     def choose(self, seat: Seat, option_id: str) -> None:
         """The seat chooses by option id; applied once every deciding seat has chosen."""
-        self.pending[seat] = option_id
-        self.cache.clear()
-        if set(self.pending) == set(self.state.deciding_seats()):
+        pending = self.pending
+        pending[seat] = option_id
+        self.mover = _UNKNOWN
+        self.option_lists.pop(seat, None)
+        deciding = self.state.deciding_seats()
+        if len(pending) == len(deciding) and all(s in pending for s in deciding):
             choices, self.pending = self.pending, {}
             self.state.apply_decisions(choices)
-            self.changed()
+            if self.log is not None:
+                self.log = (self.log, "decide", choices)
+            self._moved()
             if self.auto_chance:
                 self.resolve_chance()
 
@@ -145,7 +189,7 @@ class Table:
         twin.__dict__.update(self.__dict__)
         twin.state = self.state.clone()
         twin.pending = dict(self.pending)
-        twin.cache = {}
+        twin.mover, twin.option_lists, twin.views = _UNKNOWN, {}, {}
         twin.rng = random.Random()
         twin.rng.setstate(self.rng.getstate())
         return twin
@@ -153,20 +197,67 @@ class Table:
     # ----- what a seat sees ------------------------------------------------------------------
     def observation(self, seat: Seat) -> dict[str, np.ndarray]:
         """The seat's encoded private view and its action mask (all zeros unless it is to choose now)."""
-        return {"observation": self.encoding.view.encode(self.view(seat)), "action_mask": self.action_mask(seat)}
+        return {"observation": self.encode(seat), "action_mask": self.action_mask(seat)}
+
+    def encode(self, seat: Seat) -> np.ndarray:
+        """The seat's observation vector: the game's encoder from the state, or its view encoded (the same vector)."""
+        out = Slots()
+        if self.state_encoder is not None:
+            self.state_encoder(self.state, seat, out)
+        else:
+            self.encoding.view.encode_into(self.view(seat), out)
+        return self.encoding.view.vector(out)
 
     def action_mask(self, seat: Seat) -> np.ndarray:
         """The seat's legal-action mask alone (all zeros unless it is to choose now), without encoding its view."""
         return self.encoding.actions.mask(self.options(seat) if self.to_move() == seat else [])
 
-    def info(self, seat: Seat) -> dict[str, Any]:
-        """The typed view (a dict keyed by the game's proto field names), the decision and its options."""
+    def info(self, seat: Seat, **extra: Any) -> dict[str, Any]:
+        """The typed view (a dict keyed by the game's proto field names), the decision and its options, and `extra`.
+
+        The view is built when first read (a `SeatInfo`): most learners never read it.
+        """
         deciding = self.to_move() == seat
-        return {
-            "view": self.view(seat),
-            "decision": self.state.decision_name(seat) if deciding else None,
-            "options": self.options(seat) if deciding else [],
-        }
+        return SeatInfo(
+            self.view_maker(seat),
+            decision=self.state.decision_name(seat) if deciding else None,
+            options=self.options(seat) if deciding else [],
+            **extra,
+        )
+
+    def final_info(self, seat: Seat) -> dict[str, Any]:
+        """At the end: the seat's view (built when first read) and the result."""
+        return SeatInfo(self.view_maker(seat), result=self.state.result())
+
+    def view_maker(self, seat: Seat) -> Callable[[], dict[str, Any]]:
+        """A function giving the seat's view of this position, even when called after the game has moved on."""
+        version, log = self.version, self.log
+
+        def make_view() -> dict[str, Any]:
+            if self.version == version:
+                return self.view(seat)
+            if log is None:
+                raise StaleViewError(
+                    f"{self.game.id}: seat {seat}'s view was first read after the game moved on, from a position "
+                    "set from outside the table (read info['view'] during the step that returned it)"
+                )
+            return self.replayed(log).private_view(seat)
+
+        return make_view
+
+    def replayed(self, log: tuple[Any, str, Any]) -> GameState:
+        """The position a log leads to, replayed on a new initial state."""
+        entries = []
+        while log is not _START:
+            log, kind, value = log
+            entries.append((kind, value))
+        state = self.game.new_initial_state(self.config)
+        for kind, value in reversed(entries):
+            if kind == "chance":
+                state.apply_chance(value)
+            else:
+                state.apply_decisions(value)
+        return state
 
     def rewards(self) -> list[float]:
         """Terminal rewards per seat (see `rewards_for`); zeros before the end."""

@@ -1,8 +1,9 @@
 """The observation encodings and action spaces of every game (sdk.envs.encodings), on random games.
 
 - every option any decision offers has an action index, every view fits its encoding;
-- a seat's encoded view and action mask are the same in every world `determinize(seat)` draws
-  (states that differ only in what the seat cannot know give identical observations: the leak test);
+- a seat's encoded view, its vector from the game's encoder from the state (where the game has one)
+  and its action mask are the same in every world `determinize(seat)` draws (states that differ only
+  in what the seat cannot know give identical observations: the leak test);
 - the engine's view and the view a bot receives over the wire encode the same.
 """
 
@@ -19,16 +20,20 @@ from sdk.decode import message_dict
 from sdk.envs.actions import UnknownOptionError
 from sdk.envs.encoding import EncodingError
 from sdk.envs.encodings import game_encoding
+from sdk.envs.state_encoders import state_encoder
 from tests import conformance
+from tests.envs.state_encoder_check import state_vector
 
 SEEDS = {"underground_dice": 12, "deep_dive": 6, "fuji99": 8, "merchants": 8, "magnificent": 4}
 
 
-def observed(state, seat: int, encoding) -> tuple[bytes, bytes]:  # type: ignore[no-untyped-def]
+def observed(state, seat: int, encoding) -> tuple[bytes, bytes, bytes]:  # type: ignore[no-untyped-def]
+    """The seat's view encoded, its vector from the game's encoder from the state (if any), its action mask."""
     vector = encoding.view.encode(state.private_view(seat))
+    from_state = state_vector(encoding.game_id, state, seat).tobytes() if state_encoder(encoding.game_id) else b""
     deciding = seat in state.deciding_seats() and not state.is_terminal()
     mask = encoding.actions.mask(state.legal_options(seat) if deciding else [])
-    return vector.tobytes(), mask.tobytes()
+    return vector.tobytes(), from_state, mask.tobytes()
 
 
 @pytest.mark.parametrize("game_id", game_ids())

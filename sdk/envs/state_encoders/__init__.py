@@ -6,9 +6,13 @@ A module `sdk/envs/state_encoders/<game id>.py` defines
 
 which writes into `out` exactly the slots and values that the game's view encoding
 (`game_encoding(id).view`, compiled from the View message) writes for `state.private_view(seat)`.
-Slot numbers come from that encoding's `blocks` (each block's `path` and `start`), never typed by hand.
-Tests compare both encoders on random games of every player count and variant, so an encoder from the
-state can neither show more than the seat's view nor drift from the documented layout.
+Slot numbers come from that encoding's `blocks` (each block's `path` and `start`; `ViewEncoding.start`,
+`offset`, `stride` and `slots` read them by path), never typed by hand. `out` is a `Slots` (a dict): an
+encoder may also hand a block it made beforehand as numpy arrays with `out.add_run(slots, values)`.
+Tests compare both encoders on random games of every player count and variant
+(tests/envs/state_encoder_check.py), so an encoder from the state can neither show more than the
+seat's view nor drift from the documented layout. `Table` (sdk/envs/table.py) uses a game's encoder
+when it has one and encodes the view otherwise.
 """
 
 from __future__ import annotations
@@ -19,6 +23,9 @@ from functools import cache
 from typing import Any
 
 from referee.engine import GameState, Seat
+from sdk.envs.encoding import Slots
+
+__all__ = ["Slots", "StateEncoder", "state_encoder"]
 
 #: writes a seat's observation slots (slot -> value) from the state itself
 StateEncoder = Callable[[GameState, Seat, dict[int, float]], None]

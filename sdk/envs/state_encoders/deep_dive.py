@@ -1,0 +1,312 @@
+"""DEEP DIVE observations from the state: the vector `game_encoding("deep_dive").view` gives a seat's view.
+
+Everything in a DEEP DIVE view is public, so a seat's vector is the table's plus its seat number.
+Each depth, board and the solo AI is a part remembered by the exact lists it comes from (tile lists
+only grow or shrink a tile at a time, so most parts repeat from one step to the next).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from referee.engine import Seat
+from referee.games.deep_dive.data import FOOD
+from referee.games.deep_dive.scoring import ai_score, complete_rows, row_score
+from referee.games.deep_dive.state import AI, OVER, DeepDiveState
+from sdk.envs.encoding import EncodingError, Slots
+from sdk.envs.encodings import game_encoding
+from sdk.envs.state_encoders.parts import Block, Memory, Recent, check_cap
+
+GAME = "deep_dive"
+_E = game_encoding(GAME).view
+
+
+def _start(path: str) -> int:
+    return _E.start(path)
+
+
+# ----- the table's own fields (slots from the encoding's blocks) -------------------------------
+SEAT, PLAYERS, SOLO, ROUND = _start("seat"), _start("players"), _start("solo"), _start("round")
+DIFFICULTY = {value: _start("ai_difficulty") + i for value, i in _E.slots("ai_difficulty").items()}
+START_PLAYER, TOKEN = _start("start_player"), _start("token")
+TOKEN_SLOT = {value: TOKEN + i for value, i in _E.slots("token").items()}
+END_TRIGGERED, FINAL_ROUND, ACTIVE, AI_TURN = (
+    _start("end_triggered"), _start("final_round"), _start("active"), _start("ai_turn"),
+)
+DECISION = {value: _start("decision") + i for value, i in _E.slots("decision").items()}
+CURRENT_DEPTH, JUST_FLIPPED = _start("current_depth"), _start("just_flipped")
+DEPTHS, DEPTH_ITEM, DEPTH_STRIDE, DEPTH_CAP = _start("depths"), _start("depths[]"), _E.stride("depths"), _E.cap("depths")
+BOARDS, BOARD_ITEM, BOARD_STRIDE, BOARD_CAP = _start("boards"), _start("boards[]"), _E.stride("boards"), _E.cap("boards")
+AI_PART, AI_SIZE = _start("ai"), _E.node("ai").size
+DISCARDED_START, DISCARDED_SIZE = _start("discarded_rocks"), _E.node("discarded_rocks").size
+DISCARDED = _E.slots("discarded_rocks")  # tile id -> its place in the block
+GAME_OVER = _start("game_over")
+
+
+def _tile_fields(item: str, message: str) -> tuple[int, int, dict[str, int], dict[str, int], int]:
+    """Offsets from a tile list's item slot (`item`) of its tile's id, depth, type, colour and value blocks."""
+    return (
+        _E.offset(f"{message}.id", item),
+        _E.offset(f"{message}.depth", item),
+        {value: _E.offset(f"{message}.type", item) + i for value, i in _E.slots(f"{message}.type").items()},
+        {value: _E.offset(f"{message}.colour", item) + i for value, i in _E.slots(f"{message}.colour").items()},
+        _E.offset(f"{message}.value", item),
+    )
+
+
+class _TileList:
+    """One list of tiles of the View (a capped list of Tile messages): each tile's slots from the item's start."""
+
+    def __init__(self, path: str, within: str, message: str | None = None) -> None:
+        self.path = path
+        self.count = _E.offset(path, within)  # the list's count slot, from the part it belongs to
+        self.first = _E.offset(f"{path}[]", within)  # the first item's presence slot
+        self.stride = _E.stride(path)
+        self.cap = _E.cap(path)
+        self.fields = _tile_fields(f"{path}[]", message or f"{path}[]")
+        self.ids = _E.slots(f"{message or path + '[]'}.id")
+        #: per tile table: each tile's item slots (presence and Tile), as float32 arrays from the item's start
+        self.items: dict[int, tuple[Any, list[np.ndarray]]] = {}
+
+    def tile_items(self, tiles: Any) -> list[np.ndarray]:  # noqa: ANN401 - the state's tile table
+        """Each tile's item slots, from its presence slot to its last Tile slot (made once per tile table)."""
+        known = self.items.get(id(tiles))
+        if known is None or known[0] is not tiles:
+            rows = []
+            for tile in tiles:
+                slots: dict[int, float] = {0: 1.0}
+                write_tile(tile, self.fields, self.ids, slots, 0)
+                row = np.zeros(max(slots) + 1, np.float32)
+                for slot, value in slots.items():
+                    row[slot] = value
+                rows.append(row)
+            known = self.items[id(tiles)] = (tiles, rows)
+        return known[1]
+
+    def write(self, tiles: Any, indices: Sequence[int], out: memoryview, at: int) -> None:  # noqa: ANN401
+        """The list of tile indices `indices` (tiles: the state's tile table) at part offset `at` of a block."""
+        check_cap(GAME, self.path, len(indices), self.cap)
+        out[at + self.count] = float(len(indices))
+        rows = self.tile_items(tiles)
+        item = at + self.first
+        stride = self.stride
+        for t in indices:
+            row = rows[t]
+            out[item : item + len(row)] = row
+            item += stride
+
+
+def write_tile(tile: Any, fields: tuple[int, int, dict[str, int], dict[str, int], int], ids: dict[str, int],  # noqa: ANN401
+               out: Any, at: int) -> None:  # noqa: ANN401 - slots (a dict or a memoryview)
+    """One Tile message's slots (its id as 1 + its index, depth, type, and colour and value for food)."""
+    id_slot, depth_slot, types, colours, value_slot = fields
+    out[at + id_slot] = float(ids[tile.id] + 1)
+    out[at + depth_slot] = float(tile.depth)
+    out[at + types[tile.type]] = 1.0
+    if tile.type == FOOD:
+        out[at + colours[tile.colour]] = 1.0
+        out[at + value_slot] = 1.0
+        out[at + value_slot + 1] = float(tile.value)
+
+
+# ----- parts ------------------------------------------------------------------------------------
+_JUST_FLIPPED_FIELDS = _tile_fields("just_flipped", "just_flipped")
+_JUST_FLIPPED_IDS = _E.slots("just_flipped.id")
+
+_D_DEPTH, _D_FACE_DOWN, _D_REMOVED = (_E.offset(f"depths[].{name}", "depths[]") for name in ("depth", "face_down", "removed"))
+_D_UNSEEN_START, UNSEEN_SIZE = _E.offset("depths[].unseen", "depths[]"), _E.node("depths[].unseen").size
+_D_UNSEEN = _E.slots("depths[].unseen")  # tile id -> its place in the block
+_D_AVAILABLE = _TileList("depths[].available", "depths[]")
+_D_INERT = _TileList("depths[].inert", "depths[]", "depths[].inert[].tile")
+_D_PENGUIN = _E.offset("depths[].inert[].penguin", "depths[].inert[]")
+
+_B_SEAT, _B_SUPPLY, _B_SCORE, _B_ROWS = (_E.offset(f"boards[].{name}", "boards[]") for name in ("seat", "supply", "score", "complete_rows"))
+_B_COLUMNS = tuple(_TileList(f"boards[].{colour}", "boards[]") for colour in ("pink", "green", "yellow"))
+_B_ROCKS = _TileList("boards[].rocks", "boards[]")
+_B_DEPTHS, _B_DEPTHS_FIRST, _B_DEPTHS_CAP = (
+    _E.offset("boards[].captured_depths", "boards[]"), _E.offset("boards[].captured_depths[]", "boards[]"),
+    _E.cap("boards[].captured_depths"),
+)
+_B_TILES = {tile: _E.offset("boards[].captured_tiles", "boards[]") + i for tile, i in _E.slots("boards[].captured_tiles").items()}
+
+_A_POSITION, _A_SCORE, _A_ROWS = (_E.offset(f"ai.{name}", "ai") for name in ("position", "score", "complete_rows"))
+_A_COLUMNS = tuple(_TileList(f"ai.{colour}", "ai") for colour in ("pink", "green", "yellow"))
+_A_ROCKS = _TileList("ai.rocks", "ai")
+_A_OPEN_WATER = _TileList("ai.open_water", "ai")
+
+_depths, _unseen, _boards, _ai, _discarded = Memory(), Memory(), Memory(), Memory(), Memory()
+#: the depth, unseen and board parts last handed out, by depth and by seat
+_recent_depths, _recent_unseen, _recent_boards = Recent(DEPTH_CAP), Recent(DEPTH_CAP), Recent(BOARD_CAP)
+#: per tile table: each tile's place in an unseen block (a numpy table: a new unseen list costs one lookup)
+_UNSEEN_PLACES: dict[int, tuple[Any, np.ndarray]] = {}
+
+
+def _unseen_block(state: DeepDiveState, index: int) -> Block:
+    """The unseen block of depth `index`: a count per tile (each tile once in the rules)."""
+    tiles = state.data.tiles
+    known = _UNSEEN_PLACES.get(id(tiles))
+    if known is None or known[0] is not tiles:
+        known = _UNSEEN_PLACES[id(tiles)] = (tiles, np.array([_D_UNSEEN[tile.id] for tile in tiles], np.intp))
+    unseen = state.unseen[index]
+    values = np.zeros(UNSEEN_SIZE, np.float32)
+    places = known[1][np.fromiter(unseen, np.intp, len(unseen))]
+    if len(set(unseen)) == len(unseen):
+        values[places] = 1.0
+    else:  # a tile twice: counted, as the view's encoding counts it
+        np.add.at(values, places, 1.0)
+    return DEPTH_ITEM + index * DEPTH_STRIDE + _D_UNSEEN_START, values
+
+
+def _tuples(lists: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
+    return tuple(map(tuple, lists))
+
+
+def encode(state: DeepDiveState, seat: Seat, out: Slots) -> None:
+    """The seat's observation slots (see the module's docstring); zeros are left out."""
+    try:
+        _encode(state, seat, out)
+    except KeyError as error:  # a value outside its vocabulary: the view's encoding names the field
+        raise EncodingError(f"{GAME}: a value of seat {seat}'s view is outside its vocabulary: {error}") from None
+
+
+def _encode(state: DeepDiveState, seat: Seat, out: Slots) -> None:
+    tiles = state.data.tiles
+    out[SEAT] = 1.0
+    out[SEAT + 1] = float(seat)
+    out[PLAYERS] = float(state.players)
+    solo = state.solo
+    if solo:
+        out[SOLO] = 1.0
+        out[DIFFICULTY[state.difficulty]] = 1.0
+    out[ROUND] = float(state.round)
+    if state.start_player is not None:
+        out[START_PLAYER] = 1.0
+        out[START_PLAYER + 1] = float(state.start_player)
+    out[TOKEN_SLOT["last_dive" if state.last_dive else "start_player"]] = 1.0
+    if state.end_triggered:
+        out[END_TRIGGERED] = 1.0
+    if state.final_round:
+        out[FINAL_ROUND] = 1.0
+    active = state.active
+    if active is not None and active != AI:
+        out[ACTIVE] = 1.0
+        out[ACTIVE + 1] = float(active)
+    if active == AI:
+        out[AI_TURN] = 1.0
+    out[DECISION[state.phase]] = 1.0
+    if state.depth:
+        out[CURRENT_DEPTH] = 1.0
+        out[CURRENT_DEPTH + 1] = float(state.depth)
+    if state.flipped is not None:
+        out[JUST_FLIPPED] = 1.0
+        write_tile(tiles[state.flipped], _JUST_FLIPPED_FIELDS, _JUST_FLIPPED_IDS, out, JUST_FLIPPED)
+    out[DEPTHS] = float(DEPTH_CAP)
+    penguin_on = state.penguin_on
+    face_down, removed = state.face_down, state.removed_per_depth
+    blocks = out.blocks
+    tiles_id = id(tiles)
+    for index, (unseen, available, inert) in enumerate(zip(state.unseen, state.available, state.inert)):
+        current = (face_down[index], removed, available, inert, tuple(map(penguin_on.get, inert)) if inert else (), tiles_id)
+        block = _recent_depths.get(index, current)
+        if block is None:
+            key = (index, current[0], removed, tuple(available), tuple(inert), current[4], tiles_id)
+            block = _depths.parts.get(key) or _depths.block(
+                key, DEPTH_ITEM + index * DEPTH_STRIDE, DEPTH_STRIDE, lambda slots: _write_depth(state, index, slots, 0)
+            )
+            _recent_depths.keep(index, current, block)
+        blocks.append(block)  # the whole depth, its unseen block (all zeros) included
+        current = (unseen, tiles_id)
+        block = _recent_unseen.get(index, current)
+        if block is None:
+            key = (index, tuple(unseen), tiles_id)
+            block = _unseen.parts.get(key) or _unseen.keep(key, _unseen_block(state, index))
+            _recent_unseen.keep(index, current, block)
+        blocks.append(block)  # copied over the depth's
+    players = state.players
+    check_cap(GAME, "boards", players, BOARD_CAP)
+    out[BOARDS] = float(players)
+    for player, (columns, rocks, captured) in enumerate(zip(state.columns, state.rocks, state.captured)):
+        current = (columns, rocks, captured, tiles_id)
+        block = _recent_boards.get(player, current)
+        if block is None:
+            key = (player, tuple(map(tuple, columns)), tuple(rocks), tuple(captured), tiles_id)
+            block = _boards.parts.get(key) or _boards.block(
+                key, BOARD_ITEM + player * BOARD_STRIDE, BOARD_STRIDE, lambda slots: _write_board(state, player, slots, 0)
+            )
+            _recent_boards.keep(player, current, block)
+        blocks.append(block)
+    if solo:
+        key = (state.ai_position, state.difficulty, _tuples(state.ai_columns), tuple(state.ai_rocks),
+               tuple(state.ai_open_water), id(tiles))
+        blocks.append(_ai.parts.get(key) or _ai.block(key, AI_PART, AI_SIZE, lambda slots: _write_ai(state, slots, 0)))
+    if state.discarded:
+        key = (tuple(state.discarded), id(tiles))
+        blocks.append(
+            _discarded.parts.get(key)
+            or _discarded.block(key, DISCARDED_START, DISCARDED_SIZE, lambda slots: _write_discarded(state, slots, 0))
+        )
+    if state.phase == OVER:
+        out[GAME_OVER] = 1.0
+
+
+def _write_depth(state: DeepDiveState, index: int, out: Any, at: int) -> None:  # noqa: ANN401 - slots
+    """Depth `index + 1` but for its unseen tiles (`_unseen_block`), from slot `at` of `out`."""
+    tiles = state.data.tiles
+    out[at] = 1.0
+    out[at + _D_DEPTH] = float(index + 1)
+    out[at + _D_FACE_DOWN] = float(state.face_down[index])
+    out[at + _D_REMOVED] = float(state.removed_per_depth)
+    _D_AVAILABLE.write(tiles, state.available[index], out, at)
+    _D_INERT.write(tiles, state.inert[index], out, at)
+    item = at + _D_INERT.first
+    for t in state.inert[index]:
+        seat = state.penguin_on.get(t)
+        if seat is not None:
+            out[item + _D_PENGUIN] = 1.0
+            out[item + _D_PENGUIN + 1] = float(seat)
+        item += _D_INERT.stride
+
+
+def _write_board(state: DeepDiveState, player: int, out: Any, at: int) -> None:  # noqa: ANN401 - slots
+    """The player's board, from slot `at` of `out`."""
+    tiles = state.data.tiles
+    out[at] = 1.0
+    out[at + _B_SEAT] = float(player)
+    columns = state.columns[player]
+    for column, tile_list in zip(columns, _B_COLUMNS):
+        tile_list.write(tiles, column, out, at)
+    _B_ROCKS.write(tiles, state.rocks[player], out, at)
+    out[at + _B_SUPPLY] = float(state.supply(player))
+    captured = state.captured[player]
+    check_cap(GAME, "boards[].captured_depths", len(captured), _B_DEPTHS_CAP)
+    out[at + _B_DEPTHS] = float(len(captured))
+    for position, t in enumerate(captured):
+        out[at + _B_DEPTHS_FIRST + position] = float(tiles[t].depth)
+        out[at + _B_TILES[tiles[t].id]] += 1.0
+    values = [[tiles[t].value for t in column] for column in columns]
+    out[at + _B_SCORE] = float(row_score(values))
+    out[at + _B_ROWS] = float(complete_rows(values))
+
+
+def _write_ai(state: DeepDiveState, out: Any, at: int) -> None:  # noqa: ANN401 - slots
+    """The solo AI's part, from slot `at` of `out`."""
+    tiles = state.data.tiles
+    out[at] = 1.0
+    out[at + _A_POSITION] = float(state.ai_position)
+    for column, tile_list in zip(state.ai_columns, _A_COLUMNS):
+        tile_list.write(tiles, column, out, at)
+    _A_ROCKS.write(tiles, state.ai_rocks, out, at)
+    _A_OPEN_WATER.write(tiles, state.ai_open_water, out, at)
+    values = [[tiles[t].value for t in column] for column in state.ai_columns]
+    out[at + _A_SCORE] = float(ai_score(values, len(state.ai_rocks), len(state.ai_open_water), state.difficulty))
+    out[at + _A_ROWS] = float(complete_rows(values))
+
+
+def _write_discarded(state: DeepDiveState, out: Any, at: int) -> None:  # noqa: ANN401 - slots
+    """The discarded rocks (a count per tile), from slot `at` of `out`."""
+    tiles = state.data.tiles
+    for t in state.discarded:
+        out[at + DISCARDED[tiles[t].id]] += 1.0

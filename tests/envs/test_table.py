@@ -1,0 +1,109 @@
+"""The table under every environment: observations from the state equal the view's encoding, and the info's
+view is built only when read, yet is always the view of the position the info was given at."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import numpy as np
+import pytest
+
+from referee.registry import game_ids
+from sdk.envs import aec_env
+from sdk.envs.encoding import EncodingError, Slots
+from sdk.envs.info import SeatInfo, StaleViewError
+from sdk.envs.state_encoders import state_encoder
+from sdk.envs.table import Table
+
+
+def play(table: Table, seed: int, steps: int) -> None:
+    """Random legal actions (seeded) for up to `steps` steps."""
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        seat = table.to_move()
+        if seat is None:
+            return
+        table.act(seat, int(rng.choice(np.flatnonzero(table.action_mask(seat)))))
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_a_table_observes_the_same_from_the_state_as_from_the_view(game_id: str) -> None:
+    fast, slow = Table(game_id), Table(game_id, from_state=False)
+    assert slow.state_encoder is None
+    fast.reset(seed=9)
+    slow.reset(seed=9)
+    for _ in range(60):
+        for seat in range(fast.players):
+            assert fast.encode(seat).tobytes() == slow.encode(seat).tobytes()
+        seat = fast.to_move()
+        if seat is None:
+            break
+        action = int(np.flatnonzero(fast.action_mask(seat))[-1])
+        fast.act(seat, action)
+        slow.act(seat, action)
+
+
+def test_the_games_with_the_largest_views_have_an_encoder_from_the_state() -> None:
+    assert state_encoder("deep_dive") is not None and state_encoder("magnificent") is not None
+    assert state_encoder("no_such_game") is None
+
+
+def test_an_info_builds_its_view_when_read_and_replays_it_once_the_game_has_moved_on() -> None:
+    table = Table("deep_dive", players=3)
+    table.reset(seed=4)
+    play(table, 1, 5)
+    info = table.info(table.to_move())
+    assert isinstance(info, SeatInfo) and not dict.__contains__(info, "view")  # not built yet
+    expected = table.state.private_view(table.to_move())
+    now = table.info(table.to_move())
+    assert now["view"] == expected
+    play(table, 2, 30)  # the game moves on; the first info was never read
+    assert info["view"] == expected  # replayed from the table's log
+    assert {**table.info(0)}.keys() >= {"view", "decision", "options"}
+    copied, pickled = copy.deepcopy(table.info(0)), pickle.loads(pickle.dumps(table.info(0)))
+    assert type(copied) is dict and type(pickled) is dict and copied["view"] == pickled["view"] == table.view(0)
+
+
+def test_an_info_of_a_position_set_from_outside_cannot_be_replayed() -> None:
+    table = Table("underground_dice")
+    table.reset(seed=1)
+    table.changed()  # as a driver that edits the state itself says
+    info = table.info(table.to_move())
+    play(table, 3, 3)
+    with pytest.raises(StaleViewError, match="read info\\['view'\\] during the step"):
+        info["view"]
+
+
+def test_aec_infos_read_late_still_hold_their_own_views() -> None:
+    env = aec_env("magnificent", players=2)
+    env.reset(seed=3)
+    kept = []
+    for _ in range(40):
+        agent = env.agent_selection
+        kept.append((env.infos[agent], env.table.state.clone(), env.agent_seat[agent]))
+        env.step(int(np.flatnonzero(env.observe(agent)["action_mask"])[0]))
+    for info, state, seat in kept[::7]:
+        assert info["view"] == state.private_view(seat)
+
+
+def test_a_value_outside_its_vocabulary_is_an_encoding_error_from_the_state_too() -> None:
+    table = Table("magnificent", players=2)
+    table.reset(seed=2)
+    table.state.players_state[0].board = "IX"
+    with pytest.raises(EncodingError, match="IX"):
+        table.encode(0)
+
+
+def test_slots_hand_blocks_runs_and_single_slots_to_the_vector() -> None:
+    encoding = Table("deep_dive").encoding.view
+    out = Slots()
+    out.add_block(2, np.array([5.0, 0.0, 7.0], np.float32))
+    out.add_block(3, np.array([6.0], np.float32))  # a later block over an earlier one
+    out.add_run(np.array([10, 12]), np.array([1.0, 2.0], np.float32))
+    out[0] = 3  # an int is taken as its float
+    vector = encoding.vector(out)
+    assert vector[:5].tolist() == [3.0, 0.0, 5.0, 6.0, 7.0] and vector[10] == 1.0 and vector[12] == 2.0
+    assert vector.sum() == 24.0 and vector.dtype == np.float32
+    many = {slot: 1.0 for slot in range(0, 2 * 90, 2)}  # more slots than are set one by one
+    assert encoding.vector(many).sum() == 90.0
