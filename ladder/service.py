@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import random
 import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +47,9 @@ class SchedulerOptions:
     max_matches: int | None = None  # stop scheduling after this many (tests, benchmarks)
     lease_seconds: float = LEASE_SECONDS
     tick_seconds: float = 0.2
+    #: How often leases are reaped and validation and challenge games queued (a tick only schedules and
+    #: dispatches rated play): a few queries a second, not a few per match.
+    maintenance_seconds: float = 1.0
     dispatch_lease_seconds: float = DISPATCH_LEASE_SECONDS
 
 
@@ -77,6 +81,12 @@ class Ladder:
         self.unplayable_logged: set[str] = set()  # games whose settings their bots cannot meet, said once
         self.last_good_config = LadderConfig()  # ladder.toml's last readable version (`ladder serve` checks it at start)
         self.config_error: str | None = None
+        self.next_maintenance = 0.0
+        #: Set when a match ends (executors that can tell), so the next one is scheduled at once, not a tick later.
+        self.wake = threading.Event()
+        listen = getattr(executor, "listen", None)
+        if callable(listen):
+            listen(self.wake.set)
 
     def recover(self) -> None:
         """After a restart: dispatch again what was queued but never sent to an executor. A local
@@ -87,14 +97,20 @@ class Ladder:
         self.dispatch()
 
     def step(self) -> None:
-        """One round: reap expired leases, schedule new matches, dispatch the queued ones."""
-        self.reconciler.settings = self.settings
-        self.reconciler.step()
-        from ladder.validation import schedule_validations
+        """One round: schedule new matches and dispatch the queued ones; at most every maintenance_seconds
+        also reap expired leases and queue validation and challenge games."""
+        now = time.monotonic()
+        maintain = now >= self.next_maintenance
+        if maintain:
+            self.reconciler.settings = self.settings
+            self.reconciler.reap()
+            from ladder.validation import schedule_validations
 
-        schedule_validations(self.settings, dict(self.options.players), self.rng, games_file=self.games_file, online=self.online)
+            schedule_validations(self.settings, dict(self.options.players), self.rng, games_file=self.games_file, online=self.online)
         self.schedule()
-        self.schedule_challenges()
+        if maintain:
+            self.schedule_challenges()
+            self.next_maintenance = now + self.options.maintenance_seconds
         self.dispatch()
 
     def schedule_challenges(self) -> None:
@@ -252,7 +268,8 @@ class Ladder:
 
                 if self.open_matches() == 0 and pending_games(self.settings) == 0:
                     return
-            self.stopping.wait(self.options.tick_seconds)
+            self.wake.wait(self.options.tick_seconds)
+            self.wake.clear()
 
     def has_lease(self) -> bool:
         """Whether this ladder is the database's scheduler now (taking the lease when it is free);
@@ -271,6 +288,7 @@ class Ladder:
 
     def stop(self) -> None:
         self.stopping.set()
+        self.wake.set()
 
 
 def redispatch_lost_queued(settings: LadderSettings, older_than_seconds: float) -> int:
