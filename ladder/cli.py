@@ -690,6 +690,8 @@ def _utc(moment: Any) -> Any:
 @click.option("--broker", envvar="B99_LADDER_BROKER", default=None, help="Celery broker URL (redis://...).")
 @click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default=True, help="Local worker processes.")
 @click.option("--concurrency", type=click.IntRange(min=1), default=None, help="Matches in flight (default: workers).")
+@click.option("--warm/--no-warm", default=True, show_default=True,
+              help="Fork Python bots at sandbox level none from warm parents kept between matches (local executor).")
 @click.option("--game", "games", multiple=True, help="Games to schedule (default: every game with bots).")
 @click.option("--self-play", is_flag=True, help="Allow a bot to meet itself when too few bots are active.")
 @click.option("--max-matches", type=int, default=None, help="Stop after scheduling this many matches (and finishing them).")
@@ -716,7 +718,7 @@ def _utc(moment: Any) -> Any:
               show_default=True, help="json: one JSON object per line (time, level, logger, message, match_id...).")
 @pass_settings
 @_guard
-def serve(settings: LadderSettings, executor: str, broker: str | None, workers: int, concurrency: int | None,
+def serve(settings: LadderSettings, executor: str, broker: str | None, workers: int, concurrency: int | None, warm: bool,
           games: tuple[str, ...], self_play: bool, max_matches: int | None, seed: int | None,
           grpc_address: str | None, http_address: str | None, arena_address: str | None, metrics_address: str | None,
           games_config: Path | None, private: bool, max_watchers: int, max_watchers_per_client: int, trust_proxy: bool,
@@ -749,7 +751,7 @@ def serve(settings: LadderSettings, executor: str, broker: str | None, workers: 
                           metrics_address=metrics_address, private=private,
                           watch_limits=WatchLimits(per_client=max_watchers_per_client, total=max_watchers,
                                                    trust_proxy=trust_proxy),
-                          arena_advertise=arena_advertise, tls=tls)
+                          arena_advertise=arena_advertise, tls=tls, warm=warm)
     signal.signal(signal.SIGTERM, lambda *_: server.stop())
     try:
         server.start()

@@ -11,12 +11,14 @@ import threading
 import time
 from collections import deque
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from ladder.db import DatabaseUnavailable, retrying
 from ladder.execute import play_local_match
 from ladder.matches import fail_worker
 from ladder.settings import LadderSettings
+from referee.warm import WarmPool
 
 log = logging.getLogger(__name__)
 
@@ -72,8 +74,10 @@ class LocalExecutor:
 
     name = "local"
 
-    def __init__(self, workers: int, poll_seconds: float = 0.05) -> None:
+    def __init__(self, workers: int, poll_seconds: float = 0.05, warm: bool = True) -> None:
         self.workers = workers
+        # Python bots at sandbox level none fork from warm parents that outlive the matches (referee.warm).
+        self.warm = WarmPool() if warm else None
         self.poll_seconds = poll_seconds
         self.lock = threading.Lock()
         self.pending: deque[tuple[LadderSettings, int]] = deque()
@@ -85,8 +89,13 @@ class LocalExecutor:
         self.context = multiprocessing.get_context("forkserver")
         # referee.preload loads every game (engine, component data, wire messages) once, not in every match.
         self.context.set_forkserver_preload(["ladder.execute", "referee.match", "ladder.matches", "ladder.botstore", "referee.preload"])
+        self.listeners: list[Callable[[], None]] = []
         self.supervisor = threading.Thread(target=self._supervise, name="local-executor", daemon=True)
         self.supervisor.start()
+
+    def listen(self, callback: Callable[[], None]) -> None:
+        """Call `callback` (from the supervisor thread) whenever a match process has ended."""
+        self.listeners.append(callback)
 
     def submit(self, settings: LadderSettings, match_id: int) -> None:
         with self.lock:
@@ -108,7 +117,9 @@ class LocalExecutor:
         # Not fork: the service runs gRPC and web threads, which fork would copy half-alive. A fork
         # server starts clean, imports the match code once, and forks each match process from it.
         process = self.context.Process(
-            target=play_local_match, args=(str(settings.home), settings.db_url, settings.gateway, match_id, os.getpid()),
+            target=play_local_match,
+            args=(str(settings.home), settings.db_url, settings.gateway, match_id, os.getpid(),
+                  self.warm.address if self.warm is not None else None),
             name=f"match-{match_id}",
         )
         process.start()
@@ -129,11 +140,13 @@ class LocalExecutor:
 
     def reap_exited(self) -> None:
         """Collect finished match processes; fail the match of one that died (its own match only)."""
+        ended = False
         with self.lock:
             for match_id, (settings, process) in list(self.running.items()):
                 code = process.exitcode
                 if code is None:
                     continue
+                ended = True
                 del self.running[match_id]
                 (settings.home / "run" / f"match-{process.pid}.pid").unlink(missing_ok=True)
                 if code != 0:
@@ -141,6 +154,9 @@ class LocalExecutor:
                     self.to_fail.append((settings, match_id, f"{socket.gethostname()}:{process.pid}", how))
             self._fill()
             failures, self.to_fail = self.to_fail, []
+        if ended:
+            for callback in self.listeners:
+                callback()
         for settings, match_id, worker, how in failures:
             try:
                 outcome = retrying(lambda: fail_worker(settings, match_id, worker, f"worker {worker} {how}"),
@@ -169,6 +185,8 @@ class LocalExecutor:
                 except ProcessLookupError:
                     pass
                 process.join(5)
+        if self.warm is not None:
+            self.warm.shutdown()
 
 
 class CeleryExecutor:
