@@ -91,6 +91,8 @@ def reference_command(text: str) -> list[str] | None:
 )
 @click.option("--replays", "replay_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help="Write every replay here.")
 @click.option("--json", "json_path", type=OutputFile(path_type=Path), default=None, help="Write the results as JSON.")
+@click.option("--warm/--no-warm", default=True, show_default=True,
+              help="Fork Python bots at sandbox level none from warm parents kept for the tournament.")
 @_guard
 def tournament(
     game: str,
@@ -106,6 +108,7 @@ def tournament(
     sandbox: str,
     replay_dir: Path | None,
     json_path: Path | None,
+    warm: bool,
 ) -> None:
     """Play a round robin between local bots (all seatings) and print an Elo table with win rates."""
     from referee.match import TimeControl
@@ -132,7 +135,7 @@ def tournament(
         result = run_tournament(
             game, bots, games_per_table=games_per_table, players=count, seed=seed, duplicate=duplicate,
             parallel=parallel, variants=parse_variants(variant_pairs), time_control=time_control,
-            replay_dir=replay_dir, on_result=lambda *_: progress.advance(task),
+            replay_dir=replay_dir, on_result=lambda *_: progress.advance(task), warm=warm,
         )
     confinement = "bots in process (no sandbox)" if in_process else f"sandbox {sandbox}"
     table = Table(title=f"{game} · {total} games · {count} players per game" + (" · duplicate" if duplicate else "") + f" · {confinement}",

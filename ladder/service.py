@@ -107,11 +107,14 @@ class Ladder:
             from ladder.validation import schedule_validations
 
             schedule_validations(self.settings, dict(self.options.players), self.rng, games_file=self.games_file, online=self.online)
+        scheduled = self.scheduled
         self.schedule()
         if maintain:
             self.schedule_challenges()
             self.next_maintenance = now + self.options.maintenance_seconds
-        self.dispatch()
+        if maintain or self.scheduled != scheduled:
+            # Nothing new is queued between maintenance rounds unless this step scheduled it.
+            self.dispatch()
 
     def schedule_challenges(self) -> None:
         """Queue challenge games within their own share of the workers (on top of rated play)."""
