@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import multiprocessing.connection
 import os
 import signal
 import socket
@@ -86,12 +87,21 @@ class LocalExecutor:
         self.homes_reaped: set[Path] = set()
         self.stopping = threading.Event()
         self.wake = threading.Event()
+        # A byte down this pipe wakes the supervisor as a match process's end does (it waits on both at once).
+        self.wake_read, self.wake_write = os.pipe()
+        os.set_blocking(self.wake_write, False)
         self.context = multiprocessing.get_context("forkserver")
         # referee.preload loads every game (engine, component data, wire messages) once, not in every match.
         self.context.set_forkserver_preload(["ladder.execute", "referee.match", "ladder.matches", "ladder.botstore", "referee.preload"])
         self.listeners: list[Callable[[], None]] = []
         self.supervisor = threading.Thread(target=self._supervise, name="local-executor", daemon=True)
         self.supervisor.start()
+
+    def _nudge(self) -> None:
+        try:
+            os.write(self.wake_write, b"!")
+        except (BlockingIOError, OSError):
+            pass  # already awake (the pipe is full) or shut down
 
     def listen(self, callback: Callable[[], None]) -> None:
         """Call `callback` (from the supervisor thread) whenever a match process has ended."""
@@ -107,6 +117,7 @@ class LocalExecutor:
                 return  # sent again while this executor still holds it
             self.pending.append((settings, match_id))
         self.wake.set()  # processes are started by the supervisor thread only (see _supervise)
+        self._nudge()
 
     def _fill(self) -> None:
         while self.pending and len(self.running) < self.workers and not self.stopping.is_set():
@@ -134,7 +145,19 @@ class LocalExecutor:
         # PR_SET_PDEATHSIG fires when the *thread* that started a process ends, so every match
         # process is started here, by this thread, which lives as long as the executor.
         while not self.stopping.is_set():
-            self.wake.wait(self.poll_seconds)
+            with self.lock:
+                sentinels = [process.sentinel for _, process in self.running.values()]
+            # A match process's end (its sentinel) or a submission (the pipe) wakes this at once: the next
+            # match starts the moment a slot is free, not a poll later.
+            try:
+                ready = multiprocessing.connection.wait([*sentinels, self.wake_read], self.poll_seconds)
+            except (OSError, ValueError):  # a process collected meanwhile (its sentinel closed)
+                ready = []
+            if self.wake_read in ready:
+                try:
+                    os.read(self.wake_read, 4096)
+                except BlockingIOError:
+                    pass
             self.wake.clear()
             self.reap_exited()
 
@@ -177,6 +200,7 @@ class LocalExecutor:
                     break
             time.sleep(self.poll_seconds)
         self.stopping.set()
+        self._nudge()
         self.supervisor.join(5)
         with self.lock:
             for _, process in self.running.values():
@@ -187,6 +211,12 @@ class LocalExecutor:
                 process.join(5)
         if self.warm is not None:
             self.warm.shutdown()
+        if not self.supervisor.is_alive():
+            for fd in (self.wake_read, self.wake_write):
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
 
 
 class CeleryExecutor:

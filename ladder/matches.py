@@ -368,7 +368,6 @@ def record_result(
             match.worker = None
         session.add(match)
         session.flush()
-        bot_ids = {seat.bot_id for seat in seats}
         if match.kind == MatchKind.VALIDATION and not void:
             # A void validation match (every seat, the reference bot too, faulted before the first
             # decision) says more about the host than the bot: it is played again, not judged.
@@ -376,7 +375,10 @@ def record_result(
 
             judge_validation(session, match, seats)
         elif match.kind == MatchKind.RATED:
-            for bot_id in sorted(bot_ids):  # one locking order for every transaction
+            # Only a seat that faulted now can bring its bot to PAUSE_FAULTS of its last PAUSE_WINDOW
+            # matches: a clean match only pushes older ones out of the window.
+            faulted = {seat.bot_id for seat in seats if seat.faults}
+            for bot_id in sorted(faulted):  # one locking order for every transaction
                 _pause_if_failing(session, bot_id)
         return Recorded.RECORDED
 

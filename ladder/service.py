@@ -85,6 +85,9 @@ class Ladder:
         #: Set when a match ends (executors that can tell), so the next one is scheduled at once, not a tick later.
         self.wake = threading.Event()
         listen = getattr(executor, "listen", None)
+        self.event_driven = callable(listen)
+        self.woken = True
+        self.active_games: list[str] | None = None
         if callable(listen):
             listen(self.wake.set)
 
@@ -107,8 +110,13 @@ class Ladder:
             from ladder.validation import schedule_validations
 
             schedule_validations(self.settings, dict(self.options.players), self.rng, games_file=self.games_file, online=self.online)
+        if maintain:
+            self.active_games = None  # bots added or retired since: read again
         scheduled = self.scheduled
-        self.schedule()
+        if maintain or self.woken or not self.event_driven:
+            # With an executor that says when a match ends, a tick in between has nothing to fill.
+            self.schedule()
+        self.woken = False
         if maintain:
             self.schedule_challenges()
             self.next_maintenance = now + self.options.maintenance_seconds
@@ -146,7 +154,9 @@ class Ladder:
 
     def schedule(self) -> None:
         """Queue new matches until `concurrency` are open."""
-        games = list(self.options.games) or self.games_with_bots()
+        if not self.options.games and self.active_games is None:
+            self.active_games = self.games_with_bots()
+        games = list(self.options.games) or list(self.active_games or ())
         if not games:
             return
         missing = self.options.concurrency - self.open_matches(challenges=False)  # challenges have their own share
@@ -271,7 +281,7 @@ class Ladder:
 
                 if self.open_matches() == 0 and pending_games(self.settings) == 0:
                     return
-            self.wake.wait(self.options.tick_seconds)
+            self.woken = self.wake.wait(self.options.tick_seconds)
             self.wake.clear()
 
     def has_lease(self) -> bool:

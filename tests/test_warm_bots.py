@@ -114,17 +114,25 @@ def bot_that(kind: str, tmp_path: Path) -> BotSpec:
         script = tmp_path / "exits.py"
         script.write_text("import sys\nprint('leaving at import', file=sys.stderr)\nsys.exit(4)\n")
         return BotSpec("exits", command=(sys.executable, str(script)), cwd=str(tmp_path))
+    if kind == "hangs":
+        script = tmp_path / "hangs.py"
+        script.write_text(
+            "import time\nfrom sdk.bot import Bot\nfrom sdk.run import run\n\n\nclass Hangs(Bot):\n"
+            "    def choose(self, request):\n        time.sleep(3600)\n\n\nrun(Hangs())\n"
+        )
+        return BotSpec("hangs", command=(sys.executable, str(script)), cwd=str(tmp_path))
     if kind == "floods":
         return BotSpec("floods", command=(sys.executable, str(HOSTILE / "message_flood.py")), cwd=str(HOSTILE))
     return BotSpec(kind, command=(sys.executable, "-m", "tests.bots.misbehaving", kind), cwd=str(ROOT))
 
 
+#: (A bot that crashes after a few good answers may see the game end first: crash_first is the crash that always comes.)
+#: A message flood is cut as a flood, or seen first as answers to requests never sent (whichever the referee reads first).
 EXPECTED = {
-    "crash": FaultKind.CRASH,
-    "crash_first": FaultKind.CRASH,
-    "hang": FaultKind.TIMEOUT,
-    "exits_at_import": FaultKind.STARTUP,
-    "floods": FaultKind.FLOOD,
+    "crash_first": {FaultKind.CRASH},
+    "hangs": {FaultKind.TIMEOUT},
+    "exits_at_import": {FaultKind.STARTUP},
+    "floods": {FaultKind.FLOOD, FaultKind.PROTOCOL_ERROR},
 }
 
 
@@ -135,17 +143,17 @@ def test_a_misbehaving_warm_bot_is_faulted_as_a_fresh_one_would_be(pool: WarmPoo
     bots.insert(seat, bot_that(kind, tmp_path))
     report = play(pool, bots, seed=seat)
     bad, good = report.seats[seat], report.seats[1 - seat]
-    assert bad.replaced and bad.faults and bad.faults[0].kind == EXPECTED[kind], bad.faults
+    assert bad.replaced and bad.faults and bad.faults[0].kind in EXPECTED[kind], bad.faults
     assert good.faults == [] and good.rank == 1 and not good.replaced
     if kind == "exits_at_import":
         assert bad.exit_code == 4 and "leaving at import" in bad.stderr_tail
-    if kind in ("crash", "crash_first"):
+    if kind == "crash_first":
         assert bad.exit_code == 3
     assert pool.pids(), "the warm parents outlive a misbehaving child"
 
 
 def test_warm_and_cold_bots_report_the_same_faults(pool: WarmPool, tmp_path: Path) -> None:
-    bots = [bot_that("crash", tmp_path), bot_that("exits_at_import", tmp_path)]
+    bots = [bot_that("crash_first", tmp_path), bot_that("exits_at_import", tmp_path)]
     warm, cold = play(pool, bots, seed=3), play(None, bots, seed=3)
     for hot, fresh in zip(warm.seats, cold.seats):
         assert [f.kind for f in hot.faults] == [f.kind for f in fresh.faults]
