@@ -235,6 +235,12 @@ def describe_exit(code: int | None) -> str:
     return f"exit code {code}"
 
 
+def starts_interpreter(environment: Mapping[str, str]) -> bool:
+    """Whether the seat's own variables include one that Python reads only as it starts (PYTHONPATH,
+    PYTHONHASHSEED, ...): a child forked from a warm parent could not honour it, so that bot starts cold."""
+    return any(name.startswith("PYTHON") and name != "PYTHONUNBUFFERED" for name in environment)
+
+
 def missing_script(command: Sequence[str], cwd: str | None) -> str | None:
     """The script a bot command names, as written, when no such file exists (else None).
 
@@ -295,7 +301,7 @@ def launch(
         return BotProcess(seat, process, workdir, stdout_path, stderr_path, confinement=confinement, logs=logs)
     env = dict(os.environ)
     env.update(environment)
-    if warm is not None:
+    if warm is not None and not starts_interpreter(environment):
         child = spawn_warm(warm.pool, command, cwd, warm.identity, warm.slot, env, stdout.fileno(), stderr.fileno())
         if child is not None:
             for log in logs:

@@ -254,3 +254,10 @@ def test_warm_processes_can_be_turned_off() -> None:
     finally:
         executor.shutdown(timeout=1)
     assert "--no-warm" in CliRunner().invoke(main, ["ladder", "serve", "--help"]).output
+
+
+def test_a_bot_that_sets_a_python_start_up_variable_starts_cold(pool: WarmPool) -> None:
+    seeded = BotSpec("hashed", command=RANDOM, env={"PYTHONHASHSEED": "7"})
+    report = play(pool, [seeded, BotSpec("b", command=RANDOM)])
+    assert report.status == "complete" and [seat.faults for seat in report.seats] == [[], []]
+    assert len(pool.pids()) == 1, "only the other bot has a warm parent"
