@@ -112,16 +112,14 @@ class Ladder:
             schedule_validations(self.settings, dict(self.options.players), self.rng, games_file=self.games_file, online=self.online)
         if maintain:
             self.active_games = None  # bots added or retired since: read again
-        scheduled = self.scheduled
         if maintain or self.woken or not self.event_driven:
             # With an executor that says when a match ends, a tick in between has nothing to fill.
-            self.schedule()
+            self.schedule()  # rated matches are sent as they are queued
         self.woken = False
         if maintain:
             self.schedule_challenges()
             self.next_maintenance = now + self.options.maintenance_seconds
-        if maintain or self.scheduled != scheduled:
-            # Nothing new is queued between maintenance rounds unless this step scheduled it.
+            # Validation and challenge games, requeued attempts and lost dispatches go out here.
             self.dispatch()
 
     def schedule_challenges(self) -> None:
@@ -220,12 +218,15 @@ class Ladder:
         table = pick_table(candidates, players, self.rng, self.options.allow_self_play)
         if table is None:
             return None
+        # Leased to the executor as it is queued, and sent at once: no second transaction to dispatch it.
         match_id = schedule_match(self.settings, game, table, seed=self.rng.getrandbits(63),
-                                  variants=dict(game_settings.variants), time_control=dict(game_settings.time_control))
+                                  variants=dict(game_settings.variants), time_control=dict(game_settings.time_control),
+                                  dispatch_lease_seconds=self.options.dispatch_lease_seconds)
         if self.online is not None:
             for bot_id in table:
                 if bot_id in self.remote_ids:
                     self.online.reserve(bot_id)
+        self.send(match_id)
         self.scheduled += 1
         log.info("match %s scheduled: %s, %d players", match_id, game, len(table),
                  extra={"match_id": match_id, "game": game, "bots": list(table), "event": "scheduled"})
@@ -241,6 +242,16 @@ class Ladder:
         flagged = unplayable(game_settings, available)
         if flagged is not None:
             log.warning("cannot schedule matches: %s", flagged.reason, extra={"game": game, "event": "unplayable"})
+
+    def send(self, match_id: int) -> None:
+        """Hand a match leased at scheduling to the executor; if the executor refuses, the next dispatch sends it."""
+        try:
+            self.executor.submit(self.settings, match_id)
+        except Exception as error:  # noqa: BLE001 - the broker is away: hand it back to the dispatcher
+            log.warning("match %s: could not dispatch (%s: %s); trying again", match_id, type(error).__name__, error)
+            from ladder.matches import undispatch
+
+            undispatch(self.settings, match_id)
 
     def dispatch(self) -> None:
         """Send every queued match that was never sent, or whose dispatch lease ran out."""
