@@ -37,6 +37,8 @@ log = logging.getLogger(__name__)
 #: recently used one beyond this is retired (it leaves once its running children have ended).
 MAX_PARENTS = int(os.environ.get("B99_WARM_MAX_PARENTS", "32"))
 READY_SECONDS = 30.0
+#: A pool's directory in the temporary directory: this prefix, then the owning process's pid.
+POOL_PREFIX = "b99-warm-"
 ASK_SECONDS = 10.0
 #: Why a warm child's parent went away mid-match, per match process: the match is the platform's failure.
 LOST_PARENTS: list[str] = []
@@ -66,7 +68,8 @@ class WarmPool:
 
     def __init__(self, max_parents: int = MAX_PARENTS) -> None:
         self.max_parents = max_parents
-        self.directory = Path(tempfile.mkdtemp(prefix="b99-warm-"))
+        remove_stale_pools()
+        self.directory = Path(tempfile.mkdtemp(prefix=f"{POOL_PREFIX}{os.getpid()}-"))
         os.chmod(self.directory, 0o700)
         self.address = str(self.directory / "pool.sock")
         self.parents: dict[str, _Parent] = {}
@@ -179,6 +182,24 @@ class WarmPool:
         self.parents.clear()
         self.retiring.clear()
         shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def remove_stale_pools() -> list[Path]:
+    """Remove the directories of pools whose process is gone (killed before it could clean up); this
+    user's only. Their warm parents died with that process."""
+    removed = []
+    for directory in Path(tempfile.gettempdir()).glob(f"{POOL_PREFIX}*"):
+        pid = directory.name.removeprefix(POOL_PREFIX).split("-", 1)[0]
+        try:
+            if not pid.isdigit() or directory.stat().st_uid != os.getuid():
+                continue
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(directory, ignore_errors=True)
+            removed.append(directory)
+        except OSError:
+            continue
+    return removed
 
 
 def _kill_group(process: subprocess.Popen[bytes]) -> None:

@@ -261,3 +261,16 @@ def test_a_bot_that_sets_a_python_start_up_variable_starts_cold(pool: WarmPool) 
     report = play(pool, [seeded, BotSpec("b", command=RANDOM)])
     assert report.status == "complete" and [seat.faults for seat in report.seats] == [[], []]
     assert len(pool.pids()) == 1, "only the other bot has a warm parent"
+
+
+def test_a_pool_killed_before_cleaning_up_leaves_no_directory_behind(tmp_path: Path) -> None:
+    import subprocess
+
+    code = "import os, sys; from referee.warm import WarmPool; pool = WarmPool(); print(pool.directory, flush=True); os._exit(9)"
+    directory = Path(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False).stdout.strip())
+    assert directory.is_dir()
+    pool = WarmPool()
+    try:
+        assert not directory.exists(), "the next pool removes a dead pool's directory"
+    finally:
+        pool.shutdown()
