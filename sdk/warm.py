@@ -33,7 +33,7 @@ import traceback
 from pathlib import Path
 
 #: What every warm parent imports before forking: the transport and the SDK's run loop.
-PRELOAD = ("grpc", "google.protobuf", "b99.arena_pb2", "b99.arena_pb2_grpc", "sdk.run", "sdk.bot", "sdk.decode")
+PRELOAD = ("grpc", "google.protobuf", "b99.arena_pb2", "b99.arena_pb2_grpc", "sdk.run", "sdk.bot", "sdk.decode", "random")
 #: Packages of this project's own reference bots: safe to import whole in the parent (no code runs at import).
 TRUSTED_PACKAGES = {"bots": ("bots.registry", "bots.__main__")}
 #: Exit code of a warm parent that cannot serve (a thread started by an import, a bad command).
@@ -50,8 +50,14 @@ def preload(target: list[str]) -> None:
     """Import what every child needs, and the reference bots' own package; never a user's code."""
     import importlib
 
+    import pkgutil
+
     for name in PRELOAD:
         importlib.import_module(name)
+    games = importlib.import_module("b99.games")
+    for module in pkgutil.iter_modules(games.__path__):  # every game's messages: the SDK decodes views with them
+        if module.name.endswith("_pb2"):
+            importlib.import_module(f"b99.games.{module.name}")
     if target[:1] == ["-m"] and len(target) > 1:
         package = target[1].split(".")[0]
         for name in TRUSTED_PACKAGES.get(package, ()):
