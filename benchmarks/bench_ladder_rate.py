@@ -1,9 +1,12 @@
-"""The ladder's rate with random bots beside an in-process tournament's, in the same run.
+"""The ladder's rate with random bots beside an in-process tournament's, in the same run, and what one
+process match costs in CPU beside the same match in-process.
 
 Underground Dice, random bots: the embedded ladder (scheduler, SQLite, local match processes, bot
-processes over gRPC) and `b99 tournament` with in-process bots, alternated, so load hits both alike.
-The match processes' own cost is in the per-match table (benchmarks.bench_decision_cost) and the
-bot start-up in the start-up table (benchmarks.bench_startup).
+processes over gRPC) with its Python bots forked from warm parents (the default) and with every bot a
+fresh interpreter (`--no-warm`, the way before), and `b99 tournament` with in-process bots, alternated,
+so load hits all alike. The second table plays the same seeds three ways in this process: in-process
+bots, bot processes started cold, bot processes forked warm (sandbox none), and counts the CPU of the
+referee and of the bots.
 
     python -m benchmarks.bench_ladder_rate [--quick]
 """
@@ -12,38 +15,117 @@ from __future__ import annotations
 
 import argparse
 import os
+import platform
+import resource
 import statistics
+import sys
+import time
+from datetime import datetime, timezone
 
-from benchmarks.ladder_bench import ladder_throughput, tournament_throughput
+from benchmarks.ladder_bench import ladder_run, tournament_throughput
 
 GAME = "underground_dice"
 TARGET_PER_MINUTE = 600
 TARGET_RATIO = 0.5
+TARGET_PROCESS_CPU = 1.3
+RANDOM = (sys.executable, "-m", "bots", "random")
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def match_cpu(games: int) -> dict[str, tuple[float, float]]:
+    """CPU ms a match, (referee, bots), of the same seeds in-process, with cold bot processes and with warm ones."""
+    import functools
+
+    from bots.registry import make_bot
+    from referee import warm as warm_module
+    from referee.match import BotSpec, MatchSpec, run_match
+    from referee.warm import WarmPool
+
+    reported: list[float] = []
+    ended = warm_module.WarmChild._ended
+
+    def keep_cpu(child: warm_module.WarmChild, code: int) -> None:  # a warm bot's CPU comes from its parent's report
+        ended(child, code)
+        reported.append(child.cpu_seconds or 0.0)
+
+    warm_module.WarmChild._ended = keep_cpu  # type: ignore[method-assign]
+    pool = WarmPool()
+    totals = {"in-process": [0.0, 0.0], "cold": [0.0, 0.0], "warm": [0.0, 0.0]}
+    try:
+        run_match(MatchSpec(GAME, [BotSpec("a", command=RANDOM), BotSpec("b", command=RANDOM)], seed=0, warm_pool=pool.address))
+        reported.clear()
+        for seed in range(1, games + 1):
+            for way in totals:
+                if way == "in-process":
+                    bots = [BotSpec(name, factory=functools.partial(make_bot, "random")) for name in "ab"]
+                else:
+                    bots = [BotSpec(name, command=RANDOM) for name in "ab"]
+                children, own, before = _children_cpu(), time.process_time(), len(reported)
+                run_match(MatchSpec(GAME, bots, seed=seed, warm_pool=pool.address if way == "warm" else None))
+                totals[way][0] += time.process_time() - own
+                totals[way][1] += (_children_cpu() - children) + sum(reported[before:])
+    finally:
+        warm_module.WarmChild._ended = ended  # type: ignore[method-assign]
+        pool.shutdown()
+    return {way: (referee / games * 1000, bots / games * 1000) for way, (referee, bots) in totals.items()}
 
 
 def run(quick: bool = False) -> str:
-    """The markdown section for docs/benchmarks.md."""
+    """The markdown sections for docs/benchmarks.md."""
     workers = os.cpu_count() or 1
-    matches, games, rounds = (30, 20, 1) if quick else (120, 100, 2)
-    ladder: list[float] = []
+    matches, games, rounds, cpu_games = (30, 20, 1, 10) if quick else (120, 100, 2, 30)
+    warm: list[tuple[float, float]] = []
+    cold: list[tuple[float, float]] = []
     tournament: list[float] = []
+    load = [os.getloadavg()[0]]
     for _ in range(rounds):
-        ladder.append(ladder_throughput(GAME, matches, workers))
+        warm.append(ladder_run(GAME, matches, workers, warm=True))
+        cold.append(ladder_run(GAME, matches, workers, warm=False))
         tournament.append(tournament_throughput(GAME, games, workers, in_process=True))
-    ladder_rate = statistics.median(ladder)
+        load.append(os.getloadavg()[0])
+    cpu = match_cpu(cpu_games)
+    load.append(os.getloadavg()[0])
     tournament_rate = statistics.median(tournament)
+
+    def row(what: str, runs: list[tuple[float, float]]) -> str:
+        rate = statistics.median(rate for rate, _ in runs)
+        service = statistics.median(service for _, service in runs)
+        return f"| {what} | {rate:,.0f} | {rate / tournament_rate:.3f}x | {service:.1f} |"
+
+    base = sum(cpu["in-process"])
+    when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
         "## Ladder: matches a minute beside an in-process tournament",
         "",
-        f"{GAME}, random bots, {workers} workers; {rounds} round(s) of {matches} ladder matches (after a warm-up) and an",
-        f"in-process tournament of {games} games per table, alternated; medians.",
+        f"Measured {when} on {platform.machine()} with {workers} cores ({platform.python_implementation()} {platform.python_version()}),",
+        f"load average {min(load):.1f}-{max(load):.1f} during the run (the machine was shared).",
+        f"{GAME}, random bots, {workers} workers; {rounds} round(s) of {matches} ladder matches each way (after a warm-up) and an",
+        f"in-process tournament of {games} games per table, alternated; medians. Service CPU: the ladder service process's own",
+        "CPU (scheduler, executor, warm pool) per match; the match processes and bots are not in it.",
         f"Targets: the ladder at least {TARGET_PER_MINUTE} matches a minute and at least {TARGET_RATIO:g}x the tournament.",
         "",
-        "| what | matches/min | ratio to the tournament |",
-        "|---|---:|---:|",
-        f"| embedded ladder (SQLite, match processes, bot processes) | {ladder_rate:,.0f} | {ladder_rate / tournament_rate:.3f}x |",
-        f"| in-process tournament | {tournament_rate:,.0f} | 1x |",
+        "| what | matches/min | ratio to the tournament | service CPU ms/match |",
+        "|---|---:|---:|---:|",
+        row("embedded ladder, warm bot processes (default)", warm),
+        row("embedded ladder, `--no-warm` (a fresh interpreter per bot)", cold),
+        f"| in-process tournament | {tournament_rate:,.0f} | 1x | |",
+        "",
+        "## A process match's CPU beside the same match in-process",
+        "",
+        f"The same {cpu_games} seeds of {GAME} with random bots, each played three ways in turn (sandbox none); CPU ms a match:",
+        "the referee's (this process) and the bots' (reaped children; a warm bot's as its warm parent reports it).",
+        f"Target: a process match at most {TARGET_PROCESS_CPU:g}x the CPU of the same match in-process.",
+        "",
+        "| way | referee CPU ms | bots CPU ms | total | ratio to in-process |",
+        "|---|---:|---:|---:|---:|",
     ]
+    for way, label in (("in-process", "in-process bots"), ("cold", "bot processes, started cold"), ("warm", "bot processes, forked warm")):
+        referee, bots = cpu[way]
+        lines.append(f"| {label} | {referee:.1f} | {bots:.1f} | {referee + bots:.1f} | {(referee + bots) / base:.1f}x |")
     return "\n".join(lines) + "\n"
 
 

@@ -5,6 +5,7 @@ over all of them alike; the table gives medians of wall time and each row's rati
 - `b99 --version`, `b99 --help`: anchor `python -c pass` (the same interpreter);
 - a reference bot (`python -m bots random`) from launch to its connection on the referee's Unix
   socket (a plain listening socket here): anchor `python -c "import grpc, google.protobuf"`;
+- the same bot forked from a warm parent (referee.warm), beside the cold start;
 - the sandbox probe in a fresh process, with its per-boot cache kept and without it.
 
     python -m benchmarks.bench_startup [--quick]
@@ -28,6 +29,7 @@ PYTHON = sys.executable
 B99 = str(Path(PYTHON).with_name("b99"))
 CLI_TARGET = 3.0
 BOT_TARGET = 1.5
+WARM_ROW = "bot ready to dial, forked from a warm parent"
 
 
 def _run(argv: list[str], env: dict[str, str] | None = None) -> Callable[[], float]:
@@ -62,6 +64,39 @@ def _bot_ready_to_dial() -> float:
     return elapsed
 
 
+def _warm_bot_ready_to_dial(pool_address: str) -> Callable[[], float]:
+    """Seconds from asking a warm parent (referee.warm) for `python -m bots random` to its connection."""
+    import signal
+
+    from referee.warm import spawn_warm
+
+    def measure() -> float:
+        with tempfile.TemporaryDirectory(prefix="b99-dial-") as scratch:
+            path = os.path.join(scratch, "arena.sock")
+            listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            listener.bind(path)
+            listener.listen(1)
+            listener.settimeout(30)
+            environment = dict(os.environ, B99_ARENA_ADDRESS=f"unix:{path}", B99_SEAT_TOKEN="benchmark")
+            null = os.open(os.devnull, os.O_WRONLY)
+            began = time.perf_counter()
+            bot = spawn_warm(pool_address, [PYTHON, "-m", "bots", "random"], str(ROOT), "benchmark", 0, environment, null, null)
+            os.close(null)
+            if bot is None:
+                raise RuntimeError("the warm parent did not start the bot")
+            try:
+                connection, _ = listener.accept()
+                elapsed = time.perf_counter() - began
+                connection.close()
+            finally:
+                os.killpg(bot.pid, signal.SIGKILL)
+                bot.wait(10)
+                listener.close()
+        return elapsed
+
+    return measure
+
+
 def measure_rows(runs: int) -> dict[str, list[float]]:
     """Wall seconds of every row, `runs` times each, interleaved."""
     uncached = dict(os.environ, B99_SANDBOX_PROBE_CACHE="")
@@ -75,10 +110,19 @@ def measure_rows(runs: int) -> dict[str, list[float]]:
         "sandbox probe, kept per boot": _run(probe),
         "sandbox probe, trial run (no cache)": _run(probe, uncached),
     }
-    timings: dict[str, list[float]] = {name: [] for name in rows}
-    for _ in range(runs):
-        for name, measure in rows.items():
-            timings[name].append(measure())
+    from referee.warm import WarmPool
+
+    pool = WarmPool()
+    try:
+        warm = _warm_bot_ready_to_dial(pool.address)
+        warm()  # the warm parent starts at the first request: not part of a bot's start
+        rows[WARM_ROW] = warm
+        timings: dict[str, list[float]] = {name: [] for name in rows}
+        for _ in range(runs):
+            for name, measure in rows.items():
+                timings[name].append(measure())
+    finally:
+        pool.shutdown()
     return timings
 
 
@@ -92,12 +136,14 @@ def run(quick: bool = False) -> str:
         "b99 --help": ("python -c pass", CLI_TARGET),
         "bot ready to dial (python -m bots random)": ("python -c \"import grpc, google.protobuf\"", BOT_TARGET),
         "sandbox probe, kept per boot": ("sandbox probe, trial run (no cache)", None),
+        WARM_ROW: ("bot ready to dial (python -m bots random)", None),
     }
     lines = [
         "## Start-up: the CLI and a bot process beside their anchors",
         "",
         f"Each row run {runs} times, one of each in turn (interleaved, so load drifts hit all rows alike); medians of wall time.",
-        "Bot ready to dial: from launching `python -m bots random` to its connection on the referee's Unix socket.",
+        "Bot ready to dial: from launching `python -m bots random` to its connection on the referee's Unix socket;",
+        "forked from a warm parent: from asking the parent (already started) to the child's connection (referee.warm).",
         "Sandbox probe: `machine_support()` in a fresh process (imports included), with the trial sandbox's outcome",
         "kept for this boot, and with the cache turned off (the trial bubblewrap sandbox runs).",
         "",

@@ -30,8 +30,16 @@ ROOT = Path(__file__).resolve().parents[1]
 RANDOM = [sys.executable, "-m", "bots", "random"]
 
 
-def ladder_throughput(game: str, matches: int, workers: int) -> float:
-    """Matches per minute of a real ladder (SQLite, local pool, bot processes)."""
+def ladder_throughput(game: str, matches: int, workers: int, warm: bool = True) -> float:
+    """Matches per minute of a real ladder (SQLite, local pool, bot processes; Python bots forked from warm
+    parents unless `warm` is False)."""
+    return ladder_run(game, matches, workers, warm)[0]
+
+
+def ladder_run(game: str, matches: int, workers: int, warm: bool = True) -> tuple[float, float]:
+    """(matches per minute, CPU ms of the service process per match: scheduler, executor, warm pool) of a real ladder."""
+    import resource
+
     from ladder.db import migrate, sqlite_url
     from ladder.executors import LocalExecutor
     from ladder.registry import add_bot
@@ -45,20 +53,23 @@ def ladder_throughput(game: str, matches: int, workers: int) -> float:
         migrate(settings.db_url)
         for i in range(max(4, players + 1)):
             add_bot(settings, f"r{i}", game, command=RANDOM)
-        executor = LocalExecutor(workers)
+        executor = LocalExecutor(workers, warm=warm)
         try:
-            warm = Ladder(settings, executor, SchedulerOptions(concurrency=workers, seed=0, max_matches=workers, tick_seconds=0.02))
-            warm.run(until_idle=True)
+            warm_up = Ladder(settings, executor, SchedulerOptions(concurrency=workers, seed=0, max_matches=workers, tick_seconds=0.02))
+            warm_up.run(until_idle=True)
             ladder = Ladder(settings, executor, SchedulerOptions(concurrency=2 * workers, seed=1, max_matches=matches, tick_seconds=0.02))
+            cpu = resource.getrusage(resource.RUSAGE_SELF)
             start = time.perf_counter()
             ladder.run(until_idle=True)
             elapsed = time.perf_counter() - start
+            after = resource.getrusage(resource.RUSAGE_SELF)
         finally:
             executor.shutdown()
-    return matches / elapsed * 60
+    service_cpu = (after.ru_utime + after.ru_stime) - (cpu.ru_utime + cpu.ru_stime)
+    return matches / elapsed * 60, service_cpu / matches * 1000
 
 
-def tournament_throughput(game: str, games: int, workers: int, in_process: bool) -> float:
+def tournament_throughput(game: str, games: int, workers: int, in_process: bool, warm: bool = True) -> float:
     """Matches per minute of `b99 tournament` between random bots."""
     import functools
 
@@ -73,7 +84,7 @@ def tournament_throughput(game: str, games: int, workers: int, in_process: bool)
     else:
         bots = [BotSpec(name="random", command=tuple(RANDOM)) for _ in range(players)]
     start = time.perf_counter()
-    result = run_tournament(game, bots, games_per_table=games, players=players, parallel=1 if in_process else workers)
+    result = run_tournament(game, bots, games_per_table=games, players=players, parallel=1 if in_process else workers, warm=warm)
     return len(result.reports) / (time.perf_counter() - start) * 60
 
 

@@ -91,6 +91,8 @@ def reference_command(text: str) -> list[str] | None:
 )
 @click.option("--replays", "replay_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help="Write every replay here.")
 @click.option("--json", "json_path", type=OutputFile(path_type=Path), default=None, help="Write the results as JSON.")
+@click.option("--warm/--no-warm", default=True, show_default=True,
+              help="Fork Python bots at sandbox level none from warm parents kept for the tournament.")
 @_guard
 def tournament(
     game: str,
@@ -106,6 +108,7 @@ def tournament(
     sandbox: str,
     replay_dir: Path | None,
     json_path: Path | None,
+    warm: bool,
 ) -> None:
     """Play a round robin between local bots (all seatings) and print an Elo table with win rates."""
     from referee.match import TimeControl
@@ -132,7 +135,7 @@ def tournament(
         result = run_tournament(
             game, bots, games_per_table=games_per_table, players=count, seed=seed, duplicate=duplicate,
             parallel=parallel, variants=parse_variants(variant_pairs), time_control=time_control,
-            replay_dir=replay_dir, on_result=lambda *_: progress.advance(task),
+            replay_dir=replay_dir, on_result=lambda *_: progress.advance(task), warm=warm,
         )
     confinement = "bots in process (no sandbox)" if in_process else f"sandbox {sandbox}"
     table = Table(title=f"{game} · {total} games · {count} players per game" + (" · duplicate" if duplicate else "") + f" · {confinement}",
@@ -690,6 +693,8 @@ def _utc(moment: Any) -> Any:
 @click.option("--broker", envvar="B99_LADDER_BROKER", default=None, help="Celery broker URL (redis://...).")
 @click.option("--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default=True, help="Local worker processes.")
 @click.option("--concurrency", type=click.IntRange(min=1), default=None, help="Matches in flight (default: workers).")
+@click.option("--warm/--no-warm", default=True, show_default=True,
+              help="Fork Python bots at sandbox level none from warm parents kept between matches (local executor).")
 @click.option("--game", "games", multiple=True, help="Games to schedule (default: every game with bots).")
 @click.option("--self-play", is_flag=True, help="Allow a bot to meet itself when too few bots are active.")
 @click.option("--max-matches", type=int, default=None, help="Stop after scheduling this many matches (and finishing them).")
@@ -716,7 +721,7 @@ def _utc(moment: Any) -> Any:
               show_default=True, help="json: one JSON object per line (time, level, logger, message, match_id...).")
 @pass_settings
 @_guard
-def serve(settings: LadderSettings, executor: str, broker: str | None, workers: int, concurrency: int | None,
+def serve(settings: LadderSettings, executor: str, broker: str | None, workers: int, concurrency: int | None, warm: bool,
           games: tuple[str, ...], self_play: bool, max_matches: int | None, seed: int | None,
           grpc_address: str | None, http_address: str | None, arena_address: str | None, metrics_address: str | None,
           games_config: Path | None, private: bool, max_watchers: int, max_watchers_per_client: int, trust_proxy: bool,
@@ -749,7 +754,7 @@ def serve(settings: LadderSettings, executor: str, broker: str | None, workers: 
                           metrics_address=metrics_address, private=private,
                           watch_limits=WatchLimits(per_client=max_watchers_per_client, total=max_watchers,
                                                    trust_proxy=trust_proxy),
-                          arena_advertise=arena_advertise, tls=tls)
+                          arena_advertise=arena_advertise, tls=tls, warm=warm)
     signal.signal(signal.SIGTERM, lambda *_: server.stop())
     try:
         server.start()

@@ -24,8 +24,13 @@ from ladder.matches import MatchJob, claim_match, fail_attempt, heartbeat, recor
 from ladder.models import BotKind
 from ladder.settings import LadderSettings
 from ladder.ticker import Ticker
+from referee.warm import LOST_PARENTS
 
 log = logging.getLogger(__name__)
+
+
+class WarmParentLost(RuntimeError):
+    """A bot's warm parent ended mid-match, and the bot with it: the match is voided and queued again."""
 
 #: How often a running attempt renews its lease, and how long a lease lasts without renewal.
 HEARTBEAT_SECONDS = float(os.environ.get("B99_LADDER_HEARTBEAT", "2.0"))
@@ -41,7 +46,7 @@ def worker_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
-def build_spec(settings: LadderSettings, job: MatchJob, time_control: Any = None) -> Any:
+def build_spec(settings: LadderSettings, job: MatchJob, time_control: Any = None, warm_pool: str | None = None) -> Any:
     """The referee's MatchSpec for a claimed attempt (uploaded bots unpacked from the store, the
     replay written live to a scratch file in the home, moved into the database with the result)."""
     from referee.bot_resolution import own_program
@@ -77,6 +82,7 @@ def build_spec(settings: LadderSettings, job: MatchJob, time_control: Any = None
         # Each bot's own output goes to a side file in the private home, kept for its owner, never in the replay.
         decision_logs=True,
         decision_logs_path=str(settings.replays_dir / f"{job.uid}-{job.attempt}.output.jsonl"),
+        warm_pool=warm_pool,
     )
 
 
@@ -102,6 +108,7 @@ def execute_match(
     worker: str | None = None,
     lease_seconds: float | None = None,
     heartbeat_seconds: float | None = None,
+    warm_pool: str | None = None,
 ) -> str:
     """Claim and play one attempt at a match, and write its result at most once.
 
@@ -121,9 +128,13 @@ def execute_match(
         return job
     with Heartbeat(settings, job, HEARTBEAT_SECONDS if heartbeat_seconds is None else heartbeat_seconds, lease, name):
         try:
-            spec = build_spec(settings, job)
+            spec = build_spec(settings, job, warm_pool=warm_pool)
+            del LOST_PARENTS[:]
             with _live_publisher(settings, job, spec.replay_path):
                 report = run_match(spec)
+            if LOST_PARENTS:
+                # Its bots died with their warm parent: the platform broke this match, not a bot.
+                raise WarmParentLost("; ".join(LOST_PARENTS))
         except ArenaError as error:
             # A spec the referee refuses (a game or variant that changed since scheduling) never works.
             return retrying(lambda: fail_attempt(settings, match_id, job.attempt, f"refused by the referee: {error}", final=True),
@@ -187,7 +198,8 @@ def watch_service(service_pid: int, interval: float = 0.5) -> None:
     threading.Thread(target=watch, name="watch-service", daemon=True).start()
 
 
-def play_local_match(home: str, db_url: str, gateway: str | None, match_id: int, service_pid: int) -> None:
+def play_local_match(home: str, db_url: str, gateway: str | None, match_id: int, service_pid: int,
+                     warm_pool: str | None = None) -> None:
     """Body of a local match process (forked from the executor's fork server, which has the match
     code loaded): its own process group, dies with the service, exit 75 if nothing was recorded
     because the database stayed away."""
@@ -197,7 +209,7 @@ def play_local_match(home: str, db_url: str, gateway: str | None, match_id: int,
     os.environ["B99_LADDER_WORKER_KIND"] = "local"
     settings = LadderSettings(home=Path(home), db_url=db_url, gateway=gateway)
     try:
-        outcome = execute_match(settings, match_id)
+        outcome = execute_match(settings, match_id, warm_pool=warm_pool)
     except DatabaseUnavailable as error:
         log.error("match %s: %s", match_id, error)
         sys.exit(75)  # EX_TEMPFAIL: nothing was recorded; the match is sent again

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import multiprocessing.connection
 import os
 import signal
 import socket
@@ -11,12 +12,14 @@ import threading
 import time
 from collections import deque
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from ladder.db import DatabaseUnavailable, retrying
 from ladder.execute import play_local_match
 from ladder.matches import fail_worker
 from ladder.settings import LadderSettings
+from referee.warm import WarmPool
 
 log = logging.getLogger(__name__)
 
@@ -72,8 +75,10 @@ class LocalExecutor:
 
     name = "local"
 
-    def __init__(self, workers: int, poll_seconds: float = 0.05) -> None:
+    def __init__(self, workers: int, poll_seconds: float = 0.05, warm: bool = True) -> None:
         self.workers = workers
+        # Python bots at sandbox level none fork from warm parents that outlive the matches (referee.warm).
+        self.warm = WarmPool() if warm else None
         self.poll_seconds = poll_seconds
         self.lock = threading.Lock()
         self.pending: deque[tuple[LadderSettings, int]] = deque()
@@ -82,11 +87,25 @@ class LocalExecutor:
         self.homes_reaped: set[Path] = set()
         self.stopping = threading.Event()
         self.wake = threading.Event()
+        # A byte down this pipe wakes the supervisor as a match process's end does (it waits on both at once).
+        self.wake_read, self.wake_write = os.pipe()
+        os.set_blocking(self.wake_write, False)
         self.context = multiprocessing.get_context("forkserver")
         # referee.preload loads every game (engine, component data, wire messages) once, not in every match.
         self.context.set_forkserver_preload(["ladder.execute", "referee.match", "ladder.matches", "ladder.botstore", "referee.preload"])
+        self.listeners: list[Callable[[], None]] = []
         self.supervisor = threading.Thread(target=self._supervise, name="local-executor", daemon=True)
         self.supervisor.start()
+
+    def _nudge(self) -> None:
+        try:
+            os.write(self.wake_write, b"!")
+        except (BlockingIOError, OSError):
+            pass  # already awake (the pipe is full) or shut down
+
+    def listen(self, callback: Callable[[], None]) -> None:
+        """Call `callback` (from the supervisor thread) whenever a match process has ended."""
+        self.listeners.append(callback)
 
     def submit(self, settings: LadderSettings, match_id: int) -> None:
         with self.lock:
@@ -98,6 +117,7 @@ class LocalExecutor:
                 return  # sent again while this executor still holds it
             self.pending.append((settings, match_id))
         self.wake.set()  # processes are started by the supervisor thread only (see _supervise)
+        self._nudge()
 
     def _fill(self) -> None:
         while self.pending and len(self.running) < self.workers and not self.stopping.is_set():
@@ -108,7 +128,9 @@ class LocalExecutor:
         # Not fork: the service runs gRPC and web threads, which fork would copy half-alive. A fork
         # server starts clean, imports the match code once, and forks each match process from it.
         process = self.context.Process(
-            target=play_local_match, args=(str(settings.home), settings.db_url, settings.gateway, match_id, os.getpid()),
+            target=play_local_match,
+            args=(str(settings.home), settings.db_url, settings.gateway, match_id, os.getpid(),
+                  self.warm.address if self.warm is not None else None),
             name=f"match-{match_id}",
         )
         process.start()
@@ -123,17 +145,31 @@ class LocalExecutor:
         # PR_SET_PDEATHSIG fires when the *thread* that started a process ends, so every match
         # process is started here, by this thread, which lives as long as the executor.
         while not self.stopping.is_set():
-            self.wake.wait(self.poll_seconds)
+            with self.lock:
+                sentinels = [process.sentinel for _, process in self.running.values()]
+            # A match process's end (its sentinel) or a submission (the pipe) wakes this at once: the next
+            # match starts the moment a slot is free, not a poll later.
+            try:
+                ready = multiprocessing.connection.wait([*sentinels, self.wake_read], self.poll_seconds)
+            except (OSError, ValueError):  # a process collected meanwhile (its sentinel closed)
+                ready = []
+            if self.wake_read in ready:
+                try:
+                    os.read(self.wake_read, 4096)
+                except BlockingIOError:
+                    pass
             self.wake.clear()
             self.reap_exited()
 
     def reap_exited(self) -> None:
         """Collect finished match processes; fail the match of one that died (its own match only)."""
+        ended = False
         with self.lock:
             for match_id, (settings, process) in list(self.running.items()):
                 code = process.exitcode
                 if code is None:
                     continue
+                ended = True
                 del self.running[match_id]
                 (settings.home / "run" / f"match-{process.pid}.pid").unlink(missing_ok=True)
                 if code != 0:
@@ -141,6 +177,9 @@ class LocalExecutor:
                     self.to_fail.append((settings, match_id, f"{socket.gethostname()}:{process.pid}", how))
             self._fill()
             failures, self.to_fail = self.to_fail, []
+        if ended:
+            for callback in self.listeners:
+                callback()
         for settings, match_id, worker, how in failures:
             try:
                 outcome = retrying(lambda: fail_worker(settings, match_id, worker, f"worker {worker} {how}"),
@@ -161,6 +200,7 @@ class LocalExecutor:
                     break
             time.sleep(self.poll_seconds)
         self.stopping.set()
+        self._nudge()
         self.supervisor.join(5)
         with self.lock:
             for _, process in self.running.values():
@@ -169,6 +209,14 @@ class LocalExecutor:
                 except ProcessLookupError:
                     pass
                 process.join(5)
+        if self.warm is not None:
+            self.warm.shutdown()
+        if not self.supervisor.is_alive():
+            for fd in (self.wake_read, self.wake_write):
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
 
 
 class CeleryExecutor:

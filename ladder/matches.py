@@ -71,15 +71,23 @@ def schedule_match(
     time_control: dict[str, float] | None = None,
     kind: str = MatchKind.RATED,
     challenge_id: int | None = None,
+    dispatch_lease_seconds: float | None = None,
 ) -> int:
     """Queue a match between `bot_ids` (in seat order), with the game's variants and time control
     (TimeControl fields; none: the referee's defaults); returns its id. Only `rated` matches change
-    ratings; `validation` and `challenge` matches are played the same way and never do."""
+    ratings; `validation` and `challenge` matches are played the same way and never do. With
+    `dispatch_lease_seconds`, the match is leased to an executor in the same transaction (as
+    mark_dispatched would): the caller sends it at once."""
     config: dict[str, Any] = {"game": game, "players": len(bot_ids), "variants": dict(variants or {})}
     if time_control:
         config["time_control"] = dict(time_control)
     with write_session(settings.db_url) as session:
         match = Match(uid=uuid.uuid4().hex, game=game, config=config, seed=seed, kind=kind, challenge_id=challenge_id)
+        if dispatch_lease_seconds is not None:
+            now = utcnow()
+            match.dispatched_at = now
+            match.lease_expires_at = now + timedelta(seconds=dispatch_lease_seconds)
+            match.dispatches = 1
         session.add(match)
         session.flush()
         for seat, bot_id in enumerate(bot_ids):
@@ -368,7 +376,6 @@ def record_result(
             match.worker = None
         session.add(match)
         session.flush()
-        bot_ids = {seat.bot_id for seat in seats}
         if match.kind == MatchKind.VALIDATION and not void:
             # A void validation match (every seat, the reference bot too, faulted before the first
             # decision) says more about the host than the bot: it is played again, not judged.
@@ -376,7 +383,10 @@ def record_result(
 
             judge_validation(session, match, seats)
         elif match.kind == MatchKind.RATED:
-            for bot_id in sorted(bot_ids):  # one locking order for every transaction
+            # Only a seat that faulted now can bring its bot to PAUSE_FAULTS of its last PAUSE_WINDOW
+            # matches: a clean match only pushes older ones out of the window.
+            faulted = {seat.bot_id for seat in seats if seat.faults}
+            for bot_id in sorted(faulted):  # one locking order for every transaction
                 _pause_if_failing(session, bot_id)
         return Recorded.RECORDED
 

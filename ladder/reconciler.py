@@ -65,6 +65,12 @@ class Reconciler:
 
     def step(self) -> ReconcileRound:
         """One round. Raises what the database raises (the caller notes it and retries)."""
+        result = self.reap()
+        self.dispatch(result)
+        return result
+
+    def reap(self) -> ReconcileRound:
+        """The reaping half of a round (attempts whose holder is gone or whose lease ended); no dispatch."""
         now = time.monotonic()
         if self.outage_since is not None:
             # Nobody could renew a lease while the database was away: give live workers one lease
@@ -79,7 +85,6 @@ class Reconciler:
             for match_id in result.reaped:
                 log.warning("match %s: attempt lost (lease expired or its process gone), queued again or voided", match_id,
                             extra={"match_id": match_id, "event": "reaped"})
-        self.dispatch(result)
         self.outage_since = None
         return result
 

@@ -32,9 +32,10 @@ class LadderServer:
         private: bool = False,
         web_routes: Sequence[Any] = (),
         tls: Any = None,
+        warm: bool = True,
     ) -> None:
         self.settings = settings
-        self.executor: Executor = CeleryExecutor(broker or "") if executor == "celery" else LocalExecutor(workers)
+        self.executor: Executor = CeleryExecutor(broker or "") if executor == "celery" else LocalExecutor(workers, warm=warm)
         from ladder.remote import Presence
 
         self.online = Presence()

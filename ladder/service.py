@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import random
 import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +47,9 @@ class SchedulerOptions:
     max_matches: int | None = None  # stop scheduling after this many (tests, benchmarks)
     lease_seconds: float = LEASE_SECONDS
     tick_seconds: float = 0.2
+    #: How often leases are reaped and validation and challenge games queued (a tick only schedules and
+    #: dispatches rated play): a few queries a second, not a few per match.
+    maintenance_seconds: float = 1.0
     dispatch_lease_seconds: float = DISPATCH_LEASE_SECONDS
 
 
@@ -77,6 +81,15 @@ class Ladder:
         self.unplayable_logged: set[str] = set()  # games whose settings their bots cannot meet, said once
         self.last_good_config = LadderConfig()  # ladder.toml's last readable version (`ladder serve` checks it at start)
         self.config_error: str | None = None
+        self.next_maintenance = 0.0
+        #: Set when a match ends (executors that can tell), so the next one is scheduled at once, not a tick later.
+        self.wake = threading.Event()
+        listen = getattr(executor, "listen", None)
+        self.event_driven = callable(listen)
+        self.woken = True
+        self.active_games: list[str] | None = None
+        if callable(listen):
+            listen(self.wake.set)
 
     def recover(self) -> None:
         """After a restart: dispatch again what was queued but never sent to an executor. A local
@@ -87,15 +100,27 @@ class Ladder:
         self.dispatch()
 
     def step(self) -> None:
-        """One round: reap expired leases, schedule new matches, dispatch the queued ones."""
-        self.reconciler.settings = self.settings
-        self.reconciler.step()
-        from ladder.validation import schedule_validations
+        """One round: schedule new matches and dispatch the queued ones; at most every maintenance_seconds
+        also reap expired leases and queue validation and challenge games."""
+        now = time.monotonic()
+        maintain = now >= self.next_maintenance
+        if maintain:
+            self.reconciler.settings = self.settings
+            self.reconciler.reap()
+            from ladder.validation import schedule_validations
 
-        schedule_validations(self.settings, dict(self.options.players), self.rng, games_file=self.games_file, online=self.online)
-        self.schedule()
-        self.schedule_challenges()
-        self.dispatch()
+            schedule_validations(self.settings, dict(self.options.players), self.rng, games_file=self.games_file, online=self.online)
+        if maintain:
+            self.active_games = None  # bots added or retired since: read again
+        if maintain or self.woken or not self.event_driven:
+            # With an executor that says when a match ends, a tick in between has nothing to fill.
+            self.schedule()  # rated matches are sent as they are queued
+        self.woken = False
+        if maintain:
+            self.schedule_challenges()
+            self.next_maintenance = now + self.options.maintenance_seconds
+            # Validation and challenge games, requeued attempts and lost dispatches go out here.
+            self.dispatch()
 
     def schedule_challenges(self) -> None:
         """Queue challenge games within their own share of the workers (on top of rated play)."""
@@ -127,7 +152,9 @@ class Ladder:
 
     def schedule(self) -> None:
         """Queue new matches until `concurrency` are open."""
-        games = list(self.options.games) or self.games_with_bots()
+        if not self.options.games and self.active_games is None:
+            self.active_games = self.games_with_bots()
+        games = list(self.options.games) or list(self.active_games or ())
         if not games:
             return
         missing = self.options.concurrency - self.open_matches(challenges=False)  # challenges have their own share
@@ -191,12 +218,15 @@ class Ladder:
         table = pick_table(candidates, players, self.rng, self.options.allow_self_play)
         if table is None:
             return None
+        # Leased to the executor as it is queued, and sent at once: no second transaction to dispatch it.
         match_id = schedule_match(self.settings, game, table, seed=self.rng.getrandbits(63),
-                                  variants=dict(game_settings.variants), time_control=dict(game_settings.time_control))
+                                  variants=dict(game_settings.variants), time_control=dict(game_settings.time_control),
+                                  dispatch_lease_seconds=self.options.dispatch_lease_seconds)
         if self.online is not None:
             for bot_id in table:
                 if bot_id in self.remote_ids:
                     self.online.reserve(bot_id)
+        self.send(match_id)
         self.scheduled += 1
         log.info("match %s scheduled: %s, %d players", match_id, game, len(table),
                  extra={"match_id": match_id, "game": game, "bots": list(table), "event": "scheduled"})
@@ -212,6 +242,16 @@ class Ladder:
         flagged = unplayable(game_settings, available)
         if flagged is not None:
             log.warning("cannot schedule matches: %s", flagged.reason, extra={"game": game, "event": "unplayable"})
+
+    def send(self, match_id: int) -> None:
+        """Hand a match leased at scheduling to the executor; if the executor refuses, the next dispatch sends it."""
+        try:
+            self.executor.submit(self.settings, match_id)
+        except Exception as error:  # noqa: BLE001 - the broker is away: hand it back to the dispatcher
+            log.warning("match %s: could not dispatch (%s: %s); trying again", match_id, type(error).__name__, error)
+            from ladder.matches import undispatch
+
+            undispatch(self.settings, match_id)
 
     def dispatch(self) -> None:
         """Send every queued match that was never sent, or whose dispatch lease ran out."""
@@ -252,7 +292,8 @@ class Ladder:
 
                 if self.open_matches() == 0 and pending_games(self.settings) == 0:
                     return
-            self.stopping.wait(self.options.tick_seconds)
+            self.woken = self.wake.wait(self.options.tick_seconds)
+            self.wake.clear()
 
     def has_lease(self) -> bool:
         """Whether this ladder is the database's scheduler now (taking the lease when it is free);
@@ -271,6 +312,7 @@ class Ladder:
 
     def stop(self) -> None:
         self.stopping.set()
+        self.wake.set()
 
 
 def redispatch_lost_queued(settings: LadderSettings, older_than_seconds: float) -> int:

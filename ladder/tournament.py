@@ -3,11 +3,12 @@ run_match on a process pool, rated with the ladder's Elo in schedule order."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 import multiprocessing
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -228,8 +229,46 @@ def run_tournament(
     time_control: Any = None,
     replay_dir: Path | None = None,
     on_result: Callable[[TournamentGame, Any], None] | None = None,
+    warm: bool = True,
 ) -> TournamentResult:
-    """Play the round robin of `bots` (BotSpecs, one per entrant) and rate it."""
+    """Play the round robin of `bots` (BotSpecs, one per entrant) and rate it. With `warm`, Python bots at
+    sandbox level none fork from warm parents kept for the whole tournament (referee.warm)."""
+    with _warm_pool(warm and any(bot.command is not None and bot.sandbox == "none" for bot in bots)) as pool:
+        return _run_tournament(game, bots, games_per_table=games_per_table, players=players, seed=seed, duplicate=duplicate,
+                               parallel=parallel, variants=variants, time_control=time_control, replay_dir=replay_dir,
+                               on_result=on_result, warm_pool=pool.address if pool is not None else None)
+
+
+@contextlib.contextmanager
+def _warm_pool(wanted: bool) -> Iterator[Any]:
+    """A warm pool for the tournament's length (None if not wanted); its parents and their children end with it."""
+    if not wanted:
+        yield None
+        return
+    from referee.warm import WarmPool
+
+    pool = WarmPool()
+    try:
+        yield pool
+    finally:
+        pool.shutdown()
+
+
+def _run_tournament(
+    game: str,
+    bots: Sequence[Any],
+    *,
+    games_per_table: int,
+    players: int | None,
+    seed: int | None,
+    duplicate: bool,
+    parallel: int,
+    variants: dict[str, Any] | None,
+    time_control: Any,
+    replay_dir: Path | None,
+    on_result: Callable[[TournamentGame, Any], None] | None,
+    warm_pool: str | None,
+) -> TournamentResult:
     from dataclasses import replace
 
     from referee.match import MatchSpec, TimeControl
@@ -252,6 +291,7 @@ def run_tournament(
             variants=dict(variants or {}),
             time_control=time_control or TimeControl(),
             replay_path=str(replay_dir / f"game-{item.index:05d}.jsonl") if replay_dir else None,
+            warm_pool=warm_pool,
         )
 
     reports: list[Any] = [None] * len(schedule)

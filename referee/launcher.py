@@ -18,6 +18,7 @@ from referee.faults import Fault, FaultKind
 from referee.sandbox import Confinement, SandboxRequest, spawn
 from referee.sandbox.binds import bridged_from
 from referee.sandbox.limits import MIB
+from referee.warm import spawn_warm
 
 LOG_TAIL_BYTES = 4096
 #: Interpreters whose first argument, when not an option, is the bot's script.
@@ -28,6 +29,16 @@ CPU_CAP_SLACK_SECONDS = 0.05
 CPU_CHECK_SECONDS = 0.2
 #: What in a dying bot's stderr says it ran out of memory (Python, C++, Node, libc).
 OUT_OF_MEMORY_MARKS = ("MemoryError", "std::bad_alloc", "heap out of memory", "Cannot allocate memory", "out of memory")
+
+
+@dataclass(frozen=True)
+class WarmRequest:
+    """Start this seat's bot from a warm parent: the pool's address, and what keeps bots apart (a warm
+    parent serves one bot identity; two seats of one match never share one: `slot`)."""
+
+    pool: str
+    identity: str
+    slot: int = 0
 
 
 @dataclass
@@ -52,6 +63,11 @@ class BotProcess:
         with self._reaping:
             if self.process.returncode is not None:
                 return self.process.returncode
+            if getattr(self.process, "warm", False):
+                # Forked by a warm parent, not by the referee: the parent reaps it and reports its status.
+                code = self.process.poll()
+                self.cpu_seconds = getattr(self.process, "cpu_seconds", None)
+                return code
             try:
                 pid, status, usage = os.wait4(self.process.pid, os.WNOHANG)
             except ChildProcessError:
@@ -219,6 +235,12 @@ def describe_exit(code: int | None) -> str:
     return f"exit code {code}"
 
 
+def starts_interpreter(environment: Mapping[str, str]) -> bool:
+    """Whether the seat's own variables include one that Python reads only as it starts (PYTHONPATH,
+    PYTHONHASHSEED, ...): a child forked from a warm parent could not honour it, so that bot starts cold."""
+    return any(name.startswith("PYTHON") and name != "PYTHONUNBUFFERED" for name in environment)
+
+
 def missing_script(command: Sequence[str], cwd: str | None) -> str | None:
     """The script a bot command names, as written, when no such file exists (else None).
 
@@ -244,11 +266,14 @@ def launch(
     workdir: Path,
     cwd: str | None = None,
     sandbox: SandboxRequest | None = None,
+    warm: WarmRequest | None = None,
 ) -> BotProcess:
     """Start `command` in its own process group with `environment` added; output goes to workdir logs.
 
     With a sandbox request above `none`, the environment is scrubbed to `environment` plus a few basics
     and the bot is confined (see referee.sandbox); BotLaunchError if the level cannot run here.
+    With `warm` (a pool's address) an unconfined Python bot is forked from its warm parent (referee.warm),
+    and started cold when it cannot be.
     """
     script = missing_script(command, cwd)
     if script is not None:
@@ -276,6 +301,12 @@ def launch(
         return BotProcess(seat, process, workdir, stdout_path, stderr_path, confinement=confinement, logs=logs)
     env = dict(os.environ)
     env.update(environment)
+    if warm is not None and not starts_interpreter(environment):
+        child = spawn_warm(warm.pool, command, cwd, warm.identity, warm.slot, env, stdout.fileno(), stderr.fileno())
+        if child is not None:
+            for log in logs:
+                log.started()
+            return BotProcess(seat, child, workdir, stdout_path, stderr_path, logs=logs)  # type: ignore[arg-type]
     try:
         process = subprocess.Popen(
             list(command),

@@ -31,7 +31,7 @@ from referee.errors import BotLaunchError, ConfigError
 from referee.decision_logs import DecisionLogs
 from referee.fault_text import timeout_fault
 from referee.faults import Fault, FaultKind, fault_words
-from referee.launcher import launch
+from referee.launcher import WarmRequest, launch
 from referee.ranking import competition_ranks
 from referee.registry import get_game
 from referee.replay import ReplayRecorder, live_path_of
@@ -100,6 +100,9 @@ class MatchSpec:
     #: With decision_logs, write them to this file instead (JSON lines: seat, the seat's decision number,
     #: text), so the replay stays public and each bot's output can be kept for its owner alone (the ladder).
     decision_logs_path: str | None = None
+    #: A warm pool's address (referee.warm.WarmPool): Python bots at sandbox level none are forked from warm
+    #: parents instead of starting a fresh interpreter each. None: every bot starts cold.
+    warm_pool: str | None = None
 
 
 @dataclass
@@ -393,7 +396,11 @@ class _Match:
                 raise BotLaunchError(f"seat {seat.index}: a strict sandbox has no network; play it over the Unix socket, not TCP")
             environment[ADDRESS_VARIABLE] = f"unix:{SANDBOX_SOCKET}"
         request = SandboxRequest(level, seat.spec.limits, socket_path, self.lease)
-        return launch(seat.index, command, environment, self.scratch / f"seat{seat.index}", seat.spec.cwd, request)
+        warm = None
+        if self.spec.warm_pool is not None and level == "none":
+            slot = sum(1 for other in self.seats[: seat.index] if other.spec == seat.spec)
+            warm = WarmRequest(self.spec.warm_pool, seat.spec.name, slot)
+        return launch(seat.index, command, environment, self.scratch / f"seat{seat.index}", seat.spec.cwd, request, warm)
 
     def record_faults(self) -> None:
         """Put every fault not yet in the replay into its timeline, where it happened."""
