@@ -19,7 +19,6 @@ import statistics
 import time
 from dataclasses import dataclass
 
-import b99.arena_pb2 as arena_pb2
 from referee import messages
 from referee.chance import sample_outcome
 from referee.clock import SeatClock, TimeControl
@@ -71,8 +70,8 @@ def decision_cost(game_id: str, players: int, decisions: int, seed: int = 1) -> 
             for seat in deciding:
                 events = messages.seat_events(state, seat, cursors[seat])
                 cursors[seat] = len(state.events)
-                request = messages.decision_request(wire, 1, state, seat, options[seat], events, clock)
-                size += len(arena_pb2.RefereeMessage(decision_request=request).SerializeToString())
+                message = messages.decision_message(wire, 1, state, seat, options[seat], events, clock)
+                size += len(message.SerializeToString())
             built = perf()
             choices = {seat: rng.choice(options[seat]).id for seat in deciding}
             stepped = perf()

@@ -462,7 +462,8 @@ class _Match:
                 continue
             events = seat.number_events(messages.seat_events(state, seat_index, seat.event_cursor))
             seat.event_cursor = len(state.events)
-            request = messages.decision_request(self.wire, seat.next_request_id, state, seat_index, seat_options, events, seat.clock)
+            message = messages.decision_message(self.wire, seat.next_request_id, state, seat_index, seat_options, events, seat.clock)
+            request = message.decision_request
             seat.next_request_id += 1
             if self.spec.worlds and seat.agent.wants_world:
                 # A separate RNG per seat: asking for worlds never changes the match's chance outcomes.
@@ -474,7 +475,7 @@ class _Match:
                 except (pickle.PicklingError, TypeError, AttributeError) as error:
                     # An engine state that cannot travel: the bot plays on without worlds.
                     warnings.warn(f"{self.game.id}: no world for seat {seat_index}: {error}", RuntimeWarning, stacklevel=1)
-            seat.agent.send(arena_pb2.RefereeMessage(decision_request=request))
+            seat.agent.send(message)
             pending[seat_index] = request
         for seat_index, request in pending.items():
             seat = self.seats[seat_index]

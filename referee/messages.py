@@ -10,7 +10,16 @@ from google.protobuf import struct_pb2
 import b99.arena_pb2 as arena_pb2
 from referee.clock import SeatClock, TimeControl
 from referee.engine import Event, GameConfig, GameResult, GameState, Option, Seat
-from referee.wire import GameWire
+from referee.wire import (
+    EVENT_SEQUENCE,
+    GameWire,
+    any_bytes,
+    double_field,
+    key,
+    message_field,
+    string_field,
+    varint_field,
+)
 
 
 def event_messages(wire: GameWire, events: Sequence[tuple[int, Event]]) -> list[arena_pb2.Event]:
@@ -59,20 +68,49 @@ def decision_request(
     events: Sequence[tuple[int, Event]],
     clock: SeatClock,
 ) -> arena_pb2.DecisionRequest:
-    # Nested dicts, not messages: the constructor builds every part in C instead of copying messages in.
-    return arena_pb2.DecisionRequest(
-        request_id=request_id,
-        decision=state.decision_name(seat),
-        view=wire.any_view(state.private_view(seat)),
-        options=[{"id": o.id, "label": o.label, "payload": wire.any_option(o)} for o in options],
-        events=[event_fields(wire, index, event) for index, event in events],
-        clock={
-            "per_decision_seconds": clock.control.per_decision_seconds,
-            "bank_remaining_seconds": clock.bank_remaining,
-            "strikes": clock.strikes,
-            "strikes_allowed": clock.control.strikes_allowed,
-        },
+    """The DecisionRequest `seat` is sent (the body of `decision_message`, which the runner sends whole)."""
+    return decision_message(wire, request_id, state, seat, options, events, clock).decision_request
+
+
+def decision_message(
+    wire: GameWire,
+    request_id: int,
+    state: GameState,
+    seat: Seat,
+    options: Sequence[Option],
+    events: Sequence[tuple[int, Event]],
+    clock: SeatClock,
+) -> arena_pb2.RefereeMessage:
+    """A RefereeMessage holding `seat`'s DecisionRequest, written as bytes and parsed once in protobuf's C runtime.
+
+    Options and events are serialized once per object (`GameWire.option_field`, `event_tail`) and the view
+    straight from the state where the game has a writer, so a request costs the joining of its parts.
+    """
+    event_tail = wire.event_tail
+    parts = [
+        varint_field(REQUEST_ID, request_id),
+        string_field(REQUEST_DECISION, state.decision_name(seat)),
+        message_field(REQUEST_VIEW, any_bytes(wire.view, wire.seat_view_bytes(state, seat))),
+        *map(wire.option_field, options),
+    ]
+    for sequence, event in events:
+        parts.append(message_field(REQUEST_EVENT, varint_field(EVENT_SEQUENCE, sequence) + event_tail(event)))
+    control = clock.control
+    parts.append(
+        message_field(
+            REQUEST_CLOCK,
+            double_field(CLOCK_PER_DECISION, control.per_decision_seconds)
+            + double_field(CLOCK_BANK, clock.bank_remaining)
+            + varint_field(CLOCK_STRIKES, clock.strikes)
+            + varint_field(CLOCK_STRIKES_ALLOWED, control.strikes_allowed),
+        )
     )
+    return arena_pb2.RefereeMessage.FromString(message_field(MESSAGE_DECISION_REQUEST, b"".join(parts)))
+
+
+MESSAGE_DECISION_REQUEST = key(2, 2)
+REQUEST_ID, REQUEST_DECISION, REQUEST_VIEW, REQUEST_EVENT, REQUEST_CLOCK = key(1, 0), key(2, 2), key(3, 2), key(5, 2), key(6, 2)
+CLOCK_PER_DECISION, CLOCK_BANK, CLOCK_STRIKES, CLOCK_STRIKES_ALLOWED = key(1, 1), key(2, 1), key(3, 0), key(4, 0)
 
 
 def game_over(

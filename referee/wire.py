@@ -12,8 +12,9 @@ says which field is wrong (or, where it is more lenient, encodes it the same way
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
-from dataclasses import dataclass
+import struct
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -21,7 +22,7 @@ from google.protobuf import any_pb2, json_format
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 
-from referee.engine import Event, Option
+from referee.engine import Event, GameState, Option, Seat
 
 
 class WireError(ValueError):
@@ -103,13 +104,27 @@ def encode(message_type: type[Message], data: Mapping[str, Any]) -> Message:
 TYPE_URL_PREFIX = "type.googleapis.com/"
 
 
+#: Entries an identity cache keeps before it is emptied (options and events are shared objects; a match reuses
+#: a few hundred options, and its events are asked for once per seat that sees them).
+CACHE_LIMIT = 4096
+
+
 @dataclass(frozen=True, slots=True)
 class GameWire:
-    """The typed messages of one game."""
+    """The typed messages of one game, and the serialized parts of requests that repeat.
+
+    `view_bytes`, when a game gives one, serializes a seat's View straight from the state (no dict): it must
+    give the bytes of `view_message(state.private_view(seat))` (tests compare them on random games).
+    """
 
     view: type[Message]
     option: type[Message]
     event: type[Message]
+    view_bytes: Callable[[GameState, Seat], bytes] | None = None
+    #: id(option) -> (option, its arena Option as a length-delimited field 4 of DecisionRequest)
+    _options: dict[int, tuple[Option, bytes]] = field(default_factory=dict, compare=False, repr=False)
+    #: id(event) -> (event, its arena Event's kind and data fields, after the sequence number)
+    _events: dict[int, tuple[Event, bytes]] = field(default_factory=dict, compare=False, repr=False)
 
     def view_message(self, view: Mapping[str, Any]) -> Message:
         return encode(self.view, view)
@@ -141,6 +156,121 @@ class GameWire:
     def any_event(self, event: Event) -> dict[str, Any]:
         """`pack_event` as the constructor arguments of an Any."""
         return packed_fields(self.event_message(event))
+
+    def seat_view_bytes(self, state: GameState, seat: Seat) -> bytes:
+        """The serialized View of `seat`: straight from the state where the game gives a writer, else from its dict."""
+        if self.view_bytes is not None:
+            return self.view_bytes(state, seat)
+        return self.view_message(state.private_view(seat)).SerializeToString()
+
+    def option_field(self, option: Option) -> bytes:
+        """`option` as DecisionRequest's field 4 (an arena Option), serialized once per option object."""
+        known = self._options.get(id(option))
+        if known is not None and known[0] is option:
+            return known[1]
+        body = (
+            string_field(OPTION_ID, option.id)
+            + string_field(OPTION_LABEL, option.label)
+            + message_field(OPTION_PAYLOAD, any_bytes(self.option, self.option_message(option.payload).SerializeToString()))
+        )
+        encoded = message_field(REQUEST_OPTION, body)
+        if len(self._options) >= CACHE_LIMIT:
+            self._options.clear()
+        self._options[id(option)] = (option, encoded)
+        return encoded
+
+    def event_tail(self, event: Event) -> bytes:
+        """An arena Event's fields after its sequence number (kind and data), serialized once per event object."""
+        known = self._events.get(id(event))
+        if known is not None and known[0] is event:
+            return known[1]
+        encoded = string_field(EVENT_KIND, event.kind) + message_field(
+            EVENT_DATA, any_bytes(self.event, self.event_message(event).SerializeToString())
+        )
+        if len(self._events) >= CACHE_LIMIT:
+            self._events.clear()
+        self._events[id(event)] = (event, encoded)
+        return encoded
+
+
+# Protobuf's wire format, written by hand for the parts of a request that are cached or built from the state.
+# A field is its key (number << 3 | wire type) as a varint, then a varint, 8 bytes, or a length and bytes.
+
+#: Varints of 0..1023, the values most fields hold.
+_SMALL_VARINTS = tuple(
+    bytes([value]) if value < 0x80 else bytes([value & 0x7F | 0x80, value >> 7]) for value in range(1024)
+)
+
+
+def varint(value: int) -> bytes:
+    """`value` as a varint; a negative one as its 64-bit two's complement (how int32 and int64 are written)."""
+    if 0 <= value < 1024:
+        return _SMALL_VARINTS[value]
+    if value < 0:
+        value += 1 << 64
+    out = bytearray()
+    while value >= 0x80:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def key(number: int, wire_type: int) -> bytes:
+    """A field's key: 0 = varint, 1 = 8 bytes, 2 = length-delimited."""
+    return varint(number << 3 | wire_type)
+
+
+def varint_field(field_key: bytes, value: int) -> bytes:
+    """A proto3 integer, enum or bool field: nothing when it holds its default (0)."""
+    return field_key + varint(value) if value else b""
+
+
+def optional_varint_field(field_key: bytes, value: int | None) -> bytes:
+    """An `optional` integer field: written whenever it is set, 0 included."""
+    return b"" if value is None else field_key + varint(value)
+
+
+def double_field(field_key: bytes, value: float) -> bytes:
+    """A proto3 double: nothing when it is 0."""
+    return field_key + struct.pack("<d", value) if value else b""
+
+
+def message_field(field_key: bytes, body: bytes) -> bytes:
+    """A message (or bytes) field, written even when empty (a set message field)."""
+    return field_key + varint(len(body)) + body
+
+
+def string_field(field_key: bytes, text: str) -> bytes:
+    """A proto3 string: nothing when it is empty."""
+    if not text:
+        return b""
+    encoded = text.encode()
+    return field_key + varint(len(encoded)) + encoded
+
+
+def optional_string_field(field_key: bytes, text: str | None) -> bytes:
+    """An `optional` string field: written whenever it is set, "" included."""
+    if text is None:
+        return b""
+    encoded = text.encode()
+    return field_key + varint(len(encoded)) + encoded
+
+
+@cache
+def _type_url_field(message_type: type[Message]) -> bytes:
+    return string_field(ANY_TYPE_URL, TYPE_URL_PREFIX + message_type.DESCRIPTOR.full_name)
+
+
+def any_bytes(message_type: type[Message], value: bytes) -> bytes:
+    """A serialized Any holding a serialized `message_type` (what `Any.Pack` writes)."""
+    return _type_url_field(message_type) + (message_field(ANY_VALUE, value) if value else b"")
+
+
+ANY_TYPE_URL, ANY_VALUE = key(1, 2), key(2, 2)
+OPTION_ID, OPTION_LABEL, OPTION_PAYLOAD = key(1, 2), key(2, 2), key(3, 2)
+EVENT_SEQUENCE, EVENT_KIND, EVENT_DATA = key(1, 0), key(2, 2), key(3, 2)
+REQUEST_OPTION = key(4, 2)
 
 
 def pack(message: Message) -> any_pb2.Any:
