@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import importlib
 import struct
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -193,6 +193,27 @@ class GameWire:
         return encoded
 
 
+class Blocks(dict):  # type: ignore[type-arg]
+    """Serialized parts of views remembered by a key of their contents, emptied when full.
+
+    A part (a seat's board, a depth...) changes a few times a game but is written at every request of every
+    seat: its bytes are looked up by a tuple of what it shows instead of being written again.
+    """
+
+    __slots__ = ("limit",)
+
+    def __init__(self, limit: int = 20_000) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def keep(self, block_key: object, block: bytes) -> bytes:
+        """Remember `block` under `block_key` and return it."""
+        if len(self) >= self.limit:
+            self.clear()
+        self[block_key] = block
+        return block
+
+
 # Protobuf's wire format, written by hand for the parts of a request that are cached or built from the state.
 # A field is its key (number << 3 | wire type) as a varint, then a varint, 8 bytes, or a length and bytes.
 
@@ -255,6 +276,24 @@ def optional_string_field(field_key: bytes, text: str | None) -> bytes:
         return b""
     encoded = text.encode()
     return field_key + varint(len(encoded)) + encoded
+
+
+def packed_field(field_key: bytes, values: Iterable[int]) -> bytes:
+    """A proto3 repeated integer field (packed: one key, then the varints); nothing when empty.
+
+    `field_key` is the field's length-delimited key (wire type 2)."""
+    body = b"".join(map(varint, values))
+    return field_key + varint(len(body)) + body if body else b""
+
+
+def strings_field(field_key: bytes, texts: Iterable[str]) -> bytes:
+    """A repeated string field: one key, length and text per element."""
+    return b"".join([field_key + varint(len(encoded)) + encoded for encoded in map(str.encode, texts)])
+
+
+def messages_field(field_key: bytes, bodies: Iterable[bytes]) -> bytes:
+    """A repeated message field from its elements' serialized bodies."""
+    return b"".join([field_key + varint(len(body)) + body for body in bodies])
 
 
 @cache
