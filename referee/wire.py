@@ -16,7 +16,7 @@ import struct
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 from google.protobuf import any_pb2, json_format
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
@@ -193,6 +193,9 @@ class GameWire:
         return encoded
 
 
+_Block = TypeVar("_Block")
+
+
 class Blocks(dict):  # type: ignore[type-arg]
     """Serialized parts of views remembered by a key of their contents, emptied when full.
 
@@ -206,12 +209,21 @@ class Blocks(dict):  # type: ignore[type-arg]
         super().__init__()
         self.limit = limit
 
-    def keep(self, block_key: object, block: bytes) -> bytes:
-        """Remember `block` under `block_key` and return it."""
+    def keep(self, block_key: object, block: _Block) -> _Block:
+        """Remember `block` (bytes, or bytes with what was computed beside them) under `block_key` and return it."""
         if len(self) >= self.limit:
             self.clear()
         self[block_key] = block
         return block
+
+
+def blocks_of(registry: dict[int, tuple[Any, Blocks]], owner: object) -> Blocks:
+    """The Blocks kept for `owner` (a game's component data: blocks written from one set of components are never
+    read for another), found by identity; `registry` keeps the owner so its id is never taken by another object."""
+    known = registry.get(id(owner))
+    if known is None or known[0] is not owner:
+        known = registry[id(owner)] = (owner, Blocks())
+    return known[1]
 
 
 # Protobuf's wire format, written by hand for the parts of a request that are cached or built from the state.
