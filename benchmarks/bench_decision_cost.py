@@ -23,7 +23,7 @@ from referee import messages
 from referee.chance import sample_outcome
 from referee.clock import SeatClock, TimeControl
 from referee.registry import all_games, get_game
-from referee.wire import get_wire
+from referee.wire import SharedParts, get_wire
 
 #: Player counts measured per game (within each game's range).
 PLAYER_COUNTS = (1, 2, 3, 4, 5, 6)
@@ -67,10 +67,11 @@ def decision_cost(game_id: str, players: int, decisions: int, seed: int = 1) -> 
             deciding = state.deciding_seats()
             options = {seat: list(state.legal_options(seat)) for seat in deciding}
             began = perf()
+            shared: SharedParts = {}
             for seat in deciding:
                 events = messages.seat_events(state, seat, cursors[seat])
                 cursors[seat] = len(state.events)
-                message = messages.decision_message(wire, 1, state, seat, options[seat], events, clock)
+                message = messages.decision_message(wire, 1, state, seat, options[seat], events, clock, shared)
                 size += len(message.SerializeToString())
             built = perf()
             choices = {seat: rng.choice(options[seat]).id for seat in deciding}

@@ -39,7 +39,7 @@ from referee.sandbox import Limits, SandboxRequest
 from referee.sandbox.bubblewrap import SOCKET as SANDBOX_SOCKET
 from referee.sandbox.reaper import Lease, reap_once
 from referee.seats import Answer, InProcessSeat, RemoteSeat, SeatAgent
-from referee.wire import get_wire
+from referee.wire import SharedParts, get_wire
 from sdk.bot import Bot
 from sdk.forward import encode_world, in_process_world
 
@@ -446,6 +446,7 @@ class _Match:
         elapsed: dict[Seat, float] = {}
         pending: dict[Seat, arena_pb2.DecisionRequest] = {}
         decision_index = self.decisions
+        shared: SharedParts = {}  # what every deciding seat's view shows alike, written once for this decision
         for seat in self.seats:
             flooded = seat.agent.flood() if seat.agent is not None and not seat.replaced else None
             if flooded is not None:
@@ -462,7 +463,7 @@ class _Match:
                 continue
             events = seat.number_events(messages.seat_events(state, seat_index, seat.event_cursor))
             seat.event_cursor = len(state.events)
-            message = messages.decision_message(self.wire, seat.next_request_id, state, seat_index, seat_options, events, seat.clock)
+            message = messages.decision_message(self.wire, seat.next_request_id, state, seat_index, seat_options, events, seat.clock, shared)
             request = message.decision_request
             seat.next_request_id += 1
             if self.spec.worlds and seat.agent.wants_world:

@@ -13,6 +13,7 @@ from referee.engine import Event, GameConfig, GameResult, GameState, Option, Sea
 from referee.wire import (
     EVENT_SEQUENCE,
     GameWire,
+    SharedParts,
     any_bytes,
     double_field,
     key,
@@ -80,17 +81,20 @@ def decision_message(
     options: Sequence[Option],
     events: Sequence[tuple[int, Event]],
     clock: SeatClock,
+    shared: SharedParts | None = None,
 ) -> arena_pb2.RefereeMessage:
     """A RefereeMessage holding `seat`'s DecisionRequest, written as bytes and parsed once in protobuf's C runtime.
 
     Options and events are serialized once per object (`GameWire.option_field`, `event_tail`) and the view
     straight from the state where the game has a writer, so a request costs the joining of its parts.
+    `shared`: one dict for all the requests of one decision (the state unchanged), so that what every
+    seat's view shows alike is written once.
     """
     event_tail = wire.event_tail
     parts = [
         varint_field(REQUEST_ID, request_id),
         string_field(REQUEST_DECISION, state.decision_name(seat)),
-        message_field(REQUEST_VIEW, any_bytes(wire.view, wire.seat_view_bytes(state, seat))),
+        message_field(REQUEST_VIEW, any_bytes(wire.view, wire.seat_view_bytes(state, seat, shared))),
         *map(wire.option_field, options),
     ]
     for sequence, event in events:

@@ -104,6 +104,9 @@ def encode(message_type: type[Message], data: Mapping[str, Any]) -> Message:
 TYPE_URL_PREFIX = "type.googleapis.com/"
 
 
+#: Parts of views every seat sees alike, written once for one state (one decision's requests), by name.
+SharedParts = dict[str, bytes]
+
 #: Entries an identity cache keeps before it is emptied (options and events are shared objects; a match reuses
 #: a few hundred options, and its events are asked for once per seat that sees them).
 CACHE_LIMIT = 4096
@@ -114,13 +117,15 @@ class GameWire:
     """The typed messages of one game, and the serialized parts of requests that repeat.
 
     `view_bytes`, when a game gives one, serializes a seat's View straight from the state (no dict): it must
-    give the bytes of `view_message(state.private_view(seat))` (tests compare them on random games).
+    give the bytes of `view_message(state.private_view(seat))` (tests compare them on random games). Its
+    `shared` dict, when given, lives while the state does not change (one decision's requests): a writer
+    may keep there what every seat's view shows alike, written once for all of them.
     """
 
     view: type[Message]
     option: type[Message]
     event: type[Message]
-    view_bytes: Callable[[GameState, Seat], bytes] | None = None
+    view_bytes: Callable[[GameState, Seat, SharedParts | None], bytes] | None = None
     #: id(option) -> (option, its arena Option as a length-delimited field 4 of DecisionRequest)
     _options: dict[int, tuple[Option, bytes]] = field(default_factory=dict, compare=False, repr=False)
     #: id(event) -> (event, its arena Event's kind and data fields, after the sequence number)
@@ -157,10 +162,12 @@ class GameWire:
         """`pack_event` as the constructor arguments of an Any."""
         return packed_fields(self.event_message(event))
 
-    def seat_view_bytes(self, state: GameState, seat: Seat) -> bytes:
-        """The serialized View of `seat`: straight from the state where the game gives a writer, else from its dict."""
+    def seat_view_bytes(self, state: GameState, seat: Seat, shared: SharedParts | None = None) -> bytes:
+        """The serialized View of `seat`: straight from the state where the game gives a writer, else from its dict.
+
+        `shared`: parts every seat's view shows alike, kept while the state does not change (see the class)."""
         if self.view_bytes is not None:
-            return self.view_bytes(state, seat)
+            return self.view_bytes(state, seat, shared)
         return self.view_message(state.private_view(seat)).SerializeToString()
 
     def option_field(self, option: Option) -> bytes:

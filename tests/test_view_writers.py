@@ -1,7 +1,8 @@
 """A game's View written straight from the state carries exactly the bytes of its dict view through the View message.
 
 Every game that has a writer (`GameWire.view_bytes`), every player count and test variant: at each
-decision and chance node of random games, every seat's written View is compared, byte for byte, with
+decision and chance node of random games, every seat's written View (alone, and sharing what all seats
+see alike with the other seats' views of the same state) is compared, byte for byte, with
 `View(**state.private_view(seat))` serialized; so the dict views (what engines, playouts and the
 viewer read) and the typed messages (what bots receive) cannot drift apart, secrets included.
 """
@@ -14,7 +15,7 @@ import pytest
 
 from referee.chance import sample_outcome
 from referee.registry import game_ids, get_game
-from referee.wire import get_wire, varint
+from referee.wire import SharedParts, get_wire, varint
 
 
 def _variants(game_id: str) -> list[dict]:  # type: ignore[type-arg]
@@ -37,9 +38,11 @@ def test_written_views_equal_the_dict_views(game_id: str) -> None:
             rng = random.Random(players * 100 + variant_index)
             state = game.new_initial_state(game.make_config(players, variant))
             while True:
+                shared: SharedParts = {}  # as for one decision's requests: what all seats see alike, written once
                 for seat in range(players):
                     expected = wire.view_message(state.private_view(seat)).SerializeToString()
-                    written = wire.view_bytes(state, seat)
+                    written = wire.view_bytes(state, seat, shared)
+                    assert wire.view_bytes(state, seat, None) == written
                     if written != expected:
                         # Say which field differs, not only that the bytes do.
                         assert wire.view.FromString(written) == wire.view.FromString(expected), (

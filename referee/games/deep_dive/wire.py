@@ -17,6 +17,7 @@ from referee.games.deep_dive.views import tile_tables
 from referee.wire import (
     Blocks,
     GameWire,
+    SharedParts,
     key,
     message_field,
     optional_string_field,
@@ -163,12 +164,23 @@ def _ai_board(state: DeepDiveState, tiles: _WireTiles) -> bytes:
     return message_field(AI_BOARD, ai)
 
 
-def view_bytes(state: DeepDiveState, seat: Seat) -> bytes:
-    """`seat`'s serialized View (the bytes of its dict view through the View message)."""
+def view_bytes(state: DeepDiveState, seat: Seat, shared: SharedParts | None = None) -> bytes:
+    """`seat`'s serialized View (the bytes of its dict view through the View message): the viewer's seat,
+    then what every seat sees, written once for all of a decision's requests when `shared` is given."""
+    public = None if shared is None else shared.get("public")
+    if public is None:
+        public = _public(state)
+        if shared is not None:
+            shared["public"] = public
+    return SEAT + varint(seat) + public
+
+
+def _public(state: DeepDiveState) -> bytes:
+    """Every View field but the viewer's seat (field 1): nothing in this game's view is secret."""
     tiles = _wire_tiles(state)
     solo = state.solo
     active = state.active
-    parts = [SEAT + varint(seat), varint_field(PLAYERS, state.players), varint_field(SOLO, solo)]
+    parts = [varint_field(PLAYERS, state.players), varint_field(SOLO, solo)]
     if solo:
         parts.append(optional_string_field(AI_DIFFICULTY, state.difficulty))
     parts.append(varint_field(ROUND, state.round))

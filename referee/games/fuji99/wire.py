@@ -16,6 +16,7 @@ from referee.games.fuji99.state import Fuji99State
 from referee.wire import (
     Blocks,
     GameWire,
+    SharedParts,
     blocks_of,
     key,
     message_field,
@@ -79,13 +80,23 @@ def _seat(state: Fuji99State, player: int, hand: list[bytes], hand_danger: int) 
     return message_field(SEATS, body)
 
 
-def view_bytes(state: Fuji99State, seat: Seat) -> bytes:
-    """`seat`'s serialized View (the bytes of its dict view through the View message)."""
+def view_bytes(state: Fuji99State, seat: Seat, shared: SharedParts | None = None) -> bytes:
+    """`seat`'s serialized View (the bytes of its dict view through the View message): the viewer's seat,
+    then what every seat sees, written once for all of a decision's requests when `shared` is given."""
+    public = None if shared is None else shared.get("public")
+    if public is None:
+        public = _public(state)
+        if shared is not None:
+            shared["public"] = public
+    return SEAT + varint(seat) + public
+
+
+def _public(state: Fuji99State) -> bytes:
+    """Every View field but the viewer's seat (field 1): nothing in this game's view is secret."""
     card_type = state.data.card_type
     written_parts = blocks_of(_PARTS, state.data)
     cubes_get = state.cubes.get
     parts = [
-        SEAT + varint(seat),
         varint_field(PLAYERS, state.players),
         varint_field(ROUND, state.round),
         varint_field(MAX_ROUNDS, state.max_rounds),

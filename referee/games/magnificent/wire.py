@@ -20,6 +20,7 @@ from referee.games.magnificent.views import final_scores, main_tent_order, playe
 from referee.wire import (
     Blocks,
     GameWire,
+    SharedParts,
     blocks_of,
     encode,
     key,
@@ -81,14 +82,34 @@ def _supply(supply: Mapping[str, int]) -> bytes:
     return b"".join([message_field(SUPPLY, string_field(TILE_TYPE, tile) + varint_field(TILE_COUNT, supply[tile])) for tile in TILE_TYPES])
 
 
-def view_bytes(state: MagnificentState, seat: Seat) -> bytes:
-    """`seat`'s serialized View (the bytes of its dict view through the View message)."""
+def view_bytes(state: MagnificentState, seat: Seat, shared: SharedParts | None = None) -> bytes:
+    """`seat`'s serialized View (the bytes of its dict view through the View message): the viewer's seat, what
+    every seat sees (written once for all of a decision's requests when `shared` is given), then the seat's
+    own part of the draft."""
+    public = None if shared is None else shared.get("public")
+    if public is None:
+        public = _public(state)
+        if shared is not None:
+            shared["public"] = public
+    parts = [SEAT + varint(seat), public]
+    if state.draft:
+        # a seat sees only the hand it holds now, its own picks and the card it removed last
+        if state.draft_round < 4:
+            parts.append(strings_field(DRAFT_HAND, state.draft_hands[draft.held_hand(state, seat)]))
+        parts.append(strings_field(DRAFT_PICKS, state.draft_picks[seat]))
+        removed = draft.removed_by(state, seat)
+        if removed:
+            parts.append(optional_string_field(DRAFT_REMOVED, removed))
+    return b"".join(parts)
+
+
+def _public(state: MagnificentState) -> bytes:
+    """View fields 2-25: what every seat sees."""
     tables = view_tables(state)
     decision = state.decision_code()
     main_tent = state.main_tent
     written = blocks_of(_PARTS, state.c)
     parts = [
-        SEAT + varint(seat),
         varint_field(ROUND, state.round),
         varint_field(START_PLAYER, state.start_player),
         varint_field(TURN_COUNT, state.turn_count),
@@ -135,12 +156,6 @@ def view_bytes(state: MagnificentState, seat: Seat) -> bytes:
     parts.append(varint_field(DRAFT_MASTER_CARDS, state.draft))
     if state.draft:
         parts.append(varint_field(DRAFT_ROUND, state.draft_round))
-        if state.draft_round < 4:
-            parts.append(strings_field(DRAFT_HAND, state.draft_hands[draft.held_hand(state, seat)]))
-        parts.append(strings_field(DRAFT_PICKS, state.draft_picks[seat]))
-        removed = draft.removed_by(state, seat)
-        if removed:
-            parts.append(optional_string_field(DRAFT_REMOVED, removed))
     return b"".join(parts)
 
 

@@ -18,6 +18,7 @@ from referee.games.merchants.views import _public_player
 from referee.wire import (
     Blocks,
     GameWire,
+    SharedParts,
     blocks_of,
     encode,
     key,
@@ -43,8 +44,31 @@ PASS_LEFT, PASS_RIGHT = string_field(PASS_DIRECTION, "left"), string_field(PASS_
 _PARTS: dict[int, tuple[Any, Blocks]] = {}
 
 
-def view_bytes(state: MerchantsState, seat: Seat) -> bytes:
-    """`seat`'s serialized View (the bytes of its dict view through the View message)."""
+def view_bytes(state: MerchantsState, seat: Seat, shared: SharedParts | None = None) -> bytes:
+    """`seat`'s serialized View (the bytes of its dict view through the View message): the public fields,
+    written once for all of a decision's requests when `shared` is given, then the seat's own."""
+    public = None if shared is None else shared.get("public")
+    if public is None:
+        public = _public(state)
+        if shared is not None:
+            shared["public"] = public
+    player = state.players_state[seat]
+    parts = [
+        public,
+        SEAT + varint(seat),
+        strings_field(HAND, sorted(player.bundle.tiles) if player.bundle is not None else ()),
+        strings_field(REPUTATION_HAND, sorted(player.reputation)),
+        strings_field(RETURNED, player.returned),
+        optional_string_field(PENDING_TILE, player.pending_tile),
+    ]
+    if player.pending_target is not None:
+        row, col, mode = player.pending_target
+        parts.append(message_field(PENDING_TARGET, varint_field(TARGET_ROW, row) + varint_field(TARGET_COL, col) + string_field(TARGET_MODE, mode)))
+    return b"".join(parts)
+
+
+def _public(state: MerchantsState) -> bytes:
+    """View fields 1-14: what every seat (and a spectator) sees."""
     written = blocks_of(_PARTS, state.data)
     revealed = state.trends_revealed()
     parts = [
@@ -85,17 +109,6 @@ def view_bytes(state: MerchantsState, seat: Seat) -> bytes:
     ]
     if state.phase != OVER and state.round >= 1 and not state.solo:
         parts.append(PASS_RIGHT if state.round == 2 else PASS_LEFT)
-    player = state.players_state[seat]
-    parts += [
-        SEAT + varint(seat),
-        strings_field(HAND, sorted(player.bundle.tiles) if player.bundle is not None else ()),
-        strings_field(REPUTATION_HAND, sorted(player.reputation)),
-        strings_field(RETURNED, player.returned),
-        optional_string_field(PENDING_TILE, player.pending_tile),
-    ]
-    if player.pending_target is not None:
-        row, col, mode = player.pending_target
-        parts.append(message_field(PENDING_TARGET, varint_field(TARGET_ROW, row) + varint_field(TARGET_COL, col) + string_field(TARGET_MODE, mode)))
     return b"".join(parts)
 
 

@@ -13,6 +13,7 @@ from referee.games.underground_dice.state import UndergroundDiceState
 from referee.games.underground_dice.views import shows_pot_fakes, shows_set_dice, shows_split
 from referee.wire import (
     GameWire,
+    SharedParts,
     key,
     message_field,
     optional_string_field,
@@ -44,8 +45,9 @@ def _hand(state: UndergroundDiceState, owner: Seat, viewer: Seat) -> bytes:
     return message_field(HANDS, body)
 
 
-def view_bytes(state: UndergroundDiceState, seat: Seat) -> bytes:
-    """`seat`'s serialized View (the bytes of its dict view through the View message)."""
+def view_bytes(state: UndergroundDiceState, seat: Seat, shared: SharedParts | None = None) -> bytes:
+    """`seat`'s serialized View (the bytes of its dict view through the View message); a small view, secrets
+    spread through it: nothing is `shared` between seats."""
     parent = state.parent
     parts = [
         optional_varint_field(SEAT, seat),
