@@ -11,14 +11,15 @@ import b99.arena_pb2 as arena_pb2
 from referee.clock import SeatClock, TimeControl
 from referee.engine import Event, GameConfig, GameResult, GameState, Option, Seat
 from referee.wire import (
+    ANY_VALUE,
     EVENT_SEQUENCE,
     GameWire,
     SharedParts,
-    any_bytes,
     double_field,
     key,
     message_field,
     string_field,
+    varint,
     varint_field,
 )
 
@@ -90,28 +91,44 @@ def decision_message(
     `shared`: one dict for all the requests of one decision (the state unchanged), so that what every
     seat's view shows alike is written once.
     """
-    event_tail = wire.event_tail
+    view = wire.seat_view_bytes(state, seat, shared)
+    view_any = wire.view_type_url + message_field(ANY_VALUE, view) if view else wire.view_type_url
     parts = [
         varint_field(REQUEST_ID, request_id),
         string_field(REQUEST_DECISION, state.decision_name(seat)),
-        message_field(REQUEST_VIEW, any_bytes(wire.view, wire.seat_view_bytes(state, seat, shared))),
+        REQUEST_VIEW + varint(len(view_any)) + view_any,
         *map(wire.option_field, options),
     ]
-    for sequence, event in events:
-        parts.append(message_field(REQUEST_EVENT, varint_field(EVENT_SEQUENCE, sequence) + event_tail(event)))
+    if events:
+        event_tail = wire.event_tail
+        for sequence, event in events:
+            body = (EVENT_SEQUENCE + varint(sequence) if sequence else b"") + event_tail(event)
+            parts.append(REQUEST_EVENT + varint(len(body)) + body)
     control = clock.control
-    parts.append(
-        message_field(
-            REQUEST_CLOCK,
-            double_field(CLOCK_PER_DECISION, control.per_decision_seconds)
-            + double_field(CLOCK_BANK, clock.bank_remaining)
-            + varint_field(CLOCK_STRIKES, clock.strikes)
-            + varint_field(CLOCK_STRIKES_ALLOWED, control.strikes_allowed),
-        )
-    )
+    clock_key = (control.per_decision_seconds, clock.bank_remaining, clock.strikes, control.strikes_allowed)
+    clock_field = _CLOCKS.get(clock_key)
+    if clock_field is None:
+        clock_field = _clock_field(*clock_key)
+        if len(_CLOCKS) >= 256:
+            _CLOCKS.clear()
+        _CLOCKS[clock_key] = clock_field
+    parts.append(clock_field)
     return arena_pb2.RefereeMessage.FromString(message_field(MESSAGE_DECISION_REQUEST, b"".join(parts)))
 
 
+def _clock_field(per_decision: float, bank: float, strikes: int, strikes_allowed: int) -> bytes:
+    """DecisionRequest's clock (field 6)."""
+    return message_field(
+        REQUEST_CLOCK,
+        double_field(CLOCK_PER_DECISION, per_decision)
+        + double_field(CLOCK_BANK, bank)
+        + varint_field(CLOCK_STRIKES, strikes)
+        + varint_field(CLOCK_STRIKES_ALLOWED, strikes_allowed),
+    )
+
+
+#: Clock fields already written, by their four values (a bank changes only when a seat overruns its allowance).
+_CLOCKS: dict[tuple[float, float, int, int], bytes] = {}
 MESSAGE_DECISION_REQUEST = key(2, 2)
 REQUEST_ID, REQUEST_DECISION, REQUEST_VIEW, REQUEST_EVENT, REQUEST_CLOCK = key(1, 0), key(2, 2), key(3, 2), key(5, 2), key(6, 2)
 CLOCK_PER_DECISION, CLOCK_BANK, CLOCK_STRIKES, CLOCK_STRIKES_ALLOWED = key(1, 1), key(2, 1), key(3, 0), key(4, 0)

@@ -131,6 +131,11 @@ class GameWire:
     #: id(event) -> (event, its arena Event's kind and data fields, after the sequence number)
     _events: dict[int, tuple[Event, bytes]] = field(default_factory=dict, compare=False, repr=False)
 
+    @property
+    def view_type_url(self) -> bytes:
+        """The type URL field of an Any holding this game's View."""
+        return _type_url_field(self.view)
+
     def view_message(self, view: Mapping[str, Any]) -> Message:
         return encode(self.view, view)
 
@@ -263,12 +268,16 @@ def key(number: int, wire_type: int) -> bytes:
 
 def varint_field(field_key: bytes, value: int) -> bytes:
     """A proto3 integer, enum or bool field: nothing when it holds its default (0)."""
-    return field_key + varint(value) if value else b""
+    if not value:
+        return b""
+    return field_key + (_SMALL_VARINTS[value] if 0 < value < 1024 else varint(value))
 
 
 def optional_varint_field(field_key: bytes, value: int | None) -> bytes:
     """An `optional` integer field: written whenever it is set, 0 included."""
-    return b"" if value is None else field_key + varint(value)
+    if value is None:
+        return b""
+    return field_key + (_SMALL_VARINTS[value] if 0 <= value < 1024 else varint(value))
 
 
 def double_field(field_key: bytes, value: float) -> bytes:
@@ -278,7 +287,8 @@ def double_field(field_key: bytes, value: float) -> bytes:
 
 def message_field(field_key: bytes, body: bytes) -> bytes:
     """A message (or bytes) field, written even when empty (a set message field)."""
-    return field_key + varint(len(body)) + body
+    size = len(body)
+    return field_key + (_SMALL_VARINTS[size] if size < 1024 else varint(size)) + body
 
 
 def string_field(field_key: bytes, text: str) -> bytes:
@@ -286,7 +296,8 @@ def string_field(field_key: bytes, text: str) -> bytes:
     if not text:
         return b""
     encoded = text.encode()
-    return field_key + varint(len(encoded)) + encoded
+    size = len(encoded)
+    return field_key + (_SMALL_VARINTS[size] if size < 1024 else varint(size)) + encoded
 
 
 def optional_string_field(field_key: bytes, text: str | None) -> bytes:
