@@ -175,6 +175,30 @@ def view_bytes(state: DeepDiveState, seat: Seat, shared: SharedParts | None = No
     return SEAT + varint(seat) + public
 
 
+def _depths(state: DeepDiveState, tiles: _WireTiles) -> list[bytes]:
+    """View field 15, depth by depth, each remembered by what it shows."""
+    depths = tiles.depths
+    removed = state.removed_per_depth
+    penguin_on = state.penguin_on
+    written = []
+    for index in range(5):
+        inert = state.inert[index]
+        block_key = (
+            index,
+            state.face_down[index],
+            removed,
+            tuple(state.unseen[index]),
+            tuple(state.available[index]),
+            tuple(inert),
+            tuple([penguin_on.get(t) for t in inert]) if penguin_on else None,
+        )
+        block = depths.get(block_key)
+        if block is None:
+            block = depths.keep(block_key, _depth(tiles, *block_key))
+        written.append(block)
+    return written
+
+
 def _public(state: DeepDiveState) -> bytes:
     """Every View field but the viewer's seat (field 1): nothing in this game's view is secret."""
     tiles = _wire_tiles(state)
@@ -201,21 +225,15 @@ def _public(state: DeepDiveState) -> bytes:
     removed = state.removed_per_depth
     penguin_on = state.penguin_on
     depths, boards = tiles.depths, tiles.boards
-    for index in range(5):
-        inert = state.inert[index]
-        block_key = (
-            index,
-            state.face_down[index],
-            removed,
-            tuple(state.unseen[index]),
-            tuple(state.available[index]),
-            tuple(inert),
-            tuple([penguin_on.get(t) for t in inert]) if penguin_on else None,
-        )
-        block = depths.get(block_key)
-        if block is None:
-            block = depths.keep(block_key, _depth(tiles, *block_key))
-        parts.append(block)
+    # All five depths at once first (one key built in C), then depth by depth.
+    all_key = (
+        tuple(state.face_down), removed, tuple(map(tuple, state.unseen)), tuple(map(tuple, state.available)),
+        tuple(map(tuple, state.inert)), tuple(penguin_on.items()),
+    )
+    block = depths.get(all_key)
+    if block is None:
+        block = depths.keep(all_key, b"".join(_depths(state, tiles)))
+    parts.append(block)
     for player in range(state.players):
         pink, green, yellow = state.columns[player]
         block_key = (player, tuple(pink), tuple(green), tuple(yellow), tuple(state.rocks[player]), tuple(state.captured[player]))
