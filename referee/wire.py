@@ -317,8 +317,25 @@ def packed_field(field_key: bytes, values: Iterable[int]) -> bytes:
 
 
 def strings_field(field_key: bytes, texts: Iterable[str]) -> bytes:
-    """A repeated string field: one key, length and text per element."""
-    return b"".join([field_key + varint(len(encoded)) + encoded for encoded in map(str.encode, texts)])
+    """A repeated string field: one key, length and text per element (each element written once per field key:
+    views repeat the same ids, names and colours)."""
+    written = _STRINGS.get(field_key)
+    if written is None:
+        written = _STRINGS[field_key] = {}
+    get = written.get
+    return b"".join([get(text) or _string_element(written, field_key, text) for text in texts])
+
+
+def _string_element(written: dict[str, bytes], field_key: bytes, text: str) -> bytes:
+    if len(written) >= 20_000:
+        written.clear()
+    encoded = text.encode()
+    element = written[text] = field_key + varint(len(encoded)) + encoded
+    return element
+
+
+#: field key -> text -> the element written (`strings_field`)
+_STRINGS: dict[bytes, dict[str, bytes]] = {}
 
 
 def messages_field(field_key: bytes, bodies: Iterable[bytes]) -> bytes:
