@@ -175,28 +175,34 @@ def view_bytes(state: DeepDiveState, seat: Seat, shared: SharedParts | None = No
     return SEAT + varint(seat) + public
 
 
-def _depths(state: DeepDiveState, tiles: _WireTiles) -> list[bytes]:
+def _depths(
+    state: DeepDiveState,
+    tiles: _WireTiles,
+    unseen: tuple[tuple[int, ...], ...],
+    available: tuple[tuple[int, ...], ...],
+    inert: tuple[tuple[int, ...], ...],
+) -> bytes:
     """View field 15, depth by depth, each remembered by what it shows."""
     depths = tiles.depths
     removed = state.removed_per_depth
     penguin_on = state.penguin_on
     written = []
     for index in range(5):
-        inert = state.inert[index]
+        inert_here = inert[index]
         block_key = (
             index,
             state.face_down[index],
             removed,
-            tuple(state.unseen[index]),
-            tuple(state.available[index]),
-            tuple(inert),
-            tuple([penguin_on.get(t) for t in inert]) if penguin_on else None,
+            unseen[index],
+            available[index],
+            inert_here,
+            tuple([penguin_on.get(t) for t in inert_here]) if penguin_on and inert_here else None,
         )
         block = depths.get(block_key)
         if block is None:
             block = depths.keep(block_key, _depth(tiles, *block_key))
         written.append(block)
-    return written
+    return b"".join(written)
 
 
 def _public(state: DeepDiveState) -> bytes:
@@ -226,13 +232,11 @@ def _public(state: DeepDiveState) -> bytes:
     penguin_on = state.penguin_on
     depths, boards = tiles.depths, tiles.boards
     # All five depths at once first (one key built in C), then depth by depth.
-    all_key = (
-        tuple(state.face_down), removed, tuple(map(tuple, state.unseen)), tuple(map(tuple, state.available)),
-        tuple(map(tuple, state.inert)), tuple(penguin_on.items()),
-    )
+    unseen, available, inert = tuple(map(tuple, state.unseen)), tuple(map(tuple, state.available)), tuple(map(tuple, state.inert))
+    all_key = (tuple(state.face_down), removed, unseen, available, inert, tuple(penguin_on.items()))
     block = depths.get(all_key)
     if block is None:
-        block = depths.keep(all_key, b"".join(_depths(state, tiles)))
+        block = depths.keep(all_key, _depths(state, tiles, unseen, available, inert))
     parts.append(block)
     for player in range(state.players):
         pink, green, yellow = state.columns[player]
