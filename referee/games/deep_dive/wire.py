@@ -47,7 +47,7 @@ AI_POSITION, AI_OPEN_WATER, AI_SCORE, AI_COMPLETE_ROWS = key(1, 0), key(6, 2), k
 class _WireTiles:
     """Per tile index, each field a tile appears in, serialized once per tile table (tiles never change)."""
 
-    __slots__ = ("tiles", "pink", "green", "yellow", "rocks", "available", "open_water", "flipped", "inert", "unseen", "captured", "discarded", "depths", "boards")
+    __slots__ = ("tiles", "pink", "green", "yellow", "rocks", "available", "open_water", "flipped", "inert", "unseen", "captured", "discarded", "depths", "boards", "heads")
 
     def __init__(self, tiles: Sequence[object], wire: Sequence[dict[str, object]], ids: Sequence[str]) -> None:
         self.tiles = tiles
@@ -63,6 +63,7 @@ class _WireTiles:
         #: depths and boards already written, by what they show
         self.depths = Blocks()
         self.boards = Blocks()
+        self.heads = Blocks()
 
 
 def _framed(body: bytes) -> bytes:
@@ -205,29 +206,55 @@ def _depths(
     return b"".join(written)
 
 
+def _head(
+    tiles: _WireTiles,
+    players: int,
+    solo: bool,
+    difficulty: str | None,
+    round_number: int,
+    start_player: int | None,
+    last_dive: bool,
+    end_triggered: bool,
+    final_round: bool,
+    active: int | None,
+    phase: str,
+    depth: int,
+    flipped: int | None,
+) -> bytes:
+    """View fields 2-14: the table's scalars and the tile just flipped."""
+    parts = [varint_field(PLAYERS, players), varint_field(SOLO, solo)]
+    if solo:
+        parts.append(optional_string_field(AI_DIFFICULTY, difficulty))
+    parts.append(varint_field(ROUND, round_number))
+    if start_player is not None:
+        parts.append(START_PLAYER + varint(start_player))
+    parts += [
+        TOKEN_LAST_DIVE if last_dive else TOKEN_START_PLAYER,
+        varint_field(END_TRIGGERED, end_triggered),
+        varint_field(FINAL_ROUND, final_round),
+    ]
+    if active is not None and active != AI:
+        parts.append(ACTIVE + varint(active))
+    parts += [varint_field(AI_TURN, active == AI), string_field(DECISION, phase)]
+    if depth:
+        parts.append(CURRENT_DEPTH + varint(depth))
+    if flipped is not None:
+        parts.append(tiles.flipped[flipped])
+    return b"".join(parts)
+
+
 def _public(state: DeepDiveState) -> bytes:
     """Every View field but the viewer's seat (field 1): nothing in this game's view is secret."""
     tiles = _wire_tiles(state)
     solo = state.solo
-    active = state.active
-    parts = [varint_field(PLAYERS, state.players), varint_field(SOLO, solo)]
-    if solo:
-        parts.append(optional_string_field(AI_DIFFICULTY, state.difficulty))
-    parts.append(varint_field(ROUND, state.round))
-    if state.start_player is not None:
-        parts.append(START_PLAYER + varint(state.start_player))
-    parts += [
-        TOKEN_LAST_DIVE if state.last_dive else TOKEN_START_PLAYER,
-        varint_field(END_TRIGGERED, state.end_triggered),
-        varint_field(FINAL_ROUND, state.final_round),
-    ]
-    if active is not None and active != AI:
-        parts.append(ACTIVE + varint(active))
-    parts += [varint_field(AI_TURN, active == AI), string_field(DECISION, state.phase)]
-    if state.depth:
-        parts.append(CURRENT_DEPTH + varint(state.depth))
-    if state.flipped is not None:
-        parts.append(tiles.flipped[state.flipped])
+    head_key = (
+        state.players, solo, state.difficulty if solo else None, state.round, state.start_player, state.last_dive,
+        state.end_triggered, state.final_round, state.active, state.phase, state.depth, state.flipped,
+    )
+    head = tiles.heads.get(head_key)
+    if head is None:
+        head = tiles.heads.keep(head_key, _head(tiles, *head_key))
+    parts = [head]
     removed = state.removed_per_depth
     penguin_on = state.penguin_on
     depths, boards = tiles.depths, tiles.boards
