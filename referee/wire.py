@@ -217,7 +217,7 @@ class Blocks(dict):  # type: ignore[type-arg]
 
     __slots__ = ("limit",)
 
-    def __init__(self, limit: int = 20_000) -> None:
+    def __init__(self, limit: int = CACHE_LIMIT) -> None:
         super().__init__()
         self.limit = limit
 

@@ -212,11 +212,17 @@ def build_view(state: MagnificentState, seat: int | None) -> dict[str, Any]:
     if state.draft:
         view["draft_round"] = state.draft_round
         if seat is not None:
-            # a seat sees only the hand it holds now, its own picks and the card it removed last
-            if state.draft_round < 4:
-                view["draft_hand"] = list(state.draft_hands[draft.held_hand(state, seat)])
-            view["draft_picks"] = list(state.draft_picks[seat])
-            removed = draft.removed_by(state, seat)
-            if removed:
-                view["draft_removed"] = removed
+            view.update(own_draft(state, seat))
+    return view
+
+
+def own_draft(state: MagnificentState, seat: int) -> dict[str, Any]:
+    """The draft as `seat` alone sees it: the hand it holds now, its own picks and the card it removed last."""
+    view: dict[str, Any] = {}
+    if state.draft_round < 4:
+        view["draft_hand"] = list(state.draft_hands[draft.held_hand(state, seat)])
+    view["draft_picks"] = list(state.draft_picks[seat])
+    removed = draft.removed_by(state, seat)
+    if removed:
+        view["draft_removed"] = removed
     return view

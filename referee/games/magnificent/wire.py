@@ -13,10 +13,9 @@ from typing import Any
 from b99.games import magnificent_pb2 as pb
 
 from referee.engine import Seat
-from referee.games.magnificent import draft
 from referee.games.magnificent.data import TILE_TYPES
 from referee.games.magnificent.state import MagnificentState
-from referee.games.magnificent.views import final_scores, main_tent_order, player_view, track_view, turn_view, view_tables
+from referee.games.magnificent.views import final_scores, main_tent_order, own_draft, player_view, track_view, turn_view, view_tables
 from referee.wire import (
     Blocks,
     GameWire,
@@ -25,7 +24,6 @@ from referee.wire import (
     encode,
     key,
     message_field,
-    optional_string_field,
     packed_field,
     string_field,
     strings_field,
@@ -42,7 +40,7 @@ POSTER_DECK_SIZE, POSTER_DISCARD, MASTER_DECK_SIZE, TRAINER_DECK_SIZE, DRAFT_POO
 TRACKS, SUPPLY, PLAYERS, TURN, POSTER_IN_HAND, SIDE_B, GAME_OVER, FINAL_SCORES = (
     key(16, 2), key(17, 2), key(18, 2), key(19, 2), key(20, 2), key(21, 0), key(22, 0), key(23, 2),
 )
-DRAFT_MASTER_CARDS, DRAFT_ROUND, DRAFT_HAND, DRAFT_PICKS, DRAFT_REMOVED = key(24, 0), key(25, 0), key(26, 2), key(27, 2), key(28, 2)
+DRAFT_MASTER_CARDS, DRAFT_ROUND = key(24, 0), key(25, 0)
 # DieCount, Pair, TileSupply
 COLOUR, VALUE, COUNT = key(1, 2), key(2, 0), key(3, 0)
 SLOT, CARD, TRAINER = key(1, 0), key(2, 2), key(3, 2)
@@ -91,16 +89,10 @@ def view_bytes(state: MagnificentState, seat: Seat, shared: SharedParts | None =
         public = _public(state)
         if shared is not None:
             shared["public"] = public
-    parts = [SEAT + varint(seat), public]
-    if state.draft:
-        # a seat sees only the hand it holds now, its own picks and the card it removed last
-        if state.draft_round < 4:
-            parts.append(strings_field(DRAFT_HAND, state.draft_hands[draft.held_hand(state, seat)]))
-        parts.append(strings_field(DRAFT_PICKS, state.draft_picks[seat]))
-        removed = draft.removed_by(state, seat)
-        if removed:
-            parts.append(optional_string_field(DRAFT_REMOVED, removed))
-    return b"".join(parts)
+    if not state.draft:
+        return SEAT + varint(seat) + public
+    # Fields 26-28, the last ones: the seat's own part of the draft, as views.py decides it.
+    return SEAT + varint(seat) + public + encode(pb.View, own_draft(state, seat)).SerializeToString()
 
 
 def _public(state: MagnificentState) -> bytes:
