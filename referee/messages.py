@@ -91,7 +91,7 @@ def decision_message(
 ) -> arena_pb2.RefereeMessage:
     """A RefereeMessage holding `seat`'s DecisionRequest, written as bytes and parsed once in protobuf's C runtime.
 
-    Options and events are serialized once per object (`GameWire.option_field`, `event_tail`) and the view
+    Options and events are serialized once per object (`GameWire.options_fields`, `event_tail`) and the view
     straight from the state where the game has a writer, so a request costs the joining of its parts.
     `shared`: one dict for all the requests of one decision (the state unchanged), so that what every
     seat's view shows alike is written once.
@@ -102,7 +102,7 @@ def decision_message(
         varint_field(REQUEST_ID, request_id),
         string_field(REQUEST_DECISION, state.decision_name(seat)),
         REQUEST_VIEW + varint(len(view_any)) + view_any,
-        *map(wire.option_field, options),
+        wire.options_fields(options),
     ]
     if events:
         event_tail = wire.event_tail

@@ -12,8 +12,9 @@ says which field is wrong (or, where it is more lenient, encodes it the same way
 from __future__ import annotations
 
 import importlib
+import operator
 import struct
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, TypeVar
@@ -128,6 +129,8 @@ class GameWire:
     view_bytes: Callable[[GameState, Seat, SharedParts | None], bytes] | None = None
     #: id(option) -> (option, its arena Option as a length-delimited field 4 of DecisionRequest)
     _options: dict[int, tuple[Option, bytes]] = field(default_factory=dict, compare=False, repr=False)
+    #: ids of a list of options -> (those options, their fields joined)
+    _option_lists: dict[tuple[int, ...], tuple[tuple[Option, ...], bytes]] = field(default_factory=dict, compare=False, repr=False)
     #: id(event) -> (event, its arena Event's kind and data fields, after the sequence number)
     _events: dict[int, tuple[Event, bytes]] = field(default_factory=dict, compare=False, repr=False)
 
@@ -189,6 +192,19 @@ class GameWire:
         if len(self._options) >= CACHE_LIMIT:
             self._options.clear()
         self._options[id(option)] = (option, encoded)
+        return encoded
+
+    def options_fields(self, options: Sequence[Option]) -> bytes:
+        """DecisionRequest's options (field 4, in order), joined once per list of the same option objects
+        (a decision point offers the same options again and again)."""
+        list_key = tuple(map(id, options))
+        known = self._option_lists.get(list_key)
+        if known is not None and all(map(operator.is_, known[0], options)):
+            return known[1]
+        encoded = b"".join(map(self.option_field, options))
+        if len(self._option_lists) >= CACHE_LIMIT:
+            self._option_lists.clear()
+        self._option_lists[list_key] = (tuple(options), encoded)
         return encoded
 
     def event_tail(self, event: Event) -> bytes:
