@@ -108,9 +108,9 @@ TYPE_URL_PREFIX = "type.googleapis.com/"
 #: Parts of views every seat sees alike, written once for one state (one decision's requests), by name.
 SharedParts = dict[str, bytes]
 
-#: Entries an identity cache keeps before it is emptied (options and events are shared objects; a match reuses
-#: a few hundred options, and its events are asked for once per seat that sees them).
-CACHE_LIMIT = 4096
+#: Entries a memory of serialized parts keeps before it is emptied: hits come from the last few decisions, and
+#: a larger memory keeps more keys and events alive for Python's garbage collector to walk (docs/decisions.md).
+CACHE_LIMIT = 512
 
 
 @dataclass(frozen=True, slots=True)
