@@ -131,6 +131,8 @@ class GameWire:
     _options: dict[int, tuple[Option, bytes]] = field(default_factory=dict, compare=False, repr=False)
     #: ids of a list of options -> (those options, their fields joined)
     _option_lists: dict[tuple[int, ...], tuple[tuple[Option, ...], bytes]] = field(default_factory=dict, compare=False, repr=False)
+    #: (kind, *flat data items) -> an event's kind and data fields (`event_tail`)
+    _event_contents: Blocks = field(default_factory=lambda: Blocks(), compare=False, repr=False)
     #: id(event) -> (event, its arena Event's kind and data fields, after the sequence number)
     _events: dict[int, tuple[Event, bytes]] = field(default_factory=dict, compare=False, repr=False)
 
@@ -212,9 +214,17 @@ class GameWire:
         known = self._events.get(id(event))
         if known is not None and known[0] is event:
             return known[1]
-        encoded = string_field(EVENT_KIND, event.kind) + message_field(
-            EVENT_DATA, any_bytes(self.event, self.event_message(event).SerializeToString())
-        )
+        # Events of one kind often carry the same flat data (a turn start, a tile taken): found by content too.
+        # Only ints, strings, bools and None: values equal as keys then write the same bytes in any field.
+        data = event.data
+        content = (event.kind, *data.items()) if all(type(value) in _FLAT for value in data.values()) else None
+        encoded = None if content is None else self._event_contents.get(content)
+        if encoded is None:
+            encoded = string_field(EVENT_KIND, event.kind) + message_field(
+                EVENT_DATA, any_bytes(self.event, self.event_message(event).SerializeToString())
+            )
+            if content is not None:
+                self._event_contents.keep(content, encoded)
         if len(self._events) >= CACHE_LIMIT:
             self._events.clear()
         self._events[id(event)] = (event, encoded)
@@ -252,6 +262,10 @@ def blocks_of(registry: dict[int, tuple[Any, Blocks]], owner: object) -> Blocks:
     if known is None or known[0] is not owner:
         known = registry[id(owner)] = (owner, Blocks())
     return known[1]
+
+
+#: Value types an event's data may hold for the event to be remembered by its content.
+_FLAT = frozenset((int, str, bool, type(None)))
 
 
 # Protobuf's wire format, written by hand for the parts of a request that are cached or built from the state.
