@@ -255,16 +255,10 @@ def _public(state: DeepDiveState) -> bytes:
     if head is None:
         head = tiles.heads.keep(head_key, _head(tiles, *head_key))
     parts = [head]
-    removed = state.removed_per_depth
-    penguin_on = state.penguin_on
-    depths, boards = tiles.depths, tiles.boards
-    # All five depths at once first (one key built in C), then depth by depth.
+    boards = tiles.boards
+    # Depth by depth (a key for all five together missed at most decisions and kept more keys alive).
     unseen, available, inert = tuple(map(tuple, state.unseen)), tuple(map(tuple, state.available)), tuple(map(tuple, state.inert))
-    all_key = (tuple(state.face_down), removed, unseen, available, inert, tuple(penguin_on.items()))
-    block = depths.get(all_key)
-    if block is None:
-        block = depths.keep(all_key, _depths(state, tiles, unseen, available, inert))
-    parts.append(block)
+    parts.append(_depths(state, tiles, unseen, available, inert))
     for player in range(state.players):
         pink, green, yellow = state.columns[player]
         block_key = (player, tuple(pink), tuple(green), tuple(yellow), tuple(state.rocks[player]), tuple(state.captured[player]))
