@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from b99.games import fuji99_pb2 as pb
@@ -61,6 +62,25 @@ def _hand_card(card: str, card_type: str, cubes: int, danger: int) -> bytes:
     )
 
 
+def _hand(state: Fuji99State, written_parts: Blocks, cards: Sequence[str]) -> tuple[list[bytes], int]:
+    """A hand's cards as Player field 7 (each remembered by card and cubes on it) and the hand's danger."""
+    card_type = state.data.card_type
+    cubes_get = state.cubes.get
+    hand = []
+    hand_danger = 0
+    for card in cards:
+        on_card = cubes_get(card, 0)
+        card_key = (card, on_card)
+        written = written_parts.get(card_key)
+        if written is None:
+            kind = card_type[card]
+            danger = on_card if kind.danger is None else kind.danger
+            written = written_parts.keep(card_key, (_hand_card(card, kind.type, on_card, danger), danger))
+        hand.append(written[0])
+        hand_danger += written[1]
+    return hand, hand_danger
+
+
 def _seat(state: Fuji99State, player: int, hand: list[bytes], hand_danger: int) -> bytes:
     clear, yellow, red = state.bags[player]
     got = state.got[player]
@@ -93,7 +113,6 @@ def view_bytes(state: Fuji99State, seat: Seat, shared: SharedParts | None = None
 
 def _public(state: Fuji99State) -> bytes:
     """Every View field but the viewer's seat (field 1): nothing in this game's view is secret."""
-    card_type = state.data.card_type
     written_parts = blocks_of(_PARTS, state.data)
     cubes_get = state.cubes.get
     parts = [
@@ -105,25 +124,15 @@ def _public(state: Fuji99State) -> bytes:
         varint_field(MOVEMENT, state.m),
     ]
     for player in range(state.players):
-        hand = []
-        hand_danger = 0
-        for card in state.hands[player]:
-            on_card = cubes_get(card, 0)
-            card_key = (card, on_card)
-            written = written_parts.get(card_key)
-            if written is None:
-                kind = card_type[card]
-                danger = on_card if kind.danger is None else kind.danger
-                written = written_parts.keep(card_key, (_hand_card(card, kind.type, on_card, danger), danger))
-            hand.append(written[0])
-            hand_danger += written[1]
+        hand = state.hands[player]
+        # A seat by what it shows, the cubes on its hand's cards included (found in C: no loop over the hand).
         seat_key = (
             player, state.pos[player], state.turns_taken[player], tuple(state.bags[player]), tuple(state.got[player]),
-            tuple(hand), tuple(state.omens[player]),
+            tuple(hand), tuple(map(cubes_get, hand)), tuple(state.omens[player]),
         )
         block = written_parts.get(seat_key)
         if block is None:
-            block = written_parts.keep(seat_key, _seat(state, player, hand, hand_danger))
+            block = written_parts.keep(seat_key, _seat(state, player, *_hand(state, written_parts, hand)))
         parts.append(block)
     phase = state.phase
     parts += [
