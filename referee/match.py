@@ -39,7 +39,7 @@ from referee.sandbox import Limits, SandboxRequest
 from referee.sandbox.bubblewrap import SOCKET as SANDBOX_SOCKET
 from referee.sandbox.reaper import Lease, reap_once
 from referee.seats import Answer, InProcessSeat, RemoteSeat, SeatAgent
-from referee.wire import get_wire
+from referee.wire import SharedParts, get_wire
 from sdk.bot import Bot
 from sdk.forward import encode_world, in_process_world
 
@@ -465,6 +465,7 @@ class _Match:
         elapsed: dict[Seat, float] = {}
         pending: dict[Seat, arena_pb2.DecisionRequest] = {}
         decision_index = self.decisions
+        shared: SharedParts = {}  # what every deciding seat's view shows alike, written once for this decision
         for seat in self.seats:
             flooded = seat.agent.flood() if seat.agent is not None and not seat.replaced else None
             if flooded is not None:
@@ -481,7 +482,8 @@ class _Match:
                 continue
             events = seat.number_events(messages.seat_events(state, seat_index, seat.event_cursor))
             seat.event_cursor = len(state.events)
-            request = messages.decision_request(self.wire, seat.next_request_id, state, seat_index, seat_options, events, seat.clock)
+            message = messages.decision_message(self.wire, seat.next_request_id, state, seat_index, seat_options, events, seat.clock, shared)
+            request = message.decision_request
             seat.next_request_id += 1
             if self.spec.worlds and seat.agent.wants_world:
                 # A separate RNG per seat: asking for worlds never changes the match's chance outcomes.
@@ -493,7 +495,7 @@ class _Match:
                 except (pickle.PicklingError, TypeError, AttributeError) as error:
                     # An engine state that cannot travel: the bot plays on without worlds.
                     warnings.warn(f"{self.game.id}: no world for seat {seat_index}: {error}", RuntimeWarning, stacklevel=1)
-            seat.agent.send(arena_pb2.RefereeMessage(decision_request=request))
+            seat.agent.send(message)
             pending[seat_index] = request
         for seat_index, request in pending.items():
             seat = self.seats[seat_index]

@@ -10,7 +10,18 @@ from google.protobuf import struct_pb2
 import b99.arena_pb2 as arena_pb2
 from referee.clock import SeatClock, TimeControl
 from referee.engine import Event, GameConfig, GameResult, GameState, Option, Seat
-from referee.wire import GameWire
+from referee.wire import (
+    ANY_VALUE,
+    EVENT_SEQUENCE,
+    GameWire,
+    SharedParts,
+    double_field,
+    key,
+    message_field,
+    string_field,
+    varint,
+    varint_field,
+)
 
 
 def event_messages(wire: GameWire, events: Sequence[tuple[int, Event]]) -> list[arena_pb2.Event]:
@@ -24,7 +35,12 @@ def event_fields(wire: GameWire, index: int, event: Event) -> dict[str, Any]:
 
 def seat_events(state: GameState, seat: Seat, start: int) -> list[tuple[int, Event]]:
     """Events from log position `start` on that `seat` may see, with their positions."""
-    return [(start + offset, event) for offset, event in enumerate(state.events.since(start)) if event.visible_to(seat)]
+    # Event.visible_to, inline: this runs for every event of every request.
+    return [
+        (position, event)
+        for position, event in enumerate(state.events.since(start), start)
+        if event.audience is None or seat in event.audience
+    ]
 
 
 def game_start(
@@ -59,20 +75,68 @@ def decision_request(
     events: Sequence[tuple[int, Event]],
     clock: SeatClock,
 ) -> arena_pb2.DecisionRequest:
-    # Nested dicts, not messages: the constructor builds every part in C instead of copying messages in.
-    return arena_pb2.DecisionRequest(
-        request_id=request_id,
-        decision=state.decision_name(seat),
-        view=wire.any_view(state.private_view(seat)),
-        options=[{"id": o.id, "label": o.label, "payload": wire.any_option(o)} for o in options],
-        events=[event_fields(wire, index, event) for index, event in events],
-        clock={
-            "per_decision_seconds": clock.control.per_decision_seconds,
-            "bank_remaining_seconds": clock.bank_remaining,
-            "strikes": clock.strikes,
-            "strikes_allowed": clock.control.strikes_allowed,
-        },
+    """The DecisionRequest `seat` is sent (the body of `decision_message`, which the runner sends whole)."""
+    return decision_message(wire, request_id, state, seat, options, events, clock).decision_request
+
+
+def decision_message(
+    wire: GameWire,
+    request_id: int,
+    state: GameState,
+    seat: Seat,
+    options: Sequence[Option],
+    events: Sequence[tuple[int, Event]],
+    clock: SeatClock,
+    shared: SharedParts | None = None,
+) -> arena_pb2.RefereeMessage:
+    """A RefereeMessage holding `seat`'s DecisionRequest, written as bytes and parsed once in protobuf's C runtime.
+
+    Options and events are serialized once per object (`GameWire.options_fields`, `event_tail`) and the view
+    straight from the state where the game has a writer, so a request costs the joining of its parts.
+    `shared`: one dict for all the requests of one decision (the state unchanged), so that what every
+    seat's view shows alike is written once.
+    """
+    view = wire.seat_view_bytes(state, seat, shared)
+    view_any = wire.view_type_url + message_field(ANY_VALUE, view) if view else wire.view_type_url
+    parts = [
+        varint_field(REQUEST_ID, request_id),
+        string_field(REQUEST_DECISION, state.decision_name(seat)),
+        REQUEST_VIEW + varint(len(view_any)) + view_any,
+        wire.options_fields(options),
+    ]
+    if events:
+        event_tail = wire.event_tail
+        for sequence, event in events:
+            body = (EVENT_SEQUENCE + varint(sequence) if sequence else b"") + event_tail(event)
+            parts.append(REQUEST_EVENT + varint(len(body)) + body)
+    control = clock.control
+    clock_key = (control.per_decision_seconds, clock.bank_remaining, clock.strikes, control.strikes_allowed)
+    clock_field = _CLOCKS.get(clock_key)
+    if clock_field is None:
+        clock_field = _clock_field(*clock_key)
+        if len(_CLOCKS) >= 256:
+            _CLOCKS.clear()
+        _CLOCKS[clock_key] = clock_field
+    parts.append(clock_field)
+    return arena_pb2.RefereeMessage.FromString(message_field(MESSAGE_DECISION_REQUEST, b"".join(parts)))
+
+
+def _clock_field(per_decision: float, bank: float, strikes: int, strikes_allowed: int) -> bytes:
+    """DecisionRequest's clock (field 6)."""
+    return message_field(
+        REQUEST_CLOCK,
+        double_field(CLOCK_PER_DECISION, per_decision)
+        + double_field(CLOCK_BANK, bank)
+        + varint_field(CLOCK_STRIKES, strikes)
+        + varint_field(CLOCK_STRIKES_ALLOWED, strikes_allowed),
     )
+
+
+#: Clock fields already written, by their four values (a bank changes only when a seat overruns its allowance).
+_CLOCKS: dict[tuple[float, float, int, int], bytes] = {}
+MESSAGE_DECISION_REQUEST = key(2, 2)
+REQUEST_ID, REQUEST_DECISION, REQUEST_VIEW, REQUEST_EVENT, REQUEST_CLOCK = key(1, 0), key(2, 2), key(3, 2), key(5, 2), key(6, 2)
+CLOCK_PER_DECISION, CLOCK_BANK, CLOCK_STRIKES, CLOCK_STRIKES_ALLOWED = key(1, 1), key(2, 1), key(3, 0), key(4, 0)
 
 
 def game_over(

@@ -12,16 +12,18 @@ says which field is wrong (or, where it is more lenient, encodes it the same way
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
-from dataclasses import dataclass
+import operator
+import struct
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 from google.protobuf import any_pb2, json_format
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 
-from referee.engine import Event, Option
+from referee.engine import Event, GameState, Option, Seat
 
 
 class WireError(ValueError):
@@ -103,13 +105,41 @@ def encode(message_type: type[Message], data: Mapping[str, Any]) -> Message:
 TYPE_URL_PREFIX = "type.googleapis.com/"
 
 
+#: Parts of views every seat sees alike, written once for one state (one decision's requests), by name.
+SharedParts = dict[str, bytes]
+
+#: Entries a memory of serialized parts keeps before it is emptied: hits come from the last few decisions, and
+#: a larger memory keeps more keys and events alive for Python's garbage collector to walk (docs/decisions.md).
+CACHE_LIMIT = 512
+
+
 @dataclass(frozen=True, slots=True)
 class GameWire:
-    """The typed messages of one game."""
+    """The typed messages of one game, and the serialized parts of requests that repeat.
+
+    `view_bytes`, when a game gives one, serializes a seat's View straight from the state (no dict): it must
+    give the bytes of `view_message(state.private_view(seat))` (tests compare them on random games). Its
+    `shared` dict, when given, lives while the state does not change (one decision's requests): a writer
+    may keep there what every seat's view shows alike, written once for all of them.
+    """
 
     view: type[Message]
     option: type[Message]
     event: type[Message]
+    view_bytes: Callable[[GameState, Seat, SharedParts | None], bytes] | None = None
+    #: id(option) -> (option, its arena Option as a length-delimited field 4 of DecisionRequest)
+    _options: dict[int, tuple[Option, bytes]] = field(default_factory=dict, compare=False, repr=False)
+    #: ids of a list of options -> (those options, their fields joined)
+    _option_lists: dict[tuple[int, ...], tuple[tuple[Option, ...], bytes]] = field(default_factory=dict, compare=False, repr=False)
+    #: (kind, *flat data items) -> an event's kind and data fields (`event_tail`)
+    _event_contents: Blocks = field(default_factory=lambda: Blocks(), compare=False, repr=False)
+    #: id(event) -> (event, its arena Event's kind and data fields, after the sequence number)
+    _events: dict[int, tuple[Event, bytes]] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def view_type_url(self) -> bytes:
+        """The type URL field of an Any holding this game's View."""
+        return _type_url_field(self.view)
 
     def view_message(self, view: Mapping[str, Any]) -> Message:
         return encode(self.view, view)
@@ -141,6 +171,222 @@ class GameWire:
     def any_event(self, event: Event) -> dict[str, Any]:
         """`pack_event` as the constructor arguments of an Any."""
         return packed_fields(self.event_message(event))
+
+    def seat_view_bytes(self, state: GameState, seat: Seat, shared: SharedParts | None = None) -> bytes:
+        """The serialized View of `seat`: straight from the state where the game gives a writer, else from its dict.
+
+        `shared`: parts every seat's view shows alike, kept while the state does not change (see the class)."""
+        if self.view_bytes is not None:
+            return self.view_bytes(state, seat, shared)
+        return self.view_message(state.private_view(seat)).SerializeToString()
+
+    def option_field(self, option: Option) -> bytes:
+        """`option` as DecisionRequest's field 4 (an arena Option), serialized once per option object."""
+        known = self._options.get(id(option))
+        if known is not None and known[0] is option:
+            return known[1]
+        body = (
+            string_field(OPTION_ID, option.id)
+            + string_field(OPTION_LABEL, option.label)
+            + message_field(OPTION_PAYLOAD, any_bytes(self.option, self.option_message(option.payload).SerializeToString()))
+        )
+        encoded = message_field(REQUEST_OPTION, body)
+        if len(self._options) >= CACHE_LIMIT:
+            self._options.clear()
+        self._options[id(option)] = (option, encoded)
+        return encoded
+
+    def options_fields(self, options: Sequence[Option]) -> bytes:
+        """DecisionRequest's options (field 4, in order), joined once per list of the same option objects
+        (a decision point offers the same options again and again)."""
+        list_key = tuple(map(id, options))
+        known = self._option_lists.get(list_key)
+        if known is not None and all(map(operator.is_, known[0], options)):
+            return known[1]
+        encoded = b"".join(map(self.option_field, options))
+        if len(self._option_lists) >= CACHE_LIMIT:
+            self._option_lists.clear()
+        self._option_lists[list_key] = (tuple(options), encoded)
+        return encoded
+
+    def event_tail(self, event: Event) -> bytes:
+        """An arena Event's fields after its sequence number (kind and data), serialized once per event object."""
+        known = self._events.get(id(event))
+        if known is not None and known[0] is event:
+            return known[1]
+        # Events of one kind often carry the same flat data (a turn start, a tile taken): found by content too.
+        # Only ints, strings, bools and None: values equal as keys then write the same bytes in any field.
+        data = event.data
+        content = (event.kind, *data.items()) if all(type(value) in _FLAT for value in data.values()) else None
+        encoded = None if content is None else self._event_contents.get(content)
+        if encoded is None:
+            encoded = string_field(EVENT_KIND, event.kind) + message_field(
+                EVENT_DATA, any_bytes(self.event, self.event_message(event).SerializeToString())
+            )
+            if content is not None:
+                self._event_contents.keep(content, encoded)
+        if len(self._events) >= CACHE_LIMIT:
+            self._events.clear()
+        self._events[id(event)] = (event, encoded)
+        return encoded
+
+
+_Block = TypeVar("_Block")
+
+
+class Blocks(dict):  # type: ignore[type-arg]
+    """Serialized parts of views remembered by a key of their contents, emptied when full.
+
+    A part (a seat's board, a depth...) changes a few times a game but is written at every request of every
+    seat: its bytes are looked up by a tuple of what it shows instead of being written again.
+    """
+
+    __slots__ = ("limit",)
+
+    def __init__(self, limit: int = CACHE_LIMIT) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def keep(self, block_key: object, block: _Block) -> _Block:
+        """Remember `block` (bytes, or bytes with what was computed beside them) under `block_key` and return it."""
+        if len(self) >= self.limit:
+            self.clear()
+        self[block_key] = block
+        return block
+
+
+def blocks_of(registry: dict[int, tuple[Any, Blocks]], owner: object) -> Blocks:
+    """The Blocks kept for `owner` (a game's component data: blocks written from one set of components are never
+    read for another), found by identity; `registry` keeps the owner so its id is never taken by another object."""
+    known = registry.get(id(owner))
+    if known is None or known[0] is not owner:
+        known = registry[id(owner)] = (owner, Blocks())
+    return known[1]
+
+
+#: Value types an event's data may hold for the event to be remembered by its content.
+_FLAT = frozenset((int, str, bool, type(None)))
+
+
+# Protobuf's wire format, written by hand for the parts of a request that are cached or built from the state.
+# A field is its key (number << 3 | wire type) as a varint, then a varint, 8 bytes, or a length and bytes.
+
+#: Varints of 0..1023, the values most fields hold.
+_SMALL_VARINTS = tuple(
+    bytes([value]) if value < 0x80 else bytes([value & 0x7F | 0x80, value >> 7]) for value in range(1024)
+)
+
+
+def varint(value: int) -> bytes:
+    """`value` as a varint; a negative one as its 64-bit two's complement (how int32 and int64 are written)."""
+    if 0 <= value < 1024:
+        return _SMALL_VARINTS[value]
+    if value < 0:
+        value += 1 << 64
+    out = bytearray()
+    while value >= 0x80:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def key(number: int, wire_type: int) -> bytes:
+    """A field's key: 0 = varint, 1 = 8 bytes, 2 = length-delimited."""
+    return varint(number << 3 | wire_type)
+
+
+def varint_field(field_key: bytes, value: int) -> bytes:
+    """A proto3 integer, enum or bool field: nothing when it holds its default (0)."""
+    if not value:
+        return b""
+    return field_key + (_SMALL_VARINTS[value] if 0 < value < 1024 else varint(value))
+
+
+def optional_varint_field(field_key: bytes, value: int | None) -> bytes:
+    """An `optional` integer field: written whenever it is set, 0 included."""
+    if value is None:
+        return b""
+    return field_key + (_SMALL_VARINTS[value] if 0 <= value < 1024 else varint(value))
+
+
+def double_field(field_key: bytes, value: float) -> bytes:
+    """A proto3 double: nothing when it is 0."""
+    return field_key + struct.pack("<d", value) if value else b""
+
+
+def message_field(field_key: bytes, body: bytes) -> bytes:
+    """A message (or bytes) field, written even when empty (a set message field)."""
+    size = len(body)
+    return field_key + (_SMALL_VARINTS[size] if size < 1024 else varint(size)) + body
+
+
+def string_field(field_key: bytes, text: str) -> bytes:
+    """A proto3 string: nothing when it is empty."""
+    if not text:
+        return b""
+    encoded = text.encode()
+    size = len(encoded)
+    return field_key + (_SMALL_VARINTS[size] if size < 1024 else varint(size)) + encoded
+
+
+def optional_string_field(field_key: bytes, text: str | None) -> bytes:
+    """An `optional` string field: written whenever it is set, "" included."""
+    if text is None:
+        return b""
+    encoded = text.encode()
+    return field_key + varint(len(encoded)) + encoded
+
+
+def packed_field(field_key: bytes, values: Iterable[int]) -> bytes:
+    """A proto3 repeated integer field (packed: one key, then the varints); nothing when empty.
+
+    `field_key` is the field's length-delimited key (wire type 2)."""
+    body = b"".join(map(varint, values))
+    return field_key + varint(len(body)) + body if body else b""
+
+
+def strings_field(field_key: bytes, texts: Iterable[str]) -> bytes:
+    """A repeated string field: one key, length and text per element (each element written once per field key:
+    views repeat the same ids, names and colours)."""
+    written = _STRINGS.get(field_key)
+    if written is None:
+        written = _STRINGS[field_key] = {}
+    get = written.get
+    return b"".join([get(text) or _string_element(written, field_key, text) for text in texts])
+
+
+def _string_element(written: dict[str, bytes], field_key: bytes, text: str) -> bytes:
+    if len(written) >= 20_000:
+        written.clear()
+    encoded = text.encode()
+    element = written[text] = field_key + varint(len(encoded)) + encoded
+    return element
+
+
+#: field key -> text -> the element written (`strings_field`)
+_STRINGS: dict[bytes, dict[str, bytes]] = {}
+
+
+def messages_field(field_key: bytes, bodies: Iterable[bytes]) -> bytes:
+    """A repeated message field from its elements' serialized bodies."""
+    return b"".join([field_key + varint(len(body)) + body for body in bodies])
+
+
+@cache
+def _type_url_field(message_type: type[Message]) -> bytes:
+    return string_field(ANY_TYPE_URL, TYPE_URL_PREFIX + message_type.DESCRIPTOR.full_name)
+
+
+def any_bytes(message_type: type[Message], value: bytes) -> bytes:
+    """A serialized Any holding a serialized `message_type` (what `Any.Pack` writes)."""
+    return _type_url_field(message_type) + (message_field(ANY_VALUE, value) if value else b"")
+
+
+ANY_TYPE_URL, ANY_VALUE = key(1, 2), key(2, 2)
+OPTION_ID, OPTION_LABEL, OPTION_PAYLOAD = key(1, 2), key(2, 2), key(3, 2)
+EVENT_SEQUENCE, EVENT_KIND, EVENT_DATA = key(1, 0), key(2, 2), key(3, 2)
+REQUEST_OPTION = key(4, 2)
 
 
 def pack(message: Message) -> any_pb2.Any:

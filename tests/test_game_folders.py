@@ -37,7 +37,8 @@ def test_each_game_folder_has_the_same_files(game_id: str) -> None:
 def test_views_import_the_state_and_never_the_reverse(game_id: str) -> None:
     views = f"referee.games.{game_id}.views"
     for path in (GAMES / game_id).glob("*.py"):
-        if path.name in ("views.py", "game.py", "__init__.py", "drawing.py"):
+        # wire.py writes a seat's View from the state with the secrecy rules views.py states (docs/decisions.md)
+        if path.name in ("views.py", "game.py", "__init__.py", "drawing.py", "wire.py"):
             continue
         assert views not in _imports(path), f"{path.name} imports {views}"
 

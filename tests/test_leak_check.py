@@ -316,6 +316,8 @@ def test_the_check_catches_a_view_that_shows_another_seats_secret(monkeypatch: p
         return {**other, "seat": view.get("seat", seat)} if "seat" in view else other
 
     monkeypatch.setattr(state_type, "private_view", leaky)
+    # Requests write the View straight from the state: send the leaky dict view instead.
+    monkeypatch.setattr(GameWire, "seat_view_bytes", lambda self, state, seat, shared=None: self.view_message(state.private_view(seat)).SerializeToString())
     with pytest.raises(Leak):
         for seed in range(6):
             lockstep(game, game.make_config(2, {}), 0, seed, RunStats())

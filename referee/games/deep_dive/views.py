@@ -131,7 +131,7 @@ _TABLES: dict[int, _TileTables] = {}
 _SCORE_MEMORY = 20_000
 
 
-def _tables(state: DeepDiveState) -> _TileTables:
+def tile_tables(state: DeepDiveState) -> _TileTables:
     """The tile tables of the state's component data (kept per tile table object, checked by identity)."""
     tiles = state.data.tiles
     tables = _TABLES.get(id(tiles))
@@ -146,7 +146,7 @@ def build_view(state: DeepDiveState, seat: Seat | None) -> dict[str, Any]:
     Written out field by field (the same fields, values and order as TABLE_FIELDS and the part tables,
     which a test checks), because every decision request and training step builds one.
     """
-    tables = _tables(state)
+    tables = tile_tables(state)
     wire, ids = tables.wire, tables.ids
     view: dict[str, Any] = {}
     if seat is not None:

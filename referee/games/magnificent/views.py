@@ -37,7 +37,7 @@ _MEMORY = 20_000
 _label = cache(position_label)
 
 
-def _tables(state: MagnificentState) -> _Tables:
+def view_tables(state: MagnificentState) -> _Tables:
     """The view tables of the state's components (kept per components object, checked by identity)."""
     components = state.c
     tables = _TABLES.get(id(components))
@@ -67,7 +67,7 @@ def _camp_rows(state: MagnificentState, tables: _Tables, player: Player) -> list
     return list(rows)
 
 
-def _player_view(state: MagnificentState, tables: _Tables, seat: int, player: Player) -> dict[str, Any]:
+def player_view(state: MagnificentState, tables: _Tables, seat: int, player: Player) -> dict[str, Any]:
     masters = []
     dice = player.dice
     for card in player.masters:
@@ -96,7 +96,7 @@ def _player_view(state: MagnificentState, tables: _Tables, seat: int, player: Pl
     }
 
 
-def _turn_view(state: MagnificentState, decision: str) -> dict[str, Any]:
+def turn_view(state: MagnificentState, decision: str) -> dict[str, Any]:
     turn = state.turn
     assert turn is not None
     view: dict[str, Any] = {
@@ -129,7 +129,7 @@ def _turn_view(state: MagnificentState, decision: str) -> dict[str, Any]:
     return view
 
 
-def _track_view(state: MagnificentState, tables: _Tables, colour: str) -> dict[str, Any]:
+def track_view(state: MagnificentState, tables: _Tables, colour: str) -> dict[str, Any]:
     tents = state.track_tents[colour]
     key = (colour, tuple(tents))
     tracks = tables.tracks
@@ -144,17 +144,33 @@ def _track_view(state: MagnificentState, tables: _Tables, colour: str) -> dict[s
     return {"colour": colour, "wagon": state.wagons[colour], "spaces": list(spaces)}
 
 
-def _main_tent_order(key: str) -> tuple[int, str]:
+def main_tent_order(key: str) -> tuple[int, str]:
     """Dice in the main tent by colour (O, G, P, C), then by key."""
     return ("OGPC".index(key[0]), key)
 
 
-_main_tent_order = cache(_main_tent_order)
+main_tent_order = cache(main_tent_order)
+
+
+def final_scores(state: MagnificentState) -> list[dict[str, Any]]:
+    """Each seat's final scoring, once the game is over (empty before)."""
+    return [
+        {
+            "seat": s,
+            "track": e["track"],
+            "masters": e["masters"],
+            "coins": e["coins"],
+            "full_areas": e["full_areas"],
+            "areas": e["areas"],
+            "total": e["total"],
+        }
+        for s, e in enumerate(state.final)
+    ]
 
 
 def build_view(state: MagnificentState, seat: int | None) -> dict[str, Any]:
     """The view of `seat` (None = a spectator); identical apart from `seat`, as nothing is private."""
-    tables = _tables(state)
+    tables = view_tables(state)
     main_tent = state.main_tent
     decision = state.decision_code()
     view: dict[str, Any] = {}
@@ -169,7 +185,7 @@ def build_view(state: MagnificentState, seat: int | None) -> dict[str, Any]:
             "deciding": list(state.deciding_seats()),
             "main_tent": [
                 {"colour": key[0], "value": int(key[2]), "count": main_tent[key]}
-                for key in sorted(main_tent, key=_main_tent_order)
+                for key in sorted(main_tent, key=main_tent_order)
             ],
             "display": [
                 {"slot": i + 1, "card": card or "", "trainer": tile or ""} for i, (card, tile) in enumerate(state.display)
@@ -181,37 +197,32 @@ def build_view(state: MagnificentState, seat: int | None) -> dict[str, Any]:
             "trainer_deck_size": len(state.trainer_deck),
             "draft_pool": list(state.draft_pool),
             "removed_trainers": list(state.removed_trainers),
-            "tracks": [_track_view(state, tables, colour) for colour in state.track_tents],
+            "tracks": [track_view(state, tables, colour) for colour in state.track_tents],
             "supply": [{"tile_type": t, "count": state.supply[t]} for t in TILE_TYPES],
-            "players": [_player_view(state, tables, s, p) for s, p in enumerate(state.players_state)],
+            "players": [player_view(state, tables, s, p) for s, p in enumerate(state.players_state)],
             "poster_in_hand": state.poster_in_hand,
             "side_b": state.side_b,
             "game_over": state.over,
-            "final_scores": [
-                {
-                    "seat": s,
-                    "track": e["track"],
-                    "masters": e["masters"],
-                    "coins": e["coins"],
-                    "full_areas": e["full_areas"],
-                    "areas": e["areas"],
-                    "total": e["total"],
-                }
-                for s, e in enumerate(state.final)
-            ],
+            "final_scores": final_scores(state),
         }
     )
     if state.turn is not None:
-        view["turn"] = _turn_view(state, decision)
+        view["turn"] = turn_view(state, decision)
     view["draft_master_cards"] = state.draft
     if state.draft:
         view["draft_round"] = state.draft_round
         if seat is not None:
-            # a seat sees only the hand it holds now, its own picks and the card it removed last
-            if state.draft_round < 4:
-                view["draft_hand"] = list(state.draft_hands[draft.held_hand(state, seat)])
-            view["draft_picks"] = list(state.draft_picks[seat])
-            removed = draft.removed_by(state, seat)
-            if removed:
-                view["draft_removed"] = removed
+            view.update(own_draft(state, seat))
+    return view
+
+
+def own_draft(state: MagnificentState, seat: int) -> dict[str, Any]:
+    """The draft as `seat` alone sees it: the hand it holds now, its own picks and the card it removed last."""
+    view: dict[str, Any] = {}
+    if state.draft_round < 4:
+        view["draft_hand"] = list(state.draft_hands[draft.held_hand(state, seat)])
+    view["draft_picks"] = list(state.draft_picks[seat])
+    removed = draft.removed_by(state, seat)
+    if removed:
+        view["draft_removed"] = removed
     return view

@@ -44,17 +44,11 @@ def build_view(state: UndergroundDiceState, seat: Seat | None) -> dict[str, Any]
     if state.revealed_total is not None:
         view["revealed_total"] = state.revealed_total
         view["hit"] = bool(state.hit)
-    if seat is not None and seat == state.parent and state.phase in HIDDEN_DICE_PHASES:
+    if shows_set_dice(state, seat):
         view["set_pins"] = state.pins_set
         if state.faces_set is not None:
             view["set_faces"] = state.faces_set
-    if (
-        seat is not None
-        and state.counterfeit
-        and seat == state.pot_owner
-        and state.pot > 0
-        and state.phase != "stake_fakes"
-    ):
+    if shows_pot_fakes(state, seat):
         view["pot_fakes"] = state.pot_fakes
     if state.giver is not None and state.receiver is not None:
         transfer: dict[str, Any] = {
@@ -69,10 +63,31 @@ def build_view(state: UndergroundDiceState, seat: Seat | None) -> dict[str, Any]
     return view
 
 
+def shows_set_dice(state: UndergroundDiceState, seat: Seat | None) -> bool:
+    """The parent sees the dice it set until they are revealed; nobody else does."""
+    return seat is not None and seat == state.parent and state.phase in HIDDEN_DICE_PHASES
+
+
+def shows_pot_fakes(state: UndergroundDiceState, seat: Seat | None) -> bool:
+    """Only the owner of the bills on the table knows how many are counterfeit (counterfeit rule)."""
+    return (
+        seat is not None
+        and state.counterfeit
+        and seat == state.pot_owner
+        and state.pot > 0
+        and state.phase != "stake_fakes"
+    )
+
+
+def shows_split(state: UndergroundDiceState, owner: Seat, viewer: Seat | None) -> bool:
+    """A hand's genuine/counterfeit split: only for its owner under the counterfeit rule, once dealt."""
+    return state.counterfeit and viewer == owner and state.dealt_fakes[owner] is not None
+
+
 def _hand(state: UndergroundDiceState, owner: Seat, viewer: Seat | None) -> dict[str, Any]:
     """A hand's bill count; its genuine/counterfeit split only for its owner under the counterfeit rule."""
     hand: dict[str, Any] = {"bills": state.hand(owner)}
-    if state.counterfeit and viewer == owner and state.dealt_fakes[owner] is not None:
+    if shows_split(state, owner, viewer):
         # During stake_fakes the split still includes the staked bills (the make-up is being chosen).
         hand["genuine"] = state.genuine[owner]
         hand["counterfeit"] = state.fakes[owner]

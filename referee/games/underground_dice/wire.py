@@ -1,7 +1,98 @@
-"""Underground Dice's typed messages (proto/b99/games/underground_dice.proto)."""
+"""Underground Dice's typed messages (proto/b99/games/underground_dice.proto), and its View written from the state.
+
+`view_bytes` writes the bytes of `View(**build_view(state, seat))` field by field, in field-number order,
+with the secrecy rules of views.py (`shows_*`); tests compare the two on random games of every variant.
+"""
+
+from __future__ import annotations
 
 from b99.games import underground_dice_pb2 as pb
 
-from referee.wire import GameWire
+from referee.engine import Seat
+from referee.games.underground_dice.state import UndergroundDiceState
+from referee.games.underground_dice.views import shows_pot_fakes, shows_set_dice, shows_split
+from referee.wire import (
+    GameWire,
+    SharedParts,
+    key,
+    message_field,
+    optional_string_field,
+    optional_varint_field,
+    packed_field,
+    string_field,
+    varint,
+    varint_field,
+)
 
-WIRE = GameWire(view=pb.View, option=pb.OptionPayload, event=pb.Event)
+SEAT, PHASE, PARENT, CHILD, COMPLETED, TURN_NUMBER, PINS, SHIGORO = (
+    key(1, 0), key(2, 2), key(3, 0), key(4, 0), key(5, 2), key(6, 0), key(7, 0), key(8, 0),
+)
+USED_DICE, HANDS, POT, ANNOUNCED, STAKE, GUESS, REVEALED, HIT = (
+    key(9, 2), key(10, 2), key(11, 0), key(12, 0), key(13, 0), key(14, 0), key(15, 0), key(16, 0),
+)
+SET_PINS, SET_FACES, POT_FAKES, TRANSFER, BANKRUPT, COUNTERFEIT, UNTIL_BANKRUPTCY, STAKE_CAP, MAX_TURNS = (
+    key(17, 0), key(18, 2), key(19, 0), key(20, 2), key(21, 0), key(22, 0), key(23, 0), key(24, 0), key(25, 0),
+)
+HAND_BILLS, HAND_GENUINE, HAND_COUNTERFEIT = key(1, 0), key(2, 0), key(3, 0)
+DIE_TYPE, DIE_FACE = key(1, 2), key(2, 0)
+GIVER, RECEIVER, AMOUNT, FROM_STAKE = key(1, 0), key(2, 0), key(3, 0), key(4, 0)
+
+
+def _hand(state: UndergroundDiceState, owner: Seat, viewer: Seat) -> bytes:
+    body = varint_field(HAND_BILLS, state.hand(owner))
+    if shows_split(state, owner, viewer):
+        body += HAND_GENUINE + varint(state.genuine[owner]) + HAND_COUNTERFEIT + varint(state.fakes[owner])
+    return message_field(HANDS, body)
+
+
+def view_bytes(state: UndergroundDiceState, seat: Seat, shared: SharedParts | None = None) -> bytes:
+    """`seat`'s serialized View (the bytes of its dict view through the View message); a small view, secrets
+    spread through it: nothing is `shared` between seats."""
+    parent = state.parent
+    parts = [
+        optional_varint_field(SEAT, seat),
+        string_field(PHASE, state.phase),
+    ]
+    if parent is not None:
+        parts.append(PARENT + varint(parent) + CHILD + varint(1 - parent))
+    parts += [
+        packed_field(COMPLETED, state.completed),
+        varint_field(TURN_NUMBER, state.turn_number),
+        varint_field(PINS, state.p),
+        varint_field(SHIGORO, state.q),
+        *[message_field(USED_DICE, string_field(DIE_TYPE, kind) + varint_field(DIE_FACE, face)) for kind, face in state.used_dice],
+        _hand(state, 0, seat),
+        _hand(state, 1, seat),
+        varint_field(POT, state.pot),
+        optional_varint_field(ANNOUNCED, state.announced),
+        optional_varint_field(STAKE, state.stake),
+        optional_varint_field(GUESS, state.guess),
+    ]
+    if state.revealed_total is not None:
+        parts.append(REVEALED + varint(state.revealed_total) + HIT + varint(bool(state.hit)))
+    if shows_set_dice(state, seat):
+        parts.append(optional_varint_field(SET_PINS, state.pins_set))
+        parts.append(optional_string_field(SET_FACES, state.faces_set))
+    if shows_pot_fakes(state, seat):
+        parts.append(optional_varint_field(POT_FAKES, state.pot_fakes))
+    if state.giver is not None and state.receiver is not None:
+        parts.append(
+            message_field(
+                TRANSFER,
+                varint_field(GIVER, state.giver)
+                + varint_field(RECEIVER, state.receiver)
+                + varint_field(AMOUNT, state.amount)
+                + varint_field(FROM_STAKE, state.from_stake),
+            )
+        )
+    parts += [
+        optional_varint_field(BANKRUPT, state.bankrupt),
+        varint_field(COUNTERFEIT, state.counterfeit),
+        varint_field(UNTIL_BANKRUPTCY, state.until_bankruptcy),
+        optional_varint_field(STAKE_CAP, state.stake_cap),
+        varint_field(MAX_TURNS, state.max_parent_turns),
+    ]
+    return b"".join(parts)
+
+
+WIRE = GameWire(view=pb.View, option=pb.OptionPayload, event=pb.Event, view_bytes=view_bytes)
