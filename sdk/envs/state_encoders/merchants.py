@@ -39,10 +39,9 @@ _SEATS = _L.slot("seats")
 _SEATS_CAP, _SHOP_CAP, _CHIPS_CAP = _L.cap("seats"), _L.cap("seats[].shop"), _L.cap("seats[].chips")
 _SEAT_STRIDE, _SHOP_STRIDE, _CHIP_STRIDE = _L.stride("seats"), _L.stride("seats[].shop"), _L.stride("seats[].chips")
 _TILE_INDEX = _L.index("seats[].shop[].tile")
-_SEAT_FIELDS = (
-    "seats[]", "seats[].seat", "seats[].score", "seats[].shop", "seats[].chips", "seats[].hand_size",
-    "seats[].reputation_count",
-)
+_SHOP = tuple(_L.slot("seats[].shop") + p * _SEAT_STRIDE for p in range(_SEATS_CAP))
+_CHIPS = tuple(_L.slot("seats[].chips") + p * _SEAT_STRIDE for p in range(_SEATS_CAP))
+_SEAT_FIELDS = ("seats[]", "seats[].seat", "seats[].score", "seats[].hand_size", "seats[].reputation_count")
 #: per seat: its fields' slots in the order of _SEAT_FIELDS
 _SEAT_SLOTS = tuple(tuple(_L.slot(path) + p * _SEAT_STRIDE for path in _SEAT_FIELDS) for p in range(_SEATS_CAP))
 #: per seat, per place in the shop: (presence, tile, row, col, rotation) slots
@@ -128,6 +127,49 @@ def _final(final: dict[str, Any], shift: int, out: dict[int, float]) -> None:
             out[table[value] + shift] = 1
 
 
+#: A seat's shop, discards, chips and final record change a few times a round, and every seat's observation
+#: shows them: per seat, the last holdings met (copies, compared by value) and the slots they wrote.
+_Holdings = tuple[dict[Any, Any], list[str], list[str], list[Any], Any, dict[int, float]]
+_HOLDINGS: list[_Holdings] = [({None: None}, [], [], [], None, {}) for _ in range(_SEATS_CAP)]
+
+
+def _holdings(p: int, shop: dict[Any, Any], discards: list[str], unused: list[str], chips: list[Any], final: Any) -> dict[int, float]:  # noqa: ANN401 - the state's records
+    """The slots of seat `p`'s shop (in the view's order: sorted by square), discards, chips and final record."""
+    out: dict[int, float] = {}
+    if len(shop) > _SHOP_CAP:
+        raise _too_many("seats[].shop", len(shop), _SHOP_CAP)
+    out[_SHOP[p]] = len(shop)
+    places = _SHOP_SLOTS[p]
+    tile_index = _TILE_INDEX
+    for i, cell in enumerate(sorted(shop)):
+        tile, rotation = shop[cell]
+        t_present, t_tile, t_row, t_col, t_rotation = places[i]
+        out[t_present] = 1
+        out[t_tile] = tile_index[tile]
+        out[t_row], out[t_col] = cell
+        out[t_rotation] = rotation
+    slots = _DISCARDS[p]
+    for tile in discards:
+        out[slots[tile]] = 1
+    slots = _UNUSED_CHIPS[p]
+    for dungeon in unused:
+        out[slots[dungeon]] = 1
+    if len(chips) > _CHIPS_CAP:
+        raise _too_many("seats[].chips", len(chips), _CHIPS_CAP)
+    out[_CHIPS[p]] = len(chips)
+    chip_slots = _CHIP_SLOTS[p]
+    for i, chip in enumerate(chips):
+        c_present, c_round, c_dungeons, c_thumb, c_points = chip_slots[i]
+        out[c_present] = 1
+        out[c_round] = chip.round
+        out[c_dungeons[chip.dungeon]] = 1
+        out[c_thumb] = chip.thumb
+        out[c_points] = chip.points
+    if final is not None:
+        _final(final, p * _SEAT_STRIDE, out)
+    return out
+
+
 def encode(state: MerchantsState, seat: int, out: dict[int, float]) -> None:
     """Write the slots of `seat`'s view encoding: the public table and that seat's own cards and answers."""
     players_state = state.players_state
@@ -169,48 +211,23 @@ def encode(state: MerchantsState, seat: int, out: dict[int, float]) -> None:
     if players > _SEATS_CAP:
         raise _too_many("seats", players, _SEATS_CAP)
     out[_SEATS] = players
-    tile_index = _TILE_INDEX
     for p in range(players):
         player = players_state[p]
-        present, s_seat, s_score, s_shop, s_chips, s_hand, s_reputation = _SEAT_SLOTS[p]
+        present, s_seat, s_score, s_hand, s_reputation = _SEAT_SLOTS[p]
         out[present] = 1
         out[s_seat] = p
         out[s_score] = player.score
-        shop = player.shop
-        if len(shop) > _SHOP_CAP:
-            raise _too_many("seats[].shop", len(shop), _SHOP_CAP)
-        out[s_shop] = len(shop)
-        places = _SHOP_SLOTS[p]
-        for i, cell in enumerate(sorted(shop)):
-            tile, rotation = shop[cell]
-            t_present, t_tile, t_row, t_col, t_rotation = places[i]
-            out[t_present] = 1
-            out[t_tile] = tile_index[tile]
-            out[t_row], out[t_col] = cell
-            out[t_rotation] = rotation
-        discards = _DISCARDS[p]
-        for tile in player.discards:
-            out[discards[tile]] = 1
-        unused = _UNUSED_CHIPS[p]
-        for dungeon in player.unused_chips:
-            out[unused[dungeon]] = 1
-        chips = player.chips
-        if len(chips) > _CHIPS_CAP:
-            raise _too_many("seats[].chips", len(chips), _CHIPS_CAP)
-        out[s_chips] = len(chips)
-        chip_slots = _CHIP_SLOTS[p]
-        for i, chip in enumerate(chips):
-            c_present, c_round, c_dungeons, c_thumb, c_points = chip_slots[i]
-            out[c_present] = 1
-            out[c_round] = chip.round
-            out[c_dungeons[chip.dungeon]] = 1
-            out[c_thumb] = chip.thumb
-            out[c_points] = chip.points
         bundle = player.bundle
         out[s_hand] = len(bundle.tiles) if bundle is not None else 0
         out[s_reputation] = len(player.reputation)
-        if player.final is not None:
-            _final(player.final, p * _SEAT_STRIDE, out)
+        shop, discards, unused, chips, final = player.shop, player.discards, player.unused_chips, player.chips, player.final
+        known = _HOLDINGS[p]
+        if known[0] == shop and known[1] == discards and known[2] == unused and known[3] == chips and known[4] == final:
+            out.update(known[5])
+        else:
+            written = _holdings(p, shop, discards, unused, chips, final)
+            _HOLDINGS[p] = (dict(shop), list(discards), list(unused), list(chips), final, written)
+            out.update(written)
     out[_SUPPLY] = len(state.supply)
     out[_REPUTATION_DECK] = len(state.reputation_deck)
     for tile in state.solo_removed:
