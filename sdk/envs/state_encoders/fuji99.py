@@ -101,7 +101,7 @@ def _too_many(path: str, count: int, cap: int) -> EncodingError:
 
 def encode(state: Fuji99State, seat: int, out: dict[int, float]) -> None:
     """Write the slots of `seat`'s view encoding (the whole table: Fuji 99 has no secrets)."""
-    out[_SEAT] = 1
+    out[_SEAT] = 1.0
     out[_SEAT + 1] = seat
     players = state.players
     phase = state.phase
@@ -109,7 +109,7 @@ def encode(state: Fuji99State, seat: int, out: dict[int, float]) -> None:
     out[_ROUND] = state.round
     out[_MAX_ROUNDS] = state.max_rounds
     out[_ACTIVE] = state.active
-    out[_PHASE[phase]] = 1
+    out[_PHASE[phase]] = 1.0
     out[_MOVEMENT] = state.m
     if players > _SEATS_CAP:
         raise _too_many("seats", players, _SEATS_CAP)
@@ -118,7 +118,7 @@ def encode(state: Fuji99State, seat: int, out: dict[int, float]) -> None:
     cubes_get = state.cubes.get
     for p in range(players):
         present, s_seat, s_pos, s_turns, s_clear, s_yellow, s_red, s_got20, s_got50, s_hand, s_danger, s_omens = _SEAT_SLOTS[p]
-        out[present] = 1
+        out[present] = 1.0
         out[s_seat] = p
         out[s_pos] = state.pos[p]
         out[s_turns] = state.turns_taken[p]
@@ -135,9 +135,9 @@ def encode(state: Fuji99State, seat: int, out: dict[int, float]) -> None:
         for i, card in enumerate(hand):
             h_present, per_card, h_cubes, h_danger = places[i]
             card_slot, type_slot, printed = per_card[card]
-            out[h_present] = 1
-            out[card_slot] = 1
-            out[type_slot] = 1
+            out[h_present] = 1.0
+            out[card_slot] = 1.0
+            out[type_slot] = 1.0
             on_card = cubes_get(card, 0)
             out[h_cubes] = on_card
             danger = on_card if printed is None else printed
@@ -151,8 +151,8 @@ def encode(state: Fuji99State, seat: int, out: dict[int, float]) -> None:
         omen_slots = _OMEN_SLOTS[p]
         for i, (card, active) in enumerate(omens):
             o_present, o_cards, o_active = omen_slots[i]
-            out[o_present] = 1
-            out[o_cards[card]] = 1
+            out[o_present] = 1.0
+            out[o_cards[card]] = 1.0
             out[o_active] = active
     out[_CURRENT[0]], out[_CURRENT[1]], out[_CURRENT[2]] = state.draw
     to_draw, red_area, spent, available, bonus, pagoda, yellow20, yellow50, deck = _TABLE
@@ -165,12 +165,12 @@ def encode(state: Fuji99State, seat: int, out: dict[int, float]) -> None:
     out[yellow20], out[yellow50] = state.yellow_left
     out[deck] = len(state.deck)
     for card in state.discard:
-        out[_DISCARD[card]] = 1
+        out[_DISCARD[card]] = 1.0
     for card in state.resolving:
         slot = _RESOLVING[card]
-        out[slot] = out.get(slot, 0) + 1
+        out[slot] = out.get(slot, 0.0) + 1.0
     if state.drawing is not None:
-        out[_DRAWING] = 1
+        out[_DRAWING] = 1.0
         out[_DRAWING + 1] = state.drawing
     placed = state.placed
     if len(placed) > _PLACED_CAP:
@@ -178,11 +178,11 @@ def encode(state: Fuji99State, seat: int, out: dict[int, float]) -> None:
     out[_PLACED] = len(placed)
     for i, (card, count) in enumerate(placed.items()):
         p_present, p_cards, p_cubes = _PLACED_ITEMS[i]
-        out[p_present] = 1
-        out[p_cards[card]] = 1
+        out[p_present] = 1.0
+        out[p_cards[card]] = 1.0
         out[p_cubes] = count
     out[_CUBES_TO_PLACE] = state.to_place
     if state.winner is not None:
-        out[_WINNER] = 1
+        out[_WINNER] = 1.0
         out[_WINNER + 1] = state.winner
     out[_OVER] = phase == OVER

@@ -107,7 +107,7 @@ def _final(final: dict[str, Any], shift: int, out: dict[int, float]) -> None:
     unknown = set(final) - _FINAL_FIELDS
     if unknown:
         raise EncodingError(f"view field seats[].final has no field {sorted(unknown)[0]!r} in its encoding")
-    out[_FINAL + shift] = 1
+    out[_FINAL + shift] = 1.0
     for name, slot in _FINAL_NUMBER_SLOTS.items():
         value = final.get(name)
         if value is not None:
@@ -118,13 +118,13 @@ def _final(final: dict[str, Any], shift: int, out: dict[int, float]) -> None:
     out[_REPUTATION + shift] = len(reputation)
     for i, item in enumerate(reputation):
         at = shift + i * _REPUTATION_STRIDE
-        out[_REPUTATION_ITEM + at] = 1
-        out[_REPUTATION_CARD[item["card"]] + at] = 1
+        out[_REPUTATION_ITEM + at] = 1.0
+        out[_REPUTATION_CARD[item["card"]] + at] = 1.0
         out[_REPUTATION_ACHIEVED + at] = item["achieved"]
     for name, table in (("solo_rank", _SOLO_RANK), ("solo_title", _SOLO_TITLE)):
         value = final.get(name)
         if value:
-            out[table[value] + shift] = 1
+            out[table[value] + shift] = 1.0
 
 
 #: A seat's shop, discards, chips and final record change a few times a round, and every seat's observation
@@ -144,25 +144,25 @@ def _holdings(p: int, shop: dict[Any, Any], discards: list[str], unused: list[st
     for i, cell in enumerate(sorted(shop)):
         tile, rotation = shop[cell]
         t_present, t_tile, t_row, t_col, t_rotation = places[i]
-        out[t_present] = 1
+        out[t_present] = 1.0
         out[t_tile] = tile_index[tile]
         out[t_row], out[t_col] = cell
         out[t_rotation] = rotation
     slots = _DISCARDS[p]
     for tile in discards:
-        out[slots[tile]] = 1
+        out[slots[tile]] = 1.0
     slots = _UNUSED_CHIPS[p]
     for dungeon in unused:
-        out[slots[dungeon]] = 1
+        out[slots[dungeon]] = 1.0
     if len(chips) > _CHIPS_CAP:
         raise _too_many("seats[].chips", len(chips), _CHIPS_CAP)
     out[_CHIPS[p]] = len(chips)
     chip_slots = _CHIP_SLOTS[p]
     for i, chip in enumerate(chips):
         c_present, c_round, c_dungeons, c_thumb, c_points = chip_slots[i]
-        out[c_present] = 1
+        out[c_present] = 1.0
         out[c_round] = chip.round
-        out[c_dungeons[chip.dungeon]] = 1
+        out[c_dungeons[chip.dungeon]] = 1.0
         out[c_thumb] = chip.thumb
         out[c_points] = chip.points
     if final is not None:
@@ -182,7 +182,7 @@ def encode(state: MerchantsState, seat: int, out: dict[int, float]) -> None:
     out[_PLAYERS] = state.players
     out[_ROUND] = round_number
     out[_PICK] = state.pick
-    out[_PHASE[phase]] = 1
+    out[_PHASE[phase]] = 1.0
     out[_SOLO] = solo
     out[_BACK] = state.back_side
     revealed = state.trends_revealed()
@@ -194,27 +194,27 @@ def encode(state: MerchantsState, seat: int, out: dict[int, float]) -> None:
         if a is None or b is None:
             continue
         present, dungeons, a_cards, a_faces, b_cards, b_faces, c_cards, c_kinds = _LAYOUT_ROWS[row]
-        out[present] = 1
-        out[dungeons[dungeon]] = 1
-        out[a_cards[a[0]]] = 1
-        out[a_faces[a[1]]] = 1
-        out[b_cards[b[0]]] = 1
-        out[b_faces[b[1]]] = 1
+        out[present] = 1.0
+        out[dungeons[dungeon]] = 1.0
+        out[a_cards[a[0]]] = 1.0
+        out[a_faces[a[1]]] = 1.0
+        out[b_cards[b[0]]] = 1.0
+        out[b_faces[b[1]]] = 1.0
         if revealed and dungeon in state.c_cards and dungeon in state.grey:
-            out[c_cards[state.c_cards[dungeon]]] = 1
-            out[c_kinds[state.data.grey_kinds[state.grey[dungeon]]]] = 1
+            out[c_cards[state.c_cards[dungeon]]] = 1.0
+            out[c_kinds[state.data.grey_kinds[state.grey[dungeon]]]] = 1.0
         row += 1
     out[_LAYOUT] = row
     if revealed and state.d_card is not None:
-        out[_D_CARD[state.d_card]] = 1
-        out[_D_KIND[state.data.grey_kinds[state.grey["D"]]]] = 1
+        out[_D_CARD[state.d_card]] = 1.0
+        out[_D_KIND[state.data.grey_kinds[state.grey["D"]]]] = 1.0
     if players > _SEATS_CAP:
         raise _too_many("seats", players, _SEATS_CAP)
     out[_SEATS] = players
     for p in range(players):
         player = players_state[p]
         present, s_seat, s_score, s_hand, s_reputation = _SEAT_SLOTS[p]
-        out[present] = 1
+        out[present] = 1.0
         out[s_seat] = p
         out[s_score] = player.score
         bundle = player.bundle
@@ -231,25 +231,25 @@ def encode(state: MerchantsState, seat: int, out: dict[int, float]) -> None:
     out[_SUPPLY] = len(state.supply)
     out[_REPUTATION_DECK] = len(state.reputation_deck)
     for tile in state.solo_removed:
-        out[_SOLO_REMOVED[tile]] = 1
+        out[_SOLO_REMOVED[tile]] = 1.0
     if phase != OVER and round_number >= 1 and not solo:
-        out[_PASS["right" if round_number == 2 else "left"]] = 1
+        out[_PASS["right" if round_number == 2 else "left"]] = 1.0
     # the seat's own holdings (views.build_view's private part)
     player = players_state[seat]
-    out[_SEAT] = 1
+    out[_SEAT] = 1.0
     out[_SEAT + 1] = seat
     bundle = player.bundle
     if bundle is not None:
         for tile in bundle.tiles:
-            out[_HAND[tile]] = 1
+            out[_HAND[tile]] = 1.0
     for card in player.reputation:
-        out[_REPUTATION_HAND[card]] = 1
+        out[_REPUTATION_HAND[card]] = 1.0
     for card in player.returned:
-        out[_RETURNED[card]] = 1
+        out[_RETURNED[card]] = 1.0
     if player.pending_tile is not None and player.pending_tile != "":
-        out[_PENDING_TILE[player.pending_tile]] = 1
+        out[_PENDING_TILE[player.pending_tile]] = 1.0
     target = player.pending_target
     if target is not None:
-        out[_TARGET] = 1
+        out[_TARGET] = 1.0
         out[_TARGET_ROW], out[_TARGET_COL] = target[0], target[1]
-        out[_TARGET_MODE[target[2]]] = 1
+        out[_TARGET_MODE[target[2]]] = 1.0

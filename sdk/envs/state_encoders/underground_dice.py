@@ -49,14 +49,14 @@ _STAKE_CAP, _MAX_TURNS = _L.slot("stake_cap"), _L.slot("max_parent_turns")
 def encode(state: UndergroundDiceState, seat: int, out: dict[int, float]) -> None:
     """Write the slots of `seat`'s view encoding, with only the secrets that seat may see."""
     phase = state.phase
-    out[_SEAT] = 1
+    out[_SEAT] = 1.0
     out[_SEAT + 1] = seat
-    out[_PHASE[phase]] = 1
+    out[_PHASE[phase]] = 1.0
     parent = state.parent
     if parent is not None:
-        out[_PARENT] = 1
+        out[_PARENT] = 1.0
         out[_PARENT + 1] = parent
-        out[_CHILD] = 1
+        out[_CHILD] = 1.0
         out[_CHILD + 1] = 1 - parent
     completed = state.completed
     if len(completed) > _COMPLETED_CAP:
@@ -73,57 +73,57 @@ def encode(state: UndergroundDiceState, seat: int, out: dict[int, float]) -> Non
     out[_USED] = len(used)
     for i, (kind, face) in enumerate(used):
         present, kinds, face_slot = _USED_ITEMS[i]
-        out[present] = 1
-        out[kinds[kind]] = 1
+        out[present] = 1.0
+        out[kinds[kind]] = 1.0
         out[face_slot] = face
     counterfeit = state.counterfeit
     out[_HANDS] = 2
     for owner in (0, 1):
         present, bills, genuine, fakes = _HAND_ITEMS[owner]
-        out[present] = 1
+        out[present] = 1.0
         out[bills] = state.hand(owner)
         if counterfeit and owner == seat and state.dealt_fakes[owner] is not None:
-            out[genuine] = 1
+            out[genuine] = 1.0
             out[genuine + 1] = state.genuine[owner]
-            out[fakes] = 1
+            out[fakes] = 1.0
             out[fakes + 1] = state.fakes[owner]
     out[_POT] = state.pot
     if state.announced is not None:
-        out[_ANNOUNCED] = 1
+        out[_ANNOUNCED] = 1.0
         out[_ANNOUNCED + 1] = state.announced
     if state.stake is not None:
-        out[_STAKE] = 1
+        out[_STAKE] = 1.0
         out[_STAKE + 1] = state.stake
     if state.guess is not None:
-        out[_GUESS] = 1
+        out[_GUESS] = 1.0
         out[_GUESS + 1] = state.guess
     if state.revealed_total is not None:
-        out[_REVEALED] = 1
+        out[_REVEALED] = 1.0
         out[_REVEALED + 1] = state.revealed_total
-        out[_HIT] = 1
+        out[_HIT] = 1.0
         out[_HIT + 1] = bool(state.hit)
     if seat == parent and phase in HIDDEN_DICE_PHASES:
         if state.pins_set is not None:
-            out[_SET_PINS] = 1
+            out[_SET_PINS] = 1.0
             out[_SET_PINS + 1] = state.pins_set
         faces = state.faces_set
         if faces is not None and faces != "":
-            out[_SET_FACES[faces]] = 1
+            out[_SET_FACES[faces]] = 1.0
     if counterfeit and seat == state.pot_owner and state.pot > 0 and phase != STAKE_FAKES:
-        out[_POT_FAKES] = 1
+        out[_POT_FAKES] = 1.0
         out[_POT_FAKES + 1] = state.pot_fakes
     if state.giver is not None and state.receiver is not None:
-        out[_TRANSFER] = 1
+        out[_TRANSFER] = 1.0
         out[_GIVER] = state.giver
         out[_RECEIVER] = state.receiver
         out[_AMOUNT] = state.amount
         out[_FROM_STAKE] = state.from_stake
     if state.bankrupt is not None:
-        out[_BANKRUPT] = 1
+        out[_BANKRUPT] = 1.0
         out[_BANKRUPT + 1] = state.bankrupt
     out[_COUNTERFEIT] = counterfeit
     out[_UNTIL] = state.until_bankruptcy
     if state.stake_cap is not None:
-        out[_STAKE_CAP] = 1
+        out[_STAKE_CAP] = 1.0
         out[_STAKE_CAP + 1] = state.stake_cap
     out[_MAX_TURNS] = state.max_parent_turns
