@@ -18,13 +18,11 @@ class Layout:
         self.view: ViewEncoding = game_encoding(game_id).view
         self.game_id = game_id
         self.starts: dict[str, int] = {}
-        self.strides: dict[str, int] = {}
+        #: the start of each path's last block: for a list's items (`seats[]`), the block of items 2 to its cap
+        self.last: dict[str, int] = {}
         for block in self.view.blocks:
-            if block.meaning.startswith("items 2 to"):
-                list_path = block.path[:-2]  # "seats[]" -> "seats"
-                self.strides[list_path] = block.start - (self.starts[list_path] + 1)
-            else:
-                self.starts.setdefault(block.path, block.start)
+            self.starts.setdefault(block.path, block.start)
+            self.last[block.path] = block.start
 
     def slot(self, path: str) -> int:
         """The first slot of a field's block (for the first item of every list on its path)."""
@@ -34,9 +32,13 @@ class Layout:
         return start
 
     def stride(self, path: str) -> int:
-        """How many slots apart two consecutive items of the list `path` are (0 for a list capped at one item)."""
-        self.slot(path)
-        return self.strides.get(path, 0)
+        """How many slots apart two consecutive items of the list `path` are (0 for a list capped at one item).
+
+        A list's blocks are its count, then its first item's blocks (from count + 1), then one block
+        holding items 2 to its cap laid out as the first: that block starts one stride after the first item.
+        """
+        first_item = self.slot(path) + 1
+        return self.last.get(path + "[]", first_item) - first_item
 
     def cap(self, path: str) -> int:
         """How many items the list `path` may hold."""
