@@ -7,6 +7,7 @@ the view's dicts. Slot numbers come from the view encoding's layout (sdk/envs/st
 
 from __future__ import annotations
 
+from referee.engine import Seat
 from referee.games.fuji99.data import FujiData
 from referee.games.fuji99.phases import CUBES, OVER
 from referee.games.fuji99.state import Fuji99State
@@ -99,7 +100,7 @@ def _too_many(path: str, count: int, cap: int) -> EncodingError:
     return EncodingError(f"view field {path} holds {count} items, more than its cap {cap}")
 
 
-def encode(state: Fuji99State, seat: int, out: dict[int, float]) -> None:
+def encode(state: Fuji99State, seat: Seat, out: dict[int, float]) -> None:
     """Write the slots of `seat`'s view encoding (the whole table: Fuji 99 has no secrets)."""
     out[_SEAT] = 1.0
     out[_SEAT + 1] = seat

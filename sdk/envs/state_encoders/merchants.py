@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.engine import Seat
 from referee.games.merchants.data import DUNGEONS
 from referee.games.merchants.state import OVER, MerchantsState
 from sdk.envs.encoding import EncodingError
@@ -170,7 +171,7 @@ def _holdings(p: int, shop: dict[Any, Any], discards: list[str], unused: list[st
     return out
 
 
-def encode(state: MerchantsState, seat: int, out: dict[int, float]) -> None:
+def encode(state: MerchantsState, seat: Seat, out: dict[int, float]) -> None:
     """Write the slots of `seat`'s view encoding: the public table and that seat's own cards and answers."""
     players_state = state.players_state
     players = len(players_state)

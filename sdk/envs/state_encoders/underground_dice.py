@@ -8,6 +8,7 @@ its owner under the counterfeit rule once dealt, and the pot's counterfeits only
 
 from __future__ import annotations
 
+from referee.engine import Seat
 from referee.games.underground_dice.state import STAKE_FAKES, UndergroundDiceState
 from referee.games.underground_dice.views import HIDDEN_DICE_PHASES
 from sdk.envs.encoding import EncodingError
@@ -46,7 +47,7 @@ _BANKRUPT, _COUNTERFEIT, _UNTIL = _L.slot("bankrupt"), _L.slot("counterfeit_rule
 _STAKE_CAP, _MAX_TURNS = _L.slot("stake_cap"), _L.slot("max_parent_turns")
 
 
-def encode(state: UndergroundDiceState, seat: int, out: dict[int, float]) -> None:
+def encode(state: UndergroundDiceState, seat: Seat, out: dict[int, float]) -> None:
     """Write the slots of `seat`'s view encoding, with only the secrets that seat may see."""
     phase = state.phase
     out[_SEAT] = 1.0
