@@ -57,6 +57,18 @@ def seconds_per_observation(positions: list[GameState], observe: Callable[[GameS
     return best
 
 
+def mean_slots(positions: list[GameState], encoder: StateEncoder) -> float:
+    """Slots written per observation, on average (building the vector costs about as much per slot as writing it)."""
+    written = observations = 0
+    for state in positions:
+        for seat in range(state.players):
+            out: dict[int, float] = {}
+            encoder(state, seat, out)
+            written += len(out)
+            observations += 1
+    return written / observations
+
+
 def slots_only(encoder: StateEncoder) -> Callable[[GameState, Seat], dict[int, float]]:
     """An observer that writes the slots from the state (no vector)."""
 
@@ -95,9 +107,9 @@ def run(quick: bool = False) -> str:
         "vector built from them as `ViewEncoding.encode` builds it (+ vector);",
         f"engine step: one `apply_decisions` of random play ({seconds:g} s, as in \"Training environments\").",
         "",
-        "| game | players | engine step µs | view + encoding µs | state encoder: slots µs | + vector µs "
+        "| game | players | slots written | engine step µs | view + encoding µs | state encoder: slots µs | + vector µs "
         "| slots / engine step | + vector / view + encoding |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for game in all_games():
         encoder = state_encoder(game.id)
@@ -106,11 +118,12 @@ def run(quick: bool = False) -> str:
         view = game_encoding(game.id).view
         positions = decision_positions(game.id, count)
         viewed = seconds_per_observation(positions, lambda state, seat: view.encode(state.private_view(seat)))
+        written = mean_slots(positions, encoder)
         slots = seconds_per_observation(positions, slots_only(encoder))
         vector = seconds_per_observation(positions, from_state(encoder, view.size))
         step = 1.0 / engine_rate(game.id, seconds, with_view=False)
         lines.append(
-            f"| {game.id} | {game.default_players} | {step * 1e6:.1f} | {viewed * 1e6:.1f} | {slots * 1e6:.1f} "
+            f"| {game.id} | {game.default_players} | {written:.0f} | {step * 1e6:.1f} | {viewed * 1e6:.1f} | {slots * 1e6:.1f} "
             f"| {vector * 1e6:.1f} | {slots / step:.2f} | {vector / viewed:.2f} |"
         )
     return "\n".join(lines) + "\n"
