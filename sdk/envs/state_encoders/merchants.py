@@ -10,6 +10,8 @@ list by position, is read in the view's order (sorted by square).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Mapping
+from copy import copy
 from typing import Any
 
 from referee.engine import Seat
@@ -128,10 +130,20 @@ def _final(final: dict[str, Any], shift: int, out: dict[int, float]) -> None:
             out[table[value] + shift] = 1.0
 
 
-#: A seat's shop, discards, chips and final record change a few times a round, and every seat's observation
-#: shows them: per seat, the last holdings met (copies, compared by value) and the slots they wrote.
-_Holdings = tuple[dict[Any, Any], list[str], list[str], list[Any], Any, dict[int, float]]
-_HOLDINGS: list[_Holdings] = [({None: None}, [], [], [], None, {}) for _ in range(_SEATS_CAP)]
+#: Parts of the table that change a few times a round, and that every seat's observation shows: per part,
+#: the inputs last met (shallow copies, compared by value) and the slots written from them.
+_Kept = tuple[tuple[Any, ...], dict[int, float]]
+_KEPT: dict[Hashable, _Kept] = {}
+
+
+def _kept(part: Hashable, inputs: tuple[Any, ...], write: Callable[..., dict[int, float]]) -> dict[int, float]:
+    """`write(*inputs)`, or the slots it wrote when last given equal inputs for this `part`."""
+    known = _KEPT.get(part)
+    if known is not None and known[0] == inputs:
+        return known[1]
+    written = write(*inputs)
+    _KEPT[part] = (tuple(copy(value) for value in inputs), written)
+    return written
 
 
 def _holdings(p: int, shop: dict[Any, Any], discards: list[str], unused: list[str], chips: list[Any], final: Any) -> dict[int, float]:  # noqa: ANN401 - the state's records
@@ -171,6 +183,36 @@ def _holdings(p: int, shop: dict[Any, Any], discards: list[str], unused: list[st
     return out
 
 
+def _layout(
+    layout: dict[tuple[str, str], tuple[str, str]], revealed: bool, c_cards: dict[str, str], grey: dict[str, str],
+    d_card: str | None, grey_kinds: Mapping[str, str],
+) -> dict[int, float]:
+    """The slots of the layout rows (as `state.layout_rows(revealed)` gives them) and of the D card once revealed."""
+    out: dict[int, float] = {}
+    row = 0
+    for dungeon in DUNGEONS:
+        a = layout.get((dungeon, "A"))
+        b = layout.get((dungeon, "B"))
+        if a is None or b is None:
+            continue
+        present, dungeons, a_cards, a_faces, b_cards, b_faces, c_card_slots, c_kinds = _LAYOUT_ROWS[row]
+        out[present] = 1.0
+        out[dungeons[dungeon]] = 1.0
+        out[a_cards[a[0]]] = 1.0
+        out[a_faces[a[1]]] = 1.0
+        out[b_cards[b[0]]] = 1.0
+        out[b_faces[b[1]]] = 1.0
+        if revealed and dungeon in c_cards and dungeon in grey:
+            out[c_card_slots[c_cards[dungeon]]] = 1.0
+            out[c_kinds[grey_kinds[grey[dungeon]]]] = 1.0
+        row += 1
+    out[_LAYOUT] = row
+    if revealed and d_card is not None:
+        out[_D_CARD[d_card]] = 1.0
+        out[_D_KIND[grey_kinds[grey["D"]]]] = 1.0
+    return out
+
+
 def encode(state: MerchantsState, seat: Seat, out: dict[int, float]) -> None:
     """Write the slots of `seat`'s view encoding: the public table and that seat's own cards and answers."""
     players_state = state.players_state
@@ -187,28 +229,7 @@ def encode(state: MerchantsState, seat: Seat, out: dict[int, float]) -> None:
     out[_SOLO] = solo
     out[_BACK] = state.back_side
     revealed = state.trends_revealed()
-    layout = state.layout
-    row = 0
-    for dungeon in DUNGEONS:  # state.layout_rows, without building its dicts
-        a = layout.get((dungeon, "A"))
-        b = layout.get((dungeon, "B"))
-        if a is None or b is None:
-            continue
-        present, dungeons, a_cards, a_faces, b_cards, b_faces, c_cards, c_kinds = _LAYOUT_ROWS[row]
-        out[present] = 1.0
-        out[dungeons[dungeon]] = 1.0
-        out[a_cards[a[0]]] = 1.0
-        out[a_faces[a[1]]] = 1.0
-        out[b_cards[b[0]]] = 1.0
-        out[b_faces[b[1]]] = 1.0
-        if revealed and dungeon in state.c_cards and dungeon in state.grey:
-            out[c_cards[state.c_cards[dungeon]]] = 1.0
-            out[c_kinds[state.data.grey_kinds[state.grey[dungeon]]]] = 1.0
-        row += 1
-    out[_LAYOUT] = row
-    if revealed and state.d_card is not None:
-        out[_D_CARD[state.d_card]] = 1.0
-        out[_D_KIND[state.data.grey_kinds[state.grey["D"]]]] = 1.0
+    out.update(_kept("layout", (state.layout, revealed, state.c_cards, state.grey, state.d_card, state.data.grey_kinds), _layout))
     if players > _SEATS_CAP:
         raise _too_many("seats", players, _SEATS_CAP)
     out[_SEATS] = players
@@ -221,14 +242,7 @@ def encode(state: MerchantsState, seat: Seat, out: dict[int, float]) -> None:
         bundle = player.bundle
         out[s_hand] = len(bundle.tiles) if bundle is not None else 0
         out[s_reputation] = len(player.reputation)
-        shop, discards, unused, chips, final = player.shop, player.discards, player.unused_chips, player.chips, player.final
-        known = _HOLDINGS[p]
-        if known[0] == shop and known[1] == discards and known[2] == unused and known[3] == chips and known[4] == final:
-            out.update(known[5])
-        else:
-            written = _holdings(p, shop, discards, unused, chips, final)
-            _HOLDINGS[p] = (dict(shop), list(discards), list(unused), list(chips), final, written)
-            out.update(written)
+        out.update(_kept(p, (p, player.shop, player.discards, player.unused_chips, player.chips, player.final), _holdings))
     out[_SUPPLY] = len(state.supply)
     out[_REPUTATION_DECK] = len(state.reputation_deck)
     for tile in state.solo_removed:
