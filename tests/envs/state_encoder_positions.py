@@ -38,17 +38,39 @@ def random_positions(game_id: str, players: int, variants: dict, games: int, see
                 state.apply_decisions({s: rng.choice(list(state.legal_options(s))).id for s in state.deciding_seats()})
 
 
+class BlockSlots(dict):  # type: ignore[type-arg]
+    """Slots that also take stretches of the vector (`add_block`), copied in before the dict's own slots."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.blocks: list[tuple[int, np.ndarray]] = []
+
+    def add_block(self, start: int, values: np.ndarray) -> None:
+        self.blocks.append((start, values))
+
+
 def from_state(game_id: str, state: GameState, seat: Seat) -> np.ndarray:
-    """The seat's observation written by the game's encoder from the state, as a vector."""
+    """The seat's observation written by the game's encoder from the state, as a vector.
+
+    Written twice: into a plain dict, and into slots that take blocks (an encoder may hand kept parts as
+    blocks); both must give the same vector.
+    """
     encoder = state_encoder(game_id)
     if encoder is None:
         raise LookupError(f"{game_id} has no encoder from the state")
-    out: dict[int, float] = {}
-    encoder(state, seat, out)
-    vector = np.zeros(game_encoding(game_id).view.size, dtype=np.float32)
-    for slot, value in out.items():
-        vector[slot] = value
-    return vector
+    vectors = []
+    for out in ({}, BlockSlots()):
+        encoder(state, seat, out)
+        vector = np.zeros(game_encoding(game_id).view.size, dtype=np.float32)
+        for start, values in getattr(out, "blocks", ()):
+            vector[start : start + len(values)] = values
+        for slot, value in out.items():
+            vector[slot] = value
+        vectors.append(vector)
+    plain, blocks = vectors
+    differ = np.flatnonzero(plain != blocks)
+    assert not differ.size, f"{game_id} seat {seat}: slots {differ[:8].tolist()} differ when the encoder hands blocks"
+    return plain
 
 
 @dataclass

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
 from copy import copy
-from typing import Any
+from typing import Any, NamedTuple
+
+import numpy as np
 
 from referee.engine import Seat
 from referee.games.merchants.data import DUNGEONS
@@ -38,6 +40,9 @@ _LAYOUT_ROWS = tuple(
     for i in range(_L.cap("layout"))
 )
 _D_CARD, _D_KIND = _L.one_hot("d_card"), _L.one_hot("d_kind")
+#: the stretch of the layout rows and the D card (they follow each other in the View message)
+_LAYOUT_STRETCH = _LAYOUT
+_LAYOUT_SIZE = _L.slot("d_kind") + len(_L.vocab("d_kind")) - _LAYOUT
 _SEATS = _L.slot("seats")
 _SEATS_CAP, _SHOP_CAP, _CHIPS_CAP = _L.cap("seats"), _L.cap("seats[].shop"), _L.cap("seats[].chips")
 _SEAT_STRIDE, _SHOP_STRIDE, _CHIP_STRIDE = _L.stride("seats"), _L.stride("seats[].shop"), _L.stride("seats[].chips")
@@ -46,6 +51,8 @@ _SHOP = tuple(_L.slot("seats[].shop") + p * _SEAT_STRIDE for p in range(_SEATS_C
 _CHIPS = tuple(_L.slot("seats[].chips") + p * _SEAT_STRIDE for p in range(_SEATS_CAP))
 _SEAT_FIELDS = ("seats[]", "seats[].seat", "seats[].score", "seats[].hand_size", "seats[].reputation_count")
 #: per seat: its fields' slots in the order of _SEAT_FIELDS
+#: each seat's stretch of the vector starts at its item's presence slot
+_SEAT_ITEMS = tuple(_L.slot("seats[]") + p * _SEAT_STRIDE for p in range(_SEATS_CAP))
 _SEAT_SLOTS = tuple(tuple(_L.slot(path) + p * _SEAT_STRIDE for path in _SEAT_FIELDS) for p in range(_SEATS_CAP))
 #: per seat, per place in the shop: (presence, tile, row, col, rotation) slots
 _SHOP_SLOTS = tuple(
@@ -130,20 +137,47 @@ def _final(final: dict[str, Any], shift: int, out: dict[int, float]) -> None:
             out[table[value] + shift] = 1.0
 
 
+class _Part(NamedTuple):
+    """Slots written for one stretch of the vector: as a dict, and as the whole stretch (zeros included)."""
+
+    slots: dict[int, float]
+    start: int
+    values: np.ndarray
+
+
 #: Parts of the table that change a few times a round, and that every seat's observation shows: per part,
 #: the inputs last met (shallow copies, compared by value) and the slots written from them.
-_Kept = tuple[tuple[Any, ...], dict[int, float]]
-_KEPT: dict[Hashable, _Kept] = {}
+_KEPT: dict[Hashable, tuple[tuple[Any, ...], _Part]] = {}
 
 
-def _kept(part: Hashable, inputs: tuple[Any, ...], write: Callable[..., dict[int, float]]) -> dict[int, float]:
-    """`write(*inputs)`, or the slots it wrote when last given equal inputs for this `part`."""
+def _kept(
+    part: Hashable, inputs: tuple[Any, ...], write: Callable[..., dict[int, float]], start: int, size: int
+) -> _Part:
+    """`write(*inputs)` (slots within start..start+size-1), or what it wrote when last given equal inputs for `part`."""
     known = _KEPT.get(part)
     if known is not None and known[0] == inputs:
         return known[1]
-    written = write(*inputs)
+    slots = write(*inputs)
+    values = np.zeros(size, np.float32)
+    for slot, value in slots.items():
+        if not start <= slot < start + size:
+            raise EncodingError(f"merchants: slot {slot} of part {part!r} lies outside its stretch {start}..{start + size - 1}")
+        values[slot - start] = value
+    written = _Part(slots, start, values)
     _KEPT[part] = (tuple(copy(value) for value in inputs), written)
     return written
+
+
+def _put(out: dict[int, float], add_block: Callable[[int, np.ndarray], None] | None, part: _Part) -> None:
+    """Hand a kept part to `out`: as one stretch where `out` takes blocks (`Slots.add_block`), else slot by slot.
+
+    A block is copied into the vector before `out`'s own slots are set over it, so the slots the encoder
+    writes itself inside the stretch (a seat's score, its hand size) stand.
+    """
+    if add_block is None:
+        out.update(part.slots)
+    else:
+        add_block(part.start, part.values)
 
 
 def _holdings(p: int, shop: dict[Any, Any], discards: list[str], unused: list[str], chips: list[Any], final: Any) -> dict[int, float]:  # noqa: ANN401 - the state's records
@@ -229,7 +263,9 @@ def encode(state: MerchantsState, seat: Seat, out: dict[int, float]) -> None:
     out[_SOLO] = solo
     out[_BACK] = state.back_side
     revealed = state.trends_revealed()
-    out.update(_kept("layout", (state.layout, revealed, state.c_cards, state.grey, state.d_card, state.data.grey_kinds), _layout))
+    add_block = getattr(out, "add_block", None)
+    layout = (state.layout, revealed, state.c_cards, state.grey, state.d_card, state.data.grey_kinds)
+    _put(out, add_block, _kept("layout", layout, _layout, _LAYOUT_STRETCH, _LAYOUT_SIZE))
     if players > _SEATS_CAP:
         raise _too_many("seats", players, _SEATS_CAP)
     out[_SEATS] = players
@@ -242,7 +278,8 @@ def encode(state: MerchantsState, seat: Seat, out: dict[int, float]) -> None:
         bundle = player.bundle
         out[s_hand] = len(bundle.tiles) if bundle is not None else 0
         out[s_reputation] = len(player.reputation)
-        out.update(_kept(p, (p, player.shop, player.discards, player.unused_chips, player.chips, player.final), _holdings))
+        holdings = (p, player.shop, player.discards, player.unused_chips, player.chips, player.final)
+        _put(out, add_block, _kept(p, holdings, _holdings, _SEAT_ITEMS[p], _SEAT_STRIDE))
     out[_SUPPLY] = len(state.supply)
     out[_REPUTATION_DECK] = len(state.reputation_deck)
     for tile in state.solo_removed:
