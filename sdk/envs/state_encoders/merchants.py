@@ -10,16 +10,14 @@ list by position, is read in the view's order (sorted by square).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
-from copy import copy
-from typing import Any, NamedTuple
-
-import numpy as np
+from collections.abc import Mapping
+from typing import Any
 
 from referee.engine import Seat
 from referee.games.merchants.data import DUNGEONS
 from referee.games.merchants.state import OVER, MerchantsState
 from sdk.envs.encoding import EncodingError
+from sdk.envs.state_encoders.kept import Kept, put
 from sdk.envs.state_encoders.layout import Layout
 
 _L = Layout("merchants")
@@ -137,47 +135,8 @@ def _final(final: dict[str, Any], shift: int, out: dict[int, float]) -> None:
             out[table[value] + shift] = 1.0
 
 
-class _Part(NamedTuple):
-    """Slots written for one stretch of the vector: as a dict, and as the whole stretch (zeros included)."""
-
-    slots: dict[int, float]
-    start: int
-    values: np.ndarray
-
-
-#: Parts of the table that change a few times a round, and that every seat's observation shows: per part,
-#: the inputs last met (shallow copies, compared by value) and the slots written from them.
-_KEPT: dict[Hashable, tuple[tuple[Any, ...], _Part]] = {}
-
-
-def _kept(
-    part: Hashable, inputs: tuple[Any, ...], write: Callable[..., dict[int, float]], start: int, size: int
-) -> _Part:
-    """`write(*inputs)` (slots within start..start+size-1), or what it wrote when last given equal inputs for `part`."""
-    known = _KEPT.get(part)
-    if known is not None and known[0] == inputs:
-        return known[1]
-    slots = write(*inputs)
-    values = np.zeros(size, np.float32)
-    for slot, value in slots.items():
-        if not start <= slot < start + size:
-            raise EncodingError(f"merchants: slot {slot} of part {part!r} lies outside its stretch {start}..{start + size - 1}")
-        values[slot - start] = value
-    written = _Part(slots, start, values)
-    _KEPT[part] = (tuple(copy(value) for value in inputs), written)
-    return written
-
-
-def _put(out: dict[int, float], add_block: Callable[[int, np.ndarray], None] | None, part: _Part) -> None:
-    """Hand a kept part to `out`: as one stretch where `out` takes blocks (`Slots.add_block`), else slot by slot.
-
-    A block is copied into the vector before `out`'s own slots are set over it, so the slots the encoder
-    writes itself inside the stretch (a seat's score, its hand size) stand.
-    """
-    if add_block is None:
-        out.update(part.slots)
-    else:
-        add_block(part.start, part.values)
+#: the layout and each seat's holdings change a few times a round, and every seat's observation shows them
+_KEPT = Kept("merchants")
 
 
 def _holdings(p: int, shop: dict[Any, Any], discards: list[str], unused: list[str], chips: list[Any], final: Any) -> dict[int, float]:  # noqa: ANN401 - the state's records
@@ -265,7 +224,7 @@ def encode(state: MerchantsState, seat: Seat, out: dict[int, float]) -> None:
     revealed = state.trends_revealed()
     add_block = getattr(out, "add_block", None)
     layout = (state.layout, revealed, state.c_cards, state.grey, state.d_card, state.data.grey_kinds)
-    _put(out, add_block, _kept("layout", layout, _layout, _LAYOUT_STRETCH, _LAYOUT_SIZE))
+    put(out, add_block, _KEPT.part("layout", layout, _layout, _LAYOUT_STRETCH, _LAYOUT_SIZE))
     if players > _SEATS_CAP:
         raise _too_many("seats", players, _SEATS_CAP)
     out[_SEATS] = players
@@ -279,7 +238,7 @@ def encode(state: MerchantsState, seat: Seat, out: dict[int, float]) -> None:
         out[s_hand] = len(bundle.tiles) if bundle is not None else 0
         out[s_reputation] = len(player.reputation)
         holdings = (p, player.shop, player.discards, player.unused_chips, player.chips, player.final)
-        _put(out, add_block, _kept(p, holdings, _holdings, _SEAT_ITEMS[p], _SEAT_STRIDE))
+        put(out, add_block, _KEPT.part(p, holdings, _holdings, _SEAT_ITEMS[p], _SEAT_STRIDE))
     out[_SUPPLY] = len(state.supply)
     out[_REPUTATION_DECK] = len(state.reputation_deck)
     for tile in state.solo_removed:
