@@ -106,6 +106,8 @@ def run(quick: bool = False) -> str:
         "`sdk/envs/state_encoders/<id>.py` writing the same slots from the engine's state (slots), then the same",
         "vector built from them as `ViewEncoding.encode` builds it (+ vector);",
         f"engine step: one `apply_decisions` of random play ({seconds:g} s, as in \"Training environments\").",
+        "The vector here is built from a plain dict of slots; an encoder may hand kept parts as blocks where the",
+        "slots take them (Merchants of B99 does: docs/decisions.md), which leaves fewer slots to set one by one.",
         "",
         "| game | players | slots written | engine step µs | view + encoding µs | state encoder: slots µs | + vector µs "
         "| slots / engine step | + vector / view + encoding |",
