@@ -1,0 +1,137 @@
+"""Observations from the state: each game's state encoder beside its view + view encoding and the engine's step.
+
+    python -m benchmarks.bench_state_encoders [--quick]
+
+For each game that has an encoder from the state (sdk/envs/state_encoders/), at its default player count:
+positions of random games (random legal options, seeded chance, the decision nodes), and every seat's
+observation of each (as an environment observes every seat). Timed per observation, best of three runs:
+- view + encoding: `state.private_view(seat)` then `ViewEncoding.encode` (a float32 vector);
+- state encoder: `encode(state, seat, out)` alone (the slots), and then the same vector built from `out`;
+- engine step: one `apply_decisions` of random play (the CPU time of "Training environments" decisions/s).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from benchmarks.bench_envs import engine_rate
+from referee.chance import sample_outcome
+from referee.engine import GameState, Seat
+from referee.registry import all_games, get_game
+from sdk.envs.encodings import game_encoding
+from sdk.envs.state_encoders import StateEncoder, state_encoder
+
+
+def decision_positions(game_id: str, count: int, seed: int = 1) -> list[GameState]:
+    """`count` decision nodes of random games at the default player count (clones, so each stays as it was)."""
+    game = get_game(game_id)
+    config = game.make_config(game.default_players)
+    rng = random.Random(seed)
+    positions: list[GameState] = []
+    while len(positions) < count:
+        state = game.new_initial_state(config)
+        while not state.is_terminal() and len(positions) < count:
+            if state.is_chance_node():
+                state.apply_chance(sample_outcome(state.chance_outcomes(), rng).id)
+                continue
+            positions.append(state.clone())
+            state.apply_decisions({s: rng.choice(list(state.legal_options(s))).id for s in state.deciding_seats()})
+    return positions
+
+
+def seconds_per_observation(positions: list[GameState], observe: Callable[[GameState, Seat], object]) -> float:
+    """CPU seconds per observation of every seat of every position, best of three runs."""
+    calls = sum(state.players for state in positions)
+    best = float("inf")
+    for _ in range(3):
+        began = time.process_time()
+        for state in positions:
+            for seat in range(state.players):
+                observe(state, seat)
+        best = min(best, (time.process_time() - began) / calls)
+    return best
+
+
+def mean_slots(positions: list[GameState], encoder: StateEncoder) -> float:
+    """Slots written per observation, on average (building the vector costs about as much per slot as writing it)."""
+    written = observations = 0
+    for state in positions:
+        for seat in range(state.players):
+            out: dict[int, float] = {}
+            encoder(state, seat, out)
+            written += len(out)
+            observations += 1
+    return written / observations
+
+
+def slots_only(encoder: StateEncoder) -> Callable[[GameState, Seat], dict[int, float]]:
+    """An observer that writes the slots from the state (no vector)."""
+
+    def observe(state: GameState, seat: Seat) -> dict[int, float]:
+        out: dict[int, float] = {}
+        encoder(state, seat, out)
+        return out
+
+    return observe
+
+
+def from_state(encoder: StateEncoder, size: int) -> Callable[[GameState, Seat], np.ndarray]:
+    """An observer that writes the slots from the state and builds the vector as `ViewEncoding.encode` does."""
+
+    def observe(state: GameState, seat: Seat) -> np.ndarray:
+        out: dict[int, float] = {}
+        encoder(state, seat, out)
+        vector = np.zeros(size, dtype=np.float32)
+        vector[np.fromiter(out.keys(), np.intp, len(out))] = np.fromiter(out.values(), np.float32, len(out))
+        return vector
+
+    return observe
+
+
+def run(quick: bool = False) -> str:
+    """The section for docs/benchmarks.md."""
+    count = 500 if quick else 3000
+    seconds = 1.0 if quick else 4.0
+    lines = [
+        "## Training environments: observations from the state",
+        "",
+        f"Every seat's observation of {count:,} decision nodes of random games at the default player count",
+        "(`python -m benchmarks.bench_state_encoders`), CPU µs per observation, best of three runs. View + encoding:",
+        "`private_view(seat)` then the compiled view encoding into a vector; state encoder: the game's",
+        "`sdk/envs/state_encoders/<id>.py` writing the same slots from the engine's state (slots), then the same",
+        "vector built from them as `ViewEncoding.encode` builds it (+ vector);",
+        f"engine step: one `apply_decisions` of random play ({seconds:g} s, as in \"Training environments\").",
+        "The vector here is built from a plain dict of slots; an encoder may hand kept parts as blocks where the",
+        "slots take them (Merchants of B99 does: docs/decisions.md), which leaves fewer slots to set one by one.",
+        "",
+        "| game | players | slots written | engine step µs | view + encoding µs | state encoder: slots µs | + vector µs "
+        "| slots / engine step | + vector / view + encoding |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for game in all_games():
+        encoder = state_encoder(game.id)
+        if encoder is None:
+            continue
+        view = game_encoding(game.id).view
+        positions = decision_positions(game.id, count)
+        viewed = seconds_per_observation(positions, lambda state, seat: view.encode(state.private_view(seat)))
+        written = mean_slots(positions, encoder)
+        slots = seconds_per_observation(positions, slots_only(encoder))
+        vector = seconds_per_observation(positions, from_state(encoder, view.size))
+        step = 1.0 / engine_rate(game.id, seconds, with_view=False)
+        lines.append(
+            f"| {game.id} | {game.default_players} | {written:.0f} | {step * 1e6:.1f} | {viewed * 1e6:.1f} | {slots * 1e6:.1f} "
+            f"| {vector * 1e6:.1f} | {slots / step:.2f} | {vector / viewed:.2f} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    print(run(quick=parser.parse_args().quick))

@@ -1,0 +1,266 @@
+"""Merchants of B99 observation from the state itself: the slots the view encoding writes for `private_view(seat)`.
+
+What a seat may see follows referee/games/merchants/views.py exactly: the public table (the layout with
+the C cards and the D card only once `state.trends_revealed()`, every shop, discards, chips, hand sizes,
+reputation counts and final records) plus the seat's own hand, reputation cards, returned cards and
+pending answers; never another seat's hand or reputation cards. Slot numbers come from the view
+encoding's layout. Lists the encoding counts (hand, discards, ...) are read in any order; the shop, a
+list by position, is read in the view's order (sorted by square).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from referee.engine import Seat
+from referee.games.merchants.data import DUNGEONS
+from referee.games.merchants.state import OVER, MerchantsState
+from sdk.envs.encoding import EncodingError
+from sdk.envs.state_encoders.kept import Kept, put
+from sdk.envs.state_encoders.layout import Layout
+
+_L = Layout("merchants")
+
+_PLAYERS, _ROUND, _PICK = _L.slot("players"), _L.slot("round"), _L.slot("pick")
+_PHASE = _L.one_hot("phase")
+_SOLO, _BACK = _L.slot("solo"), _L.slot("personal_board_back")
+_LAYOUT = _L.slot("layout")
+_LAYOUT_STRIDE = _L.stride("layout")
+#: per layout row: (presence slot, dungeon -> slot, A card -> slot, A face -> slot, B card -> slot, B face -> slot,
+#: C card -> slot, C kind -> slot)
+_LAYOUT_ROWS = tuple(
+    (_L.slot("layout[]") + i * _LAYOUT_STRIDE,)
+    + tuple(
+        _L.one_hot(f"layout[].{name}", shift=i * _LAYOUT_STRIDE)
+        for name in ("dungeon", "a_card", "a_face", "b_card", "b_face", "c_card", "c_kind")
+    )
+    for i in range(_L.cap("layout"))
+)
+_D_CARD, _D_KIND = _L.one_hot("d_card"), _L.one_hot("d_kind")
+#: the stretch of the layout rows and the D card (they follow each other in the View message)
+_LAYOUT_STRETCH = _LAYOUT
+_LAYOUT_SIZE = _L.slot("d_kind") + len(_L.vocab("d_kind")) - _LAYOUT
+_SEATS = _L.slot("seats")
+_SEATS_CAP, _SHOP_CAP, _CHIPS_CAP = _L.cap("seats"), _L.cap("seats[].shop"), _L.cap("seats[].chips")
+_SEAT_STRIDE, _SHOP_STRIDE, _CHIP_STRIDE = _L.stride("seats"), _L.stride("seats[].shop"), _L.stride("seats[].chips")
+_TILE_INDEX = _L.index("seats[].shop[].tile")
+_SHOP = tuple(_L.slot("seats[].shop") + p * _SEAT_STRIDE for p in range(_SEATS_CAP))
+_CHIPS = tuple(_L.slot("seats[].chips") + p * _SEAT_STRIDE for p in range(_SEATS_CAP))
+_SEAT_FIELDS = ("seats[]", "seats[].seat", "seats[].score", "seats[].hand_size", "seats[].reputation_count")
+#: per seat: its fields' slots in the order of _SEAT_FIELDS
+#: each seat's stretch of the vector starts at its item's presence slot
+_SEAT_ITEMS = tuple(_L.slot("seats[]") + p * _SEAT_STRIDE for p in range(_SEATS_CAP))
+_SEAT_SLOTS = tuple(tuple(_L.slot(path) + p * _SEAT_STRIDE for path in _SEAT_FIELDS) for p in range(_SEATS_CAP))
+#: per seat, per place in the shop: (presence, tile, row, col, rotation) slots
+_SHOP_SLOTS = tuple(
+    tuple(
+        tuple(
+            _L.slot(path) + p * _SEAT_STRIDE + i * _SHOP_STRIDE
+            for path in ("seats[].shop[]", "seats[].shop[].tile", "seats[].shop[].row", "seats[].shop[].col", "seats[].shop[].rotation")
+        )
+        for i in range(_SHOP_CAP)
+    )
+    for p in range(_SEATS_CAP)
+)
+_DISCARDS = tuple(_L.one_hot("seats[].discards[]", "seats[].discards", shift=p * _SEAT_STRIDE) for p in range(_SEATS_CAP))
+_UNUSED_CHIPS = tuple(
+    _L.one_hot("seats[].unused_chips[]", "seats[].unused_chips", shift=p * _SEAT_STRIDE) for p in range(_SEATS_CAP)
+)
+#: per seat, per chip: (presence slot, round slot, dungeon -> slot, thumb slot, points slot)
+_CHIP_SLOTS = tuple(
+    tuple(
+        (
+            _L.slot("seats[].chips[]") + p * _SEAT_STRIDE + i * _CHIP_STRIDE,
+            _L.slot("seats[].chips[].round") + p * _SEAT_STRIDE + i * _CHIP_STRIDE,
+            _L.one_hot("seats[].chips[].dungeon", shift=p * _SEAT_STRIDE + i * _CHIP_STRIDE),
+            _L.slot("seats[].chips[].thumb") + p * _SEAT_STRIDE + i * _CHIP_STRIDE,
+            _L.slot("seats[].chips[].points") + p * _SEAT_STRIDE + i * _CHIP_STRIDE,
+        )
+        for i in range(_CHIPS_CAP)
+    )
+    for p in range(_SEATS_CAP)
+)
+#: the final record's number fields, in the View message's order
+_FINAL_NUMBERS = (
+    "seat", "trend_points", "thumb_points", "attribute_sets", "attribute_points", "circles", "circle_points",
+    "thumbs", "discards", "stars", "best_heart", "star_points", "total", "rank",
+)
+_FINAL = _L.slot("seats[].final")
+_FINAL_NUMBER_SLOTS = {name: _L.slot(f"seats[].final.{name}") for name in _FINAL_NUMBERS}
+_REPUTATION = _L.slot("seats[].final.reputation")
+_REPUTATION_CAP, _REPUTATION_STRIDE = _L.cap("seats[].final.reputation"), _L.stride("seats[].final.reputation")
+_REPUTATION_ITEM, _REPUTATION_CARD = _L.slot("seats[].final.reputation[]"), _L.one_hot("seats[].final.reputation[].card")
+_REPUTATION_ACHIEVED = _L.slot("seats[].final.reputation[].achieved")
+_SOLO_RANK, _SOLO_TITLE = _L.one_hot("seats[].final.solo_rank"), _L.one_hot("seats[].final.solo_title")
+_FINAL_FIELDS = frozenset(_FINAL_NUMBERS) | {"reputation", "solo_rank", "solo_title"}
+_SUPPLY, _REPUTATION_DECK = _L.slot("supply_size"), _L.slot("reputation_deck_size")
+_SOLO_REMOVED = _L.one_hot("solo_removed[]", "solo_removed")
+_PASS = _L.one_hot("pass_direction")
+_SEAT = _L.slot("seat")
+_HAND = _L.one_hot("hand[]", "hand")
+_REPUTATION_HAND = _L.one_hot("reputation_hand[]", "reputation_hand")
+_RETURNED = _L.one_hot("returned_reputation[]", "returned_reputation")
+_PENDING_TILE = _L.one_hot("pending_tile")
+_TARGET, _TARGET_ROW, _TARGET_COL = _L.slot("pending_target"), _L.slot("pending_target.row"), _L.slot("pending_target.col")
+_TARGET_MODE = _L.one_hot("pending_target.mode")
+
+
+def _too_many(path: str, count: int, cap: int) -> EncodingError:
+    return EncodingError(f"view field {path} holds {count} items, more than its cap {cap}")
+
+
+def _final(final: dict[str, Any], shift: int, out: dict[int, float]) -> None:
+    """A seat's final scoring record (once the game is over), as the view shows it."""
+    unknown = set(final) - _FINAL_FIELDS
+    if unknown:
+        raise EncodingError(f"view field seats[].final has no field {sorted(unknown)[0]!r} in its encoding")
+    out[_FINAL + shift] = 1.0
+    for name, slot in _FINAL_NUMBER_SLOTS.items():
+        value = final.get(name)
+        if value is not None:
+            out[slot + shift] = value
+    reputation = final.get("reputation") or ()
+    if len(reputation) > _REPUTATION_CAP:
+        raise _too_many("seats[].final.reputation", len(reputation), _REPUTATION_CAP)
+    out[_REPUTATION + shift] = len(reputation)
+    for i, item in enumerate(reputation):
+        at = shift + i * _REPUTATION_STRIDE
+        out[_REPUTATION_ITEM + at] = 1.0
+        out[_REPUTATION_CARD[item["card"]] + at] = 1.0
+        out[_REPUTATION_ACHIEVED + at] = item["achieved"]
+    for name, table in (("solo_rank", _SOLO_RANK), ("solo_title", _SOLO_TITLE)):
+        value = final.get(name)
+        if value:
+            out[table[value] + shift] = 1.0
+
+
+#: the layout and each seat's holdings change a few times a round, and every seat's observation shows them
+_KEPT = Kept("merchants")
+
+
+def _holdings(p: int, shop: dict[Any, Any], discards: list[str], unused: list[str], chips: list[Any], final: Any) -> dict[int, float]:  # noqa: ANN401 - the state's records
+    """The slots of seat `p`'s shop (in the view's order: sorted by square), discards, chips and final record."""
+    out: dict[int, float] = {}
+    if len(shop) > _SHOP_CAP:
+        raise _too_many("seats[].shop", len(shop), _SHOP_CAP)
+    out[_SHOP[p]] = len(shop)
+    places = _SHOP_SLOTS[p]
+    tile_index = _TILE_INDEX
+    for i, cell in enumerate(sorted(shop)):
+        tile, rotation = shop[cell]
+        t_present, t_tile, t_row, t_col, t_rotation = places[i]
+        out[t_present] = 1.0
+        out[t_tile] = tile_index[tile]
+        out[t_row], out[t_col] = cell
+        out[t_rotation] = rotation
+    slots = _DISCARDS[p]
+    for tile in discards:
+        out[slots[tile]] = 1.0
+    slots = _UNUSED_CHIPS[p]
+    for dungeon in unused:
+        out[slots[dungeon]] = 1.0
+    if len(chips) > _CHIPS_CAP:
+        raise _too_many("seats[].chips", len(chips), _CHIPS_CAP)
+    out[_CHIPS[p]] = len(chips)
+    chip_slots = _CHIP_SLOTS[p]
+    for i, chip in enumerate(chips):
+        c_present, c_round, c_dungeons, c_thumb, c_points = chip_slots[i]
+        out[c_present] = 1.0
+        out[c_round] = chip.round
+        out[c_dungeons[chip.dungeon]] = 1.0
+        out[c_thumb] = chip.thumb
+        out[c_points] = chip.points
+    if final is not None:
+        _final(final, p * _SEAT_STRIDE, out)
+    return out
+
+
+def _layout(
+    layout: dict[tuple[str, str], tuple[str, str]], revealed: bool, c_cards: dict[str, str], grey: dict[str, str],
+    d_card: str | None, grey_kinds: Mapping[str, str],
+) -> dict[int, float]:
+    """The slots of the layout rows (as `state.layout_rows(revealed)` gives them) and of the D card once revealed."""
+    out: dict[int, float] = {}
+    row = 0
+    for dungeon in DUNGEONS:
+        a = layout.get((dungeon, "A"))
+        b = layout.get((dungeon, "B"))
+        if a is None or b is None:
+            continue
+        present, dungeons, a_cards, a_faces, b_cards, b_faces, c_card_slots, c_kinds = _LAYOUT_ROWS[row]
+        out[present] = 1.0
+        out[dungeons[dungeon]] = 1.0
+        out[a_cards[a[0]]] = 1.0
+        out[a_faces[a[1]]] = 1.0
+        out[b_cards[b[0]]] = 1.0
+        out[b_faces[b[1]]] = 1.0
+        if revealed and dungeon in c_cards and dungeon in grey:
+            out[c_card_slots[c_cards[dungeon]]] = 1.0
+            out[c_kinds[grey_kinds[grey[dungeon]]]] = 1.0
+        row += 1
+    out[_LAYOUT] = row
+    if revealed and d_card is not None:
+        out[_D_CARD[d_card]] = 1.0
+        out[_D_KIND[grey_kinds[grey["D"]]]] = 1.0
+    return out
+
+
+def encode(state: MerchantsState, seat: Seat, out: dict[int, float]) -> None:
+    """Write the slots of `seat`'s view encoding: the public table and that seat's own cards and answers."""
+    players_state = state.players_state
+    players = len(players_state)
+    if not 0 <= seat < players:
+        raise EncodingError(f"merchants: no seat {seat} in a {players}-player game")
+    phase = state.phase
+    solo = state.solo
+    round_number = state.round
+    out[_PLAYERS] = state.players
+    out[_ROUND] = round_number
+    out[_PICK] = state.pick
+    out[_PHASE[phase]] = 1.0
+    out[_SOLO] = solo
+    out[_BACK] = state.back_side
+    revealed = state.trends_revealed()
+    add_block = getattr(out, "add_block", None)
+    layout = (state.layout, revealed, state.c_cards, state.grey, state.d_card, state.data.grey_kinds)
+    put(out, add_block, _KEPT.part("layout", layout, _layout, _LAYOUT_STRETCH, _LAYOUT_SIZE))
+    if players > _SEATS_CAP:
+        raise _too_many("seats", players, _SEATS_CAP)
+    out[_SEATS] = players
+    for p in range(players):
+        player = players_state[p]
+        present, s_seat, s_score, s_hand, s_reputation = _SEAT_SLOTS[p]
+        out[present] = 1.0
+        out[s_seat] = p
+        out[s_score] = player.score
+        bundle = player.bundle
+        out[s_hand] = len(bundle.tiles) if bundle is not None else 0
+        out[s_reputation] = len(player.reputation)
+        holdings = (p, player.shop, player.discards, player.unused_chips, player.chips, player.final)
+        put(out, add_block, _KEPT.part(p, holdings, _holdings, _SEAT_ITEMS[p], _SEAT_STRIDE))
+    out[_SUPPLY] = len(state.supply)
+    out[_REPUTATION_DECK] = len(state.reputation_deck)
+    for tile in state.solo_removed:
+        out[_SOLO_REMOVED[tile]] = 1.0
+    if phase != OVER and round_number >= 1 and not solo:
+        out[_PASS["right" if round_number == 2 else "left"]] = 1.0
+    # the seat's own holdings (views.build_view's private part)
+    player = players_state[seat]
+    out[_SEAT] = 1.0
+    out[_SEAT + 1] = seat
+    bundle = player.bundle
+    if bundle is not None:
+        for tile in bundle.tiles:
+            out[_HAND[tile]] = 1.0
+    for card in player.reputation:
+        out[_REPUTATION_HAND[card]] = 1.0
+    for card in player.returned:
+        out[_RETURNED[card]] = 1.0
+    if player.pending_tile is not None and player.pending_tile != "":
+        out[_PENDING_TILE[player.pending_tile]] = 1.0
+    target = player.pending_target
+    if target is not None:
+        out[_TARGET] = 1.0
+        out[_TARGET_ROW], out[_TARGET_COL] = target[0], target[1]
+        out[_TARGET_MODE[target[2]]] = 1.0
