@@ -1,15 +1,21 @@
-"""Turning the referee's protobuf messages into the SDK's typed records (views as dicts with proto field names)."""
+"""Turning the referee's protobuf messages into the SDK's typed records (views as dicts with proto field names).
+
+A decision request is decoded lazily: its record reads the message it came from, each field when the bot
+first reads it (a bot that answers by index reads one option's id and nothing else). The message must not
+change afterwards; the SDK parses a fresh one for every request.
+"""
 
 from __future__ import annotations
 
 import importlib
+from functools import cache
 from typing import Any
 
 from google.protobuf import any_pb2, descriptor_pool, json_format, message_factory
 from google.protobuf.message import Message
 
 import b99.arena_pb2 as arena_pb2
-from sdk.types import ClockInfo, EventInfo, GameOverInfo, GameStartInfo, OptionInfo, Packed, Request
+from sdk.types import ClockInfo, EventInfo, GameOverInfo, GameStartInfo, OptionInfo, Packed, Request, read_once
 
 
 def load_game_messages(game: str) -> None:
@@ -17,12 +23,17 @@ def load_game_messages(game: str) -> None:
     importlib.import_module(f"b99.games.{game}_pb2")
 
 
+@cache
+def message_class(type_name: str) -> type[Message]:
+    """The generated class of a message type, looked up once per type (a game has a handful)."""
+    return message_factory.GetMessageClass(descriptor_pool.Default().FindMessageTypeByName(type_name))
+
+
 def unpack(packed: any_pb2.Any) -> Message | None:
     """The typed message inside an Any (None when empty)."""
     if not packed.type_url:
         return None
-    descriptor = descriptor_pool.Default().FindMessageTypeByName(packed.TypeName())
-    message = message_factory.GetMessageClass(descriptor)()
+    message = message_class(packed.TypeName())()
     packed.Unpack(message)
     return message
 
@@ -56,27 +67,77 @@ def game_start_info(start: arena_pb2.GameStart) -> GameStartInfo:
     )
 
 
+class WireOption(OptionInfo):
+    """An OptionInfo read from its protobuf option on first use of each field (see `request_info`)."""
+
+    _wire: arena_pb2.Option
+
+    @read_once
+    def id(self) -> str:  # type: ignore[override]
+        return self._wire.id
+
+    @read_once
+    def label(self) -> str:  # type: ignore[override]
+        return self._wire.label
+
+    @read_once
+    def packed_payload(self) -> Packed:  # type: ignore[override]
+        return Packed(self._wire.payload, unpack, message_dict)
+
+
+def _wire_option(index: int, wire: arena_pb2.Option) -> WireOption:
+    option = WireOption.__new__(WireOption)  # the dataclass __init__ would store every field at once
+    option.index = index
+    option._wire = wire
+    return option
+
+
+class WireRequest(Request):
+    """A Request whose fields are read from its DecisionRequest when the bot first reads them.
+
+    It is a Request in every way (`dataclasses.replace` and the constructor work as for any Request);
+    only the decoding is deferred, field by field, and done once.
+    """
+
+    _wire: arena_pb2.DecisionRequest
+
+    @read_once
+    def decision(self) -> str:  # type: ignore[override]
+        return self._wire.decision
+
+    @read_once
+    def options(self) -> list[OptionInfo]:  # type: ignore[override]
+        return [_wire_option(index, option) for index, option in enumerate(self._wire.options)]
+
+    @read_once
+    def events(self) -> list[EventInfo]:  # type: ignore[override]
+        return [event_info(event) for event in self._wire.events]
+
+    @read_once
+    def clock(self) -> ClockInfo:  # type: ignore[override]
+        clock = self._wire.clock
+        return ClockInfo(clock.per_decision_seconds, clock.bank_remaining_seconds, clock.strikes, clock.strikes_allowed)
+
+    @read_once
+    def packed_view(self) -> Packed:  # type: ignore[override]
+        return Packed(self._wire.view, unpack, message_dict)
+
+    @read_once
+    def packed_world(self) -> bytes:  # type: ignore[override]
+        return self._wire.world
+
+
 def request_info(start: GameStartInfo, request: arena_pb2.DecisionRequest) -> Request:
-    options = [
-        OptionInfo(index, option.id, option.label, Packed(option.payload, unpack, message_dict))
-        for index, option in enumerate(request.options)
-    ]
-    clock = request.clock
-    return Request(
-        request_id=request.request_id,
-        game=start.game,
-        seat=start.seat,
-        players=start.players,
-        variants=start.variants,
-        decision=request.decision,
-        options=options,
-        events=[event_info(event) for event in request.events],
-        clock=ClockInfo(
-            clock.per_decision_seconds, clock.bank_remaining_seconds, clock.strikes, clock.strikes_allowed
-        ),
-        packed_view=Packed(request.view, unpack, message_dict),
-        packed_world=request.world,
-    )
+    """The Request of a decision request, decoded lazily (a WireRequest): each field on first read."""
+    info = WireRequest.__new__(WireRequest)  # the dataclass __init__ would decode every field at once
+    info._wire = request
+    info.request_id = request.request_id
+    info.game = start.game
+    info.seat = start.seat
+    info.players = start.players
+    info.variants = start.variants
+    info.local_world = None
+    return info
 
 
 def game_over_info(over: arena_pb2.GameOver) -> GameOverInfo:
