@@ -8,10 +8,12 @@ change afterwards; the SDK parses a fresh one for every request.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
 from google.protobuf import any_pb2, descriptor_pool, json_format, message_factory
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 
 import b99.arena_pb2 as arena_pb2
@@ -39,15 +41,102 @@ def unpack(packed: any_pb2.Any) -> Message | None:
 
 
 def message_dict(message: Message | None) -> dict[str, Any]:
-    """A message as a dict keyed by proto field names, every non-optional field present."""
+    """A message as a dict keyed by proto field names, every non-optional field present.
+
+    The same dict as protobuf's json_format (the options below), keys in the same order, built by a
+    decoder made once per message type (`dict_decoder`)."""
     if message is None:
         return {}
+    return dict_decoder(message.DESCRIPTOR)(message)
+
+
+def json_format_dict(message: Message) -> dict[str, Any]:
+    """protobuf's own conversion, for the message types `dict_decoder` leaves to it."""
     return json_format.MessageToDict(
         message,
         preserving_proto_field_name=True,
         always_print_fields_with_no_presence=True,
         unquote_int64_if_possible=True,
     )
+
+
+Converter = Callable[[Any], Any]
+_INT64 = (FieldDescriptor.CPPTYPE_INT64, FieldDescriptor.CPPTYPE_UINT64)
+_AS_IS = (FieldDescriptor.CPPTYPE_INT32, FieldDescriptor.CPPTYPE_UINT32, FieldDescriptor.CPPTYPE_BOOL)
+
+
+def _int64(value: int) -> int | str:
+    return value if float(value) == value else str(value)
+
+
+def _nested(value: Message) -> dict[str, Any]:
+    return dict_decoder(value.DESCRIPTOR)(value)
+
+
+def _value_converter(field: FieldDescriptor) -> Converter | None:
+    """How json_format writes one value of `field`; None for kinds left to json_format (floats, enums, bytes)."""
+    if field.cpp_type == FieldDescriptor.CPPTYPE_MESSAGE:
+        return _nested
+    if field.cpp_type in _AS_IS or (field.cpp_type == FieldDescriptor.CPPTYPE_STRING and field.type == FieldDescriptor.TYPE_STRING):
+        return _same
+    if field.cpp_type in _INT64:
+        return _int64
+    return None
+
+
+def _same(value: Any) -> Any:  # noqa: ANN401 - any scalar, as it is
+    return value
+
+
+def _field_converter(field: FieldDescriptor) -> Converter | None:
+    """How json_format writes a whole field's value (a map, a list, or one value); None: left to json_format."""
+    if field.message_type is not None and field.message_type.GetOptions().map_entry:
+        key = field.message_type.fields_by_name["key"]
+        value = _value_converter(field.message_type.fields_by_name["value"])
+        if value is None or key.cpp_type == FieldDescriptor.CPPTYPE_BOOL:
+            return None
+        return lambda entries: {str(k): value(entries[k]) for k in entries}
+    one = _value_converter(field)
+    if one is None:
+        return None
+    if field.is_repeated:
+        return list if one is _same else (lambda values: [one(v) for v in values])
+    return one
+
+
+@cache
+def dict_decoder(descriptor: Descriptor) -> Callable[[Message], dict[str, Any]]:
+    """A function turning messages of this type into json_format's dict: the set fields in field-number
+    order (protobuf's ListFields), then every unset field without presence, as its default, in declaration
+    order. Types with a kind it does not cover (floats, enums, bytes, well-known types, extensions) are
+    left to json_format whole."""
+    if descriptor.full_name.startswith("google.protobuf.") or descriptor.extension_ranges:
+        return json_format_dict
+    converters: dict[str, Converter] = {}
+    defaults: list[tuple[str, Callable[[], Any]]] = []
+    for field in descriptor.fields:
+        converter = _field_converter(field)
+        if converter is None:
+            return json_format_dict
+        converters[field.name] = converter
+        if field.has_presence:
+            continue
+        if field.is_repeated and field.message_type is not None and field.message_type.GetOptions().map_entry:
+            defaults.append((field.name, dict))
+        elif field.is_repeated:
+            defaults.append((field.name, list))
+        else:
+            default = converter(field.default_value)
+            defaults.append((field.name, lambda default=default: default))
+
+    def decode(message: Message) -> dict[str, Any]:
+        js = {field.name: converters[field.name](value) for field, value in message.ListFields()}
+        for name, make in defaults:
+            if name not in js:
+                js[name] = make()
+        return js
+
+    return decode
 
 
 def event_info(event: arena_pb2.Event) -> EventInfo:
