@@ -84,6 +84,12 @@ def _value_converter(field: FieldDescriptor) -> Converter | None:
     return None
 
 
+def _repeated(field: FieldDescriptor) -> bool:
+    """Whether a field is repeated (`is_repeated` is newer than the oldest protobuf the SDK supports)."""
+    repeated = getattr(field, "is_repeated", None)
+    return field.label == FieldDescriptor.LABEL_REPEATED if repeated is None else bool(repeated)
+
+
 def _same(value: Any) -> Any:  # noqa: ANN401 - any scalar, as it is
     return value
 
@@ -99,7 +105,7 @@ def _field_converter(field: FieldDescriptor) -> Converter | None:
     one = _value_converter(field)
     if one is None:
         return None
-    if field.is_repeated:
+    if _repeated(field):
         return list if one is _same else (lambda values: [one(v) for v in values])
     return one
 
@@ -121,9 +127,9 @@ def dict_decoder(descriptor: Descriptor) -> Callable[[Message], dict[str, Any]]:
         converters[field.name] = converter
         if field.has_presence:
             continue
-        if field.is_repeated and field.message_type is not None and field.message_type.GetOptions().map_entry:
+        if _repeated(field) and field.message_type is not None and field.message_type.GetOptions().map_entry:
             defaults.append((field.name, dict))
-        elif field.is_repeated:
+        elif _repeated(field):
             defaults.append((field.name, list))
         else:
             default = converter(field.default_value)
