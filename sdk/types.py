@@ -129,7 +129,8 @@ class Request:
     """One decision to make: the seat's private view, its legal options and what happened since last time.
 
     `view` is the typed `view_message` as a dict, decoded on first use (bots that only read the
-    options pay nothing for it).
+    options pay nothing for it). A request from the referee is decoded the same way field by field
+    (sdk.decode.WireRequest): a bot pays only for what it reads.
     """
 
     request_id: int
