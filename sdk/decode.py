@@ -221,6 +221,11 @@ class WireRequest(Request):
     def packed_world(self) -> bytes:  # type: ignore[override]
         return self._wire.world
 
+    def wire_option_id(self, index: int) -> str | None:
+        """The id of the option at `index` read from the message (None if there is none), decoding no option."""
+        options = self._wire.options
+        return options[index].id if 0 <= index < len(options) else None
+
 
 def request_info(start: GameStartInfo, request: arena_pb2.DecisionRequest) -> Request:
     """The Request of a decision request, decoded lazily (a WireRequest): each field on first read."""

@@ -139,3 +139,29 @@ def test_every_game_message_has_its_own_dict_decoder() -> None:
     for message in (clock, error):
         assert dict_decoder(message.DESCRIPTOR) is json_format_dict
         assert message_dict(message) == json_format_dict(message)
+
+
+def test_an_index_answer_names_the_same_option_read_or_not() -> None:
+    """An index is turned into its option's id from the message while the options were not read, from
+    the decoded options once they were; out of range it is a BadAnswer either way."""
+    from benchmarks.run import sample_request
+    from sdk.answer import BadAnswer, option_id_of
+    from sdk.decode import game_start_info
+
+    start = game_start_info(arena_pb2.GameStart(game="underground_dice", players=2))
+    message = sample_request()
+    ids = [option.id for option in message.options]
+    for index, option_id in enumerate(ids):
+        unread = request_info(start, message)
+        assert option_id_of(unread, index) == option_id
+        assert "options" not in vars(unread)  # answered without decoding the options
+        read = request_info(start, message)
+        assert [o.id for o in read.options] == ids
+        assert option_id_of(read, index) == option_id
+    for bad in (-1, len(ids)):
+        for request in (request_info(start, message), dataclasses.replace(request_info(start, message))):
+            with pytest.raises(BadAnswer, match="out of range"):
+                option_id_of(request, bad)
+    renamed = request_info(start, message)
+    renamed.options = [OptionInfo(0, "mine", "set by the bot")]
+    assert option_id_of(renamed, 0) == "mine"
