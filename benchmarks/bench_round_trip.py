@@ -7,7 +7,8 @@ each in turn, fresh processes every block, so load drifts hit all alike):
 - referee: the Arena server, its seat line and RemoteSeat.send/await_answer, as a match does (the waiting
   thread runs the server's loop: `ArenaServer(driven=True)`), to the same bare bot: the difference is the
   referee's own layers between the stream and the decision loop;
-- referee + SDK bot: the same, the bot being the Python SDK (benchmarks.echo_bot).
+- referee + SDK bot: the same, the bot being the Python SDK (benchmarks.echo_bot: it answers by index, so
+  of the request it decodes one option's id, as the SDK decodes lazily).
 
     python -m benchmarks.bench_round_trip [--quick]
 """
@@ -95,7 +96,7 @@ def run(quick: bool = False) -> str:
         "a grpc.aio bot in another (benchmarks/grpc_peer.py), nothing between the stream and the timer; the referee",
         "rows add the Arena server, the seat line and RemoteSeat.send/await_answer, the waiting thread running the",
         "server's loop as a match's does.",
-        f"Target: the referee with the bare bot at most {TARGET_RATIO:g}x bare grpcio.",
+        f"Target: both referee rows (the bare bot's and the Python SDK bot's) at most {TARGET_RATIO:g}x bare grpcio.",
         f"Measured {when}, load average {load:.1f} at the start, on {machine_description()}.",
         "",
         "| way | median µs | p90 µs | ratio to bare grpcio |",

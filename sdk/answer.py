@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from sdk.decode import WireRequest
 from sdk.types import OptionInfo, Request
 
 
@@ -16,7 +17,12 @@ def option_id_of(request: Request, answer: object) -> str:
     if isinstance(answer, bool):
         raise BadAnswer(f"answer {answer!r} is neither an option id nor an index")
     if isinstance(answer, int):
-        if 0 <= answer < len(request.options):
+        if isinstance(request, WireRequest) and "options" not in request.__dict__:
+            # the options were not read: the id comes from the message, without decoding the others
+            option_id = request.wire_option_id(answer)
+            if option_id is not None:
+                return option_id
+        elif 0 <= answer < len(request.options):
             return request.options[answer].id
         raise BadAnswer(f"option index {answer} out of range 0..{len(request.options) - 1}")
     if isinstance(answer, str):

@@ -9,10 +9,34 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from google.protobuf.message import Message
+
+Value = TypeVar("Value")
+
+
+class read_once(Generic[Value]):  # noqa: N801 - used as a decorator, like functools.cached_property
+    """A property computed on first read and then kept in the instance (a plain attribute from then on).
+
+    functools.cached_property without its lock (Python 3.11 takes one at every first read): a record is
+    read by one thread, and a field computed twice by a race would be the same value anyway.
+    """
+
+    def __init__(self, compute: Callable[[Any], Value]) -> None:
+        self.compute = compute
+        self.name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, instance: Any, owner: type | None = None) -> Value:  # noqa: ANN401
+        if instance is None:
+            return self  # type: ignore[return-value]
+        value = instance.__dict__[self.name] = self.compute(instance)
+        return value
+
 
 Unpacker = Callable[[Any], Message | None]
 Decoder = Callable[[Message | None], dict[str, Any]]
@@ -34,11 +58,11 @@ class Packed:
     unpacker: Unpacker = field(default=_no_unpacker, repr=False)
     decoder: Decoder = field(default=_no_decoder, repr=False)
 
-    @cached_property
+    @read_once
     def message(self) -> Message | None:
         return self.unpacker(self.packed)
 
-    @cached_property
+    @read_once
     def as_dict(self) -> dict[str, Any]:
         return self.decoder(self.message)
 
@@ -105,7 +129,8 @@ class Request:
     """One decision to make: the seat's private view, its legal options and what happened since last time.
 
     `view` is the typed `view_message` as a dict, decoded on first use (bots that only read the
-    options pay nothing for it).
+    options pay nothing for it). A request from the referee is decoded the same way field by field
+    (sdk.decode.WireRequest): a bot pays only for what it reads.
     """
 
     request_id: int
@@ -126,7 +151,7 @@ class Request:
     def view(self) -> Mapping[str, Any]:
         return self.packed_view.as_dict
 
-    @cached_property
+    @read_once
     def world(self) -> Any:  # noqa: ANN401 - sdk.forward.InformationSet, imported lazily (it needs the engines)
         """The seat's information set (sdk.forward.InformationSet) if the bot asked for worlds, else None."""
         if self.local_world is not None:
