@@ -20,7 +20,7 @@ from typing import Any
 
 from ladder.db import DatabaseUnavailable, retrying
 from ladder.live import LivePublisher
-from ladder.matches import MatchJob, claim_match, fail_attempt, heartbeat, record_result
+from ladder.matches import MatchJob, Recorded, claim_match, fail_attempt, heartbeat, record_result, record_seat_exits
 from ladder.models import BotKind
 from ladder.settings import LadderSettings
 from ladder.ticker import Ticker
@@ -39,6 +39,8 @@ LEASE_SECONDS = float(os.environ.get("B99_LADDER_LEASE", "20.0"))
 #: task back, and how long it keeps a finished result in hand trying to commit it.
 CLAIM_RETRY_SECONDS = float(os.environ.get("B99_LADDER_CLAIM_RETRY", "60"))
 RECORD_RETRY_SECONDS = float(os.environ.get("B99_LADDER_RECORD_RETRY", "900"))
+#: How long the bots' exit codes, written after the result, are kept in hand (the result stands without them).
+EXITS_RETRY_SECONDS = 5.0
 
 
 def worker_name() -> str:
@@ -127,12 +129,24 @@ def execute_match(
     if isinstance(job, str):
         return job
     with Heartbeat(settings, job, HEARTBEAT_SECONDS if heartbeat_seconds is None else heartbeat_seconds, lease, name):
+        spec = None
+        # The result is recorded the moment the referee knows it, while its bots are still being stopped.
+        early: list[Recorded | BaseException] = []
+
+        def record_now(report: Any) -> None:
+            if LOST_PARENTS:
+                return  # a bot died with its warm parent during the game: left to the check below
+            try:
+                early.append(_record(settings, job, spec, report, name))
+            except BaseException as error:  # noqa: BLE001 - raised below, outside the referee
+                early.append(error)
+
         try:
             spec = build_spec(settings, job, warm_pool=warm_pool)
             del LOST_PARENTS[:]
             with _live_publisher(settings, job, spec.replay_path):
-                report = run_match(spec)
-            if LOST_PARENTS:
+                report = run_match(spec, on_result=record_now)
+            if LOST_PARENTS and not early:
                 # Its bots died with their warm parent: the platform broke this match, not a bot.
                 raise WarmParentLost("; ".join(LOST_PARENTS))
         except ArenaError as error:
@@ -140,22 +154,42 @@ def execute_match(
             return retrying(lambda: fail_attempt(settings, match_id, job.attempt, f"refused by the referee: {error}", final=True),
                             RECORD_RETRY_SECONDS, f"void match {match_id}")
         except Exception as error:  # noqa: BLE001 - any other exception means the platform broke: void, never rate
+            if early and not isinstance(early[0], BaseException):
+                # The result was recorded before this: stopping the bots cannot change it.
+                log.warning("match %s: after its result was recorded: %s: %s", match_id, type(error).__name__, error)
+                return "done" if early[0] in ("recorded", "already") else early[0].value
             reason = f"platform error: {type(error).__name__}: {error}"
             return retrying(lambda: fail_attempt(settings, match_id, job.attempt, reason), RECORD_RETRY_SECONDS,
                             f"requeue match {match_id}")
-        replay_file = Path(spec.replay_path) if spec.replay_path else None
-        output_file = Path(spec.decision_logs_path) if spec.decision_logs_path else None
-        try:
-            replay = replay_file.read_bytes() if replay_file is not None and replay_file.exists() else None
-            output = output_file.read_bytes() if output_file is not None and output_file.exists() else None
-            # The result is kept in hand until its transaction commits (the replay goes in with it).
-            outcome = retrying(lambda: record_result(settings, job, report, replay, name, output=output), RECORD_RETRY_SECONDS,
-                               f"record match {match_id}")
-        finally:
-            for scratch in (replay_file, output_file):
-                if scratch is not None:
-                    scratch.unlink(missing_ok=True)  # scratch copies: the database holds them now
+        if not early:
+            outcome = _record(settings, job, spec, report, name)
+        elif isinstance(early[0], BaseException):
+            raise early[0]
+        else:
+            outcome = early[0]
+            if outcome in (Recorded.RECORDED, Recorded.ALREADY):
+                try:
+                    retrying(lambda: record_seat_exits(settings, job, report), EXITS_RETRY_SECONDS,
+                             f"record the exits of match {match_id}'s bots")
+                except DatabaseUnavailable as error:
+                    log.warning("match %s: %s (the result stands)", match_id, error)
     return "done" if outcome in ("recorded", "already") else outcome.value
+
+
+def _record(settings: LadderSettings, job: MatchJob, spec: Any, report: Any, worker: str) -> Recorded:
+    """Write the result with the replay and the bots' output (read from their scratch files, then removed)."""
+    replay_file = Path(spec.replay_path) if spec.replay_path else None
+    output_file = Path(spec.decision_logs_path) if spec.decision_logs_path else None
+    try:
+        replay = replay_file.read_bytes() if replay_file is not None and replay_file.exists() else None
+        output = output_file.read_bytes() if output_file is not None and output_file.exists() else None
+        # The result is kept in hand until its transaction commits (the replay goes in with it).
+        return retrying(lambda: record_result(settings, job, report, replay, worker, output=output), RECORD_RETRY_SECONDS,
+                        f"record match {job.match_id}")
+    finally:
+        for scratch in (replay_file, output_file):
+            if scratch is not None:
+                scratch.unlink(missing_ok=True)  # scratch copies: the database holds them now
 
 
 def _live_publisher(settings: LadderSettings, job: MatchJob, replay_path: str | None) -> AbstractContextManager[object]:
