@@ -14,6 +14,7 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
@@ -111,8 +112,13 @@ def execute_match(
     lease_seconds: float | None = None,
     heartbeat_seconds: float | None = None,
     warm_pool: str | None = None,
+    on_recorded: Callable[[], None] | None = None,
 ) -> str:
     """Claim and play one attempt at a match, and write its result at most once.
+
+    The result is written as soon as the referee knows it, while the bots are still being stopped;
+    `on_recorded` is then called (the local executor frees the match's slot), and the bots' exit codes
+    and stderr tails are written once they ended.
 
     Returns "done" (recorded now, or by an earlier try of this attempt), or why nothing was rated:
     "closed"/"busy"/"void" (not claimed), "requeued" or "void" (the platform failed), "stale" (this
@@ -140,6 +146,9 @@ def execute_match(
                 early.append(_record(settings, job, spec, report, name))
             except BaseException as error:  # noqa: BLE001 - raised below, outside the referee
                 early.append(error)
+                return
+            if on_recorded is not None:
+                on_recorded()
 
         try:
             spec = build_spec(settings, job, warm_pool=warm_pool)
@@ -233,21 +242,32 @@ def watch_service(service_pid: int, interval: float = 0.5) -> None:
 
 
 def play_local_match(home: str, db_url: str, gateway: str | None, match_id: int, service_pid: int,
-                     warm_pool: str | None = None) -> None:
+                     warm_pool: str | None = None, recorded: Any = None) -> None:
     """Body of a local match process (forked from the executor's fork server, which has the match
     code loaded): its own process group, dies with the service, exit 75 if nothing was recorded
-    because the database stayed away."""
+    because the database stayed away. `recorded` (a pipe's end) hears a byte once the result is
+    recorded, before the bots are stopped."""
     os.setsid()
     die_with_parent(os.getppid())
     watch_service(service_pid)
     os.environ["B99_LADDER_WORKER_KIND"] = "local"
     settings = LadderSettings(home=Path(home), db_url=db_url, gateway=gateway)
     try:
-        outcome = execute_match(settings, match_id, warm_pool=warm_pool)
+        outcome = execute_match(settings, match_id, warm_pool=warm_pool,
+                                on_recorded=(lambda: _say_recorded(recorded)) if recorded is not None else None)
     except DatabaseUnavailable as error:
         log.error("match %s: %s", match_id, error)
         sys.exit(75)  # EX_TEMPFAIL: nothing was recorded; the match is sent again
     log.info("match %s: %s", match_id, outcome)
+
+
+def _say_recorded(pipe: Any) -> None:
+    """Tell the executor the result is recorded (a service gone meanwhile is no error of the match)."""
+    try:
+        pipe.send_bytes(b"recorded")
+        pipe.close()
+    except OSError:
+        pass
 
 
 def main(argv: list[str] | None = None) -> int:

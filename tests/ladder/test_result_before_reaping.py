@@ -47,3 +47,46 @@ def test_the_result_is_recorded_before_a_lingering_bot_is_stopped(sqlite_setting
     except ProcessLookupError:
         alive = False
     assert not alive, f"the lingering bot {pid} outlived its match"
+
+
+def test_the_next_match_starts_while_the_last_ones_bots_are_stopped(sqlite_settings: LadderSettings) -> None:
+    """One slot: the second match is started once the first's result is recorded, while the first's match
+    process is still stopping its lingering bot (seen together at one moment, never timed)."""
+    import time
+
+    from ladder.executors import LocalExecutor
+
+    settings = sqlite_settings
+    linger = add_bot(settings, "linger", GAME, command=[sys.executable, "-m", "tests.bots.misbehaving", "linger"])
+    steady = add_bot(settings, "steady", GAME, command=[sys.executable, "-m", "tests.bots.misbehaving", "good"])
+    first, second = (schedule_match(settings, GAME, [linger.id, steady.id], seed=seed) for seed in (4, 5))  # type: ignore[list-item]
+    executor = LocalExecutor(1, poll_seconds=0.01, warm=False)
+    overlapped = False
+    try:
+        executor.submit(settings, first)
+        executor.submit(settings, second)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            with executor.lock:
+                if first in executor.finishing and second in executor.running:
+                    overlapped = True
+                if not executor.running and not executor.finishing and not executor.pending:
+                    break
+            time.sleep(0.01)
+    finally:
+        executor.shutdown()
+    assert overlapped, "the second match waited for the first one's bots to be stopped"
+    with read_session(settings.db_url) as session:
+        for match_id in (first, second):
+            match = session.get(Match, match_id)
+            assert match is not None and match.status == "done"
+            seats = list(session.exec(select(Seat).where(Seat.match_id == match_id).order_by(col(Seat.seat))).all())
+            assert seats[0].exit_code == -9 and "linger: SIGTERM" in seats[0].stderr_tail  # stopped, and reported
+            over = re.search(r"in pid ([0-9]+)", seats[0].stderr_tail)
+            assert over is not None
+            try:
+                os.kill(int(over.group(1)), 0)
+                alive = True
+            except ProcessLookupError:
+                alive = False
+            assert not alive
