@@ -18,6 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ladder.settings import LadderSettings
+from ladder.standings_table import standings_table
 from referee.cli_options import OutputFile
 
 console = Console(soft_wrap=True)
@@ -138,8 +139,8 @@ def tournament(
             replay_dir=replay_dir, on_result=lambda *_: progress.advance(task), warm=warm,
         )
     confinement = "bots in process (no sandbox)" if in_process else f"sandbox {sandbox}"
-    table = Table(title=f"{game} · {total} games · {count} players per game" + (" · duplicate" if duplicate else "") + f" · {confinement}",
-                  caption="Elo: in schedule order, as the ladder rates · strength and its 90% interval: fitted to every game at once")
+    title = f"{game} · {total} games · {count} players per game" + (" · duplicate" if duplicate else "") + f" · {confinement}"
+    caption = "Elo: in schedule order, as the ladder rates · strength and its 90% interval: fitted to every game at once"
     multiplayer = count > 2  # with two players the share of pairwise points is the win rate
     columns = [("#", "right"), ("bot", "left"), ("Elo", "right"), ("strength", "right"), ("interval", "right"), ("games", "right"),
                ("wins", "right"), ("win %", "right")] + ([("points %", "right")] if multiplayer else []) + [("faults", "right")]
@@ -151,17 +152,8 @@ def tournament(
         cells = [str(position), line.name, f"{line.rating:.1f}", strength, interval, str(line.games), f"{line.wins:g}", f"{win_rate:.1%}"]
         cells += [f"{line.score_share:.1%}"] if multiplayer else []
         rows.append([*cells, str(line.faults)])
-    widths = [max([len(column), *(len(row[index]) for row in rows)]) for index, (column, _) in enumerate(columns)]
-    # Numbers keep every digit in a narrow terminal: only the bot's name gives way (cut with an ellipsis).
-    # Each column takes its width plus a space either side and a rule.
-    name_room = max(6, console.width - 1 - sum(width + 3 for (column, _), width in zip(columns, widths) if column != "bot") - 3)
-    for (column, justify), width in zip(columns, widths):
-        if column == "bot":
-            table.add_column(column, justify=justify, no_wrap=True, overflow="ellipsis", max_width=name_room)  # type: ignore[arg-type]
-        else:
-            table.add_column(column, justify=justify, no_wrap=True, min_width=width)  # type: ignore[arg-type]
-    for row in rows:
-        table.add_row(*row)
+    # Numbers and bot names stay whole in a narrow terminal: the headers wrap first.
+    table = standings_table(title, caption, columns, rows, name_column=1, width=console.width)
     console.print(table)
     print_tournament_faults(result)
     if json_path:

@@ -14,13 +14,14 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
 
 from ladder.db import DatabaseUnavailable, retrying
 from ladder.live import LivePublisher
-from ladder.matches import MatchJob, claim_match, fail_attempt, heartbeat, record_result
+from ladder.matches import MatchJob, Recorded, claim_match, fail_attempt, heartbeat, record_result, record_seat_exits
 from ladder.models import BotKind
 from ladder.settings import LadderSettings
 from ladder.ticker import Ticker
@@ -39,6 +40,8 @@ LEASE_SECONDS = float(os.environ.get("B99_LADDER_LEASE", "20.0"))
 #: task back, and how long it keeps a finished result in hand trying to commit it.
 CLAIM_RETRY_SECONDS = float(os.environ.get("B99_LADDER_CLAIM_RETRY", "60"))
 RECORD_RETRY_SECONDS = float(os.environ.get("B99_LADDER_RECORD_RETRY", "900"))
+#: How long the bots' exit codes, written after the result, are kept in hand (the result stands without them).
+EXITS_RETRY_SECONDS = 5.0
 
 
 def worker_name() -> str:
@@ -109,8 +112,13 @@ def execute_match(
     lease_seconds: float | None = None,
     heartbeat_seconds: float | None = None,
     warm_pool: str | None = None,
+    on_recorded: Callable[[], None] | None = None,
 ) -> str:
     """Claim and play one attempt at a match, and write its result at most once.
+
+    The result is written as soon as the referee knows it, while the bots are still being stopped;
+    `on_recorded` is then called (the local executor frees the match's slot), and the bots' exit codes
+    and stderr tails are written once they ended.
 
     Returns "done" (recorded now, or by an earlier try of this attempt), or why nothing was rated:
     "closed"/"busy"/"void" (not claimed), "requeued" or "void" (the platform failed), "stale" (this
@@ -127,12 +135,27 @@ def execute_match(
     if isinstance(job, str):
         return job
     with Heartbeat(settings, job, HEARTBEAT_SECONDS if heartbeat_seconds is None else heartbeat_seconds, lease, name):
+        spec = None
+        # The result is recorded the moment the referee knows it, while its bots are still being stopped.
+        early: list[Recorded | BaseException] = []
+
+        def record_now(report: Any) -> None:
+            if LOST_PARENTS:
+                return  # a bot died with its warm parent during the game: left to the check below
+            try:
+                early.append(_record(settings, job, spec, report, name))
+            except BaseException as error:  # noqa: BLE001 - raised below, outside the referee
+                early.append(error)
+                return
+            if on_recorded is not None:
+                on_recorded()
+
         try:
             spec = build_spec(settings, job, warm_pool=warm_pool)
             del LOST_PARENTS[:]
             with _live_publisher(settings, job, spec.replay_path):
-                report = run_match(spec)
-            if LOST_PARENTS:
+                report = run_match(spec, on_result=record_now)
+            if LOST_PARENTS and not early:
                 # Its bots died with their warm parent: the platform broke this match, not a bot.
                 raise WarmParentLost("; ".join(LOST_PARENTS))
         except ArenaError as error:
@@ -140,22 +163,42 @@ def execute_match(
             return retrying(lambda: fail_attempt(settings, match_id, job.attempt, f"refused by the referee: {error}", final=True),
                             RECORD_RETRY_SECONDS, f"void match {match_id}")
         except Exception as error:  # noqa: BLE001 - any other exception means the platform broke: void, never rate
+            if early and not isinstance(early[0], BaseException):
+                # The result was recorded before this: stopping the bots cannot change it.
+                log.warning("match %s: after its result was recorded: %s: %s", match_id, type(error).__name__, error)
+                return "done" if early[0] in ("recorded", "already") else early[0].value
             reason = f"platform error: {type(error).__name__}: {error}"
             return retrying(lambda: fail_attempt(settings, match_id, job.attempt, reason), RECORD_RETRY_SECONDS,
                             f"requeue match {match_id}")
-        replay_file = Path(spec.replay_path) if spec.replay_path else None
-        output_file = Path(spec.decision_logs_path) if spec.decision_logs_path else None
-        try:
-            replay = replay_file.read_bytes() if replay_file is not None and replay_file.exists() else None
-            output = output_file.read_bytes() if output_file is not None and output_file.exists() else None
-            # The result is kept in hand until its transaction commits (the replay goes in with it).
-            outcome = retrying(lambda: record_result(settings, job, report, replay, name, output=output), RECORD_RETRY_SECONDS,
-                               f"record match {match_id}")
-        finally:
-            for scratch in (replay_file, output_file):
-                if scratch is not None:
-                    scratch.unlink(missing_ok=True)  # scratch copies: the database holds them now
+        if not early:
+            outcome = _record(settings, job, spec, report, name)
+        elif isinstance(early[0], BaseException):
+            raise early[0]
+        else:
+            outcome = early[0]
+            if outcome in (Recorded.RECORDED, Recorded.ALREADY):
+                try:
+                    retrying(lambda: record_seat_exits(settings, job, report), EXITS_RETRY_SECONDS,
+                             f"record the exits of match {match_id}'s bots")
+                except DatabaseUnavailable as error:
+                    log.warning("match %s: %s (the result stands)", match_id, error)
     return "done" if outcome in ("recorded", "already") else outcome.value
+
+
+def _record(settings: LadderSettings, job: MatchJob, spec: Any, report: Any, worker: str) -> Recorded:
+    """Write the result with the replay and the bots' output (read from their scratch files, then removed)."""
+    replay_file = Path(spec.replay_path) if spec.replay_path else None
+    output_file = Path(spec.decision_logs_path) if spec.decision_logs_path else None
+    try:
+        replay = replay_file.read_bytes() if replay_file is not None and replay_file.exists() else None
+        output = output_file.read_bytes() if output_file is not None and output_file.exists() else None
+        # The result is kept in hand until its transaction commits (the replay goes in with it).
+        return retrying(lambda: record_result(settings, job, report, replay, worker, output=output), RECORD_RETRY_SECONDS,
+                        f"record match {job.match_id}")
+    finally:
+        for scratch in (replay_file, output_file):
+            if scratch is not None:
+                scratch.unlink(missing_ok=True)  # scratch copies: the database holds them now
 
 
 def _live_publisher(settings: LadderSettings, job: MatchJob, replay_path: str | None) -> AbstractContextManager[object]:
@@ -199,21 +242,32 @@ def watch_service(service_pid: int, interval: float = 0.5) -> None:
 
 
 def play_local_match(home: str, db_url: str, gateway: str | None, match_id: int, service_pid: int,
-                     warm_pool: str | None = None) -> None:
+                     warm_pool: str | None = None, recorded: Any = None) -> None:
     """Body of a local match process (forked from the executor's fork server, which has the match
     code loaded): its own process group, dies with the service, exit 75 if nothing was recorded
-    because the database stayed away."""
+    because the database stayed away. `recorded` (a pipe's end) hears a byte once the result is
+    recorded, before the bots are stopped."""
     os.setsid()
     die_with_parent(os.getppid())
     watch_service(service_pid)
     os.environ["B99_LADDER_WORKER_KIND"] = "local"
     settings = LadderSettings(home=Path(home), db_url=db_url, gateway=gateway)
     try:
-        outcome = execute_match(settings, match_id, warm_pool=warm_pool)
+        outcome = execute_match(settings, match_id, warm_pool=warm_pool,
+                                on_recorded=(lambda: _say_recorded(recorded)) if recorded is not None else None)
     except DatabaseUnavailable as error:
         log.error("match %s: %s", match_id, error)
         sys.exit(75)  # EX_TEMPFAIL: nothing was recorded; the match is sent again
     log.info("match %s: %s", match_id, outcome)
+
+
+def _say_recorded(pipe: Any) -> None:
+    """Tell the executor the result is recorded (a service gone meanwhile is no error of the match)."""
+    try:
+        pipe.send_bytes(b"recorded")
+        pipe.close()
+    except OSError:
+        pass
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -83,6 +83,10 @@ class LocalExecutor:
         self.lock = threading.Lock()
         self.pending: deque[tuple[LadderSettings, int]] = deque()
         self.running: dict[int, tuple[LadderSettings, Any]] = {}
+        #: Match processes whose result is recorded and which are still stopping their bots: they hold no slot.
+        self.finishing: dict[int, tuple[LadderSettings, Any]] = {}
+        #: Per running match, the pipe down which its process says "recorded" before stopping its bots.
+        self.recorded_pipes: dict[int, Any] = {}
         self.to_fail: list[tuple[LadderSettings, int, str, str]] = []
         self.homes_reaped: set[Path] = set()
         self.stopping = threading.Event()
@@ -122,15 +126,20 @@ class LocalExecutor:
     def _fill(self) -> None:
         while self.pending and len(self.running) < self.workers and not self.stopping.is_set():
             settings, match_id = self.pending.popleft()
-            self.running[match_id] = (settings, self._start(settings, match_id))
+            reader, writer = self.context.Pipe(duplex=False)
+            try:
+                self.running[match_id] = (settings, self._start(settings, match_id, writer))
+                self.recorded_pipes[match_id] = reader
+            finally:
+                writer.close()  # the match process holds its own copy
 
-    def _start(self, settings: LadderSettings, match_id: int) -> Any:
+    def _start(self, settings: LadderSettings, match_id: int, recorded: Any = None) -> Any:
         # Not fork: the service runs gRPC and web threads, which fork would copy half-alive. A fork
         # server starts clean, imports the match code once, and forks each match process from it.
         process = self.context.Process(
             target=play_local_match,
             args=(str(settings.home), settings.db_url, settings.gateway, match_id, os.getpid(),
-                  self.warm.address if self.warm is not None else None),
+                  self.warm.address if self.warm is not None else None, recorded),
             name=f"match-{match_id}",
         )
         process.start()
@@ -146,11 +155,12 @@ class LocalExecutor:
         # process is started here, by this thread, which lives as long as the executor.
         while not self.stopping.is_set():
             with self.lock:
-                sentinels = [process.sentinel for _, process in self.running.values()]
-            # A match process's end (its sentinel) or a submission (the pipe) wakes this at once: the next
-            # match starts the moment a slot is free, not a poll later.
+                sentinels = [process.sentinel for _, process in [*self.running.values(), *self.finishing.values()]]
+                pipes = list(self.recorded_pipes.values())
+            # A match process's end (its sentinel), its result recorded (its pipe) or a submission (the wake
+            # pipe) wakes this at once: the next match starts the moment a slot is free, not a poll later.
             try:
-                ready = multiprocessing.connection.wait([*sentinels, self.wake_read], self.poll_seconds)
+                ready = multiprocessing.connection.wait([*sentinels, *pipes, self.wake_read], self.poll_seconds)
             except (OSError, ValueError):  # a process collected meanwhile (its sentinel closed)
                 ready = []
             if self.wake_read in ready:
@@ -162,15 +172,34 @@ class LocalExecutor:
             self.reap_exited()
 
     def reap_exited(self) -> None:
-        """Collect finished match processes; fail the match of one that died (its own match only)."""
+        """Free the slot of a match whose result is recorded (its process may still be stopping its bots);
+        collect finished match processes; fail the match of one that died (its own match only)."""
         ended = False
         with self.lock:
-            for match_id, (settings, process) in list(self.running.items()):
+            for match_id, reader in list(self.recorded_pipes.items()):
+                if not reader.poll():
+                    continue
+                try:
+                    reader.recv_bytes()
+                except (EOFError, OSError):
+                    pass  # the process ended without a word: collected below as before
+                else:
+                    self.finishing[match_id] = self.running.pop(match_id)
+                    ended = True
+                del self.recorded_pipes[match_id]
+                reader.close()
+            for match_id, (settings, process) in [*self.running.items(), *self.finishing.items()]:
                 code = process.exitcode
                 if code is None:
                     continue
                 ended = True
-                del self.running[match_id]
+                if match_id in self.finishing and self.finishing[match_id][1] is process:
+                    del self.finishing[match_id]
+                else:
+                    del self.running[match_id]
+                    reader = self.recorded_pipes.pop(match_id, None)
+                    if reader is not None:
+                        reader.close()
                 (settings.home / "run" / f"match-{process.pid}.pid").unlink(missing_ok=True)
                 if code != 0:
                     how = f"killed by signal {-code}" if code < 0 else f"exit code {code}"
@@ -196,14 +225,14 @@ class LocalExecutor:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             with self.lock:
-                if not self.running:
+                if not self.running and not self.finishing:
                     break
             time.sleep(self.poll_seconds)
         self.stopping.set()
         self._nudge()
         self.supervisor.join(5)
         with self.lock:
-            for _, process in self.running.values():
+            for _, process in [*self.running.values(), *self.finishing.values()]:
                 try:
                     os.killpg(process.pid, signal.SIGKILL)
                 except ProcessLookupError:

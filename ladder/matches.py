@@ -391,6 +391,24 @@ def record_result(
         return Recorded.RECORDED
 
 
+def record_seat_exits(settings: LadderSettings, job: MatchJob, report: Any) -> bool:
+    """Complete a recorded attempt's seats with their bots' exit codes and stderr tails, known only once
+    the bots were stopped (after the result was recorded); only the seats that changed are written.
+    False when the match holds another attempt's result (nothing written)."""
+    with write_session(settings.db_url) as session:
+        match = session.get(Match, job.match_id)
+        if match is None or match.result_attempt != job.attempt:
+            return False
+        seats = list(session.exec(select(Seat).where(Seat.match_id == job.match_id).order_by(col(Seat.seat))).all())
+        for seat, seat_report in zip(seats, report.seats):
+            exit_code = getattr(seat_report, "exit_code", None)
+            tail = str(getattr(seat_report, "stderr_tail", "") or "")[-STDERR_TAIL_CHARS:]
+            if (seat.exit_code, seat.stderr_tail) != (exit_code, tail):
+                seat.exit_code, seat.stderr_tail = exit_code, tail
+                session.add(seat)
+        return True
+
+
 def _store_replay(session: Session, match: Match, job: MatchJob, report: Any, replay: bytes | None,
                   worker: str | None, now: datetime) -> None:
     """Close the attempt's lease and keep its replay (compressed, in the database when given)."""

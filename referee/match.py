@@ -7,6 +7,7 @@ fallback policy (a random legal option) for the rest of the game and ranked last
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import pickle
 import random
@@ -279,8 +280,10 @@ def start_position(position: Mapping[str, Any], game: str, players: int) -> Game
 class _Match:
     """One match in progress (internal: use run_match)."""
 
-    def __init__(self, spec: MatchSpec) -> None:
+    def __init__(self, spec: MatchSpec, on_result: Callable[[MatchReport], None] | None = None) -> None:
         self.spec = spec
+        #: Called with the report the moment the result is known, before the bots are stopped.
+        self.on_result = on_result
         self.game = get_game(spec.game)
         self.config = self.game.make_config(len(spec.bots), spec.variants)
         self.start = None if spec.position is None else start_position(spec.position, spec.game, len(spec.bots))
@@ -598,15 +601,13 @@ class _Match:
                 seat.event_cursor = len(state.events)
                 seat.agent.send(messages.game_over(self.wire, result, ranks, events, summary, self.spec.seed))
         self.record_faults()
-        seat_reports = []
-        # Bots get a moment to run their game-over hooks and exit by themselves before being stopped.
+        # Bots get a moment to run their game-over hooks and exit by themselves before being stopped;
+        # the caller's handling of the result runs within that moment.
         grace_deadline = time.monotonic() + GAME_OVER_GRACE_SECONDS
         for seat in self.seats:
-            if seat.agent is not None:
-                seat.agent.close(max(0.0, grace_deadline - time.monotonic()))
-            seat_reports.append(
-                seat_report(seat, ranks[seat.index], float(result.scores[seat.index]))
-            )
+            if isinstance(seat.agent, RemoteSeat) and not seat.replaced:
+                seat.agent.line.flush(max(0.0, grace_deadline - time.monotonic()))
+        # Nothing found while the bots are stopped changes the result: it is known, and handed over, now.
         self.recorder.add({"type": "faults", "seats": [[f.to_json() for f in seat.faults] for seat in self.seats]})
         self.recorder.add(
             {
@@ -620,14 +621,14 @@ class _Match:
         self.recorder.add({"type": "seed", "seed": self.spec.seed})
         if self.spec.replay_path:
             self.recorder.write(self.spec.replay_path)
-        return MatchReport(
+        report = MatchReport(
             match_id=self.match_id,
             game=self.game.id,
             config=self.config.to_json(),
             seed=self.spec.seed,
             ranks=ranks,
             scores=[float(score) for score in result.scores],
-            seats=seat_reports,
+            seats=[seat_report(seat, ranks[seat.index], float(result.scores[seat.index])) for seat in self.seats],
             decisions=self.decisions,
             duration_seconds=duration,
             replay_path=self.spec.replay_path,
@@ -636,6 +637,16 @@ class _Match:
             seed_commitment=self.commitment,
             from_position=self.spec.position is not None,
         )
+        try:
+            if self.on_result is not None:
+                self.on_result(report)
+        finally:
+            for seat in self.seats:
+                if seat.agent is not None:
+                    seat.agent.close(max(0.0, grace_deadline - time.monotonic()))
+        # The bots are stopped: their exit codes and last stderr lines complete the report.
+        return dataclasses.replace(report, seats=[seat_report(seat, ranks[seat.index], float(result.scores[seat.index]))
+                                                  for seat in self.seats])
 
     def nobody_plays(self) -> bool:
         """True when every seat has been replaced and no bot ever made a decision: a void match."""
@@ -659,7 +670,7 @@ class _Match:
         self.recorder.add({"type": "seed", "seed": self.spec.seed})
         if self.spec.replay_path:
             self.recorder.write(self.spec.replay_path)
-        return MatchReport(
+        report = MatchReport(
             match_id=self.match_id,
             game=self.game.id,
             config=self.config.to_json(),
@@ -675,6 +686,9 @@ class _Match:
             seed_commitment=self.commitment,
             from_position=self.spec.position is not None,
         )
+        if self.on_result is not None:
+            self.on_result(report)
+        return report
 
     def shutdown(self) -> None:
         for seat in self.seats:
@@ -719,8 +733,15 @@ def vars_of(control: TimeControl) -> dict[str, Any]:
     return {name: getattr(control, name) for name in control.__dataclass_fields__}
 
 
-def run_match(spec: MatchSpec) -> MatchReport:
+def run_match(spec: MatchSpec, on_result: Callable[[MatchReport], None] | None = None) -> MatchReport:
     """Play one match to the end and report it (see the module docstring for the fault policy).
+
+    `on_result`, when given, is called once with the report as soon as the result is known: the game
+    is over, the bots were sent game over and the replay is written, but the bots are still being
+    stopped (a bot that ignores game over holds them for up to its grace period). Its seats' exit codes
+    and stderr tails are then those of that moment; the returned report has them after the bots ended.
+    An exception it raises comes out of run_match once the bots are stopped. A void match calls it
+    with its report just before run_match returns.
 
     A bad spec (unknown game, bad config, bad bot spec) raises ConfigError/UnknownGameError before
     any bot starts. Any other exception means the platform itself broke.
@@ -729,4 +750,4 @@ def run_match(spec: MatchSpec) -> MatchReport:
         raise ConfigError("a match needs at least one bot")
     if spec.transport not in ("unix", "tcp"):
         raise ConfigError(f"transport must be unix or tcp, not {spec.transport!r}")
-    return _Match(spec).play()
+    return _Match(spec, on_result).play()

@@ -5,7 +5,8 @@ stale (answer the current request with an old request id), early (answer before 
 garbage (send a decision with no option), crash_first (exit 3 at its first request), good (play
 random legal options), late (answer one request LATE_SECONDS after it came, then play on),
 illegal_listening (like illegal, but it ignores SIGTERM and keeps reading, so it hears why it was
-replaced). Every error the referee sends is written to stderr ("referee error: CODE: text").
+replaced), linger (plays well, then ignores game over and SIGTERM and sleeps, writing to stderr the
+wall time of each). Every error the referee sends is written to stderr ("referee error: CODE: text").
 """
 
 from __future__ import annotations
@@ -53,6 +54,8 @@ def main(mode: str) -> None:
         if body == "game_start" and mode == "early":
             outgoing.put(arena_pb2.BotMessage(decision=arena_pb2.Decision(request_id=999, option_id="x")))
         if body == "game_over":
+            if mode == "linger":
+                linger()
             break
         if body != "decision_request":
             continue
@@ -84,6 +87,20 @@ def main(mode: str) -> None:
         previous_id = request.request_id
         answered += 1
     outgoing.put(None)
+
+
+def linger() -> None:
+    """Ignore game over and SIGTERM: only SIGKILL ends this process; stderr says when each came."""
+    sys.stderr.write(f"linger: game over at {time.time():.6f} in pid {os.getpid()}\n")
+    sys.stderr.flush()
+
+    def on_term(*_: object) -> None:
+        sys.stderr.write(f"linger: SIGTERM at {time.time():.6f}, ignored\n")
+        sys.stderr.flush()
+
+    signal.signal(signal.SIGTERM, on_term)
+    while True:
+        time.sleep(3600)
 
 
 if __name__ == "__main__":

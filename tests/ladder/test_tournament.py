@@ -10,13 +10,17 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from rich.console import Console
+
 from ladder.cli import tournament
+from ladder.standings_table import standings_table
 from ladder.tournament import run_tournament
 from referee.match import BotSpec
 from tests.ladder.conftest import GAME
 
 
-def test_tournament_cli_in_process(tmp_path: Path) -> None:
+def test_tournament_cli_in_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("B99_BOT_SEED", "4")  # the random bots' own choices, so the table is the same every run
     out = tmp_path / "result.json"
     result = CliRunner().invoke(
         tournament,
@@ -24,7 +28,7 @@ def test_tournament_cli_in_process(tmp_path: Path) -> None:
          "--in-process", "--json", str(out), "--seed", "4"],
     )
     assert result.exit_code == 0, result.output
-    assert "Elo" in result.output and "win %" in result.output and "random#3" in result.output
+    assert "Elo" in result.output and "win %" in result.output and "random#2" in result.output and "random#3" in result.output
     data = json.loads(out.read_text())
     assert len(data["matches"]) == 3 * 2  # three tables of two, two games each
     assert sorted(line["games"] for line in data["standings"]) == [4, 4, 4]
@@ -32,6 +36,24 @@ def test_tournament_cli_in_process(tmp_path: Path) -> None:
     ratings = [line["rating"] for line in data["standings"]]
     assert ratings == sorted(ratings, reverse=True)
     assert sum(ratings) == 3 * 1500.0 or abs(sum(ratings) - 4500.0) < 1e-6
+
+
+@pytest.mark.parametrize("name", ["random#2", "my-alpha-beta-bot-v12#3", "a-bot-whose-name-is-much-wider-than-the-table-could-give-it"])
+def test_bot_names_are_never_cut_at_80_columns(name: str) -> None:
+    """The widest numbers (100.0%, a four-digit interval) and a long name: headers give way, never a name or a digit."""
+    headers = [("#", "right"), ("bot", "left"), ("Elo", "right"), ("strength", "right"), ("interval", "right"),
+               ("games", "right"), ("wins", "right"), ("win %", "right"), ("points %", "right"), ("faults", "right")]
+    rows = [["1", name, "1558.6", "1812", "1511–2113", "1000", "1000", "100.0%", "100.0%", "12"],
+            ["2", "other", "1441.6", "-", "-", "1000", "0", "0.0%", "0.0%", "0"]]
+    console = Console(width=80, record=True)
+    console.print(standings_table("title", "caption", headers, rows, name_column=1, width=80))
+    text = console.export_text()
+    assert all(len(line) <= 80 for line in text.splitlines())
+    assert "…" not in text
+    body = "".join(line.split("│")[2].strip() for line in text.splitlines() if line.startswith("│ ") and "other" not in line)
+    assert body == name
+    for cell in rows[0][2:]:
+        assert cell in text
 
 
 def test_duplicate_plays_each_seed_from_every_seat(tmp_path: Path) -> None:
@@ -105,4 +127,6 @@ def test_the_table_keeps_every_number_in_80_columns_and_says_how_bots_ran(tmp_pa
     assert "bots in process (no sandbox)" in result.output
     for line in json.loads(out.read_text())["standings"]:
         assert f"{line['rating']:.1f}" in result.output and f"{line['strength']:.0f}" in result.output
-    assert "…" in result.output, "the long name gives way, not the numbers"
+    assert "…" not in result.output, "the long name wraps onto more lines, never cut"
+    names = "".join(line.split("│")[2].strip() for line in result.output.splitlines() if line.startswith("│ "))
+    assert long_name.replace(" ", "") in names.replace(" ", "")
