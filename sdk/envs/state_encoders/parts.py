@@ -11,6 +11,7 @@ position met again). `block_taker(out)` hands blocks to an encoder's `out`.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -20,8 +21,17 @@ from sdk.envs.encoding import EncodingError
 #: parts kept per memory before it is emptied (random play makes new ones forever)
 MEMORY_SIZE = 20_000
 
-#: a first slot and the values from it on (what `Slots.blocks` holds)
-Block = tuple[int, np.ndarray]
+
+class Block(tuple[int, np.ndarray]):
+    """A part as a stretch of the vector: its first slot and its float32 values, zeros included (what
+    `Slots.blocks` holds), and its non-zero slots for a plain dict (worked out once, when first asked for)."""
+
+    @cached_property
+    def slots(self) -> dict[int, float]:
+        """slot -> value of the block's non-zero slots."""
+        start, values = self
+        where = values.nonzero()[0]
+        return dict(zip((where + start).tolist(), values[where].tolist()))
 
 
 def make_block(start: int, size: int, make: Callable[[memoryview], None]) -> Block:
@@ -32,18 +42,20 @@ def make_block(start: int, size: int, make: Callable[[memoryview], None]) -> Blo
     """
     values = np.zeros(size, np.float32)
     make(memoryview(values))
-    return start, values
+    return Block((start, values))
 
 
 def block_of(game_id: str, part: str, slots: dict[int, float], start: int, size: int) -> Block:
-    """The block of `size` slots from slot `start` holding `slots` (slot -> value); an EncodingError names a
-    slot outside it."""
+    """The block of `size` slots from slot `start` holding `slots` (slot -> value, which it keeps as its
+    `slots`); an EncodingError names a slot outside it."""
     values = np.zeros(size, np.float32)
     for slot, value in slots.items():
         if not start <= slot < start + size:
             raise EncodingError(f"{game_id}: slot {slot} of part {part} lies outside its stretch {start}..{start + size - 1}")
         values[slot - start] = value
-    return start, values
+    block = Block((start, values))
+    block.__dict__["slots"] = slots
+    return block
 
 
 def block_taker(out: dict[int, float]) -> Callable[[Block], None]:
@@ -56,13 +68,7 @@ def block_taker(out: dict[int, float]) -> Callable[[Block], None]:
     blocks = getattr(out, "blocks", None)
     if blocks is not None:
         return blocks.append  # type: ignore[no-any-return]
-
-    def set_slots(block: Block) -> None:
-        start, values = block
-        where = values.nonzero()[0]
-        out.update(zip((where + start).tolist(), values[where].tolist()))
-
-    return set_slots
+    return lambda block: out.update(block.slots)
 
 
 class Memory:
