@@ -16,9 +16,8 @@ from referee.engine import Seat
 from referee.games.deep_dive.data import FOOD
 from referee.games.deep_dive.scoring import ai_score, complete_rows, row_score
 from referee.games.deep_dive.state import AI, OVER, DeepDiveState
-from sdk.envs.encoding import EncodingError
 from sdk.envs.encodings import game_encoding
-from sdk.envs.state_encoders.parts import Block, Memory, Recent, block_taker, check_cap
+from sdk.envs.state_encoders.parts import Block, Memory, Recent, block_taker, check_cap, naming_vocabulary_errors
 
 GAME = "deep_dive"
 _E = game_encoding(GAME).view
@@ -160,15 +159,8 @@ def _tuples(lists: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
     return tuple(map(tuple, lists))
 
 
-def encode(state: DeepDiveState, seat: Seat, out: dict[int, float]) -> None:
-    """The seat's observation slots (see the module's docstring); zeros are left out."""
-    try:
-        _encode(state, seat, out)
-    except KeyError as error:  # a value outside its vocabulary: the view's encoding names the field
-        raise EncodingError(f"{GAME}: a value of seat {seat}'s view is outside its vocabulary: {error}") from None
-
-
 def _encode(state: DeepDiveState, seat: Seat, out: dict[int, float]) -> None:
+    """The seat's observation slots (see the module's docstring); zeros are left out."""
     tiles = state.data.tiles
     out[SEAT] = 1.0
     out[SEAT + 1] = float(seat)
@@ -306,3 +298,7 @@ def _write_discarded(state: DeepDiveState, out: Any, at: int) -> None:  # noqa: 
     tiles = state.data.tiles
     for t in state.discarded:
         out[at + DISCARDED[tiles[t].id]] += 1.0
+
+
+#: the seat's observation slots; a value outside its vocabulary is an EncodingError naming it
+encode = naming_vocabulary_errors(GAME, _encode)

@@ -15,9 +15,8 @@ from referee.games.magnificent import draft
 from referee.games.magnificent.data import TILE_TYPES
 from referee.games.magnificent.model import Player, position_label
 from referee.games.magnificent.state import MagnificentState
-from sdk.envs.encoding import EncodingError
 from sdk.envs.encodings import game_encoding
-from sdk.envs.state_encoders.parts import Memory, Recent, block_taker, check_cap
+from sdk.envs.state_encoders.parts import Memory, Recent, block_taker, check_cap, naming_vocabulary_errors
 
 GAME = "magnificent"
 _E = game_encoding(GAME).view
@@ -140,15 +139,8 @@ def _main_tent_order(key: str) -> tuple[int, str]:
     return ("OGPC".index(key[0]), key)
 
 
-def encode(state: MagnificentState, seat: Seat, out: dict[int, float]) -> None:
-    """The seat's observation slots (see the module's docstring); zeros are left out."""
-    try:
-        _encode(state, seat, out)
-    except KeyError as error:  # a value outside its vocabulary: the view's encoding names the field
-        raise EncodingError(f"{GAME}: a value of seat {seat}'s view is outside its vocabulary: {error}") from None
-
-
 def _encode(state: MagnificentState, seat: Seat, out: dict[int, float]) -> None:
+    """The seat's observation slots (see the module's docstring); zeros are left out."""
     put_block = block_taker(out)
     out[SEAT] = 1.0
     out[SEAT + 1] = float(seat)
@@ -449,3 +441,7 @@ def _write_turn(state: MagnificentState, decision: str, out: dict[int, float]) -
         tent = state.track_tents[colour][index]
         if tent:
             out[_TU_TENT[tent]] = 1.0
+
+
+#: the seat's observation slots; a value outside its vocabulary is an EncodingError naming it
+encode = naming_vocabulary_errors(GAME, _encode)

@@ -16,7 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from referee.engine import GameState, Seat
 from sdk.envs.encoding import EncodingError
+from sdk.envs.state_encoders import StateEncoder
 
 #: parts kept per memory before it is emptied (random play makes new ones forever)
 MEMORY_SIZE = 20_000
@@ -94,6 +96,18 @@ class Memory:
 def over_cap(path: str, items: int, cap: int) -> EncodingError:
     """The error the view's encoding raises for a list holding more items than its cap."""
     return EncodingError(f"view field {path} holds {items} items, more than its cap {cap}")
+
+
+def naming_vocabulary_errors(game_id: str, write: StateEncoder) -> StateEncoder:
+    """`write`, with a value outside its vocabulary (a KeyError of a slot table) raised as an EncodingError."""
+
+    def encode(state: GameState, seat: Seat, out: dict[int, float]) -> None:
+        try:
+            write(state, seat, out)
+        except KeyError as error:  # the view's encoding names the field
+            raise EncodingError(f"{game_id}: a value of seat {seat}'s view is outside its vocabulary: {error}") from None
+
+    return encode
 
 
 def check_cap(game_id: str, path: str, items: int, cap: int) -> None:
