@@ -51,7 +51,9 @@ def differences(encoding: ViewEncoding, expected: np.ndarray, got: np.ndarray, s
     lines = []
     for slot in np.flatnonzero(expected.view(np.uint32) != got.view(np.uint32))[:shown]:
         block = max((b for b in encoding.blocks if b.start <= slot), key=lambda b: b.start)
-        lines.append(f"slot {slot} ({block.path}, block at {block.start}): {expected[slot]!r} expected, {got[slot]!r} from the state")
+        lines.append(
+            f"slot {slot} ({block.path}, block at {block.start}): {expected[slot]!r} expected, {got[slot]!r} from the state"
+        )
     return "; ".join(lines)
 
 

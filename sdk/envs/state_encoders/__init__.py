@@ -11,8 +11,8 @@ Slot numbers come from that encoding, looked up by field path (`ViewEncoding.sta
 environment; parts that repeat from one position to the next are kept and handed to it as blocks
 (sdk/envs/state_encoders/parts.py). Tests compare both encoders on random games of every player count
 and variant, writing into a `Slots` and into a plain dict (tests/envs/state_encoder_check.py), so an
-encoder from the state can neither show more than the seat's view nor drift from the documented layout. `Table` (sdk/envs/table.py) uses a game's encoder
-when it has one and encodes the view otherwise.
+encoder from the state can neither show more than the seat's view nor drift from the documented layout.
+`Table` (sdk/envs/table.py) uses a game's encoder when it has one and encodes the view otherwise.
 """
 
 from __future__ import annotations
