@@ -152,7 +152,7 @@ def _unseen_block(state: DeepDiveState, index: int) -> Block:
         values[places] = 1.0
     else:  # a tile twice: counted, as the view's encoding counts it
         np.add.at(values, places, 1.0)
-    return Block((DEPTH_ITEM + index * DEPTH_STRIDE + _D_UNSEEN_START, values))
+    return DEPTH_ITEM + index * DEPTH_STRIDE + _D_UNSEEN_START, values
 
 
 def _tuples(lists: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:

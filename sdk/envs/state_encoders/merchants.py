@@ -133,7 +133,8 @@ def _final(final: dict[str, Any], shift: int, out: dict[int, float]) -> None:
 
 
 #: the layout and each seat's holdings change a few times a round, and every seat's observation shows them
-_recent_layout, _recent_holdings = Recent(1), Recent(_SEATS_CAP)
+#: (their values' items are replaced, never changed in place: copied one level deep)
+_recent_layout, _recent_holdings = Recent(1, nested=False), Recent(_SEATS_CAP, nested=False)
 
 
 def _holdings(p: int, shop: dict[Any, Any], discards: list[str], unused: list[str], chips: list[Any], final: Any) -> dict[int, float]:  # noqa: ANN401 - the state's records

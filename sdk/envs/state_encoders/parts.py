@@ -11,7 +11,6 @@ position met again). `block_taker(out)` hands blocks to an encoder's `out`.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -24,16 +23,32 @@ from sdk.envs.state_encoders import StateEncoder
 MEMORY_SIZE = 20_000
 
 
-class Block(tuple[int, np.ndarray]):
-    """A part as a stretch of the vector: its first slot and its float32 values, zeros included (what
-    `Slots.blocks` holds), and its non-zero slots for a plain dict (worked out once, when first asked for)."""
+#: a part as a stretch of the vector: its first slot and its float32 values, zeros included (what
+#: `Slots.blocks` holds; a plain tuple, which the vector unpacks fastest)
+Block = tuple[int, np.ndarray]
 
-    @cached_property
-    def slots(self) -> dict[int, float]:
-        """slot -> value of the block's non-zero slots."""
-        start, values = self
-        where = values.nonzero()[0]
-        return dict(zip((where + start).tolist(), values[where].tolist()))
+#: the non-zero slots of the blocks last handed to a plain dict, by the block's id (the block is kept with
+#: them, so an id is never taken for a later block's), emptied at PLAIN_SLOTS_SIZE entries
+_plain_slots: dict[int, tuple[Block, dict[int, float]]] = {}
+PLAIN_SLOTS_SIZE = 512
+
+
+def block_slots(block: Block) -> dict[int, float]:
+    """The block's non-zero slots (slot -> value), found once per block while it is among the last few hundred."""
+    known = _plain_slots.get(id(block))
+    if known is not None and known[0] is block:
+        return known[1]
+    start, values = block
+    where = values.nonzero()[0]
+    slots = dict(zip((where + start).tolist(), values[where].tolist()))
+    _remember_slots(block, slots)
+    return slots
+
+
+def _remember_slots(block: Block, slots: dict[int, float]) -> None:
+    if len(_plain_slots) >= PLAIN_SLOTS_SIZE:
+        _plain_slots.clear()
+    _plain_slots[id(block)] = (block, slots)
 
 
 def make_block(start: int, size: int, make: Callable[[memoryview], None]) -> Block:
@@ -44,19 +59,19 @@ def make_block(start: int, size: int, make: Callable[[memoryview], None]) -> Blo
     """
     values = np.zeros(size, np.float32)
     make(memoryview(values))
-    return Block((start, values))
+    return start, values
 
 
 def block_of(game_id: str, part: str, slots: dict[int, float], start: int, size: int) -> Block:
-    """The block of `size` slots from slot `start` holding `slots` (slot -> value, which it keeps as its
-    `slots`); an EncodingError names a slot outside it."""
+    """The block of `size` slots from slot `start` holding `slots` (slot -> value, also what a plain dict is
+    given for it); an EncodingError names a slot outside it."""
     values = np.zeros(size, np.float32)
     for slot, value in slots.items():
         if not start <= slot < start + size:
             raise EncodingError(f"{game_id}: slot {slot} of part {part} lies outside its stretch {start}..{start + size - 1}")
         values[slot - start] = value
-    block = Block((start, values))
-    block.__dict__["slots"] = slots
+    block = start, values
+    _remember_slots(block, slots)
     return block
 
 
@@ -70,7 +85,13 @@ def block_taker(out: dict[int, float]) -> Callable[[Block], None]:
     blocks = getattr(out, "blocks", None)
     if blocks is not None:
         return blocks.append  # type: ignore[no-any-return]
-    return lambda block: out.update(block.slots)
+    remembered = _plain_slots
+
+    def set_slots(block: Block) -> None:
+        known = remembered.get(id(block))
+        out.update(known[1] if known is not None and known[0] is block else block_slots(block))
+
+    return set_slots
 
 
 class Memory:
@@ -122,12 +143,15 @@ class Recent:
     Most parts are as they were one step before; comparing the state's own lists with copies of them is
     cheaper than making (and hashing) a key of tuples. `current` is a tuple of the state's values (lists
     and dicts as they are); on a change the caller makes the part (or finds it in a `Memory`) and calls `keep`.
+    The copies go as deep as lists and dicts go, or, with `nested=False`, one level (for values whose
+    items are replaced, never changed in place: quicker to copy).
     """
 
-    __slots__ = ("seen",)
+    __slots__ = ("seen", "nested")
 
-    def __init__(self, places: int) -> None:
+    def __init__(self, places: int, nested: bool = True) -> None:
         self.seen: list[tuple[Any, Block] | None] = [None] * places
+        self.nested = nested
 
     def get(self, place: int, current: tuple[Any, ...]) -> Block | None:
         """The part last kept at `place` if it came from a state equal to `current`, else None."""
@@ -138,8 +162,13 @@ class Recent:
 
     def keep(self, place: int, current: tuple[Any, ...], part: Block) -> Block:
         """Remember `part` at `place`, with a copy of `current` (its lists and dicts copied)."""
-        self.seen[place] = (tuple(_copied(value) for value in current), part)
+        copy = _copied if self.nested else _copy
+        self.seen[place] = (tuple([copy(value) if isinstance(value, (list, dict)) else value for value in current]), part)
         return part
+
+
+def _copy(value: list[Any] | dict[Any, Any]) -> list[Any] | dict[Any, Any]:
+    return value.copy()
 
 
 def _copied(value: Any) -> Any:  # noqa: ANN401
@@ -149,5 +178,8 @@ def _copied(value: Any) -> Any:  # noqa: ANN401
             return [_copied(item) for item in value]
         return list(value)
     if isinstance(value, dict):
-        return {key: _copied(item) for key, item in value.items()}
+        for item in value.values():
+            if isinstance(item, (list, dict)):
+                return {key: _copied(item) for key, item in value.items()}
+        return value.copy()
     return value
