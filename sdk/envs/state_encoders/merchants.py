@@ -4,8 +4,9 @@ What a seat may see follows referee/games/merchants/views.py exactly: the public
 the C cards and the D card only once `state.trends_revealed()`, every shop, discards, chips, hand sizes,
 reputation counts and final records) plus the seat's own hand, reputation cards, returned cards and
 pending answers; never another seat's hand or reputation cards. Slot numbers come from the view
-encoding (`ViewEncoding.start`, `stride`, `one_hot`, ... by field path). Lists the encoding counts (hand, discards, ...) are read in any order; the shop, a
-list by position, is read in the view's order (sorted by square).
+encoding (`ViewEncoding.start`, `stride`, `one_hot`, ... by field path). Lists the encoding counts (hand,
+discards, ...) are read in any order; the shop, a list by position, is read in the view's order (sorted
+by square). The layout and each seat's holdings are kept parts (sdk/envs/state_encoders/parts.py).
 """
 
 from __future__ import annotations
