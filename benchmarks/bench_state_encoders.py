@@ -6,7 +6,8 @@ For each game that has an encoder from the state (sdk/envs/state_encoders/), at 
 positions of random games (random legal options, seeded chance, the decision nodes), and every seat's
 observation of each (as an environment observes every seat). Timed per observation, best of three runs:
 - view + encoding: `state.private_view(seat)` then `ViewEncoding.encode` (a float32 vector);
-- state encoder: `encode(state, seat, out)` alone (the slots), and then the same vector built from `out`;
+- state encoder: `encode(state, seat, out)` alone into a `Slots` (the slots and kept blocks), and then the
+  vector `ViewEncoding.vector(out)` builds from them (as an environment's table does);
 - engine step: one `apply_decisions` of random play (the CPU time of "Training environments" decisions/s).
 """
 
@@ -23,6 +24,7 @@ from benchmarks.bench_envs import engine_rate
 from referee.chance import sample_outcome
 from referee.engine import GameState, Seat
 from referee.registry import all_games, get_game
+from sdk.envs.encoding import Slots, ViewEncoding
 from sdk.envs.encodings import game_encoding
 from sdk.envs.state_encoders import StateEncoder, state_encoder
 
@@ -57,38 +59,38 @@ def seconds_per_observation(positions: list[GameState], observe: Callable[[GameS
     return best
 
 
-def mean_slots(positions: list[GameState], encoder: StateEncoder) -> float:
-    """Slots written per observation, on average (building the vector costs about as much per slot as writing it)."""
-    written = observations = 0
+def mean_slots(positions: list[GameState], encoder: StateEncoder) -> tuple[float, float]:
+    """Slots set one by one and blocks handed per observation, on average (a slot costs about as much to
+    write as to copy into the vector; a block, one array copy)."""
+    written = blocks = observations = 0
     for state in positions:
         for seat in range(state.players):
-            out: dict[int, float] = {}
+            out = Slots()
             encoder(state, seat, out)
             written += len(out)
+            blocks += len(out.blocks)
             observations += 1
-    return written / observations
+    return written / observations, blocks / observations
 
 
-def slots_only(encoder: StateEncoder) -> Callable[[GameState, Seat], dict[int, float]]:
+def slots_only(encoder: StateEncoder) -> Callable[[GameState, Seat], Slots]:
     """An observer that writes the slots from the state (no vector)."""
 
-    def observe(state: GameState, seat: Seat) -> dict[int, float]:
-        out: dict[int, float] = {}
+    def observe(state: GameState, seat: Seat) -> Slots:
+        out = Slots()
         encoder(state, seat, out)
         return out
 
     return observe
 
 
-def from_state(encoder: StateEncoder, size: int) -> Callable[[GameState, Seat], np.ndarray]:
-    """An observer that writes the slots from the state and builds the vector as `ViewEncoding.encode` does."""
+def from_state(encoder: StateEncoder, view: ViewEncoding) -> Callable[[GameState, Seat], np.ndarray]:
+    """An observer that writes the slots from the state and builds the vector from them."""
 
     def observe(state: GameState, seat: Seat) -> np.ndarray:
-        out: dict[int, float] = {}
+        out = Slots()
         encoder(state, seat, out)
-        vector = np.zeros(size, dtype=np.float32)
-        vector[np.fromiter(out.keys(), np.intp, len(out))] = np.fromiter(out.values(), np.float32, len(out))
-        return vector
+        return view.vector(out)
 
     return observe
 
@@ -103,15 +105,14 @@ def run(quick: bool = False) -> str:
         f"Every seat's observation of {count:,} decision nodes of random games at the default player count",
         "(`python -m benchmarks.bench_state_encoders`), CPU µs per observation, best of three runs. View + encoding:",
         "`private_view(seat)` then the compiled view encoding into a vector; state encoder: the game's",
-        "`sdk/envs/state_encoders/<id>.py` writing the same slots from the engine's state (slots), then the same",
-        "vector built from them as `ViewEncoding.encode` builds it (+ vector);",
+        "`sdk/envs/state_encoders/<id>.py` writing the same slots from the engine's state into a `Slots` (slots),",
+        "then the vector `ViewEncoding.vector` builds from them (+ vector), as an environment's table does;",
         f"engine step: one `apply_decisions` of random play ({seconds:g} s, as in \"Training environments\").",
-        "The vector here is built from a plain dict of slots; an encoder may hand kept parts as blocks where the",
-        "slots take them (Merchants of B99 does: docs/decisions.md), which leaves fewer slots to set one by one.",
+        "Slots written: set one by one; blocks: kept parts handed as stretches of the vector (docs/decisions.md).",
         "",
-        "| game | players | slots written | engine step µs | view + encoding µs | state encoder: slots µs | + vector µs "
+        "| game | players | slots written | blocks | engine step µs | view + encoding µs | state encoder: slots µs | + vector µs "
         "| slots / engine step | + vector / view + encoding |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for game in all_games():
         encoder = state_encoder(game.id)
@@ -120,12 +121,12 @@ def run(quick: bool = False) -> str:
         view = game_encoding(game.id).view
         positions = decision_positions(game.id, count)
         viewed = seconds_per_observation(positions, lambda state, seat: view.encode(state.private_view(seat)))
-        written = mean_slots(positions, encoder)
+        written, blocks = mean_slots(positions, encoder)
         slots = seconds_per_observation(positions, slots_only(encoder))
-        vector = seconds_per_observation(positions, from_state(encoder, view.size))
+        vector = seconds_per_observation(positions, from_state(encoder, view))
         step = 1.0 / engine_rate(game.id, seconds, with_view=False)
         lines.append(
-            f"| {game.id} | {game.default_players} | {written:.0f} | {step * 1e6:.1f} | {viewed * 1e6:.1f} | {slots * 1e6:.1f} "
+            f"| {game.id} | {game.default_players} | {written:.0f} | {blocks:.1f} | {step * 1e6:.1f} | {viewed * 1e6:.1f} | {slots * 1e6:.1f} "
             f"| {vector * 1e6:.1f} | {slots / step:.2f} | {vector / viewed:.2f} |"
         )
     return "\n".join(lines) + "\n"

@@ -336,6 +336,16 @@ class ViewEncoding:
             raise EncodingError(f"{self.game_id}: view field {path!r} has no vocabulary")
         return dict(index)
 
+    def one_hot(self, path: str, within: str | None = None, shift: int = 0) -> dict[str, int]:
+        """A one-hot or count field's value -> its slot: counted from the start of `within` when given, and
+        moved by `shift` (for an item of a list other than the first)."""
+        base = self.start(path) - (self.start(within) if within is not None else 0) + shift
+        return {value: base + place for value, place in self.slots(path).items()}
+
+    def indexed(self, path: str) -> dict[str, float]:
+        """An indexed field's value -> what its slot holds (1 + its place in the vocabulary)."""
+        return {value: float(place + 1) for value, place in self.slots(path).items()}
+
     def node(self, path: str) -> _Node:
         """The encoding node of a field (for writing a small part of a view through the tree)."""
         placed = self.fields.get(path)

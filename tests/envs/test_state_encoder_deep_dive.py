@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from tests.envs.state_encoder_check import check_state_encoder
+from tests.envs.state_encoder_check import check_game
 
 
 def test_the_encoder_from_the_state_equals_the_view_encoding_on_random_games() -> None:
-    checked = check_state_encoder("deep_dive", games=2, share=0.15)
-    assert checked["configs"] >= 6 and checked["terminal"] >= checked["configs"] and checked["positions"] >= 300
+    coverage = check_game("deep_dive", games=2, every=10)
+    assert coverage.configs >= 6 and coverage.terminal >= coverage.configs and coverage.positions >= 300

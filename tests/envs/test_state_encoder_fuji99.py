@@ -10,7 +10,7 @@ from referee.registry import get_game
 from sdk.envs.encoding import EncodingError
 from sdk.envs.encodings import game_encoding
 from sdk.envs.state_encoders import state_encoder
-from tests.envs.state_encoder_positions import check_game, check_position, from_state, random_positions
+from tests.envs.state_encoder_check import check_game, check_position, random_positions, state_vector
 
 
 def test_the_encoder_from_the_state_writes_the_view_encoding_on_random_games() -> None:
@@ -23,8 +23,9 @@ def test_cubes_placed_after_a_stop_are_written_as_the_view_shows_them() -> None:
     """Placing cubes (D4) is rare in random play: its positions are sought out."""
     rng = random.Random(4)
     found = 0
+    game = get_game("fuji99")
     for players in (2, 4):
-        for state in random_positions("fuji99", players, {}, games=40, seed=players):
+        for state in random_positions("fuji99", game.make_config(players), games=40, seed=players):
             if state.phase == "place_cube" or state.placed:
                 check_position("fuji99", state, f"fuji99 {players} players", rng)
                 found += 1
@@ -38,7 +39,7 @@ def test_a_hand_over_its_cap_is_an_error_as_in_the_view_encoding() -> None:
     with pytest.raises(EncodingError, match="seats\\[\\].hand.*cap 10"):
         game_encoding("fuji99").view.encode(state.private_view(0))
     with pytest.raises(EncodingError, match="seats\\[\\].hand.*cap 10"):
-        from_state("fuji99", state, 0)
+        state_vector("fuji99", state, 0)
 
 
 def test_the_game_finds_its_encoder() -> None:

@@ -8,21 +8,21 @@ from collections import Counter
 import numpy as np
 
 from referee.engine import GameState
+from sdk.envs.encodings import game_encoding
 from sdk.envs.state_encoders import state_encoder
-from sdk.envs.state_encoders.layout import Layout
-from tests.envs.state_encoder_positions import check_game
+from tests.envs.state_encoder_check import check_game
 
-LAYOUT = Layout("merchants")
+VIEW = game_encoding("merchants").view
 
 
 def test_the_encoder_from_the_state_writes_the_view_encoding_on_random_games() -> None:
     seen_fields: Counter[str] = Counter()
-    hand = slice(LAYOUT.slot("hand"), LAYOUT.slot("hand") + len(LAYOUT.vocab("hand[]")))
-    watched = {name: LAYOUT.slot(name) for name in ("seats[].final", "d_card", "pending_target")}
+    hand = slice(VIEW.start("hand"), VIEW.start("hand") + VIEW.node("hand").size)
+    watched = {name: VIEW.start(name) for name in ("seats[].final", "d_card", "pending_target")}
 
     def fields_seen(state: GameState, observations: list[np.ndarray]) -> None:
         for name, slot in watched.items():
-            width = len(LAYOUT.vocab(name)) if name == "d_card" else 1
+            width = VIEW.node(name).size if name == "d_card" else 1
             if any(observation[slot:slot + width].any() for observation in observations):
                 seen_fields[name] += 1
         if len(observations) > 1 and not np.array_equal(observations[0][hand], observations[1][hand]):

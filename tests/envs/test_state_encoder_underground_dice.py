@@ -8,16 +8,16 @@ from collections import Counter
 import numpy as np
 
 from referee.engine import GameState
+from sdk.envs.encodings import game_encoding
 from sdk.envs.state_encoders import state_encoder
-from sdk.envs.state_encoders.layout import Layout
-from tests.envs.state_encoder_positions import check_game
+from tests.envs.state_encoder_check import check_game
 
-LAYOUT = Layout("underground_dice")
+VIEW = game_encoding("underground_dice").view
 #: the presence slot of each field only some seats may see
 SECRETS = {
-    "hands[].genuine": LAYOUT.slot("hands[].genuine"),
-    "set_pins": LAYOUT.slot("set_pins"),
-    "pot_fakes": LAYOUT.slot("pot_fakes"),
+    "hands[].genuine": VIEW.start("hands[].genuine"),
+    "set_pins": VIEW.start("set_pins"),
+    "pot_fakes": VIEW.start("pot_fakes"),
 }
 
 
@@ -27,7 +27,7 @@ def test_the_encoder_from_the_state_writes_the_view_encoding_on_random_games() -
     def secrets_seen(state: GameState, observations: list[np.ndarray]) -> None:
         """Count (field, phase) where one seat's observation shows a secret the other's does not."""
         for name, slot in SECRETS.items():
-            for shift in (0, LAYOUT.stride("hands")) if name.startswith("hands") else (0,):
+            for shift in (0, VIEW.stride("hands")) if name.startswith("hands") else (0,):
                 if observations[0][slot + shift] != observations[1][slot + shift]:
                     shown[(name, state.phase)] += 1
 

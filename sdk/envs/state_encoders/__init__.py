@@ -6,13 +6,13 @@ A module `sdk/envs/state_encoders/<game id>.py` defines
 
 which writes into `out` exactly the slots and values that the game's view encoding
 (`game_encoding(id).view`, compiled from the View message) writes for `state.private_view(seat)`.
-Slot numbers come from that encoding's `blocks` (each block's `path` and `start`; `ViewEncoding.start`,
-`offset`, `stride` and `slots` read them by path), never typed by hand. `out` is a `Slots` (a dict): an
-encoder may also hand a block it made beforehand as numpy arrays with `out.add_run(slots, values)`.
-Tests compare both encoders on random games of every player count and variant
-(tests/envs/state_encoder_check.py), so an encoder from the state can neither show more than the
-seat's view nor drift from the documented layout. `Table` (sdk/envs/table.py) uses a game's encoder
-when it has one and encodes the view otherwise.
+Slot numbers come from that encoding, looked up by field path (`ViewEncoding.start`, `offset`, `stride`,
+`cap`, `one_hot`, `indexed`), never typed by hand. `out` is a dict (slot -> value), a `Slots` in an
+environment; parts that repeat from one position to the next are kept and handed to it as blocks
+(sdk/envs/state_encoders/parts.py). Tests compare both encoders on random games of every player count
+and variant, writing into a `Slots` and into a plain dict (tests/envs/state_encoder_check.py), so an
+encoder from the state can neither show more than the seat's view nor drift from the documented layout.
+`Table` (sdk/envs/table.py) uses a game's encoder when it has one and encodes the view otherwise.
 """
 
 from __future__ import annotations

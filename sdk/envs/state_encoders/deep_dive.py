@@ -16,34 +16,29 @@ from referee.engine import Seat
 from referee.games.deep_dive.data import FOOD
 from referee.games.deep_dive.scoring import ai_score, complete_rows, row_score
 from referee.games.deep_dive.state import AI, OVER, DeepDiveState
-from sdk.envs.encoding import EncodingError, Slots
 from sdk.envs.encodings import game_encoding
-from sdk.envs.state_encoders.parts import Block, Memory, Recent, check_cap
+from sdk.envs.state_encoders.parts import Block, Memory, Recent, block_taker, check_cap, naming_vocabulary_errors
 
 GAME = "deep_dive"
 _E = game_encoding(GAME).view
 
 
-def _start(path: str) -> int:
-    return _E.start(path)
-
-
 # ----- the table's own fields (slots from the encoding's blocks) -------------------------------
-SEAT, PLAYERS, SOLO, ROUND = _start("seat"), _start("players"), _start("solo"), _start("round")
-DIFFICULTY = {value: _start("ai_difficulty") + i for value, i in _E.slots("ai_difficulty").items()}
-START_PLAYER, TOKEN = _start("start_player"), _start("token")
-TOKEN_SLOT = {value: TOKEN + i for value, i in _E.slots("token").items()}
+SEAT, PLAYERS, SOLO, ROUND = _E.start("seat"), _E.start("players"), _E.start("solo"), _E.start("round")
+DIFFICULTY = _E.one_hot("ai_difficulty")
+START_PLAYER = _E.start("start_player")
+TOKEN_SLOT = _E.one_hot("token")
 END_TRIGGERED, FINAL_ROUND, ACTIVE, AI_TURN = (
-    _start("end_triggered"), _start("final_round"), _start("active"), _start("ai_turn"),
+    _E.start("end_triggered"), _E.start("final_round"), _E.start("active"), _E.start("ai_turn"),
 )
-DECISION = {value: _start("decision") + i for value, i in _E.slots("decision").items()}
-CURRENT_DEPTH, JUST_FLIPPED = _start("current_depth"), _start("just_flipped")
-DEPTHS, DEPTH_ITEM, DEPTH_STRIDE, DEPTH_CAP = _start("depths"), _start("depths[]"), _E.stride("depths"), _E.cap("depths")
-BOARDS, BOARD_ITEM, BOARD_STRIDE, BOARD_CAP = _start("boards"), _start("boards[]"), _E.stride("boards"), _E.cap("boards")
-AI_PART, AI_SIZE = _start("ai"), _E.node("ai").size
-DISCARDED_START, DISCARDED_SIZE = _start("discarded_rocks"), _E.node("discarded_rocks").size
+DECISION = _E.one_hot("decision")
+CURRENT_DEPTH, JUST_FLIPPED = _E.start("current_depth"), _E.start("just_flipped")
+DEPTHS, DEPTH_ITEM, DEPTH_STRIDE, DEPTH_CAP = _E.start("depths"), _E.start("depths[]"), _E.stride("depths"), _E.cap("depths")
+BOARDS, BOARD_ITEM, BOARD_STRIDE, BOARD_CAP = _E.start("boards"), _E.start("boards[]"), _E.stride("boards"), _E.cap("boards")
+AI_PART, AI_SIZE = _E.start("ai"), _E.node("ai").size
+DISCARDED_START, DISCARDED_SIZE = _E.start("discarded_rocks"), _E.node("discarded_rocks").size
 DISCARDED = _E.slots("discarded_rocks")  # tile id -> its place in the block
-GAME_OVER = _start("game_over")
+GAME_OVER = _E.start("game_over")
 
 
 def _tile_fields(item: str, message: str) -> tuple[int, int, dict[str, int], dict[str, int], int]:
@@ -51,8 +46,8 @@ def _tile_fields(item: str, message: str) -> tuple[int, int, dict[str, int], dic
     return (
         _E.offset(f"{message}.id", item),
         _E.offset(f"{message}.depth", item),
-        {value: _E.offset(f"{message}.type", item) + i for value, i in _E.slots(f"{message}.type").items()},
-        {value: _E.offset(f"{message}.colour", item) + i for value, i in _E.slots(f"{message}.colour").items()},
+        _E.one_hot(f"{message}.type", item),
+        _E.one_hot(f"{message}.colour", item),
         _E.offset(f"{message}.value", item),
     )
 
@@ -130,7 +125,7 @@ _B_DEPTHS, _B_DEPTHS_FIRST, _B_DEPTHS_CAP = (
     _E.offset("boards[].captured_depths", "boards[]"), _E.offset("boards[].captured_depths[]", "boards[]"),
     _E.cap("boards[].captured_depths"),
 )
-_B_TILES = {tile: _E.offset("boards[].captured_tiles", "boards[]") + i for tile, i in _E.slots("boards[].captured_tiles").items()}
+_B_TILES = _E.one_hot("boards[].captured_tiles", "boards[]")
 
 _A_POSITION, _A_SCORE, _A_ROWS = (_E.offset(f"ai.{name}", "ai") for name in ("position", "score", "complete_rows"))
 _A_COLUMNS = tuple(_TileList(f"ai.{colour}", "ai") for colour in ("pink", "green", "yellow"))
@@ -164,15 +159,8 @@ def _tuples(lists: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
     return tuple(map(tuple, lists))
 
 
-def encode(state: DeepDiveState, seat: Seat, out: Slots) -> None:
+def _encode(state: DeepDiveState, seat: Seat, out: dict[int, float]) -> None:
     """The seat's observation slots (see the module's docstring); zeros are left out."""
-    try:
-        _encode(state, seat, out)
-    except KeyError as error:  # a value outside its vocabulary: the view's encoding names the field
-        raise EncodingError(f"{GAME}: a value of seat {seat}'s view is outside its vocabulary: {error}") from None
-
-
-def _encode(state: DeepDiveState, seat: Seat, out: Slots) -> None:
     tiles = state.data.tiles
     out[SEAT] = 1.0
     out[SEAT + 1] = float(seat)
@@ -206,7 +194,7 @@ def _encode(state: DeepDiveState, seat: Seat, out: Slots) -> None:
     out[DEPTHS] = float(DEPTH_CAP)
     penguin_on = state.penguin_on
     face_down, removed = state.face_down, state.removed_per_depth
-    blocks = out.blocks
+    put_block = block_taker(out)
     tiles_id = id(tiles)
     for index, (unseen, available, inert) in enumerate(zip(state.unseen, state.available, state.inert)):
         current = (face_down[index], removed, available, inert, tuple(map(penguin_on.get, inert)) if inert else (), tiles_id)
@@ -217,14 +205,14 @@ def _encode(state: DeepDiveState, seat: Seat, out: Slots) -> None:
                 key, DEPTH_ITEM + index * DEPTH_STRIDE, DEPTH_STRIDE, lambda slots: _write_depth(state, index, slots, 0)
             )
             _recent_depths.keep(index, current, block)
-        blocks.append(block)  # the whole depth, its unseen block (all zeros) included
+        put_block(block)  # the whole depth, its unseen block (all zeros) included
         current = (unseen, tiles_id)
         block = _recent_unseen.get(index, current)
         if block is None:
             key = (index, tuple(unseen), tiles_id)
             block = _unseen.parts.get(key) or _unseen.keep(key, _unseen_block(state, index))
             _recent_unseen.keep(index, current, block)
-        blocks.append(block)  # copied over the depth's
+        put_block(block)  # copied over the depth's
     players = state.players
     check_cap(GAME, "boards", players, BOARD_CAP)
     out[BOARDS] = float(players)
@@ -237,14 +225,14 @@ def _encode(state: DeepDiveState, seat: Seat, out: Slots) -> None:
                 key, BOARD_ITEM + player * BOARD_STRIDE, BOARD_STRIDE, lambda slots: _write_board(state, player, slots, 0)
             )
             _recent_boards.keep(player, current, block)
-        blocks.append(block)
+        put_block(block)
     if solo:
         key = (state.ai_position, state.difficulty, _tuples(state.ai_columns), tuple(state.ai_rocks),
                tuple(state.ai_open_water), id(tiles))
-        blocks.append(_ai.parts.get(key) or _ai.block(key, AI_PART, AI_SIZE, lambda slots: _write_ai(state, slots, 0)))
+        put_block(_ai.parts.get(key) or _ai.block(key, AI_PART, AI_SIZE, lambda slots: _write_ai(state, slots, 0)))
     if state.discarded:
         key = (tuple(state.discarded), id(tiles))
-        blocks.append(
+        put_block(
             _discarded.parts.get(key)
             or _discarded.block(key, DISCARDED_START, DISCARDED_SIZE, lambda slots: _write_discarded(state, slots, 0))
         )
@@ -310,3 +298,7 @@ def _write_discarded(state: DeepDiveState, out: Any, at: int) -> None:  # noqa: 
     tiles = state.data.tiles
     for t in state.discarded:
         out[at + DISCARDED[tiles[t].id]] += 1.0
+
+
+#: the seat's observation slots; a value outside its vocabulary is an EncodingError naming it
+encode = naming_vocabulary_errors(GAME, _encode)

@@ -2,7 +2,8 @@
 
 Nothing in Fuji 99 is secret (referee/games/fuji99/views.py shows every seat the whole table), so this
 writes the table's fields as views.py builds them, reading the state's lists directly instead of building
-the view's dicts. Slot numbers come from the view encoding's layout (sdk/envs/state_encoders/layout.py).
+the view's dicts. Slot numbers come from the view encoding (`ViewEncoding.start`, `stride`, `one_hot`, ...
+by field path).
 """
 
 from __future__ import annotations
@@ -11,55 +12,55 @@ from referee.engine import Seat
 from referee.games.fuji99.data import FujiData
 from referee.games.fuji99.phases import CUBES, OVER
 from referee.games.fuji99.state import Fuji99State
-from sdk.envs.encoding import EncodingError
-from sdk.envs.state_encoders.layout import Layout
+from sdk.envs.encodings import game_encoding
+from sdk.envs.state_encoders.parts import over_cap
 
-_L = Layout("fuji99")
+_E = game_encoding("fuji99").view
 
-_SEAT = _L.slot("seat")
-_PLAYERS, _ROUND, _MAX_ROUNDS, _ACTIVE = (_L.slot(p) for p in ("players", "round", "max_rounds", "active"))
-_PHASE = _L.one_hot("phase")
-_MOVEMENT = _L.slot("movement")
-_SEATS = _L.slot("seats")
-_CURRENT = _L.slot("current_draw.clear"), _L.slot("current_draw.yellow"), _L.slot("current_draw.red")
+_SEAT = _E.start("seat")
+_PLAYERS, _ROUND, _MAX_ROUNDS, _ACTIVE = (_E.start(p) for p in ("players", "round", "max_rounds", "active"))
+_PHASE = _E.one_hot("phase")
+_MOVEMENT = _E.start("movement")
+_SEATS = _E.start("seats")
+_CURRENT = _E.start("current_draw.clear"), _E.start("current_draw.yellow"), _E.start("current_draw.red")
 _TABLE = tuple(
-    _L.slot(p)
+    _E.start(p)
     for p in (
         "cubes_to_draw", "red_area", "spent_yellow", "available_yellow", "move_bonus", "pagoda",
         "yellow_on_20", "yellow_on_50", "deck_size",
     )
 )
-_DISCARD = _L.one_hot("discard[]", "discard")
-_RESOLVING = _L.one_hot("resolving_echoes[]", "resolving_echoes")
-_DRAWING = _L.slot("drawing_card")
-_PLACED = _L.slot("placed_this_stop")
-_PLACED_CAP = _L.cap("placed_this_stop")
+_DISCARD = _E.one_hot("discard")
+_RESOLVING = _E.one_hot("resolving_echoes")
+_DRAWING = _E.start("drawing_card")
+_PLACED = _E.start("placed_this_stop")
+_PLACED_CAP = _E.cap("placed_this_stop")
 #: per item of placed_this_stop: (presence slot, card -> slot, cubes slot)
 _PLACED_ITEMS = tuple(
     (
-        _L.slot("placed_this_stop[]") + i * _L.stride("placed_this_stop"),
-        _L.one_hot("placed_this_stop[].card", shift=i * _L.stride("placed_this_stop")),
-        _L.slot("placed_this_stop[].cubes") + i * _L.stride("placed_this_stop"),
+        _E.start("placed_this_stop[]") + i * _E.stride("placed_this_stop"),
+        _E.one_hot("placed_this_stop[].card", shift=i * _E.stride("placed_this_stop")),
+        _E.start("placed_this_stop[].cubes") + i * _E.stride("placed_this_stop"),
     )
     for i in range(_PLACED_CAP)
 )
-_CUBES_TO_PLACE, _WINNER, _OVER = _L.slot("cubes_to_place"), _L.slot("winner"), _L.slot("over")
+_CUBES_TO_PLACE, _WINNER, _OVER = _E.start("cubes_to_place"), _E.start("winner"), _E.start("over")
 
 _SEAT_FIELDS = (
     "seats[]", "seats[].seat", "seats[].position", "seats[].turns_taken", "seats[].bag.clear", "seats[].bag.yellow",
     "seats[].bag.red", "seats[].got20", "seats[].got50", "seats[].hand", "seats[].hand_danger", "seats[].omens",
 )
-_SEATS_CAP, _HAND_CAP, _OMENS_CAP = _L.cap("seats"), _L.cap("seats[].hand"), _L.cap("seats[].omens")
-_SEAT_STRIDE, _HAND_STRIDE, _OMEN_STRIDE = _L.stride("seats"), _L.stride("seats[].hand"), _L.stride("seats[].omens")
+_SEATS_CAP, _HAND_CAP, _OMENS_CAP = _E.cap("seats"), _E.cap("seats[].hand"), _E.cap("seats[].omens")
+_SEAT_STRIDE, _HAND_STRIDE, _OMEN_STRIDE = _E.stride("seats"), _E.stride("seats[].hand"), _E.stride("seats[].omens")
 #: per seat: its fields' slots in the order of _SEAT_FIELDS
-_SEAT_SLOTS = tuple(tuple(_L.slot(path) + p * _SEAT_STRIDE for path in _SEAT_FIELDS) for p in range(_SEATS_CAP))
+_SEAT_SLOTS = tuple(tuple(_E.start(path) + p * _SEAT_STRIDE for path in _SEAT_FIELDS) for p in range(_SEATS_CAP))
 #: per seat, per omen: (presence slot, omen card -> slot, active slot)
 _OMEN_SLOTS = tuple(
     tuple(
         (
-            _L.slot("seats[].omens[]") + p * _SEAT_STRIDE + i * _OMEN_STRIDE,
-            _L.one_hot("seats[].omens[].card", shift=p * _SEAT_STRIDE + i * _OMEN_STRIDE),
-            _L.slot("seats[].omens[].active") + p * _SEAT_STRIDE + i * _OMEN_STRIDE,
+            _E.start("seats[].omens[]") + p * _SEAT_STRIDE + i * _OMEN_STRIDE,
+            _E.one_hot("seats[].omens[].card", shift=p * _SEAT_STRIDE + i * _OMEN_STRIDE),
+            _E.start("seats[].omens[].active") + p * _SEAT_STRIDE + i * _OMEN_STRIDE,
         )
         for i in range(_OMENS_CAP)
     )
@@ -81,23 +82,19 @@ def _hand_slots(data: FujiData) -> tuple[tuple[_HandSlots, ...], ...]:
         places = []
         for i in range(_HAND_CAP):
             shift = p * _SEAT_STRIDE + i * _HAND_STRIDE
-            cards = _L.one_hot("seats[].hand[].card", shift=shift)
-            types = _L.one_hot("seats[].hand[].type", shift=shift)
+            cards = _E.one_hot("seats[].hand[].card", shift=shift)
+            types = _E.one_hot("seats[].hand[].type", shift=shift)
             per_card = {}
             for card, slot in cards.items():
                 kind = data.card_type[card]
                 per_card[card] = (slot, types[kind.type], kind.danger)
             places.append(
-                (_L.slot("seats[].hand[]") + shift, per_card, _L.slot("seats[].hand[].cubes") + shift, _L.slot("seats[].hand[].danger") + shift)
+                (_E.start("seats[].hand[]") + shift, per_card, _E.start("seats[].hand[].cubes") + shift, _E.start("seats[].hand[].danger") + shift)
             )
         table.append(tuple(places))
     slots = tuple(table)
     _hands[id(data)] = (data, slots)
     return slots
-
-
-def _too_many(path: str, count: int, cap: int) -> EncodingError:
-    return EncodingError(f"view field {path} holds {count} items, more than its cap {cap}")
 
 
 def encode(state: Fuji99State, seat: Seat, out: dict[int, float]) -> None:
@@ -113,7 +110,7 @@ def encode(state: Fuji99State, seat: Seat, out: dict[int, float]) -> None:
     out[_PHASE[phase]] = 1.0
     out[_MOVEMENT] = state.m
     if players > _SEATS_CAP:
-        raise _too_many("seats", players, _SEATS_CAP)
+        raise over_cap("seats", players, _SEATS_CAP)
     out[_SEATS] = players
     hand_slots = _hand_slots(state.data)
     cubes_get = state.cubes.get
@@ -129,7 +126,7 @@ def encode(state: Fuji99State, seat: Seat, out: dict[int, float]) -> None:
         out[s_got50] = got[1]
         hand = state.hands[p]
         if len(hand) > _HAND_CAP:
-            raise _too_many("seats[].hand", len(hand), _HAND_CAP)
+            raise over_cap("seats[].hand", len(hand), _HAND_CAP)
         out[s_hand] = len(hand)
         total = 0
         places = hand_slots[p]
@@ -147,7 +144,7 @@ def encode(state: Fuji99State, seat: Seat, out: dict[int, float]) -> None:
         out[s_danger] = total
         omens = state.omens[p]
         if len(omens) > _OMENS_CAP:
-            raise _too_many("seats[].omens", len(omens), _OMENS_CAP)
+            raise over_cap("seats[].omens", len(omens), _OMENS_CAP)
         out[s_omens] = len(omens)
         omen_slots = _OMEN_SLOTS[p]
         for i, (card, active) in enumerate(omens):
@@ -175,7 +172,7 @@ def encode(state: Fuji99State, seat: Seat, out: dict[int, float]) -> None:
         out[_DRAWING + 1] = state.drawing
     placed = state.placed
     if len(placed) > _PLACED_CAP:
-        raise _too_many("placed_this_stop", len(placed), _PLACED_CAP)
+        raise over_cap("placed_this_stop", len(placed), _PLACED_CAP)
     out[_PLACED] = len(placed)
     for i, (card, count) in enumerate(placed.items()):
         p_present, p_cards, p_cubes = _PLACED_ITEMS[i]

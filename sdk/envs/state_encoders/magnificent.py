@@ -15,64 +15,52 @@ from referee.games.magnificent import draft
 from referee.games.magnificent.data import TILE_TYPES
 from referee.games.magnificent.model import Player, position_label
 from referee.games.magnificent.state import MagnificentState
-from sdk.envs.encoding import EncodingError, Slots
 from sdk.envs.encodings import game_encoding
-from sdk.envs.state_encoders.parts import Memory, Recent, check_cap
+from sdk.envs.state_encoders.parts import Memory, Recent, block_taker, check_cap, naming_vocabulary_errors
 
 GAME = "magnificent"
 _E = game_encoding(GAME).view
 
 
-def _one_hot(path: str, within: str | None = None) -> dict[str, int]:
-    """A one-hot or count field's value -> its slot (from `within`'s start when given)."""
-    base = _E.start(path) - (_E.start(within) if within else 0)
-    return {value: base + i for value, i in _E.slots(path).items()}
-
-
-def _indexed(path: str) -> dict[str, float]:
-    """An indexed field's value -> what its slot holds (1 + its place in the vocabulary)."""
-    return {value: float(i + 1) for value, i in _E.slots(path).items()}
-
-
 # ----- the table's own fields -------------------------------------------------------------------
 SEAT, ROUND, START_PLAYER, TURN_COUNT = _E.start("seat"), _E.start("round"), _E.start("start_player"), _E.start("turn_count")
-DECISION = _one_hot("decision")
+DECISION = _E.one_hot("decision")
 DECIDING, DECIDING_CAP = _E.start("deciding"), _E.cap("deciding")
 POSTER_DISPLAY, POSTER_DISPLAY_CAP = _E.start("poster_display"), _E.cap("poster_display")
-POSTER_INDEX = _indexed("poster_display[]")
+POSTER_INDEX = _E.indexed("poster_display[]")
 POSTER_DECK_SIZE, MASTER_DECK_SIZE, TRAINER_DECK_SIZE = (
     _E.start("poster_deck_size"), _E.start("master_deck_size"), _E.start("trainer_deck_size"),
 )
-POSTER_DISCARD, DRAFT_POOL, REMOVED_TRAINERS = _one_hot("poster_discard"), _one_hot("draft_pool"), _one_hot("removed_trainers")
+POSTER_DISCARD, DRAFT_POOL, REMOVED_TRAINERS = _E.one_hot("poster_discard"), _E.one_hot("draft_pool"), _E.one_hot("removed_trainers")
 SUPPLY, SUPPLY_ITEM, SUPPLY_STRIDE = _E.start("supply"), _E.start("supply[]"), _E.stride("supply")
-SUPPLY_TYPE, SUPPLY_COUNT = _one_hot("supply[].tile_type", "supply[]"), _E.offset("supply[].count", "supply[]")
-POSTER_IN_HAND = _one_hot("poster_in_hand")
+SUPPLY_TYPE, SUPPLY_COUNT = _E.one_hot("supply[].tile_type", "supply[]"), _E.offset("supply[].count", "supply[]")
+POSTER_IN_HAND = _E.one_hot("poster_in_hand")
 SIDE_B, GAME_OVER = _E.start("side_b"), _E.start("game_over")
 FINAL_SCORES, FINAL_SCORES_NODE = _E.start("final_scores"), _E.node("final_scores")
 DRAFT_MASTER_CARDS, DRAFT_ROUND = _E.start("draft_master_cards"), _E.start("draft_round")
-DRAFT_HAND, DRAFT_PICKS, DRAFT_REMOVED = _one_hot("draft_hand"), _one_hot("draft_picks"), _one_hot("draft_removed")
+DRAFT_HAND, DRAFT_PICKS, DRAFT_REMOVED = _E.one_hot("draft_hand"), _E.one_hot("draft_picks"), _E.one_hot("draft_removed")
 
 MAIN_TENT, MAIN_TENT_ITEM, MAIN_TENT_STRIDE, MAIN_TENT_CAP = (
     _E.start("main_tent"), _E.start("main_tent[]"), _E.stride("main_tent"), _E.cap("main_tent"),
 )
 MAIN_TENT_SIZE = _E.node("main_tent").size
-_MT_COLOUR = _one_hot("main_tent[].colour", "main_tent[]")
+_MT_COLOUR = _E.one_hot("main_tent[].colour", "main_tent[]")
 _MT_VALUE, _MT_COUNT = _E.offset("main_tent[].value", "main_tent[]"), _E.offset("main_tent[].count", "main_tent[]")
 
 DISPLAY, DISPLAY_ITEM, DISPLAY_STRIDE, DISPLAY_CAP, DISPLAY_SIZE = (
     _E.start("display"), _E.start("display[]"), _E.stride("display"), _E.cap("display"), _E.node("display").size,
 )
 _D_SLOT, _D_CARD, _D_TRAINER = (_E.offset(f"display[].{name}", "display[]") for name in ("slot", "card", "trainer"))
-_D_CARDS, _D_TRAINERS = _indexed("display[].card"), _indexed("display[].trainer")
+_D_CARDS, _D_TRAINERS = _E.indexed("display[].card"), _E.indexed("display[].trainer")
 
 TRACKS, TRACKS_ITEM, TRACKS_STRIDE, TRACKS_CAP, TRACKS_SIZE = (
     _E.start("tracks"), _E.start("tracks[]"), _E.stride("tracks"), _E.cap("tracks"), _E.node("tracks").size,
 )
-_T_COLOUR, _T_WAGON = _one_hot("tracks[].colour", "tracks[]"), _E.offset("tracks[].wagon", "tracks[]")
+_T_COLOUR, _T_WAGON = _E.one_hot("tracks[].colour", "tracks[]"), _E.offset("tracks[].wagon", "tracks[]")
 _T_SPACES, _T_SPACES_FIRST, _T_SPACES_CAP = (
     _E.offset("tracks[].spaces", "tracks[]"), _E.offset("tracks[].spaces[]", "tracks[]"), _E.cap("tracks[].spaces"),
 )
-_T_SPACE = _indexed("tracks[].spaces[]")
+_T_SPACE = _E.indexed("tracks[].spaces[]")
 
 PLAYERS, PLAYERS_ITEM, PLAYERS_STRIDE, PLAYERS_CAP = (
     _E.start("players"), _E.start("players[]"), _E.stride("players"), _E.cap("players"),
@@ -86,30 +74,30 @@ def _p(name: str) -> int:
 _P_SEAT, _P_POINTS, _P_COINS, _P_MARKERS, _P_SPENT, _P_TURNS = (
     _p(name) for name in ("seat", "points", "coins", "markers", "spent_markers", "turns_taken")
 )
-_P_BOARD = _one_hot("players[].board", "players[]")
+_P_BOARD = _E.one_hot("players[].board", "players[]")
 _P_GEMS, _P_GEMS_CAP = _p("gems"), _E.cap("players[].gems")
 _P_MASTERS, _P_MASTERS_FIRST, _P_MASTERS_STRIDE, _P_MASTERS_CAP = (
     _p("masters"), _p("masters[]"), _E.stride("players[].masters"), _E.cap("players[].masters"),
 )
 _M_CARD = _E.offset("players[].masters[].card", "players[].masters[]")
-_M_CARDS = _indexed("players[].masters[].card")
+_M_CARDS = _E.indexed("players[].masters[].card")
 _M_DIE = _E.offset("players[].masters[].die", "players[].masters[]")
-_M_DIE_COLOUR = _one_hot("players[].masters[].die.colour", "players[].masters[]")
+_M_DIE_COLOUR = _E.one_hot("players[].masters[].die.colour", "players[].masters[]")
 _M_DIE_VALUE = _E.offset("players[].masters[].die.value", "players[].masters[]")
-_P_TRAINERS = _one_hot("players[].trainers", "players[]")
+_P_TRAINERS = _E.one_hot("players[].trainers", "players[]")
 _P_TILES, _P_TILES_FIRST, _P_TILES_STRIDE, _P_TILES_CAP = (
     _p("tiles"), _p("tiles[]"), _E.stride("players[].tiles"), _E.cap("players[].tiles"),
 )
-_TL_TYPE = _one_hot("players[].tiles[].tile_type", "players[].tiles[]")
+_TL_TYPE = _E.one_hot("players[].tiles[].tile_type", "players[].tiles[]")
 _TL_ORIENTATION, _TL_X, _TL_Y = (_E.offset(f"players[].tiles[].{name}", "players[].tiles[]") for name in ("orientation", "x", "y"))
 _P_CAMP = _p("camp")
 CAMP_SIZE = _P_CAMP + _E.node("players[].camp").size - _P_TILES  # the tiles list and the camp, one after the other
 _CAMP_ROWS, _CAMP_COLS, _CAMP_CHARS = _E.spec.grids["players[].camp"]
 _P_POSTERS, _P_POSTERS_FIRST, _P_POSTERS_CAP = _p("posters"), _p("posters[]"), _E.cap("players[].posters")
-_P_POSTER = _indexed("players[].posters[]")
+_P_POSTER = _E.indexed("players[].posters[]")
 _P_TENTS, _P_TENTS_FIRST, _P_TENTS_CAP = _p("tents"), _p("tents[]"), _E.cap("players[].tents")
-_P_TENT = _indexed("players[].tents[]")
-_P_COMPLETED = _one_hot("players[].completed", "players[]")
+_P_TENT = _E.indexed("players[].tents[]")
+_P_COMPLETED = _E.one_hot("players[].completed", "players[]")
 _P_HATS, _P_HATS_FIRST, _P_HATS_STRIDE, _P_HATS_CAP = (
     _p("hats"), _p("hats[]"), _E.stride("players[].hats"), _E.cap("players[].hats"),
 )
@@ -125,13 +113,13 @@ _TU_SEAT, _TU_POWER, _TU_MASTER_USED, _TU_EXTRA_SMALL, _TU_EXTRA_SHOWS, _TU_POIN
     _t(name) for name in ("seat", "power", "master_used", "extra_small_tiles", "extra_shows", "points_per_show", "resolved")
 )
 _TU_SHOWS, _TU_EXTRA_GEMS = _t("shows"), _t("extra_gems_due")
-_TU_DIE, _TU_DIE_COLOUR, _TU_DIE_VALUE = _t("die"), _one_hot("turn.die.colour"), _t("die.value")
-_TU_CARD, _TU_ACTING, _TU_ACTION = _one_hot("turn.card"), _one_hot("turn.acting_colour"), _one_hot("turn.action")
-_TU_BUILD, _TU_WAGON = _one_hot("turn.build_colour"), _one_hot("turn.wagon_colour")
-_TU_TRAINERS, _TU_PENDING, _TU_TILE = _one_hot("turn.trainers_used"), _one_hot("turn.pending_tiles"), _one_hot("turn.tile_type")
+_TU_DIE, _TU_DIE_COLOUR, _TU_DIE_VALUE = _t("die"), _E.one_hot("turn.die.colour"), _t("die.value")
+_TU_CARD, _TU_ACTING, _TU_ACTION = _E.one_hot("turn.card"), _E.one_hot("turn.acting_colour"), _E.one_hot("turn.action")
+_TU_BUILD, _TU_WAGON = _E.one_hot("turn.build_colour"), _E.one_hot("turn.wagon_colour")
+_TU_TRAINERS, _TU_PENDING, _TU_TILE = _E.one_hot("turn.trainers_used"), _E.one_hot("turn.pending_tiles"), _E.one_hot("turn.tile_type")
 _TU_ANCHOR, _TU_ANCHOR_X, _TU_ANCHOR_Y = _t("anchor"), _t("anchor.x"), _t("anchor.y")
 _TU_CHOSEN, _TU_CHOSEN_CAP = _t("chosen_slots"), _E.cap("turn.chosen_slots")
-_TU_TENT = _one_hot("turn.tent")
+_TU_TENT = _E.one_hot("turn.tent")
 
 _players, _camps, _main_tent, _display, _tracks = Memory(), Memory(), Memory(), Memory(), Memory()
 #: the parts last handed out: per seat (players, camps), and the main tent, display and tracks (places 0, 1, 2)
@@ -151,16 +139,9 @@ def _main_tent_order(key: str) -> tuple[int, str]:
     return ("OGPC".index(key[0]), key)
 
 
-def encode(state: MagnificentState, seat: Seat, out: Slots) -> None:
+def _encode(state: MagnificentState, seat: Seat, out: dict[int, float]) -> None:
     """The seat's observation slots (see the module's docstring); zeros are left out."""
-    try:
-        _encode(state, seat, out)
-    except KeyError as error:  # a value outside its vocabulary: the view's encoding names the field
-        raise EncodingError(f"{GAME}: a value of seat {seat}'s view is outside its vocabulary: {error}") from None
-
-
-def _encode(state: MagnificentState, seat: Seat, out: Slots) -> None:
-    blocks = out.blocks
+    put_block = block_taker(out)
     out[SEAT] = 1.0
     out[SEAT + 1] = float(seat)
     out[ROUND] = float(state.round)
@@ -182,14 +163,14 @@ def _encode(state: MagnificentState, seat: Seat, out: Slots) -> None:
             key, MAIN_TENT, MAIN_TENT_SIZE, lambda slots: _write_main_tent(main_tent, slots, 0)
         )
         _recent.keep(0, (main_tent,), block)
-    blocks.append(block)
+    put_block(block)
     display = state.display
     block = _recent.get(1, (display,))
     if block is None:
         key = tuple(map(tuple, display))
         block = _display.parts.get(key) or _display.block(key, DISPLAY, DISPLAY_SIZE, lambda slots: _write_display(display, slots, 0))
         _recent.keep(1, (display,), block)
-    blocks.append(block)
+    put_block(block)
     posters = state.poster_display
     check_cap(GAME, "poster_display", len(posters), POSTER_DISPLAY_CAP)
     out[POSTER_DISPLAY] = float(len(posters))
@@ -209,7 +190,7 @@ def _encode(state: MagnificentState, seat: Seat, out: Slots) -> None:
         key = (tuple((colour, tuple(tents)) for colour, tents in track_tents.items()), tuple(wagons.items()), id(state.c))
         block = _tracks.parts.get(key) or _tracks.block(key, TRACKS, TRACKS_SIZE, lambda slots: _write_tracks(state, slots, 0))
         _recent.keep(2, current, block)
-    blocks.append(block)
+    put_block(block)
     supply = state.supply
     out[SUPPLY] = float(len(TILE_TYPES))
     at = SUPPLY_ITEM
@@ -236,7 +217,7 @@ def _encode(state: MagnificentState, seat: Seat, out: Slots) -> None:
                 key, PLAYERS_ITEM + s * PLAYERS_STRIDE, PLAYERS_STRIDE, lambda slots: _write_player(s, player, slots, 0)
             )
             _recent_players.keep(s, current, block)
-        blocks.append(block)
+        put_block(block)
         current = (player.tiles, components)
         block = _recent_camps.get(s, current)
         if block is None:
@@ -246,7 +227,7 @@ def _encode(state: MagnificentState, seat: Seat, out: Slots) -> None:
                 lambda slots: _write_camp(state, player, slots, -_P_TILES),
             )
             _recent_camps.keep(s, current, block)
-        blocks.append(block)
+        put_block(block)
     if state.turn is not None:
         _write_turn(state, decision, out)
     if state.poster_in_hand:
@@ -460,3 +441,7 @@ def _write_turn(state: MagnificentState, decision: str, out: dict[int, float]) -
         tent = state.track_tents[colour][index]
         if tent:
             out[_TU_TENT[tent]] = 1.0
+
+
+#: the seat's observation slots; a value outside its vocabulary is an EncodingError naming it
+encode = naming_vocabulary_errors(GAME, _encode)

@@ -4,8 +4,9 @@ What a seat may see follows referee/games/merchants/views.py exactly: the public
 the C cards and the D card only once `state.trends_revealed()`, every shop, discards, chips, hand sizes,
 reputation counts and final records) plus the seat's own hand, reputation cards, returned cards and
 pending answers; never another seat's hand or reputation cards. Slot numbers come from the view
-encoding's layout. Lists the encoding counts (hand, discards, ...) are read in any order; the shop, a
-list by position, is read in the view's order (sorted by square).
+encoding (`ViewEncoding.start`, `stride`, `one_hot`, ... by field path). Lists the encoding counts (hand,
+discards, ...) are read in any order; the shop, a list by position, is read in the view's order (sorted
+by square). The layout and each seat's holdings are kept parts (sdk/envs/state_encoders/parts.py).
 """
 
 from __future__ import annotations
@@ -17,65 +18,66 @@ from referee.engine import Seat
 from referee.games.merchants.data import DUNGEONS
 from referee.games.merchants.state import OVER, MerchantsState
 from sdk.envs.encoding import EncodingError
-from sdk.envs.state_encoders.kept import Kept, put
-from sdk.envs.state_encoders.layout import Layout
+from sdk.envs.encodings import game_encoding
+from sdk.envs.state_encoders.parts import Recent, block_of, block_taker, over_cap
 
-_L = Layout("merchants")
+GAME = "merchants"
+_E = game_encoding(GAME).view
 
-_PLAYERS, _ROUND, _PICK = _L.slot("players"), _L.slot("round"), _L.slot("pick")
-_PHASE = _L.one_hot("phase")
-_SOLO, _BACK = _L.slot("solo"), _L.slot("personal_board_back")
-_LAYOUT = _L.slot("layout")
-_LAYOUT_STRIDE = _L.stride("layout")
+_PLAYERS, _ROUND, _PICK = _E.start("players"), _E.start("round"), _E.start("pick")
+_PHASE = _E.one_hot("phase")
+_SOLO, _BACK = _E.start("solo"), _E.start("personal_board_back")
+_LAYOUT = _E.start("layout")
+_LAYOUT_STRIDE = _E.stride("layout")
 #: per layout row: (presence slot, dungeon -> slot, A card -> slot, A face -> slot, B card -> slot, B face -> slot,
 #: C card -> slot, C kind -> slot)
 _LAYOUT_ROWS = tuple(
-    (_L.slot("layout[]") + i * _LAYOUT_STRIDE,)
+    (_E.start("layout[]") + i * _LAYOUT_STRIDE,)
     + tuple(
-        _L.one_hot(f"layout[].{name}", shift=i * _LAYOUT_STRIDE)
+        _E.one_hot(f"layout[].{name}", shift=i * _LAYOUT_STRIDE)
         for name in ("dungeon", "a_card", "a_face", "b_card", "b_face", "c_card", "c_kind")
     )
-    for i in range(_L.cap("layout"))
+    for i in range(_E.cap("layout"))
 )
-_D_CARD, _D_KIND = _L.one_hot("d_card"), _L.one_hot("d_kind")
+_D_CARD, _D_KIND = _E.one_hot("d_card"), _E.one_hot("d_kind")
 #: the stretch of the layout rows and the D card (they follow each other in the View message)
 _LAYOUT_STRETCH = _LAYOUT
-_LAYOUT_SIZE = _L.slot("d_kind") + len(_L.vocab("d_kind")) - _LAYOUT
-_SEATS = _L.slot("seats")
-_SEATS_CAP, _SHOP_CAP, _CHIPS_CAP = _L.cap("seats"), _L.cap("seats[].shop"), _L.cap("seats[].chips")
-_SEAT_STRIDE, _SHOP_STRIDE, _CHIP_STRIDE = _L.stride("seats"), _L.stride("seats[].shop"), _L.stride("seats[].chips")
-_TILE_INDEX = _L.index("seats[].shop[].tile")
-_SHOP = tuple(_L.slot("seats[].shop") + p * _SEAT_STRIDE for p in range(_SEATS_CAP))
-_CHIPS = tuple(_L.slot("seats[].chips") + p * _SEAT_STRIDE for p in range(_SEATS_CAP))
+_LAYOUT_SIZE = _E.start("d_kind") + _E.node("d_kind").size - _LAYOUT
+_SEATS = _E.start("seats")
+_SEATS_CAP, _SHOP_CAP, _CHIPS_CAP = _E.cap("seats"), _E.cap("seats[].shop"), _E.cap("seats[].chips")
+_SEAT_STRIDE, _SHOP_STRIDE, _CHIP_STRIDE = _E.stride("seats"), _E.stride("seats[].shop"), _E.stride("seats[].chips")
+_TILE_INDEX = _E.indexed("seats[].shop[].tile")
+_SHOP = tuple(_E.start("seats[].shop") + p * _SEAT_STRIDE for p in range(_SEATS_CAP))
+_CHIPS = tuple(_E.start("seats[].chips") + p * _SEAT_STRIDE for p in range(_SEATS_CAP))
 _SEAT_FIELDS = ("seats[]", "seats[].seat", "seats[].score", "seats[].hand_size", "seats[].reputation_count")
 #: per seat: its fields' slots in the order of _SEAT_FIELDS
 #: each seat's stretch of the vector starts at its item's presence slot
-_SEAT_ITEMS = tuple(_L.slot("seats[]") + p * _SEAT_STRIDE for p in range(_SEATS_CAP))
-_SEAT_SLOTS = tuple(tuple(_L.slot(path) + p * _SEAT_STRIDE for path in _SEAT_FIELDS) for p in range(_SEATS_CAP))
+_SEAT_ITEMS = tuple(_E.start("seats[]") + p * _SEAT_STRIDE for p in range(_SEATS_CAP))
+_SEAT_SLOTS = tuple(tuple(_E.start(path) + p * _SEAT_STRIDE for path in _SEAT_FIELDS) for p in range(_SEATS_CAP))
 #: per seat, per place in the shop: (presence, tile, row, col, rotation) slots
 _SHOP_SLOTS = tuple(
     tuple(
         tuple(
-            _L.slot(path) + p * _SEAT_STRIDE + i * _SHOP_STRIDE
+            _E.start(path) + p * _SEAT_STRIDE + i * _SHOP_STRIDE
             for path in ("seats[].shop[]", "seats[].shop[].tile", "seats[].shop[].row", "seats[].shop[].col", "seats[].shop[].rotation")
         )
         for i in range(_SHOP_CAP)
     )
     for p in range(_SEATS_CAP)
 )
-_DISCARDS = tuple(_L.one_hot("seats[].discards[]", "seats[].discards", shift=p * _SEAT_STRIDE) for p in range(_SEATS_CAP))
+_DISCARDS = tuple(_E.one_hot("seats[].discards", shift=p * _SEAT_STRIDE) for p in range(_SEATS_CAP))
 _UNUSED_CHIPS = tuple(
-    _L.one_hot("seats[].unused_chips[]", "seats[].unused_chips", shift=p * _SEAT_STRIDE) for p in range(_SEATS_CAP)
+    _E.one_hot("seats[].unused_chips", shift=p * _SEAT_STRIDE) for p in range(_SEATS_CAP)
 )
 #: per seat, per chip: (presence slot, round slot, dungeon -> slot, thumb slot, points slot)
 _CHIP_SLOTS = tuple(
     tuple(
         (
-            _L.slot("seats[].chips[]") + p * _SEAT_STRIDE + i * _CHIP_STRIDE,
-            _L.slot("seats[].chips[].round") + p * _SEAT_STRIDE + i * _CHIP_STRIDE,
-            _L.one_hot("seats[].chips[].dungeon", shift=p * _SEAT_STRIDE + i * _CHIP_STRIDE),
-            _L.slot("seats[].chips[].thumb") + p * _SEAT_STRIDE + i * _CHIP_STRIDE,
-            _L.slot("seats[].chips[].points") + p * _SEAT_STRIDE + i * _CHIP_STRIDE,
+            _E.start("seats[].chips[]") + p * _SEAT_STRIDE + i * _CHIP_STRIDE,
+            _E.start("seats[].chips[].round") + p * _SEAT_STRIDE + i * _CHIP_STRIDE,
+            _E.one_hot("seats[].chips[].dungeon", shift=p * _SEAT_STRIDE + i * _CHIP_STRIDE),
+            _E.start("seats[].chips[].thumb") + p * _SEAT_STRIDE + i * _CHIP_STRIDE,
+            _E.start("seats[].chips[].points") + p * _SEAT_STRIDE + i * _CHIP_STRIDE,
         )
         for i in range(_CHIPS_CAP)
     )
@@ -86,28 +88,24 @@ _FINAL_NUMBERS = (
     "seat", "trend_points", "thumb_points", "attribute_sets", "attribute_points", "circles", "circle_points",
     "thumbs", "discards", "stars", "best_heart", "star_points", "total", "rank",
 )
-_FINAL = _L.slot("seats[].final")
-_FINAL_NUMBER_SLOTS = {name: _L.slot(f"seats[].final.{name}") for name in _FINAL_NUMBERS}
-_REPUTATION = _L.slot("seats[].final.reputation")
-_REPUTATION_CAP, _REPUTATION_STRIDE = _L.cap("seats[].final.reputation"), _L.stride("seats[].final.reputation")
-_REPUTATION_ITEM, _REPUTATION_CARD = _L.slot("seats[].final.reputation[]"), _L.one_hot("seats[].final.reputation[].card")
-_REPUTATION_ACHIEVED = _L.slot("seats[].final.reputation[].achieved")
-_SOLO_RANK, _SOLO_TITLE = _L.one_hot("seats[].final.solo_rank"), _L.one_hot("seats[].final.solo_title")
+_FINAL = _E.start("seats[].final")
+_FINAL_NUMBER_SLOTS = {name: _E.start(f"seats[].final.{name}") for name in _FINAL_NUMBERS}
+_REPUTATION = _E.start("seats[].final.reputation")
+_REPUTATION_CAP, _REPUTATION_STRIDE = _E.cap("seats[].final.reputation"), _E.stride("seats[].final.reputation")
+_REPUTATION_ITEM, _REPUTATION_CARD = _E.start("seats[].final.reputation[]"), _E.one_hot("seats[].final.reputation[].card")
+_REPUTATION_ACHIEVED = _E.start("seats[].final.reputation[].achieved")
+_SOLO_RANK, _SOLO_TITLE = _E.one_hot("seats[].final.solo_rank"), _E.one_hot("seats[].final.solo_title")
 _FINAL_FIELDS = frozenset(_FINAL_NUMBERS) | {"reputation", "solo_rank", "solo_title"}
-_SUPPLY, _REPUTATION_DECK = _L.slot("supply_size"), _L.slot("reputation_deck_size")
-_SOLO_REMOVED = _L.one_hot("solo_removed[]", "solo_removed")
-_PASS = _L.one_hot("pass_direction")
-_SEAT = _L.slot("seat")
-_HAND = _L.one_hot("hand[]", "hand")
-_REPUTATION_HAND = _L.one_hot("reputation_hand[]", "reputation_hand")
-_RETURNED = _L.one_hot("returned_reputation[]", "returned_reputation")
-_PENDING_TILE = _L.one_hot("pending_tile")
-_TARGET, _TARGET_ROW, _TARGET_COL = _L.slot("pending_target"), _L.slot("pending_target.row"), _L.slot("pending_target.col")
-_TARGET_MODE = _L.one_hot("pending_target.mode")
-
-
-def _too_many(path: str, count: int, cap: int) -> EncodingError:
-    return EncodingError(f"view field {path} holds {count} items, more than its cap {cap}")
+_SUPPLY, _REPUTATION_DECK = _E.start("supply_size"), _E.start("reputation_deck_size")
+_SOLO_REMOVED = _E.one_hot("solo_removed")
+_PASS = _E.one_hot("pass_direction")
+_SEAT = _E.start("seat")
+_HAND = _E.one_hot("hand")
+_REPUTATION_HAND = _E.one_hot("reputation_hand")
+_RETURNED = _E.one_hot("returned_reputation")
+_PENDING_TILE = _E.one_hot("pending_tile")
+_TARGET, _TARGET_ROW, _TARGET_COL = _E.start("pending_target"), _E.start("pending_target.row"), _E.start("pending_target.col")
+_TARGET_MODE = _E.one_hot("pending_target.mode")
 
 
 def _final(final: dict[str, Any], shift: int, out: dict[int, float]) -> None:
@@ -122,7 +120,7 @@ def _final(final: dict[str, Any], shift: int, out: dict[int, float]) -> None:
             out[slot + shift] = value
     reputation = final.get("reputation") or ()
     if len(reputation) > _REPUTATION_CAP:
-        raise _too_many("seats[].final.reputation", len(reputation), _REPUTATION_CAP)
+        raise over_cap("seats[].final.reputation", len(reputation), _REPUTATION_CAP)
     out[_REPUTATION + shift] = len(reputation)
     for i, item in enumerate(reputation):
         at = shift + i * _REPUTATION_STRIDE
@@ -136,14 +134,15 @@ def _final(final: dict[str, Any], shift: int, out: dict[int, float]) -> None:
 
 
 #: the layout and each seat's holdings change a few times a round, and every seat's observation shows them
-_KEPT = Kept("merchants")
+#: (their values' items are replaced, never changed in place: copied one level deep)
+_recent_layout, _recent_holdings = Recent(1, nested=False), Recent(_SEATS_CAP, nested=False)
 
 
 def _holdings(p: int, shop: dict[Any, Any], discards: list[str], unused: list[str], chips: list[Any], final: Any) -> dict[int, float]:  # noqa: ANN401 - the state's records
     """The slots of seat `p`'s shop (in the view's order: sorted by square), discards, chips and final record."""
     out: dict[int, float] = {}
     if len(shop) > _SHOP_CAP:
-        raise _too_many("seats[].shop", len(shop), _SHOP_CAP)
+        raise over_cap("seats[].shop", len(shop), _SHOP_CAP)
     out[_SHOP[p]] = len(shop)
     places = _SHOP_SLOTS[p]
     tile_index = _TILE_INDEX
@@ -161,7 +160,7 @@ def _holdings(p: int, shop: dict[Any, Any], discards: list[str], unused: list[st
     for dungeon in unused:
         out[slots[dungeon]] = 1.0
     if len(chips) > _CHIPS_CAP:
-        raise _too_many("seats[].chips", len(chips), _CHIPS_CAP)
+        raise over_cap("seats[].chips", len(chips), _CHIPS_CAP)
     out[_CHIPS[p]] = len(chips)
     chip_slots = _CHIP_SLOTS[p]
     for i, chip in enumerate(chips):
@@ -211,7 +210,7 @@ def encode(state: MerchantsState, seat: Seat, out: dict[int, float]) -> None:
     players_state = state.players_state
     players = len(players_state)
     if not 0 <= seat < players:
-        raise EncodingError(f"merchants: no seat {seat} in a {players}-player game")
+        raise EncodingError(f"{GAME}: no seat {seat} in a {players}-player game")
     phase = state.phase
     solo = state.solo
     round_number = state.round
@@ -222,11 +221,14 @@ def encode(state: MerchantsState, seat: Seat, out: dict[int, float]) -> None:
     out[_SOLO] = solo
     out[_BACK] = state.back_side
     revealed = state.trends_revealed()
-    add_block = getattr(out, "add_block", None)
+    put_block = block_taker(out)
     layout = (state.layout, revealed, state.c_cards, state.grey, state.d_card, state.data.grey_kinds)
-    put(out, add_block, _KEPT.part("layout", layout, _layout, _LAYOUT_STRETCH, _LAYOUT_SIZE))
+    block = _recent_layout.get(0, layout)
+    if block is None:
+        block = _recent_layout.keep(0, layout, block_of(GAME, "layout", _layout(*layout), _LAYOUT_STRETCH, _LAYOUT_SIZE))
+    put_block(block)
     if players > _SEATS_CAP:
-        raise _too_many("seats", players, _SEATS_CAP)
+        raise over_cap("seats", players, _SEATS_CAP)
     out[_SEATS] = players
     for p in range(players):
         player = players_state[p]
@@ -237,8 +239,13 @@ def encode(state: MerchantsState, seat: Seat, out: dict[int, float]) -> None:
         bundle = player.bundle
         out[s_hand] = len(bundle.tiles) if bundle is not None else 0
         out[s_reputation] = len(player.reputation)
-        holdings = (p, player.shop, player.discards, player.unused_chips, player.chips, player.final)
-        put(out, add_block, _KEPT.part(p, holdings, _holdings, _SEAT_ITEMS[p], _SEAT_STRIDE))
+        holdings = (player.shop, player.discards, player.unused_chips, player.chips, player.final)
+        block = _recent_holdings.get(p, holdings)
+        if block is None:
+            block = _recent_holdings.keep(
+                p, holdings, block_of(GAME, f"seat {p}", _holdings(p, *holdings), _SEAT_ITEMS[p], _SEAT_STRIDE)
+            )
+        put_block(block)
     out[_SUPPLY] = len(state.supply)
     out[_REPUTATION_DECK] = len(state.reputation_deck)
     for tile in state.solo_removed:

@@ -3,7 +3,7 @@
 What a seat may see follows referee/games/underground_dice/views.py exactly: the parent's set dice only
 to the parent while they are hidden (its HIDDEN_DICE_PHASES), a hand's genuine/counterfeit split only to
 its owner under the counterfeit rule once dealt, and the pot's counterfeits only to the pot's owner
-(never while a stake's make-up is being chosen). Slot numbers come from the view encoding's layout.
+(never while a stake's make-up is being chosen). Slot numbers come from the view encoding, by field path.
 """
 
 from __future__ import annotations
@@ -11,40 +11,40 @@ from __future__ import annotations
 from referee.engine import Seat
 from referee.games.underground_dice.state import STAKE_FAKES, UndergroundDiceState
 from referee.games.underground_dice.views import HIDDEN_DICE_PHASES
-from sdk.envs.encoding import EncodingError
-from sdk.envs.state_encoders.layout import Layout
+from sdk.envs.encodings import game_encoding
+from sdk.envs.state_encoders.parts import over_cap
 
-_L = Layout("underground_dice")
+_E = game_encoding("underground_dice").view
 
-_SEAT, _PHASE, _PARENT, _CHILD = _L.slot("seat"), _L.one_hot("phase"), _L.slot("parent"), _L.slot("child")
-_COMPLETED = _L.slot("completed_parent_turns")
-_COMPLETED_CAP = _L.cap("completed_parent_turns")
-_TURN, _PINS, _SHIGORO = _L.slot("parent_turn_number"), _L.slot("unused_pins"), _L.slot("unused_shigoro")
-_USED = _L.slot("used_dice")
-_USED_CAP = _L.cap("used_dice")
+_SEAT, _PHASE, _PARENT, _CHILD = _E.start("seat"), _E.one_hot("phase"), _E.start("parent"), _E.start("child")
+_COMPLETED = _E.start("completed_parent_turns")
+_COMPLETED_CAP = _E.cap("completed_parent_turns")
+_TURN, _PINS, _SHIGORO = _E.start("parent_turn_number"), _E.start("unused_pins"), _E.start("unused_shigoro")
+_USED = _E.start("used_dice")
+_USED_CAP = _E.cap("used_dice")
 #: per used die: (presence slot, die type -> slot, face slot)
 _USED_ITEMS = tuple(
     (
-        _L.slot("used_dice[]") + i * _L.stride("used_dice"),
-        _L.one_hot("used_dice[].type", shift=i * _L.stride("used_dice")),
-        _L.slot("used_dice[].face") + i * _L.stride("used_dice"),
+        _E.start("used_dice[]") + i * _E.stride("used_dice"),
+        _E.one_hot("used_dice[].type", shift=i * _E.stride("used_dice")),
+        _E.start("used_dice[].face") + i * _E.stride("used_dice"),
     )
     for i in range(_USED_CAP)
 )
-_HANDS = _L.slot("hands")
+_HANDS = _E.start("hands")
 #: per hand (its owner's seat): (presence slot, bills slot, genuine slot, counterfeit slot)
 _HAND_ITEMS = tuple(
-    tuple(_L.slot(path) + owner * _L.stride("hands") for path in ("hands[]", "hands[].bills", "hands[].genuine", "hands[].counterfeit"))
-    for owner in range(_L.cap("hands"))
+    tuple(_E.start(path) + owner * _E.stride("hands") for path in ("hands[]", "hands[].bills", "hands[].genuine", "hands[].counterfeit"))
+    for owner in range(_E.cap("hands"))
 )
-_POT, _ANNOUNCED, _STAKE, _GUESS = _L.slot("pot"), _L.slot("announced_dice"), _L.slot("stake"), _L.slot("guess")
-_REVEALED, _HIT, _SET_PINS, _SET_FACES = _L.slot("revealed_total"), _L.slot("hit"), _L.slot("set_pins"), _L.one_hot("set_faces")
-_POT_FAKES = _L.slot("pot_fakes")
-_TRANSFER = _L.slot("transfer")
-_GIVER, _RECEIVER = _L.slot("transfer.giver"), _L.slot("transfer.receiver")
-_AMOUNT, _FROM_STAKE = _L.slot("transfer.amount"), _L.slot("transfer.from_stake")
-_BANKRUPT, _COUNTERFEIT, _UNTIL = _L.slot("bankrupt"), _L.slot("counterfeit_rule"), _L.slot("until_bankruptcy")
-_STAKE_CAP, _MAX_TURNS = _L.slot("stake_cap"), _L.slot("max_parent_turns")
+_POT, _ANNOUNCED, _STAKE, _GUESS = _E.start("pot"), _E.start("announced_dice"), _E.start("stake"), _E.start("guess")
+_REVEALED, _HIT, _SET_PINS, _SET_FACES = _E.start("revealed_total"), _E.start("hit"), _E.start("set_pins"), _E.one_hot("set_faces")
+_POT_FAKES = _E.start("pot_fakes")
+_TRANSFER = _E.start("transfer")
+_GIVER, _RECEIVER = _E.start("transfer.giver"), _E.start("transfer.receiver")
+_AMOUNT, _FROM_STAKE = _E.start("transfer.amount"), _E.start("transfer.from_stake")
+_BANKRUPT, _COUNTERFEIT, _UNTIL = _E.start("bankrupt"), _E.start("counterfeit_rule"), _E.start("until_bankruptcy")
+_STAKE_CAP, _MAX_TURNS = _E.start("stake_cap"), _E.start("max_parent_turns")
 
 
 def encode(state: UndergroundDiceState, seat: Seat, out: dict[int, float]) -> None:
@@ -61,7 +61,7 @@ def encode(state: UndergroundDiceState, seat: Seat, out: dict[int, float]) -> No
         out[_CHILD + 1] = 1 - parent
     completed = state.completed
     if len(completed) > _COMPLETED_CAP:
-        raise EncodingError(f"view field completed_parent_turns holds {len(completed)} items, more than its cap {_COMPLETED_CAP}")
+        raise over_cap("completed_parent_turns", len(completed), _COMPLETED_CAP)
     out[_COMPLETED] = len(completed)
     for i, count in enumerate(completed, _COMPLETED + 1):
         out[i] = count
@@ -70,7 +70,7 @@ def encode(state: UndergroundDiceState, seat: Seat, out: dict[int, float]) -> No
     out[_SHIGORO] = state.q
     used = state.used_dice
     if len(used) > _USED_CAP:
-        raise EncodingError(f"view field used_dice holds {len(used)} items, more than its cap {_USED_CAP}")
+        raise over_cap("used_dice", len(used), _USED_CAP)
     out[_USED] = len(used)
     for i, (kind, face) in enumerate(used):
         present, kinds, face_slot = _USED_ITEMS[i]
