@@ -95,6 +95,15 @@ def test_a_value_outside_its_vocabulary_is_an_encoding_error_from_the_state_too(
         table.encode(0)
 
 
+@pytest.mark.parametrize("game_id", ["fuji99", "underground_dice"])
+def test_a_phase_outside_its_vocabulary_is_an_encoding_error_from_the_state(game_id: str) -> None:
+    table = Table(game_id)
+    table.reset(seed=2)
+    table.state.phase = "intermission"
+    with pytest.raises(EncodingError, match="intermission"):
+        table.encode(0)
+
+
 def test_slots_hand_blocks_runs_and_single_slots_to_the_vector() -> None:
     encoding = Table("deep_dive").encoding.view
     out = Slots()

@@ -13,7 +13,7 @@ from referee.games.fuji99.data import FujiData
 from referee.games.fuji99.phases import CUBES, OVER
 from referee.games.fuji99.state import Fuji99State
 from sdk.envs.encodings import game_encoding
-from sdk.envs.state_encoders.parts import over_cap
+from sdk.envs.state_encoders.parts import naming_vocabulary_errors, over_cap
 
 _E = game_encoding("fuji99").view
 
@@ -97,7 +97,7 @@ def _hand_slots(data: FujiData) -> tuple[tuple[_HandSlots, ...], ...]:
     return slots
 
 
-def encode(state: Fuji99State, seat: Seat, out: dict[int, float]) -> None:
+def _encode(state: Fuji99State, seat: Seat, out: dict[int, float]) -> None:
     """Write the slots of `seat`'s view encoding (the whole table: Fuji 99 has no secrets)."""
     out[_SEAT] = 1.0
     out[_SEAT + 1] = seat
@@ -184,3 +184,6 @@ def encode(state: Fuji99State, seat: Seat, out: dict[int, float]) -> None:
         out[_WINNER] = 1.0
         out[_WINNER + 1] = state.winner
     out[_OVER] = phase == OVER
+
+
+encode = naming_vocabulary_errors('fuji99', _encode)

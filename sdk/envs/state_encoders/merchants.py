@@ -19,7 +19,7 @@ from referee.games.merchants.data import DUNGEONS
 from referee.games.merchants.state import OVER, MerchantsState
 from sdk.envs.encoding import EncodingError
 from sdk.envs.encodings import game_encoding
-from sdk.envs.state_encoders.parts import Recent, block_of, block_taker, over_cap
+from sdk.envs.state_encoders.parts import Recent, block_of, block_taker, naming_vocabulary_errors, over_cap
 
 GAME = "merchants"
 _E = game_encoding(GAME).view
@@ -205,7 +205,7 @@ def _layout(
     return out
 
 
-def encode(state: MerchantsState, seat: Seat, out: dict[int, float]) -> None:
+def _encode(state: MerchantsState, seat: Seat, out: dict[int, float]) -> None:
     """Write the slots of `seat`'s view encoding: the public table and that seat's own cards and answers."""
     players_state = state.players_state
     players = len(players_state)
@@ -271,3 +271,6 @@ def encode(state: MerchantsState, seat: Seat, out: dict[int, float]) -> None:
         out[_TARGET] = 1.0
         out[_TARGET_ROW], out[_TARGET_COL] = target[0], target[1]
         out[_TARGET_MODE[target[2]]] = 1.0
+
+
+encode = naming_vocabulary_errors(GAME, _encode)

@@ -12,7 +12,7 @@ from referee.engine import Seat
 from referee.games.underground_dice.state import STAKE_FAKES, UndergroundDiceState
 from referee.games.underground_dice.views import HIDDEN_DICE_PHASES
 from sdk.envs.encodings import game_encoding
-from sdk.envs.state_encoders.parts import over_cap
+from sdk.envs.state_encoders.parts import naming_vocabulary_errors, over_cap
 
 _E = game_encoding("underground_dice").view
 
@@ -47,7 +47,7 @@ _BANKRUPT, _COUNTERFEIT, _UNTIL = _E.start("bankrupt"), _E.start("counterfeit_ru
 _STAKE_CAP, _MAX_TURNS = _E.start("stake_cap"), _E.start("max_parent_turns")
 
 
-def encode(state: UndergroundDiceState, seat: Seat, out: dict[int, float]) -> None:
+def _encode(state: UndergroundDiceState, seat: Seat, out: dict[int, float]) -> None:
     """Write the slots of `seat`'s view encoding, with only the secrets that seat may see."""
     phase = state.phase
     out[_SEAT] = 1.0
@@ -128,3 +128,6 @@ def encode(state: UndergroundDiceState, seat: Seat, out: dict[int, float]) -> No
         out[_STAKE_CAP] = 1.0
         out[_STAKE_CAP + 1] = state.stake_cap
     out[_MAX_TURNS] = state.max_parent_turns
+
+
+encode = naming_vocabulary_errors('underground_dice', _encode)
