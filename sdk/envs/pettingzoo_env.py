@@ -94,10 +94,10 @@ class B99AECEnv(AECEnv):  # type: ignore[misc]
         Rewards are zero until the end, so a step before it leaves `rewards` (all zeros since `reset`) as it is.
         """
         table = self.table
-        seat = table.to_move()
+        seat, info = table.mover_info()
         if seat is not None:
             self.agent_selection = agent = self.possible_agents[seat]
-            self.infos[agent] = table.info(seat)
+            self.infos[agent] = info
             return
         for agent, reward in zip(self.possible_agents, table.rewards()):
             self.rewards[agent] = reward

@@ -93,7 +93,7 @@ class Table:
         self.deciding: Any = _UNKNOWN
         self.option_lists: dict[Seat, list[Option]] = {}
         self.views: dict[Seat, dict[str, Any]] = {}
-        self.legal: tuple[Seat, np.ndarray, dict[int, int]] | None = None
+        self.legal: tuple[Seat, np.ndarray, dict[int, int], list[Option]] | None = None
 
     # ----- driving ------------------------------------------------------------------------
     def reset(self, seed: int | None = None) -> None:
@@ -134,7 +134,13 @@ class Table:
         """The seat that chooses next (the first deciding seat that has not chosen yet), None at the end."""
         seat = self.mover
         if seat is _UNKNOWN:
-            seat = self.mover = self._next_seat()
+            deciding = self.deciding
+            if deciding is _UNKNOWN:
+                deciding = self.deciding_now()
+            if deciding and not self.pending:
+                seat = self.mover = deciding[0]
+            else:
+                seat = self.mover = self._next_seat()
         return seat  # type: ignore[no-any-return]
 
     def _next_seat(self) -> Seat | None:
@@ -189,32 +195,54 @@ class Table:
             view = self.views[seat] = self.state.private_view(seat)
         return view
 
-    def _legal(self, seat: Seat) -> tuple[Seat, np.ndarray, dict[int, int]]:
-        """The seat to move's (seat, mask, action index -> position in its options), made once per position."""
+    def _legal(self, seat: Seat) -> tuple[Seat, np.ndarray, dict[int, int], list[Option]] | None:
+        """The seat to move's (seat, mask, action index -> position in its options, options), made once per
+        position; None when `seat` is not the seat to move. `self.legal` holds it only for the seat to move."""
         legal = self.legal
         if legal is None or legal[0] != seat:
-            mask, positions = self.encoding.actions.legal(self.options(seat))
-            legal = self.legal = (seat, mask, positions)
+            mover = self.mover
+            if mover is _UNKNOWN:
+                mover = self.to_move()
+            if mover != seat or mover is None:
+                return None
+            options = self.options(seat)
+            mask, positions = self.encoding.actions.legal(options)
+            legal = self.legal = (seat, mask, positions, options)
         return legal
+
+    def mover_info(self) -> tuple[Seat | None, dict[str, Any] | None]:
+        """The seat to move and its `info` (None, None at the end), its options and mask made on the way:
+        what an environment asks after every step, in one call."""
+        seat = self.mover
+        if seat is _UNKNOWN:
+            seat = self.to_move()
+        if seat is None:
+            return None, None
+        legal = self.legal
+        if legal is None or legal[0] != seat:
+            options = self.option_lists.get(seat)
+            if options is None:  # the seat to move decides and has not chosen yet
+                options = self.option_lists[seat] = list(self.state.legal_options(seat))
+            mask, positions = self.encoding.actions.legal(options)
+            legal = self.legal = (seat, mask, positions, options)
+        return seat, SeatInfo(self.view_maker(seat), decision=self.state.decision_name(seat), options=legal[3])
 
     def act(self, seat: Seat, action: int) -> None:
         """The seat chooses by action index; IllegalActionError names an illegal one, nothing is applied then."""
-        mover = self.mover
-        if mover is _UNKNOWN:
-            mover = self.to_move()
-        if mover != seat or mover is None:
+        legal = self._legal(seat)
+        if legal is None:
             if self.state.is_terminal():
                 raise GameOverError(f"{self.game.id}: the game is over; action {action!r} cannot be played")
-            raise NotDecidingError(f"{self.game.id}: seat {seat} is not the seat to move (seat {mover} is)")
-        options = self.options(seat)
+            raise NotDecidingError(f"{self.game.id}: seat {seat} is not the seat to move (seat {self.to_move()} is)")
+        options = legal[3]
         if type(action) is not int and isinstance(action, np.integer):
             action = int(action)
-        position = self._legal(seat)[2].get(action) if type(action) is int else None
+        position = legal[2].get(action) if type(action) is int else None
         option = options[position] if position is not None else None
         actions = self.encoding.actions
         if option is None or option.id != actions.ids[action]:  # the error names the action and where it was played
             option = actions.option_for(action, options, f"for seat {seat} at {self.state.decision_name(seat)!r}")
-        if self.pending or len(self.deciding_now() or ()) != 1:
+        if self.pending or len(self.deciding) != 1:
             self.choose(seat, option.id)
             return
         self.state._apply_decisions({seat: option})  # the one deciding seat's legal option (checked above)
@@ -268,24 +296,20 @@ class Table:
 
     def action_mask(self, seat: Seat) -> np.ndarray:
         """The seat's legal-action mask alone (all zeros unless it is to choose now), without encoding its view."""
-        mover = self.mover
-        if mover is _UNKNOWN:
-            mover = self.to_move()
-        if mover != seat or mover is None:
+        legal = self._legal(seat)
+        if legal is None:
             return self.encoding.actions.mask([])
-        return self._legal(seat)[1].copy()
+        return legal[1].copy()
 
     def info(self, seat: Seat, **extra: Any) -> dict[str, Any]:
         """The typed view (a dict keyed by the game's proto field names), the decision and its options, and `extra`.
 
         The view is built when first read (a `SeatInfo`): most learners never read it.
         """
-        mover = self.mover
-        if mover is _UNKNOWN:
-            mover = self.to_move()
-        if mover == seat and mover is not None:
-            return SeatInfo(self.view_maker(seat), decision=self.state.decision_name(seat), options=self.options(seat), **extra)
-        return SeatInfo(self.view_maker(seat), decision=None, options=[], **extra)
+        legal = self._legal(seat)
+        if legal is None:
+            return SeatInfo(self.view_maker(seat), decision=None, options=[], **extra)
+        return SeatInfo(self.view_maker(seat), decision=self.state.decision_name(seat), options=legal[3], **extra)
 
     def final_info(self, seat: Seat) -> dict[str, Any]:
         """At the end: the seat's view (built when first read) and the result."""
