@@ -10,6 +10,8 @@ For each game at its default player count, random legal play for a few seconds o
   from the mask, `step`), counting steps (one per seat's choice). Both drivers pick with `random.choice`.
   Observations come from the game's encoder from the state where it has one (sdk/envs/state_encoders);
   the same env with the view encoded instead (`Table(from_state=False)`) is measured beside it.
+- Gym env: `sdk.envs.gym_env` for seat 0 against `random` opponents, the learner picking as above,
+  counting the learner's steps (each also plays the opponents' turns up to the learner's next one).
 """
 
 from __future__ import annotations
@@ -72,6 +74,24 @@ def env_rate(game_id: str, seconds: float, from_state: bool = True, observe: boo
     return steps / (time.process_time() - began)
 
 
+def gym_rate(game_id: str, seconds: float) -> float:
+    """Learner steps per CPU second of `gym_env` for seat 0 against `random` opponents (random legal learner)."""
+    from sdk.envs.gym_env import B99GymEnv  # (`sdk.envs.gym_env`, the function, is shadowed by its module once imported)
+
+    game = get_game(game_id)
+    env = B99GymEnv(game_id, opponents=["random"] * (game.default_players - 1))
+    rng = random.Random(3)
+    steps, began, seed = 0, time.process_time(), 0
+    while time.process_time() - began < seconds:
+        observation, _ = env.reset(seed=seed)
+        seed += 1
+        terminated = False
+        while not terminated:
+            observation, _, terminated, _, _ = env.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
+            steps += 1
+    return steps / (time.process_time() - began)
+
+
 def best_of(measures: dict[str, Callable[[float], float]], seconds: float, rounds: int = 2) -> dict[str, float]:
     """Each rate's best of `rounds` samples of `seconds / rounds`, the measures taken in turn round after round
     (on a shared machine, a burst of other load then lowers one sample of each, not all samples of one)."""
@@ -95,10 +115,11 @@ def run(quick: bool = False) -> str:
         "observation from the game's encoder from the state where it has one (\"from\": state) and, beside it, with",
         "the view encoded instead; both drivers pick a random legal choice with `random.choice`. Mask only: the",
         "same env with `last(observe=False)` and the action mask, no observation vector (a ceiling for any",
-        "encoder). Goal: the env at least 0.5x the engine.",
+        "encoder). Gym env: `gym_env` for seat 0 against `random` opponents, the learner's steps (each also plays",
+        "the opponents' turns). Goal: the env at least 0.5x the engine.",
         "",
-        "| game | players | engine decisions/s | engine + view decisions/s | AEC env, view encoded, steps/s | AEC env steps/s | from | env / engine | env / engine + view | mask only steps/s | mask only / engine |",
-        "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|",
+        "| game | players | engine decisions/s | engine + view decisions/s | AEC env, view encoded, steps/s | AEC env steps/s | from | env / engine | env / engine + view | mask only steps/s | mask only / engine | Gym env vs random, learner steps/s |",
+        "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|",
     ]
     from sdk.envs.state_encoders import state_encoder
 
@@ -109,13 +130,14 @@ def run(quick: bool = False) -> str:
             "by_view": lambda part: env_rate(game.id, part, from_state=False),
             "env": lambda part: env_rate(game.id, part),
             "bare": lambda part: env_rate(game.id, part, observe=False),
+            "gym": lambda part: gym_rate(game.id, part),
         }
         best = best_of(measures, seconds)
-        engine, viewed, by_view, env, bare = (best[name] for name in measures)
+        engine, viewed, by_view, env, bare, gym = (best[name] for name in measures)
         source = "state" if state_encoder(game.id) else "view"
         lines.append(
             f"| {game.id} | {game.default_players} | {engine:,.0f} | {viewed:,.0f} | {by_view:,.0f} | {env:,.0f} | {source} "
-            f"| {env / engine:.2f} | {env / viewed:.2f} | {bare:,.0f} | {bare / engine:.2f} |"
+            f"| {env / engine:.2f} | {env / viewed:.2f} | {bare:,.0f} | {bare / engine:.2f} | {gym:,.0f} |"
         )
     return "\n".join(lines) + "\n"
 

@@ -37,8 +37,8 @@ class ActionSpace:
         self.game_id = game_id
         self.ids: tuple[str, ...] = tuple(ids)
         self.index: dict[str, int] = {option_id: i for i, option_id in enumerate(ids)}
-        #: option ids of a decision -> its mask (copied when handed out)
-        self.masks: dict[tuple[str, ...], np.ndarray] = {}
+        #: option ids of a decision -> its mask (copied when handed out) and action index -> option position
+        self.legals: dict[tuple[str, ...], tuple[np.ndarray, dict[int, int]]] = {}
 
     @property
     def size(self) -> int:
@@ -56,13 +56,24 @@ class ActionSpace:
 
         Masks are remembered by their option ids (the same few sets come back again and again) and copied.
         """
+        return self.legal(options)[0].copy()
+
+    def legal(self, options: Sequence[Option]) -> tuple[np.ndarray, dict[int, int]]:
+        """The remembered mask of these options (not to be changed: `mask` copies it) and action index -> position.
+
+        Both are made once per set of option ids, so an environment step finds its option by one lookup.
+        """
         key = tuple(map(_option_id, options))
-        known = self.masks.get(key)
+        known = self.legals.get(key)
         if known is None:
-            if len(self.masks) >= _MASK_MEMORY:
-                self.masks.clear()
-            known = self.masks[key] = self._mask(options)
-        return known.copy()
+            if len(self.legals) >= _MASK_MEMORY:
+                self.legals.clear()
+            mask = self._mask(options)
+            positions: dict[int, int] = {}
+            for position, option_id in enumerate(key):
+                positions.setdefault(self.index[option_id], position)  # the first of repeated ids, as `find`
+            known = self.legals[key] = (mask, positions)
+        return known
 
     def _mask(self, options: Sequence[Option]) -> np.ndarray:
         mask = np.zeros(self.size, dtype=np.int8)

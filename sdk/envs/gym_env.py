@@ -54,6 +54,15 @@ def _as_chooser(opponent: Any, table: Table, bots: list[Bot]) -> Callable[[int],
     if isinstance(opponent, Bot):
         bot = opponent
         bots.append(bot)
+        from bots.random_bot import RandomBot
+
+        if type(bot) is RandomBot:
+
+            def by_random(seat: int) -> str:
+                """RandomBot's own draw over the same options in the same order, without building its Request."""
+                return bot.rng.choice(table.options(seat)).id  # type: ignore[attr-defined, no-any-return]
+
+            return by_random
 
         def by_bot(seat: int) -> str:
             request = request_for(table.state, seat)

@@ -150,9 +150,8 @@ class B99SpielState(pyspiel.State):  # type: ignore[misc]
             self.table.apply_chance(state.chance_outcomes()[action].id)
             return
         seat = self.current_player()
-        option = self.table.encoding.actions.option_for(action, self.table.options(seat), f"for seat {seat}")
-        self.choices[seat].append(option.id)
-        self.table.choose(seat, option.id)
+        self.table.act(seat, action)  # IllegalActionError names an illegal action; nothing is applied then
+        self.choices[seat].append(self.table.encoding.actions.ids[int(action)])
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:

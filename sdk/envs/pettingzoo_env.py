@@ -68,6 +68,17 @@ class B99AECEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         return self.table.observation(self.agent_seat[agent])
 
+    def last(self, observe: bool = True) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's `last` (the agent to act's observation, cumulative reward, flags and info), in one go."""
+        agent = self.agent_selection
+        return (
+            self.table.observation(self.agent_seat[agent]) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -83,10 +94,10 @@ class B99AECEnv(AECEnv):  # type: ignore[misc]
         Rewards are zero until the end, so a step before it leaves `rewards` (all zeros since `reset`) as it is.
         """
         table = self.table
-        seat = table.to_move()
+        seat, info = table.mover_info()
         if seat is not None:
             self.agent_selection = agent = self.possible_agents[seat]
-            self.infos[agent] = table.info(seat)
+            self.infos[agent] = info
             return
         for agent, reward in zip(self.possible_agents, table.rewards()):
             self.rewards[agent] = reward

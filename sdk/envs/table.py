@@ -8,6 +8,12 @@ earlier choices, because its view does not change until all are applied.
 A table logs what it applies since `reset` (chance outcomes and decisions, in a chain of tuples that
 copies share), so the view of an `info` first read after the game has moved on is the view of the
 position the info was made at, replayed from the start.
+
+A step costs about as much as the engine's own decision, so the table does each piece of bookkeeping
+once per position: the deciding seats, the seat to move, its options and their mask and action index ->
+option table (made once per set of option ids, `ActionSpace.legal`). When one seat decides, the option
+its action index names is applied through the engine's `_apply_decisions` (the table has just checked it
+is legal, the check `apply_decisions` would repeat); simultaneous choices go through `apply_decisions`.
 """
 
 from __future__ import annotations
@@ -74,16 +80,20 @@ class Table:
         self.players = self.config.players
         self.rng = random.Random(0)
         self.state: GameState = self.game.new_initial_state(self.config)
-        #: what was applied since the initial state: (earlier link, "chance" or "decide", outcome id or choices),
+        #: what was applied since the initial state: (earlier link, "chance", "chances" or "decide", an outcome id,
+        #: the outcome ids drawn in one go, or the choices),
         #: None when the state was set or edited from outside (its positions cannot be replayed then)
         self.log: tuple[Any, str, Any] | None = _START
         self.pending: dict[Seat, str] = {}
         #: counts the positions the table has been at (an info's view belongs to one of them)
         self.version = 0
-        #: this position's seat to move (_UNKNOWN until asked), and each seat's options and view once asked for
+        #: this position's seat to move and deciding seats (None at the end; _UNKNOWN until asked), each
+        #: seat's options and view once asked for, and the seat to move's (seat, mask, action -> position)
         self.mover: Any = _UNKNOWN
+        self.deciding: Any = _UNKNOWN
         self.option_lists: dict[Seat, list[Option]] = {}
         self.views: dict[Seat, dict[str, Any]] = {}
+        self.legal: tuple[Seat, np.ndarray, dict[int, int], list[Option]] | None = None
 
     # ----- driving ------------------------------------------------------------------------
     def reset(self, seed: int | None = None) -> None:
@@ -96,10 +106,22 @@ class Table:
         self.resolve_chance()
 
     def resolve_chance(self) -> None:
-        """Apply chance outcomes, drawn from the table's generator, until a seat decides or the game ends."""
+        """Apply chance outcomes, drawn from the table's generator, until a seat decides or the game ends.
+
+        The outcomes drawn in one go are one link of the log, and one new position for the caches."""
         state = self.state
-        while not state.is_terminal() and state.is_chance_node():
-            self.apply_chance(sample_outcome(state.chance_outcomes(), self.rng).id)
+        if state.is_terminal() or not state.is_chance_node():
+            return
+        rng, drawn = self.rng, []
+        while True:
+            outcome_id = sample_outcome(state.chance_outcomes(), rng).id
+            state.apply_chance(outcome_id)
+            drawn.append(outcome_id)
+            if state.is_terminal() or not state.is_chance_node():
+                break
+        if self.log is not None:
+            self.log = (self.log, "chances", drawn)
+        self._moved()
 
     def apply_chance(self, outcome_id: str) -> None:
         """Apply one outcome of the pending chance node (drivers that resolve chance themselves call this)."""
@@ -112,16 +134,32 @@ class Table:
         """The seat that chooses next (the first deciding seat that has not chosen yet), None at the end."""
         seat = self.mover
         if seat is _UNKNOWN:
-            seat = self.mover = self._next_seat()
+            deciding = self.deciding
+            if deciding is _UNKNOWN:
+                deciding = self.deciding_now()
+            if deciding and not self.pending:
+                seat = self.mover = deciding[0]
+            else:
+                seat = self.mover = self._next_seat()
         return seat  # type: ignore[no-any-return]
 
     def _next_seat(self) -> Seat | None:
-        if self.state.is_terminal():
+        deciding = self.deciding_now()
+        if deciding is None:
             return None
-        for seat in self.state.deciding_seats():
-            if seat not in self.pending:
+        pending = self.pending
+        for seat in deciding:
+            if seat not in pending:
                 return seat
         raise NotDecidingError(f"{self.game.id}: every deciding seat has chosen but nothing was applied")
+
+    def deciding_now(self) -> tuple[Seat, ...] | None:
+        """The seats deciding at this position (chosen or not), None at the end (asked of the engine once)."""
+        deciding = self.deciding
+        if deciding is _UNKNOWN:
+            state = self.state
+            deciding = self.deciding = None if state.is_terminal() else state.deciding_seats()
+        return deciding  # type: ignore[no-any-return]
 
     def changed(self) -> None:
         """Forget cached views and options: drivers that edit or replace `state` themselves call this.
@@ -134,17 +172,20 @@ class Table:
     def _moved(self) -> None:
         """Forget cached views and options: the state has moved."""
         self.version += 1
-        self.mover = _UNKNOWN
-        self.option_lists = {}
-        self.views = {}
+        self.mover = self.deciding = _UNKNOWN
+        self.legal = None
+        if self.option_lists:
+            self.option_lists = {}
+        if self.views:
+            self.views = {}
 
     def options(self, seat: Seat) -> list[Option]:
         """The seat's legal options now (empty when it is not deciding or has already chosen)."""
         options = self.option_lists.get(seat)
         if options is None:
-            state = self.state
-            deciding = not state.is_terminal() and seat not in self.pending and seat in state.deciding_seats()
-            options = self.option_lists[seat] = list(state.legal_options(seat)) if deciding else []
+            deciding = self.deciding_now()
+            chooses = deciding is not None and seat in deciding and seat not in self.pending
+            options = self.option_lists[seat] = list(self.state.legal_options(seat)) if chooses else []
         return options
 
     def view(self, seat: Seat) -> dict[str, Any]:
@@ -154,26 +195,71 @@ class Table:
             view = self.views[seat] = self.state.private_view(seat)
         return view
 
+    def _legal(self, seat: Seat) -> tuple[Seat, np.ndarray, dict[int, int], list[Option]] | None:
+        """The seat to move's (seat, mask, action index -> position in its options, options), made once per
+        position; None when `seat` is not the seat to move. `self.legal` holds it only for the seat to move."""
+        legal = self.legal
+        if legal is None or legal[0] != seat:
+            mover = self.mover
+            if mover is _UNKNOWN:
+                mover = self.to_move()
+            if mover != seat or mover is None:
+                return None
+            options = self.options(seat)
+            mask, positions = self.encoding.actions.legal(options)
+            legal = self.legal = (seat, mask, positions, options)
+        return legal
+
+    def mover_info(self) -> tuple[Seat | None, dict[str, Any] | None]:
+        """The seat to move and its `info` (None, None at the end), its options and mask made on the way:
+        what an environment asks after every step, in one call."""
+        seat = self.mover
+        if seat is _UNKNOWN:
+            seat = self.to_move()
+        if seat is None:
+            return None, None
+        legal = self.legal
+        if legal is None or legal[0] != seat:
+            options = self.option_lists.get(seat)
+            if options is None:  # the seat to move decides and has not chosen yet
+                options = self.option_lists[seat] = list(self.state.legal_options(seat))
+            mask, positions = self.encoding.actions.legal(options)
+            legal = self.legal = (seat, mask, positions, options)
+        return seat, SeatInfo(self.view_maker(seat), decision=self.state.decision_name(seat), options=legal[3])
+
     def act(self, seat: Seat, action: int) -> None:
         """The seat chooses by action index; IllegalActionError names an illegal one, nothing is applied then."""
-        if self.state.is_terminal():
-            raise GameOverError(f"{self.game.id}: the game is over; action {action!r} cannot be played")
-        if self.to_move() != seat:
+        legal = self._legal(seat)
+        if legal is None:
+            if self.state.is_terminal():
+                raise GameOverError(f"{self.game.id}: the game is over; action {action!r} cannot be played")
             raise NotDecidingError(f"{self.game.id}: seat {seat} is not the seat to move (seat {self.to_move()} is)")
-        options = self.options(seat)
-        option = self.encoding.actions.find(action, options)
-        if option is None:  # option_for raises the error naming the action and where it was played
-            where = f"for seat {seat} at {self.state.decision_name(seat)!r}"
-            option = self.encoding.actions.option_for(action, options, where)
-        self.choose(seat, option.id)
+        options = legal[3]
+        if type(action) is not int and isinstance(action, np.integer):
+            action = int(action)
+        position = legal[2].get(action) if type(action) is int else None
+        option = options[position] if position is not None else None
+        actions = self.encoding.actions
+        if option is None or option.id != actions.ids[action]:  # the error names the action and where it was played
+            option = actions.option_for(action, options, f"for seat {seat} at {self.state.decision_name(seat)!r}")
+        if self.pending or len(self.deciding) != 1:
+            self.choose(seat, option.id)
+            return
+        self.state._apply_decisions({seat: option})  # the one deciding seat's legal option (checked above)
+        if self.log is not None:
+            self.log = (self.log, "decide", {seat: option.id})
+        self._moved()
+        if self.auto_chance:
+            self.resolve_chance()
 
     def choose(self, seat: Seat, option_id: str) -> None:
         """The seat chooses by option id; applied once every deciding seat has chosen."""
         pending = self.pending
         pending[seat] = option_id
         self.mover = _UNKNOWN
+        self.legal = None
         self.option_lists.pop(seat, None)
-        deciding = self.state.deciding_seats()
+        deciding = self.deciding_now() or ()
         if len(pending) == len(deciding) and all(s in pending for s in deciding):
             choices, self.pending = self.pending, {}
             self.state.apply_decisions(choices)
@@ -189,7 +275,7 @@ class Table:
         twin.__dict__.update(self.__dict__)
         twin.state = self.state.clone()
         twin.pending = dict(self.pending)
-        twin.mover, twin.option_lists, twin.views = _UNKNOWN, {}, {}
+        twin.mover, twin.deciding, twin.legal, twin.option_lists, twin.views = _UNKNOWN, _UNKNOWN, None, {}, {}
         twin.rng = random.Random()
         twin.rng.setstate(self.rng.getstate())
         return twin
@@ -210,20 +296,20 @@ class Table:
 
     def action_mask(self, seat: Seat) -> np.ndarray:
         """The seat's legal-action mask alone (all zeros unless it is to choose now), without encoding its view."""
-        return self.encoding.actions.mask(self.options(seat) if self.to_move() == seat else [])
+        legal = self._legal(seat)
+        if legal is None:
+            return self.encoding.actions.mask([])
+        return legal[1].copy()
 
     def info(self, seat: Seat, **extra: Any) -> dict[str, Any]:
         """The typed view (a dict keyed by the game's proto field names), the decision and its options, and `extra`.
 
         The view is built when first read (a `SeatInfo`): most learners never read it.
         """
-        deciding = self.to_move() == seat
-        return SeatInfo(
-            self.view_maker(seat),
-            decision=self.state.decision_name(seat) if deciding else None,
-            options=self.options(seat) if deciding else [],
-            **extra,
-        )
+        legal = self._legal(seat)
+        if legal is None:
+            return SeatInfo(self.view_maker(seat), decision=None, options=[], **extra)
+        return SeatInfo(self.view_maker(seat), decision=self.state.decision_name(seat), options=legal[3], **extra)
 
     def final_info(self, seat: Seat) -> dict[str, Any]:
         """At the end: the seat's view (built when first read) and the result."""
@@ -253,7 +339,10 @@ class Table:
             entries.append((kind, value))
         state = self.game.new_initial_state(self.config)
         for kind, value in reversed(entries):
-            if kind == "chance":
+            if kind == "chances":
+                for outcome_id in value:
+                    state.apply_chance(outcome_id)
+            elif kind == "chance":
                 state.apply_chance(value)
             else:
                 state.apply_decisions(value)

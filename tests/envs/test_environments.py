@@ -104,3 +104,29 @@ def test_gym_opponents_may_be_names_bots_or_callables() -> None:
         gym_env("fuji99", opponents=["random"], players=4)
     with pytest.raises(RuleError, match="over"):
         env.table.act(0, 0)
+
+
+@pytest.mark.parametrize("game_id", ["underground_dice", "merchants", "fuji99"])
+def test_a_random_opponent_draws_as_the_random_bot_answering_its_request(game_id: str) -> None:
+    """`random` opponents draw from the table's options without a Request: the games must be the same."""
+    from bots.random_bot import RandomBot
+
+    class ThroughRequests(RandomBot):  # not RandomBot itself: answers the Request a match would send
+        pass
+
+    players = 3 if game_id != "underground_dice" else 2
+    fast = gym_env(game_id, opponents=[RandomBot() for _ in range(players - 1)], players=players)
+    slow = gym_env(game_id, opponents=[ThroughRequests() for _ in range(players - 1)], players=players)
+    for seed in (1, 2):
+        seen = []
+        for env in (fast, slow):
+            observation, _ = env.reset(seed=seed)
+            trace = [observation["observation"].tobytes()]
+            for _ in range(60):
+                action = int(np.flatnonzero(observation["action_mask"])[0])
+                observation, _, terminated, _, _ = env.step(action)
+                trace.append(observation["observation"].tobytes())
+                if terminated:
+                    break
+            seen.append(trace)
+        assert seen[0] == seen[1]

@@ -12,6 +12,7 @@ import pytest
 from referee.registry import game_ids
 from sdk.envs import aec_env
 from sdk.envs.encoding import EncodingError, Slots
+from sdk.envs.actions import IllegalActionError
 from sdk.envs.info import SeatInfo, StaleViewError
 from sdk.envs.state_encoders import state_encoder
 from sdk.envs.table import Table
@@ -116,3 +117,47 @@ def test_slots_hand_blocks_runs_and_single_slots_to_the_vector() -> None:
     assert vector.sum() == 24.0 and vector.dtype == np.float32
     many = {slot: 1.0 for slot in range(0, 2 * 90, 2)}  # more slots than are set one by one
     assert encoding.vector(many).sum() == 90.0
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_actions_by_index_play_the_same_game_as_the_engines_checked_path(game_id: str) -> None:
+    """A one-seat decision taken by index skips the engine's second legality check: the game must not differ."""
+    table = Table(game_id)
+    table.reset(seed=5)
+    engine = table.game.new_initial_state(table.config)
+    rng = np.random.default_rng(6)
+    for _ in range(150):
+        seat = table.to_move()
+        if seat is None:
+            break
+        action = rng.choice(np.flatnonzero(table.action_mask(seat)))  # a numpy integer, as learners give
+        table.act(seat, action)
+    replayed = table.replayed(table.log)  # every link through the engine's checked apply_decisions
+    assert replayed.public_view() == table.state.public_view()
+    for seat in range(table.players):
+        assert replayed.private_view(seat) == table.state.private_view(seat)
+
+
+def test_an_action_index_names_its_own_option_even_after_an_info_list_was_changed() -> None:
+    table = Table("underground_dice")
+    table.reset(seed=3)
+    seat = table.to_move()
+    info = table.info(seat)
+    legal = np.flatnonzero(table.action_mask(seat))
+    wanted = table.encoding.actions.ids[int(legal[-1])]
+    info["options"].reverse()  # a learner that reorders the list it was given
+    table.act(seat, int(legal[-1]))
+    log = table.log
+    while log is not None and log[1] != "decide":  # the chance outcomes drawn after it come later in the chain
+        log = log[0]
+    assert log is not None and log[2] == {seat: wanted}
+
+
+@pytest.mark.parametrize("action", [True, 1.0, "1", None, -1])
+def test_an_action_that_is_not_an_index_is_an_error_and_nothing_is_applied(action: object) -> None:
+    table = Table("deep_dive")
+    table.reset(seed=2)
+    seat, version = table.to_move(), table.version
+    with pytest.raises(IllegalActionError, match=repr(action).replace("(", r"\(").replace(".", r"\.")):
+        table.act(seat, action)  # type: ignore[arg-type]
+    assert table.version == version and table.to_move() == seat
