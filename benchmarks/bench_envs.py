@@ -76,7 +76,7 @@ def env_rate(game_id: str, seconds: float, from_state: bool = True, observe: boo
 
 def gym_rate(game_id: str, seconds: float) -> float:
     """Learner steps per CPU second of `gym_env` for seat 0 against `random` opponents (random legal learner)."""
-    from sdk.envs.gym_env import B99GymEnv  # (`sdk.envs.gym_env`, the function, is shadowed by its module once imported)
+    from sdk.envs.gymnasium_env import B99GymEnv
 
     game = get_game(game_id)
     env = B99GymEnv(game_id, opponents=["random"] * (game.default_players - 1))

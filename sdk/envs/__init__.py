@@ -37,6 +37,6 @@ def gym_env(
     """A Gymnasium environment of one seat of `game` against `opponents` (bot names, Bot objects or callables).
 
     `illegal="lose"` ends the episode with reward -1 on an illegal action instead of raising."""
-    from sdk.envs.gym_env import B99GymEnv
+    from sdk.envs.gymnasium_env import B99GymEnv
 
     return B99GymEnv(game, opponents=list(opponents), seat=seat, players=players, variants=variants, illegal=illegal)

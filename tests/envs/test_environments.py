@@ -130,3 +130,11 @@ def test_a_random_opponent_draws_as_the_random_bot_answering_its_request(game_id
                     break
             seen.append(trace)
         assert seen[0] == seen[1]
+
+
+def test_gym_env_stays_the_function_after_an_environment_is_made() -> None:
+    import sdk.envs
+
+    gym_env("underground_dice", opponents=["random"])
+    aec_env("underground_dice")
+    assert sdk.envs.gym_env is gym_env and sdk.envs.aec_env is aec_env
