@@ -246,3 +246,23 @@ def test_cli_default_over_tcp_is_none_with_a_note() -> None:
     result = CliRunner().invoke(main, ["match", "underground_dice", "--bot", "random", "--bot", "random", "--tcp", "--seed", "1"])
     assert result.exit_code == 0, result.output
     assert "a strict sandbox has no network, so not with --tcp" in result.output
+
+
+def test_destroying_a_bots_groups_kills_at_once_and_removes_them_in_the_background() -> None:
+    """cleanup never waits for the kernel to let go of a group: its processes die now, the group goes soon after."""
+    from referee.sandbox import cgroups
+    from referee.sandbox.users import allocate_uid, processes_of
+
+    usable, _ = cgroups.detect()
+    setpriv = machine_support().setpriv
+    if not usable or os.geteuid() != 0 or setpriv is None:
+        pytest.skip("needs root, setpriv and a usable cgroup controller")
+    uid = allocate_uid()
+    group = cgroups.BotGroups.create(f"b99-seat0-{uid}", 64 * 1024 * 1024, 8)
+    sleeper = subprocess.Popen([setpriv, f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "sleep", "600"], start_new_session=True)
+    group.attach(sleeper.pid)
+    group.destroy()
+    assert sleeper.wait(10) == -9, "destroy left the bot's process running"
+    assert cgroups.drain_removals(10.0), "a destroyed group was never removed"
+    assert all(not Path(path).exists() for path in group.paths())
+    assert processes_of(uid) == []

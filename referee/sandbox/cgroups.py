@@ -7,8 +7,11 @@ itself runs under. A machine may offer a controller on v1 only (its v2 hierarchy
 
 from __future__ import annotations
 
+import atexit
 import os
+import queue
 import signal
+import threading
 import time
 from dataclasses import dataclass, field
 from functools import cache
@@ -198,24 +201,89 @@ class BotGroups:
         return [str(path) for _, path in self.groups.values()]
 
     def destroy(self) -> None:
-        """Kill whatever still runs in the groups, then remove them."""
+        """Kill whatever still runs in the groups now, then remove them: at once when they are empty, else in the
+        background (a killed process leaves its group only once the kernel has torn it down, milliseconds later),
+        so that the end of a match never waits for it."""
         for _, path in self.groups.values():
-            BotGroups.remove_path(path)
+            _kill_members(path)
+            if not _try_remove(path):
+                _REMOVER.submit(path)
 
     @staticmethod
     def remove_path(path: Path) -> None:
         """Kill whatever runs in the group at `path`, then remove it (also for a group a dead referee left)."""
         for _ in range(50):
-            pids = [int(line) for line in _read(path / "cgroup.procs").split() if line.isdigit()]
-            if not pids:
+            if not _kill_members(path):
                 break
-            for pid in pids:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
             time.sleep(0.02)
         _remove(path)
+
+
+def _kill_members(path: Path) -> bool:
+    """SIGKILL every process in the group at `path`; False if it held none."""
+    pids = [int(line) for line in _read(path / "cgroup.procs").split() if line.isdigit()]
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    return bool(pids)
+
+
+def _try_remove(path: Path) -> bool:
+    """Remove the (empty) group at `path` if the kernel lets go of it now; True if it is gone."""
+    try:
+        path.rmdir()
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return True
+
+
+class _Remover:
+    """One background thread that finishes removing groups whose processes were killed but not yet torn down.
+
+    A group still here when the referee exits is waited for briefly (atexit); one left by a referee that died
+    is removed by the reaper's sweep of unclaimed groups (referee.sandbox.reaper)."""
+
+    def __init__(self) -> None:
+        self._queue: queue.Queue[Path] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def submit(self, path: Path) -> None:
+        with self._lock:
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="b99-cgroup-remover", daemon=True)
+                self._thread.start()
+        self._queue.put(path)
+
+    def _run(self) -> None:
+        while True:
+            path = self._queue.get()
+            try:
+                BotGroups.remove_path(path)
+            finally:
+                self._queue.task_done()
+
+    def drain(self, timeout: float = 5.0) -> bool:
+        """Wait up to `timeout` seconds for every submitted group to be removed; True if none is left pending."""
+        deadline = time.monotonic() + timeout
+        while self._queue.unfinished_tasks:
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.005)
+        return True
+
+
+_REMOVER = _Remover()
+atexit.register(_REMOVER.drain, 2.0)
+
+
+def drain_removals(timeout: float = 5.0) -> bool:
+    """Wait for the background removal of destroyed groups (True when every one is gone)."""
+    return _REMOVER.drain(timeout)
 
 
 def _remove(path: Path) -> None:
