@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -266,3 +267,34 @@ def test_destroying_a_bots_groups_kills_at_once_and_removes_them_in_the_backgrou
     assert cgroups.drain_removals(10.0), "a destroyed group was never removed"
     assert all(not Path(path).exists() for path in group.paths())
     assert processes_of(uid) == []
+
+
+@pytest.mark.parametrize("level", ["strict", "basic"])
+def test_every_process_of_a_bot_is_born_in_its_cgroups(tmp_path: Path, level: str) -> None:
+    """The launcher enters the bot's cgroups before it executes anything, so the bot never runs outside them."""
+    from referee.sandbox import cgroups, spawn
+    from referee.sandbox.users import processes_of
+
+    if not machine_support().available(level) or not cgroups.detect()[0]:
+        pytest.skip(f"needs the {level} sandbox and a usable cgroup controller")
+    workdir = tmp_path / "seat"
+    workdir.mkdir()
+    with open(tmp_path / "out", "wb") as out, open(tmp_path / "err", "wb") as err:
+        process, confinement = spawn(0, ["/bin/sh", "-c", "sleep 30 & sleep 30"], {}, out, err, None, SandboxRequest(level, Limits()), workdir)
+    try:
+        assert confinement.groups is not None and confinement.uid is not None
+        for _ in range(500):
+            bot = processes_of(confinement.uid)
+            if len(bot) >= 3:
+                break
+            time.sleep(0.01)
+        assert len(bot) >= 3, f"the bot's processes did not start: {(tmp_path / 'err').read_text()}"
+        members = set(confinement.groups.pids())
+        assert process.pid in members
+        assert set(bot) <= members, f"bot processes {set(bot) - members} run outside the bot's cgroups"
+        for controller, (_, path) in confinement.groups.groups.items():
+            assert {int(pid) for pid in (path / "cgroup.procs").read_text().split()} >= set(bot), controller
+    finally:
+        process.kill()
+        process.wait()
+        confinement.cleanup()

@@ -18,6 +18,12 @@ from functools import cache
 from pathlib import Path
 
 CONTROLLERS = ("memory", "pids", "cpuacct")
+#: Moves the shell itself into the group of each file named before `--` (`0` written there means the writer),
+#: then executes the rest of its arguments; exits 125, running nothing, if any move fails (BotGroups.entry_command).
+ENTRY_SCRIPT = (
+    'while [ "$1" != -- ]; do echo 0 > "$1" || { echo "b99: cannot enter cgroup $1" >&2; exit 125; }; shift; done; '
+    'shift; exec "$@"'
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +162,17 @@ class BotGroups:
 
     def in_force(self) -> dict[str, str]:
         return {controller: hierarchy.describe() for controller, (hierarchy, _) in self.groups.items()}
+
+    def entry_command(self) -> list[str]:
+        """A prefix that starts a command inside every group, for the command and everything it starts.
+
+        The process moves itself before it executes the command: a thread moving itself into a v1 group
+        (`0` written to its `tasks`) skips the lock for moving other processes, which waits for an RCU grace
+        period (about 10 ms on an idle machine) before every move. Empty when there is no group."""
+        if not self.groups:
+            return []
+        targets = [str(path / ("tasks" if hierarchy.version == 1 else "cgroup.procs")) for hierarchy, path in self.groups.values()]
+        return ["/bin/sh", "-c", ENTRY_SCRIPT, "b99-cgroups", *targets, "--"]
 
     def attach(self, pid: int) -> None:
         """Move process `pid` into every group (it must not have started the bot yet)."""

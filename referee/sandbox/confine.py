@@ -161,14 +161,14 @@ def spawn(
             if blocked:
                 # basic cannot bind: the bot runs, but its own uid cannot read what lies below these.
                 confinement.in_force["warning"] = f"not searchable by the bot's uid: {', '.join(blocked)} (strict binds what the bot needs)"
-            process, held = _start_basic(support.setpriv, executable, command, env, stdout, stderr, cwd, request, uid)
+            process, held = _start_basic(support.setpriv, executable, command, env, stdout, stderr, cwd, request, uid, confinement.groups)
     except BotLaunchError as error:
         confinement.cleanup()
         said = _last_line(stderr)
         raise BotLaunchError(f"seat {seat}: {error}" + (f": {said}" if said else "")) from None
     try:
-        # Only the process that becomes the bot moves in (bubblewrap's monitor outside the sandbox is not the bot's).
-        confinement.groups.attach(held.pid)
+        # The process started above entered the bot's cgroups before it executed anything (entry_command), and
+        # everything it starts is born in them; the rlimits go on the process held at the gate.
         # With a pids cgroup (which counts refusals) in force, RLIMIT_NPROC is a backstop just above it.
         backstop = NPROC_SLACK if "pids" in confinement.groups.groups else 0
         apply_rlimits(held.pid, limits.rlimits(processes=limits.processes + backstop))
@@ -258,7 +258,7 @@ def _start_strict(
         for fd in (info_read, info_write, block_read, block_write):
             os.close(fd)
         raise BotLaunchError(str(error)) from None
-    argv = bubblewrap.strict_command(
+    argv = groups.entry_command() + bubblewrap.strict_command(
         bwrap,
         setpriv,
         [executable, *absolute_script(command, cwd)[1:]],
@@ -289,12 +289,6 @@ def _start_strict(
     os.close(info_write)
     os.close(block_read)
     os.close(filter_fd)
-    try:
-        # Moving a process between cgroups waits for an RCU grace period (milliseconds); moving bubblewrap's
-        # monitor now overlaps that wait with the sandbox's set-up, and the bot's own move later is quick.
-        groups.attach(process.pid)
-    except OSError:
-        pass
     try:
         info = _read_info(info_read, process)
     except BotLaunchError:
@@ -347,9 +341,11 @@ def _start_basic(
     cwd: str | None,
     request: SandboxRequest,
     uid: int,
+    groups: cgroups.BotGroups,
 ) -> tuple[subprocess.Popen[bytes], _Held]:
     gate_read, gate_write = os.pipe()
     argv = [
+        *groups.entry_command(),
         "/bin/sh",
         "-c",
         'read -r _ && exec "$@" </dev/null',

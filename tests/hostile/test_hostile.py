@@ -64,9 +64,10 @@ def bot_files() -> set[str]:
 
 
 def assert_nothing_left(seat: SeatReport) -> None:
-    """No process runs as the seat's uid and none of its cgroups remain."""
+    """No process runs as the seat's uid and none of its cgroups remain (once their background removal is done)."""
     uid = seat.sandbox["uid"]
     assert processes_of(uid) == [], f"processes of uid {uid} survived the match"
+    assert cgroups.drain_removals(10.0), "a bot's cgroup could not be removed"
     usable, _ = cgroups.detect()
     for hierarchy in usable.values():
         assert not list(hierarchy.parent.glob(f"b99-seat*-{uid}")), "a cgroup of the bot survived"
