@@ -298,3 +298,9 @@ def test_every_process_of_a_bot_is_born_in_its_cgroups(tmp_path: Path, level: st
         process.kill()
         process.wait()
         confinement.cleanup()
+
+
+def test_a_file_of_a_kernel_file_system_on_the_command_line_is_never_a_bot_file() -> None:
+    """/proc files claim a size of 0: staging /proc/PID as a private bot directory would copy without end."""
+    assert bot_paths(["/bin/cat", "/proc/self/status"], None) == []
+    assert bot_paths(["/bin/cat", "/sys/kernel/mm/transparent_hugepage/enabled"], None) == []

@@ -155,13 +155,19 @@ def file_arguments(command: Sequence[str]) -> list[int]:
     return sorted(set(found))
 
 
+#: Kernel file systems: never a bot's own files (their files claim a size of 0, so one named on a command
+#: line would be copied without limit if it were staged as a private bot directory).
+PSEUDO_FILE_SYSTEMS = ("/proc", "/sys", "/dev")
+
+
 def bot_paths(command: Sequence[str], cwd: str | None) -> list[str]:
     """The bot's own files: its working directory when it has one, else the directories of its script
     (and of a bridged program and its script). Other arguments are never bound: a command line must not
     open up the host."""
     if cwd:
         return [cwd]
-    return _dedupe(str(Path(command[index]).resolve().parent) for index in file_arguments(command))
+    directories = (str(Path(command[index]).resolve().parent) for index in file_arguments(command))
+    return _dedupe(path for path in directories if not any(path == root or path.startswith(root + "/") for root in PSEUDO_FILE_SYSTEMS))
 
 
 def absolute_script(command: Sequence[str], cwd: str | None) -> list[str]:
