@@ -8,6 +8,7 @@ Two measurements, each alternating unsandboxed and sandboxed launches so machine
 from __future__ import annotations
 
 import os
+import platform
 import secrets
 import shutil
 import statistics
@@ -45,7 +46,9 @@ def _plain(write_end: int) -> Callable[[], None]:
     return lambda: process.wait()
 
 
-def _confined(level: str, scratch: Path) -> Callable[[int], Callable[[], None]]:
+def _confined(level: str, scratch: Path, cleanups: list[float]) -> Callable[[int], Callable[[], None]]:
+    """Launches under `level`; the time each clean-up after the exit takes (what a match's end waits for) goes to `cleanups`."""
+
     def start(write_end: int) -> Callable[[], None]:
         workdir = Path(tempfile.mkdtemp(dir=scratch))
         with os.fdopen(os.dup(write_end), "wb") as stdout, open(os.devnull, "wb") as stderr:
@@ -53,7 +56,9 @@ def _confined(level: str, scratch: Path) -> Callable[[int], Callable[[], None]]:
 
         def finish() -> None:
             process.wait()
+            began = time.perf_counter()
             confinement.cleanup()
+            cleanups.append(time.perf_counter() - began)
 
         return finish
 
@@ -94,6 +99,13 @@ def _row(name: str, plain: list[float], boxed: list[float]) -> str:
 def run(quick: bool) -> str:
     """The markdown section for docs/benchmarks.md."""
     lines = ["## Sandbox start-up cost", ""]
+    load = os.getloadavg()[0]
+    lines.append(
+        f"Measured {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC on {platform.machine()} with {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}, Linux {platform.release()}, load average {load:.1f} at the start "
+        "(`python -m benchmarks.bench_sandbox`)."
+    )
+    lines.append("")
     support = machine_support()
     machine = describe_machine()
     lines.append("Levels on this machine: " + "; ".join(f"{level}: {machine[level]}" for level in ("strict", "basic")) + ".")
@@ -113,15 +125,17 @@ def run(quick: bool) -> str:
         "| measurement | runs | unsandboxed ms | sandboxed ms | added ms (medians) | added ms (paired) |",
         "|---|---:|---:|---:|---:|---:|",
     ]
+    cleanup_rows: list[str] = []
     scratch = Path(tempfile.mkdtemp(prefix="b99-bench-sandbox-"))
     server = ArenaServer(f"unix:{scratch / 'arena.sock'}").start()
     try:
         for level in levels:
-            plain, boxed = [], []
+            plain, boxed, cleanups = [], [], []
             for _ in range(rounds):
                 plain.append(_first_byte(_plain))
-                boxed.append(_first_byte(_confined(level, scratch)))
+                boxed.append(_first_byte(_confined(level, scratch, cleanups)))
             lines.append(_row(f"process start, {level}", plain, boxed))
+            cleanup_rows.append(f"{level} {statistics.median(cleanups) * 1e3:,.1f} ms")
         for level in levels:
             plain, boxed = [], []
             for _ in range(bot_rounds):
@@ -131,7 +145,12 @@ def run(quick: bool) -> str:
     finally:
         server.stop()
         shutil.rmtree(scratch, ignore_errors=True)
-    lines += ["", f"Target: under {TARGET_MS:g} ms added per bot."]
+    lines += [
+        "",
+        "Clean-up after a bot exits (median; a match's end waits for it): " + ", ".join(cleanup_rows) + ".",
+        "",
+        f"Target: under {TARGET_MS:g} ms added per bot.",
+    ]
     return "\n".join(lines)
 
 
