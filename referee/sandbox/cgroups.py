@@ -18,12 +18,11 @@ from functools import cache
 from pathlib import Path
 
 CONTROLLERS = ("memory", "pids", "cpuacct")
-#: Moves the shell itself into the group of each file named before `--` (`0` written there means the writer),
-#: then executes the rest of its arguments; exits 125, running nothing, if any move fails (BotGroups.entry_command).
-ENTRY_SCRIPT = (
-    'while [ "$1" != -- ]; do echo 0 > "$1" || { echo "b99: cannot enter cgroup $1" >&2; exit 125; }; shift; done; '
-    'shift; exec "$@"'
-)
+#: Shell code that moves the shell itself into the group of each file named before `--` (`0` written there
+#: means the writer) and drops the arguments up to `--`; exits 125, running nothing, if any move fails.
+ENTRY_MOVES = 'while [ "$1" != -- ]; do echo 0 > "$1" || { echo "b99: cannot enter cgroup $1" >&2; exit 125; }; shift; done; shift; '
+#: ENTRY_MOVES, then executes the rest of its arguments (BotGroups.entry_command).
+ENTRY_SCRIPT = ENTRY_MOVES + 'exec "$@"'
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,8 +170,11 @@ class BotGroups:
         period (about 10 ms on an idle machine) before every move. Empty when there is no group."""
         if not self.groups:
             return []
-        targets = [str(path / ("tasks" if hierarchy.version == 1 else "cgroup.procs")) for hierarchy, path in self.groups.values()]
-        return ["/bin/sh", "-c", ENTRY_SCRIPT, "b99-cgroups", *targets, "--"]
+        return ["/bin/sh", "-c", ENTRY_SCRIPT, "b99-cgroups", *self.entry_files(), "--"]
+
+    def entry_files(self) -> list[str]:
+        """The file of each group a process writes `0` to, to move itself in (ENTRY_MOVES)."""
+        return [str(path / ("tasks" if hierarchy.version == 1 else "cgroup.procs")) for hierarchy, path in self.groups.values()]
 
     def attach(self, pid: int) -> None:
         """Move process `pid` into every group (it must not have started the bot yet)."""

@@ -344,12 +344,14 @@ def _start_basic(
     groups: cgroups.BotGroups,
 ) -> tuple[subprocess.Popen[bytes], _Held]:
     gate_read, gate_write = os.pipe()
+    # One shell enters the bot's cgroups, then waits at the gate.
     argv = [
-        *groups.entry_command(),
         "/bin/sh",
         "-c",
-        'read -r _ && exec "$@" </dev/null',
+        cgroups.ENTRY_MOVES + 'read -r _ && exec "$@" </dev/null',
         "b99-gate",
+        *groups.entry_files(),
+        "--",
         *bubblewrap.drop_privileges(setpriv, uid),
         executable,
         *command[1:],
