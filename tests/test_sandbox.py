@@ -304,3 +304,4 @@ def test_a_file_of_a_kernel_file_system_on_the_command_line_is_never_a_bot_file(
     """/proc files claim a size of 0: staging /proc/PID as a private bot directory would copy without end."""
     assert bot_paths(["/bin/cat", "/proc/self/status"], None) == []
     assert bot_paths(["/bin/cat", "/sys/kernel/mm/transparent_hugepage/enabled"], None) == []
+

@@ -267,6 +267,10 @@ class _Remover:
     is removed by the reaper's sweep of unclaimed groups (referee.sandbox.reaper)."""
 
     def __init__(self) -> None:
+        self.forget()
+
+    def forget(self) -> None:
+        """Start empty (also in a forked child: the parent's pending groups and thread are the parent's)."""
         self._queue: queue.Queue[Path] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
@@ -298,6 +302,7 @@ class _Remover:
 
 _REMOVER = _Remover()
 atexit.register(_REMOVER.drain, 2.0)
+os.register_at_fork(after_in_child=_REMOVER.forget)
 
 
 def drain_removals(timeout: float = 5.0) -> bool:
