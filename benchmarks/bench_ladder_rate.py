@@ -28,6 +28,7 @@ GAME = "underground_dice"
 TARGET_PER_MINUTE = 600
 TARGET_RATIO = 0.5
 TARGET_PROCESS_CPU = 1.3
+TARGET_BOOKKEEPING = 10.0
 RANDOM = (sys.executable, "-m", "bots", "random")
 
 
@@ -74,10 +75,50 @@ def match_cpu(games: int) -> dict[str, tuple[float, float]]:
     return {way: (referee / games * 1000, bots / games * 1000) for way, (referee, bots) in totals.items()}
 
 
+def bookkeeping_cpu(matches: int) -> dict[str, float]:
+    """CPU ms a match of the match process's ladder bookkeeping (claim, record the result with its ratings and
+    replay, the bots' exit codes), on a real SQLite ladder in this process, with reports of real in-process matches."""
+    import functools
+    import tempfile
+    from pathlib import Path
+
+    from bots.registry import make_bot
+    from ladder.db import migrate, sqlite_url
+    from ladder.matches import claim_match, record_result, record_seat_exits, schedule_match
+    from ladder.registry import add_bot
+    from ladder.settings import LadderSettings
+    from referee.match import BotSpec, MatchSpec, run_match
+
+    totals = {"claim": 0.0, "record": 0.0, "exits": 0.0}
+    with tempfile.TemporaryDirectory() as home:
+        settings = LadderSettings(home=Path(home), db_url=sqlite_url(Path(home) / "ladder.db"))
+        migrate(settings.db_url)
+        bot_ids = [add_bot(settings, f"r{i}", GAME, command=RANDOM).id for i in range(4)]
+        reports = [run_match(MatchSpec(GAME, [BotSpec(name, factory=functools.partial(make_bot, "random")) for name in "ab"],
+                                       seed=seed)) for seed in range(5)]
+        warm_up = 5
+        match_ids = [schedule_match(settings, GAME, [bot_ids[k % 4], bot_ids[(k + 1) % 4]], seed=k) for k in range(matches + warm_up)]
+        for k, match_id in enumerate(match_ids):
+            report = reports[k % len(reports)]
+            started = time.process_time()
+            job = claim_match(settings, match_id, "bench:0", 60.0)
+            claimed = time.process_time()
+            if isinstance(job, str):
+                raise RuntimeError(f"match {match_id} was not claimed: {job}")
+            record_result(settings, job, report, replay=b"{}\n" * 1000, worker="bench:0")
+            recorded = time.process_time()
+            record_seat_exits(settings, job, report)
+            if k >= warm_up:
+                totals["claim"] += claimed - started
+                totals["record"] += recorded - claimed
+                totals["exits"] += time.process_time() - recorded
+    return {what: cpu / matches * 1000 for what, cpu in totals.items()}
+
+
 def run(quick: bool = False) -> str:
     """The markdown sections for docs/benchmarks.md."""
     workers = os.cpu_count() or 1
-    matches, games, rounds, cpu_games = (30, 20, 1, 10) if quick else (120, 100, 2, 30)
+    matches, games, rounds, cpu_games, book_matches = (30, 20, 1, 10, 100) if quick else (120, 100, 2, 30, 300)
     warm: list[tuple[float, float]] = []
     cold: list[tuple[float, float]] = []
     tournament: list[float] = []
@@ -88,6 +129,7 @@ def run(quick: bool = False) -> str:
         tournament.append(tournament_throughput(GAME, games, workers, in_process=True))
         load.append(os.getloadavg()[0])
     cpu = match_cpu(cpu_games)
+    books = bookkeeping_cpu(book_matches)
     load.append(os.getloadavg()[0])
     tournament_rate = statistics.median(tournament)
 
@@ -126,6 +168,19 @@ def run(quick: bool = False) -> str:
     for way, label in (("in-process", "in-process bots"), ("cold", "bot processes, started cold"), ("warm", "bot processes, forked warm")):
         referee, bots = cpu[way]
         lines.append(f"| {label} | {referee:.1f} | {bots:.1f} | {referee + bots:.1f} | {(referee + bots) / base:.1f}x |")
+    lines += [
+        "",
+        "## The ladder's bookkeeping in a match process",
+        "",
+        f"CPU ms a match of the ladder's database work in a match process, {book_matches} matches on a real SQLite ladder",
+        "(sandbox none; reports of real in-process matches): claiming the match, recording its result (seats, ratings,",
+        "compressed replay, worker row) and writing the bots' exit codes once they stopped. Target: the ladder's",
+        f"bookkeeping at most {TARGET_BOOKKEEPING:g} ms of CPU a match.",
+        "",
+        "| claim | record | exit codes | total |",
+        "|---:|---:|---:|---:|",
+        f"| {books['claim']:.2f} | {books['record']:.2f} | {books['exits']:.2f} | {sum(books.values()):.2f} |",
+    ]
     return "\n".join(lines) + "\n"
 
 

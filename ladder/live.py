@@ -21,7 +21,9 @@ CHUNK_BYTES = 256 * 1024
 
 def drop_live_chunks(session: Session, match_id: int) -> None:
     """Delete a match's live chunks (every attempt's), in the caller's transaction."""
-    session.exec(delete(LiveChunk).where(col(LiveChunk.match_id) == match_id))  # type: ignore[call-overload]
+    # No chunk is ever loaded as an object in the transactions that close a match: nothing to synchronise.
+    session.exec(  # type: ignore[call-overload]
+        delete(LiveChunk).where(col(LiveChunk.match_id) == match_id).execution_options(synchronize_session=False))
 
 
 def live_text(settings: LadderSettings, match_id: int, attempt: int, after: int) -> tuple[str, int]:

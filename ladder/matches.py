@@ -17,7 +17,7 @@ from enum import Enum
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, insert, select, update
 
 from ladder.db import read_session, write_session
 from ladder.live import drop_live_chunks
@@ -90,11 +90,16 @@ def schedule_match(
             match.dispatches = 1
         session.add(match)
         session.flush()
-        for seat, bot_id in enumerate(bot_ids):
-            session.add(Seat(match_id=match.id, seat=seat, bot_id=bot_id))
-        if session.get(GameCounter, game) is None:
+        if match.id is None:
+            raise RuntimeError(f"the database gave no id to a new match of {game}")
+        # The seats in one multi-row INSERT, without building a Seat object for each (the scheduler's
+        # per-match cost); every column a Seat defaults is given here.
+        session.execute(insert(Seat), [
+            {"match_id": match.id, "seat": seat, "bot_id": bot_id, "faults": [], "replaced": False, "stderr_tail": ""}
+            for seat, bot_id in enumerate(bot_ids)
+        ])
+        if session.exec(select(GameCounter.game).where(GameCounter.game == game)).first() is None:
             session.add(GameCounter(game=game, rating_seq=0))
-        assert match.id is not None
         return match.id
 
 
@@ -141,14 +146,17 @@ def claim_match(settings: LadderSettings, match_id: int, worker: str, lease_seco
         match.lease_expires_at = now + timedelta(seconds=lease_seconds)
         session.add(match)
         touch_worker(session, worker, match_id, now)
-        seats = session.exec(select(Seat).where(Seat.match_id == match_id).order_by(col(Seat.seat))).all()
+        # The seats and their bots in one query (no Seat objects: nothing about them changes here).
+        seats = session.exec(
+            select(Seat.seat, Bot).outerjoin(Bot, col(Bot.id) == col(Seat.bot_id))
+            .where(Seat.match_id == match_id).order_by(col(Seat.seat))
+        ).all()
         jobs = []
-        for seat in seats:
-            bot = session.get(Bot, seat.bot_id)
+        for seat_number, bot in seats:
             if bot is None:
-                raise ValueError(f"match {match_id}: seat {seat.seat} names no bot")
+                raise ValueError(f"match {match_id}: seat {seat_number} names no bot")
             jobs.append(
-                SeatJob(seat.seat, bot.id or 0, bot.name, bot.kind, tuple(bot.command), bot.store_path, bot.sandbox,
+                SeatJob(seat_number, bot.id or 0, bot.name, bot.kind, tuple(bot.command), bot.store_path, bot.sandbox,
                         bot.content_hash)
             )
         return MatchJob(
@@ -345,36 +353,39 @@ def record_result(
         if match.status != MatchStatus.RUNNING or match.attempts != job.attempt:
             return Recorded.STALE
         seats = list(session.exec(select(Seat).where(Seat.match_id == match.id).order_by(col(Seat.seat))).all())
-        # A void report (every seat faulted before any decision) has no ranks or scores.
-        void = bool(getattr(report, "void", False)) or str(getattr(report, "status", "") or "") == MatchStatus.VOID
-        ranks = [int(rank) for rank in report.ranks] if not void else [0] * len(seats)
-        decision = rating_decision(ranks, [bool(seat.replaced) for seat in report.seats], void=void)
-        for seat, seat_report in zip(seats, report.seats):
-            seat.rank = None if void else int(report.ranks[seat.seat])
-            seat.score = None if void else float(report.scores[seat.seat])
-            seat.faults = [
-                {"kind": str(fault.kind), "detail": str(fault.detail), "decision_index": fault.decision_index,
-                 "seat_decision": getattr(fault, "seat_decision", None)}
-                for fault in seat_report.faults
-            ]
-            seat.replaced = bool(seat_report.replaced)
-            seat.exit_code = getattr(seat_report, "exit_code", None)
-            seat.stderr_tail = str(getattr(seat_report, "stderr_tail", "") or "")[-STDERR_TAIL_CHARS:]
-            session.add(seat)
-        if match.kind == MatchKind.RATED and not void:
-            _rate(session, match, seats, decision, now)
-        match.status = MatchStatus.VOID if void else MatchStatus.DONE
-        match.finished_at = now
-        # The referee's full config (every flag's value), and the time control the match was played with.
-        match.config = {**dict(report.config), **({"time_control": match.config["time_control"]} if match.config.get("time_control") else {})}
-        _store_replay(session, match, job, report, replay, worker, now)
-        _store_output(session, job.match_id, output)
-        match.decisions = int(report.decisions)
-        match.duration_seconds = float(report.duration_seconds)
-        match.void_reason = (str(getattr(report, "void_reason", "") or "") or decision.reason) if void else None
-        if void:
-            match.worker = None
-        session.add(match)
+        # Every write below is flushed once, at the end: none of the reads in between (the ratings, the
+        # worker row) depends on them, and one flush costs far less than one before each read.
+        with session.no_autoflush:
+            # A void report (every seat faulted before any decision) has no ranks or scores.
+            void = bool(getattr(report, "void", False)) or str(getattr(report, "status", "") or "") == MatchStatus.VOID
+            ranks = [int(rank) for rank in report.ranks] if not void else [0] * len(seats)
+            decision = rating_decision(ranks, [bool(seat.replaced) for seat in report.seats], void=void)
+            for seat, seat_report in zip(seats, report.seats):
+                seat.rank = None if void else int(report.ranks[seat.seat])
+                seat.score = None if void else float(report.scores[seat.seat])
+                seat.faults = [
+                    {"kind": str(fault.kind), "detail": str(fault.detail), "decision_index": fault.decision_index,
+                     "seat_decision": getattr(fault, "seat_decision", None)}
+                    for fault in seat_report.faults
+                ]
+                seat.replaced = bool(seat_report.replaced)
+                seat.exit_code = getattr(seat_report, "exit_code", None)
+                seat.stderr_tail = str(getattr(seat_report, "stderr_tail", "") or "")[-STDERR_TAIL_CHARS:]
+                session.add(seat)
+            if match.kind == MatchKind.RATED and not void:
+                _rate(session, match, seats, decision, now)
+            match.status = MatchStatus.VOID if void else MatchStatus.DONE
+            match.finished_at = now
+            # The referee's full config (every flag's value), and the time control the match was played with.
+            match.config = {**dict(report.config), **({"time_control": match.config["time_control"]} if match.config.get("time_control") else {})}
+            _store_replay(session, match, job, report, replay, worker, now)
+            _store_output(session, job.match_id, output)
+            match.decisions = int(report.decisions)
+            match.duration_seconds = float(report.duration_seconds)
+            match.void_reason = (str(getattr(report, "void_reason", "") or "") or decision.reason) if void else None
+            if void:
+                match.worker = None
+            session.add(match)
         session.flush()
         if match.kind == MatchKind.VALIDATION and not void:
             # A void validation match (every seat, the reference bot too, faulted before the first
@@ -393,19 +404,24 @@ def record_result(
 
 def record_seat_exits(settings: LadderSettings, job: MatchJob, report: Any) -> bool:
     """Complete a recorded attempt's seats with their bots' exit codes and stderr tails, known only once
-    the bots were stopped (after the result was recorded); only the seats that changed are written.
-    False when the match holds another attempt's result (nothing written)."""
+    the bots were stopped (after the result was recorded); only the seats that changed are written, with
+    plain UPDATEs (no Match or Seat objects loaded). False when the match holds another attempt's result
+    (nothing written)."""
     with write_session(settings.db_url) as session:
-        match = session.get(Match, job.match_id)
-        if match is None or match.result_attempt != job.attempt:
+        result_attempt = session.exec(select(Match.result_attempt).where(Match.id == job.match_id)).first()
+        if result_attempt is None or result_attempt != job.attempt:
             return False
-        seats = list(session.exec(select(Seat).where(Seat.match_id == job.match_id).order_by(col(Seat.seat))).all())
-        for seat, seat_report in zip(seats, report.seats):
+        stored = session.exec(
+            select(Seat.seat, Seat.exit_code, Seat.stderr_tail).where(Seat.match_id == job.match_id).order_by(col(Seat.seat))
+        ).all()
+        for (seat, stored_code, stored_tail), seat_report in zip(stored, report.seats):
             exit_code = getattr(seat_report, "exit_code", None)
             tail = str(getattr(seat_report, "stderr_tail", "") or "")[-STDERR_TAIL_CHARS:]
-            if (seat.exit_code, seat.stderr_tail) != (exit_code, tail):
-                seat.exit_code, seat.stderr_tail = exit_code, tail
-                session.add(seat)
+            if (stored_code, stored_tail) != (exit_code, tail):
+                session.exec(  # type: ignore[call-overload]
+                    update(Seat).where(col(Seat.match_id) == job.match_id, col(Seat.seat) == seat)
+                    .values(exit_code=exit_code, stderr_tail=tail).execution_options(synchronize_session=False)
+                )
         return True
 
 
