@@ -305,3 +305,15 @@ def test_a_file_of_a_kernel_file_system_on_the_command_line_is_never_a_bot_file(
     assert bot_paths(["/bin/cat", "/proc/self/status"], None) == []
     assert bot_paths(["/bin/cat", "/sys/kernel/mm/transparent_hugepage/enabled"], None) == []
 
+
+
+def test_a_private_bot_directory_holding_a_fifo_is_refused_not_copied(tmp_path: Path) -> None:
+    from referee.sandbox.binds import StagingError, stage_private
+
+    bot = tmp_path / "bot"
+    bot.mkdir(mode=0o700)
+    (bot / "main.py").write_text("print('hi')\n")
+    os.mkfifo(bot / "pipe")
+    with pytest.raises(StagingError, match="not a regular file"):
+        stage_private(str(bot), tmp_path / "staging")
+    assert not (tmp_path / "staging").exists() or not any((tmp_path / "staging").iterdir())

@@ -242,10 +242,18 @@ def stage_private(path: str, staging: Path) -> str:
     total = 0
     for root, _, files in os.walk(path):
         for name in files:
+            member = os.path.join(root, name)
             try:
-                total += os.lstat(os.path.join(root, name)).st_size
+                status = os.lstat(member)
             except OSError:
                 continue
+            if not (stat.S_ISREG(status.st_mode) or stat.S_ISLNK(status.st_mode)):
+                # A fifo would block the copy and a device would never end: only files and links are a bot's.
+                raise StagingError(
+                    f"{path} is private and holds {member}, which is not a regular file (a device, fifo or socket): "
+                    "it cannot be copied for the sandbox; remove it or make the directory readable (chmod -R o+rX)"
+                )
+            total += status.st_size
             if total > STAGE_LIMIT_BYTES:
                 raise StagingError(
                     f"{path} is private (not readable by other users) and too big to copy for the sandbox "
