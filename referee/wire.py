@@ -108,6 +108,17 @@ TYPE_URL_PREFIX = "type.googleapis.com/"
 #: Parts of views every seat sees alike, written once for one state (one decision's requests), by name.
 SharedParts = dict[str, bytes]
 
+def shared_part(shared: SharedParts | None, name: str, write: Callable[[Any], bytes], state: Any) -> bytes:  # noqa: ANN401 - any game's state
+    """`write(state)`, or the bytes it already wrote for this state when `shared` holds them (kept there for
+    the next seat of the same decision)."""
+    if shared is None:
+        return write(state)
+    part = shared.get(name)
+    if part is None:
+        part = shared[name] = write(state)
+    return part
+
+
 #: Entries a memory of serialized parts keeps before it is emptied: hits come from the last few decisions, and
 #: a larger memory keeps more keys and events alive for Python's garbage collector to walk (docs/decisions.md).
 CACHE_LIMIT = 512

@@ -22,6 +22,7 @@ from referee.wire import (
     message_field,
     optional_string_field,
     packed_field,
+    shared_part,
     string_field,
     varint,
     varint_field,
@@ -168,11 +169,7 @@ def _ai_board(state: DeepDiveState, tiles: _WireTiles) -> bytes:
 def view_bytes(state: DeepDiveState, seat: Seat, shared: SharedParts | None = None) -> bytes:
     """`seat`'s serialized View (the bytes of its dict view through the View message): the viewer's seat,
     then what every seat sees, written once for all of a decision's requests when `shared` is given."""
-    public = None if shared is None else shared.get("public")
-    if public is None:
-        public = _public(state)
-        if shared is not None:
-            shared["public"] = public
+    public = shared_part(shared, "public", _public, state)
     return SEAT + varint(seat) + public
 
 

@@ -21,6 +21,7 @@ from referee.wire import (
     blocks_of,
     key,
     message_field,
+    shared_part,
     string_field,
     strings_field,
     varint,
@@ -103,11 +104,7 @@ def _seat(state: Fuji99State, player: int, hand: list[bytes], hand_danger: int) 
 def view_bytes(state: Fuji99State, seat: Seat, shared: SharedParts | None = None) -> bytes:
     """`seat`'s serialized View (the bytes of its dict view through the View message): the viewer's seat,
     then what every seat sees, written once for all of a decision's requests when `shared` is given."""
-    public = None if shared is None else shared.get("public")
-    if public is None:
-        public = _public(state)
-        if shared is not None:
-            shared["public"] = public
+    public = shared_part(shared, "public", _public, state)
     return SEAT + varint(seat) + public
 
 

@@ -25,6 +25,7 @@ from referee.wire import (
     key,
     message_field,
     packed_field,
+    shared_part,
     string_field,
     strings_field,
     varint,
@@ -84,11 +85,7 @@ def view_bytes(state: MagnificentState, seat: Seat, shared: SharedParts | None =
     """`seat`'s serialized View (the bytes of its dict view through the View message): the viewer's seat, what
     every seat sees (written once for all of a decision's requests when `shared` is given), then the seat's
     own part of the draft."""
-    public = None if shared is None else shared.get("public")
-    if public is None:
-        public = _public(state)
-        if shared is not None:
-            shared["public"] = public
+    public = shared_part(shared, "public", _public, state)
     if not state.draft:
         return SEAT + varint(seat) + public
     # Fields 26-28, the last ones: the seat's own part of the draft, as views.py decides it.

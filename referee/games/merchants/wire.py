@@ -24,6 +24,7 @@ from referee.wire import (
     key,
     message_field,
     optional_string_field,
+    shared_part,
     string_field,
     strings_field,
     varint,
@@ -47,11 +48,7 @@ _PARTS: dict[int, tuple[Any, Blocks]] = {}
 def view_bytes(state: MerchantsState, seat: Seat, shared: SharedParts | None = None) -> bytes:
     """`seat`'s serialized View (the bytes of its dict view through the View message): the public fields,
     written once for all of a decision's requests when `shared` is given, then the seat's own."""
-    public = None if shared is None else shared.get("public")
-    if public is None:
-        public = _public(state)
-        if shared is not None:
-            shared["public"] = public
+    public = shared_part(shared, "public", _public, state)
     player = state.players_state[seat]
     parts = [
         public,
