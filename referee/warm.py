@@ -31,6 +31,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from referee.sandbox.confine import kill_group
+
 log = logging.getLogger(__name__)
 
 #: Warm parents a pool keeps at most (each holds an interpreter with grpc loaded, some 40 MiB); the least
@@ -151,7 +153,7 @@ class WarmPool:
         line = process.stdout.readline() if ready else b""
         process.stdout.close()
         if line.strip() != b"ready":
-            _kill_group(process)
+            kill_group(process)
             return None
         return _Parent(process, socket_path)
 
@@ -178,7 +180,7 @@ class WarmPool:
         self.server.close()
         self.thread.join(5)
         for process in [parent.process for parent in self.parents.values()] + self.retiring:
-            _kill_group(process)
+            kill_group(process)
         self.parents.clear()
         self.retiring.clear()
         shutil.rmtree(self.directory, ignore_errors=True)
@@ -200,17 +202,6 @@ def remove_stale_pools() -> list[Path]:
         except OSError:
             continue
     return removed
-
-
-def _kill_group(process: subprocess.Popen[bytes]) -> None:
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-    try:
-        process.wait(5)
-    except subprocess.TimeoutExpired:
-        pass
 
 
 def _read_line(connection: socket.socket, limit: int = 1 << 16) -> tuple[bytes, bytes]:

@@ -174,7 +174,7 @@ def spawn(
         apply_rlimits(held.pid, limits.rlimits(processes=limits.processes + backstop))
         held.release()
     except (OSError, BotLaunchError) as error:
-        _kill(process)
+        kill_group(process)
         confinement.cleanup()
         said = _last_line(stderr)
         raise BotLaunchError(f"seat {seat}: could not confine the bot: {said or error}") from None
@@ -293,7 +293,7 @@ def _start_strict(
         info = _read_info(info_read, process)
     except BotLaunchError:
         os.close(block_write)
-        _kill(process)
+        kill_group(process)
         raise
     finally:
         os.close(info_read)
@@ -378,7 +378,8 @@ def _last_line(stream: IO[bytes]) -> str:
     return lines[-1] if lines else ""
 
 
-def _kill(process: subprocess.Popen[bytes]) -> None:
+def kill_group(process: subprocess.Popen[bytes]) -> None:
+    """SIGKILL the process group `process` leads (started with start_new_session) and reap its leader."""
     try:
         os.killpg(process.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
