@@ -41,8 +41,9 @@ def _run(argv: list[str], env: dict[str, str] | None = None) -> Callable[[], flo
     return measure
 
 
-def _bot_ready_to_dial() -> float:
-    """Seconds from launching `python -m bots random` to its connection on a listening Unix socket."""
+def _seconds_to_dial(launch: Callable[[dict[str, str]], Callable[[], None]]) -> float:
+    """Seconds from `launch(environment)` (it starts a bot that dials the environment's Unix socket and returns
+    how to stop that bot) to the bot's connection on the socket."""
     with tempfile.TemporaryDirectory(prefix="b99-dial-") as scratch:
         path = os.path.join(scratch, "arena.sock")
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -51,17 +52,31 @@ def _bot_ready_to_dial() -> float:
         listener.settimeout(30)
         environment = dict(os.environ, B99_ARENA_ADDRESS=f"unix:{path}", B99_SEAT_TOKEN="benchmark")
         began = time.perf_counter()
-        bot = subprocess.Popen([PYTHON, "-m", "bots", "random"], cwd=ROOT, env=environment,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        stop = launch(environment)
         try:
             connection, _ = listener.accept()
             elapsed = time.perf_counter() - began
             connection.close()
         finally:
-            bot.kill()
-            bot.wait()
+            stop()
             listener.close()
     return elapsed
+
+
+def _bot_ready_to_dial() -> float:
+    """Seconds from launching `python -m bots random` to its connection on a listening Unix socket."""
+
+    def launch(environment: dict[str, str]) -> Callable[[], None]:
+        bot = subprocess.Popen([PYTHON, "-m", "bots", "random"], cwd=ROOT, env=environment,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+        def stop() -> None:
+            bot.kill()
+            bot.wait()
+
+        return stop
+
+    return _seconds_to_dial(launch)
 
 
 def _warm_bot_ready_to_dial(pool_address: str) -> Callable[[], float]:
@@ -70,31 +85,20 @@ def _warm_bot_ready_to_dial(pool_address: str) -> Callable[[], float]:
 
     from referee.warm import spawn_warm
 
-    def measure() -> float:
-        with tempfile.TemporaryDirectory(prefix="b99-dial-") as scratch:
-            path = os.path.join(scratch, "arena.sock")
-            listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            listener.bind(path)
-            listener.listen(1)
-            listener.settimeout(30)
-            environment = dict(os.environ, B99_ARENA_ADDRESS=f"unix:{path}", B99_SEAT_TOKEN="benchmark")
-            null = os.open(os.devnull, os.O_WRONLY)
-            began = time.perf_counter()
-            bot = spawn_warm(pool_address, [PYTHON, "-m", "bots", "random"], str(ROOT), "benchmark", 0, environment, null, null)
-            os.close(null)
-            if bot is None:
-                raise RuntimeError("the warm parent did not start the bot")
-            try:
-                connection, _ = listener.accept()
-                elapsed = time.perf_counter() - began
-                connection.close()
-            finally:
-                os.killpg(bot.pid, signal.SIGKILL)
-                bot.wait(10)
-                listener.close()
-        return elapsed
+    def launch(environment: dict[str, str]) -> Callable[[], None]:
+        null = os.open(os.devnull, os.O_WRONLY)
+        bot = spawn_warm(pool_address, [PYTHON, "-m", "bots", "random"], str(ROOT), "benchmark", 0, environment, null, null)
+        os.close(null)
+        if bot is None:
+            raise RuntimeError("the warm parent did not start the bot")
 
-    return measure
+        def stop() -> None:
+            os.killpg(bot.pid, signal.SIGKILL)
+            bot.wait(10)
+
+        return stop
+
+    return lambda: _seconds_to_dial(launch)
 
 
 def measure_rows(runs: int) -> dict[str, list[float]]:
