@@ -108,6 +108,7 @@ TYPE_URL_PREFIX = "type.googleapis.com/"
 #: Parts of views every seat sees alike, written once for one state (one decision's requests), by name.
 SharedParts = dict[str, bytes]
 
+
 def shared_part(shared: SharedParts | None, name: str, write: Callable[[Any], bytes], state: Any) -> bytes:  # noqa: ANN401 - any game's state
     """`write(state)`, or the bytes it already wrote for this state when `shared` holds them (kept there for
     the next seat of the same decision)."""

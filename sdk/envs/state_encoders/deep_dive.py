@@ -201,7 +201,7 @@ def _encode(state: DeepDiveState, seat: Seat, out: dict[int, float]) -> None:
         block = _recent_depths.get(index, current)
         if block is None:
             key = (index, current[0], removed, tuple(available), tuple(inert), current[4], tiles_id)
-            block = _depths.parts.get(key) or _depths.block(
+            block = _depths.get(key) or _depths.block(
                 key, DEPTH_ITEM + index * DEPTH_STRIDE, DEPTH_STRIDE, lambda slots: _write_depth(state, index, slots, 0)
             )
             _recent_depths.keep(index, current, block)
@@ -210,7 +210,7 @@ def _encode(state: DeepDiveState, seat: Seat, out: dict[int, float]) -> None:
         block = _recent_unseen.get(index, current)
         if block is None:
             key = (index, tuple(unseen), tiles_id)
-            block = _unseen.parts.get(key) or _unseen.keep(key, _unseen_block(state, index))
+            block = _unseen.get(key) or _unseen.keep(key, _unseen_block(state, index))
             _recent_unseen.keep(index, current, block)
         put_block(block)  # copied over the depth's
     players = state.players
@@ -221,7 +221,7 @@ def _encode(state: DeepDiveState, seat: Seat, out: dict[int, float]) -> None:
         block = _recent_boards.get(player, current)
         if block is None:
             key = (player, tuple(map(tuple, columns)), tuple(rocks), tuple(captured), tiles_id)
-            block = _boards.parts.get(key) or _boards.block(
+            block = _boards.get(key) or _boards.block(
                 key, BOARD_ITEM + player * BOARD_STRIDE, BOARD_STRIDE, lambda slots: _write_board(state, player, slots, 0)
             )
             _recent_boards.keep(player, current, block)
@@ -229,11 +229,11 @@ def _encode(state: DeepDiveState, seat: Seat, out: dict[int, float]) -> None:
     if solo:
         key = (state.ai_position, state.difficulty, _tuples(state.ai_columns), tuple(state.ai_rocks),
                tuple(state.ai_open_water), id(tiles))
-        put_block(_ai.parts.get(key) or _ai.block(key, AI_PART, AI_SIZE, lambda slots: _write_ai(state, slots, 0)))
+        put_block(_ai.get(key) or _ai.block(key, AI_PART, AI_SIZE, lambda slots: _write_ai(state, slots, 0)))
     if state.discarded:
         key = (tuple(state.discarded), id(tiles))
         put_block(
-            _discarded.parts.get(key)
+            _discarded.get(key)
             or _discarded.block(key, DISCARDED_START, DISCARDED_SIZE, lambda slots: _write_discarded(state, slots, 0))
         )
     if state.phase == OVER:

@@ -159,7 +159,7 @@ def _encode(state: MagnificentState, seat: Seat, out: dict[int, float]) -> None:
     block = _recent.get(0, (main_tent,))
     if block is None:
         key = tuple(main_tent.items())
-        block = _main_tent.parts.get(key) or _main_tent.block(
+        block = _main_tent.get(key) or _main_tent.block(
             key, MAIN_TENT, MAIN_TENT_SIZE, lambda slots: _write_main_tent(main_tent, slots, 0)
         )
         _recent.keep(0, (main_tent,), block)
@@ -168,7 +168,7 @@ def _encode(state: MagnificentState, seat: Seat, out: dict[int, float]) -> None:
     block = _recent.get(1, (display,))
     if block is None:
         key = tuple(map(tuple, display))
-        block = _display.parts.get(key) or _display.block(key, DISPLAY, DISPLAY_SIZE, lambda slots: _write_display(display, slots, 0))
+        block = _display.get(key) or _display.block(key, DISPLAY, DISPLAY_SIZE, lambda slots: _write_display(display, slots, 0))
         _recent.keep(1, (display,), block)
     put_block(block)
     posters = state.poster_display
@@ -188,7 +188,7 @@ def _encode(state: MagnificentState, seat: Seat, out: dict[int, float]) -> None:
     block = _recent.get(2, current)
     if block is None:
         key = (tuple((colour, tuple(tents)) for colour, tents in track_tents.items()), tuple(wagons.items()), id(state.c))
-        block = _tracks.parts.get(key) or _tracks.block(key, TRACKS, TRACKS_SIZE, lambda slots: _write_tracks(state, slots, 0))
+        block = _tracks.get(key) or _tracks.block(key, TRACKS, TRACKS_SIZE, lambda slots: _write_tracks(state, slots, 0))
         _recent.keep(2, current, block)
     put_block(block)
     supply = state.supply
@@ -213,7 +213,7 @@ def _encode(state: MagnificentState, seat: Seat, out: dict[int, float]) -> None:
             key = (s, player.board, player.points, player.coins, tuple(player.gems), player.markers, player.spent,
                    tuple(player.masters), tuple(player.dice.items()), tuple(player.trainers),
                    tuple(player.posters), tuple(player.tents), tuple(player.completed), tuple(player.hats))
-            block = _players.parts.get(key) or _players.block(
+            block = _players.get(key) or _players.block(
                 key, PLAYERS_ITEM + s * PLAYERS_STRIDE, PLAYERS_STRIDE, lambda slots: _write_player(s, player, slots, 0)
             )
             _recent_players.keep(s, current, block)
@@ -222,7 +222,7 @@ def _encode(state: MagnificentState, seat: Seat, out: dict[int, float]) -> None:
         block = _recent_camps.get(s, current)
         if block is None:
             key = (s, tuple(player.tiles), components)
-            block = _camps.parts.get(key) or _camps.block(
+            block = _camps.get(key) or _camps.block(
                 key, PLAYERS_ITEM + s * PLAYERS_STRIDE + _P_TILES, CAMP_SIZE,
                 lambda slots: _write_camp(state, player, slots, -_P_TILES),
             )

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from referee.engine import GameState, Seat
+from referee.wire import Blocks
 from sdk.envs.encoding import EncodingError
 from sdk.envs.state_encoders import StateEncoder
 
@@ -94,24 +95,18 @@ def block_taker(out: dict[int, float]) -> Callable[[Block], None]:
     return set_slots
 
 
-class Memory:
-    """Parts of vectors by the exact state they were made from (`key`), emptied when it holds MEMORY_SIZE."""
+class Memory(Blocks):
+    """Parts of vectors by the exact state they were made from (`key`), emptied when it holds MEMORY_SIZE
+    (the wire's memory of serialized parts, holding blocks of the vector instead of bytes)."""
 
-    __slots__ = ("parts",)
+    __slots__ = ()
 
     def __init__(self) -> None:
-        self.parts: dict[Hashable, Block] = {}
+        super().__init__(MEMORY_SIZE)
 
     def block(self, key: Hashable, start: int, size: int, make: Callable[[memoryview], None]) -> Block:
-        """Write the part for `key` with `make` (as `make_block`) and keep it; callers look in `parts` first."""
+        """Write the part for `key` with `make` (as `make_block`) and keep it; callers look it up first."""
         return self.keep(key, make_block(start, size, make))
-
-    def keep(self, key: Hashable, part: Block) -> Block:
-        """Keep a part made by the caller."""
-        if len(self.parts) >= MEMORY_SIZE:
-            self.parts.clear()
-        self.parts[key] = part
-        return part
 
 
 def over_cap(path: str, items: int, cap: int) -> EncodingError:
