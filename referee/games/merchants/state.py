@@ -241,16 +241,29 @@ def _restore_state(
 
 
 class MerchantsState(GameState):
-    """A game of Merchants of B99 in progress."""
+    """A game of Merchants of B99 in progress.
+
+    What changed is recorded for the view writer and the observation encoder (referee/games/merchants/wire.py,
+    sdk/envs/state_encoders/merchants.py), which keep a part's bytes or vector block by its token instead of a key
+    of its contents: `layout_token` is a fresh object wherever the layout, the C and D cards or the grey cards
+    change, `board_tokens[seat]` wherever that seat's public board (shop, discards, chips, score, final record)
+    does, and `public_token` at every decision and chance outcome applied (what every seat sees may have changed;
+    a determinized world keeps it: it redraws only what its seat cannot see). A copy shares the tokens until one
+    of them changes a part. Code that edits these fields in place from outside the engine makes the state afresh
+    (`referee.position.refresh`) before it is viewed again.
+    """
 
     data: MerchantsData
 
     def __init__(self, game: Game, config: GameConfig, data: MerchantsData, blank: bool = False) -> None:
         """A game at its start; `blank` only sets the game, config and data, for a copy that sets every field."""
         self.data = data
+        self.public_token: object = object()
+        self.layout_token: object = object()
         if blank:
             self.game = game
             self.config = config
+            self.board_tokens: list[object] = []
             return
         super().__init__(game, config)
         variants = config.variants
@@ -272,6 +285,7 @@ class MerchantsState(GameState):
         self.reputation_deck: list[str] = sorted(data.reputation)
         self.solo_removed: list[str] = []
         self.players_state: list[PlayerState] = [PlayerState() for _ in range(config.players)]
+        self.board_tokens = [object() for _ in range(config.players)]
         self.final_ranks: tuple[int, ...] | None = None
         self._outcomes: UniformDraws | None = None
         self._options: dict[Seat, Sequence[Option]] = {}
@@ -367,6 +381,7 @@ class MerchantsState(GameState):
         """Apply the draw of `item`, found at `index` of the pending node's items."""
         what, subject, last = self.queue.pop(0)
         self._outcomes = None
+        self.public_token = object()
         if self._options:  # empty at a chance node unless a position was written with options listed
             self._options = {}
         # The supply and the deck are replaced, never changed in place: outcomes listed and clones share them.
@@ -377,6 +392,7 @@ class MerchantsState(GameState):
             player = self.players_state[subject]
             if what == "initial_tile":
                 player.shop[(0, 0)] = (item, 0)
+                self.board_tokens[subject] = object()
                 self._record("initial_tile", {"seat": subject, "tile": item})
             else:
                 player.drawn.append(item)
@@ -400,12 +416,16 @@ class MerchantsState(GameState):
         elif what == "ab":
             dungeon, slot = subject
             self.layout[(dungeon, slot)] = (item, slot)
+            self.layout_token = object()
         elif what == "c_card":
             self.c_cards[subject] = item
+            self.layout_token = object()
         elif what == "d_card":
             self.d_card = item
+            self.layout_token = object()
         else:
             self.grey[subject] = item
+            self.layout_token = object()
         if not self.queue:
             self._resume()
 
@@ -436,6 +456,7 @@ class MerchantsState(GameState):
                     self.layout[(self.floor99, self.floor99_face or "A")] = (
                         self.data.floor99_of(self.floor99), self.floor99_face or "A",
                     )
+                    self.layout_token = object()
                 for dungeon in DUNGEONS:
                     for slot in ("A", "B"):
                         if (dungeon, slot) not in self.layout:
@@ -548,6 +569,7 @@ class MerchantsState(GameState):
 
     def _apply_decisions(self, chosen: Mapping[Seat, Option]) -> None:
         self._options = {}
+        self.public_token = object()
         phase = self.phase
         # the draft's decisions first: they are most of a game's
         if phase == CHOOSE_TILE:
@@ -581,6 +603,7 @@ class MerchantsState(GameState):
                 tile, _ = player.shop[(0, 0)]
                 rotation = chosen[seat].payload["rotation"]
                 player.shop[(0, 0)] = (tile, rotation)
+                self.board_tokens[seat] = object()
                 self._record("placed", {"seat": seat, "tile": tile, "row": 0, "col": 0, "rotation": rotation, "mode": "initial"})
             self.phase = CHANCE
             self.stage = "setup_reputation"
@@ -591,6 +614,7 @@ class MerchantsState(GameState):
 
     def _reveal_placements(self, chosen: Mapping[Seat, Option]) -> None:
         log = self.events.entries()
+        tokens = self.board_tokens
         for seat, player in enumerate(self.players_state):
             tile, target, bundle = player.pending_tile, player.pending_target, player.bundle
             if tile is None or target is None or bundle is None:
@@ -604,6 +628,7 @@ class MerchantsState(GameState):
                 old = shop[(row, col)][0]
                 player.discards.append(old)
             shop[(row, col)] = (tile, rotation)
+            tokens[seat] = object()
             player.pending_tile = player.pending_target = None
             log.append((_placed_event, seat, tile, row, col, rotation, mode, old))
         if self.solo:
@@ -694,6 +719,7 @@ class MerchantsState(GameState):
             player.score += trend + thumb_points
             player.unused_chips.remove(dungeon)
             player.chips.append(Chip(round_number, dungeon, thumb, trend + thumb_points))
+            self.board_tokens[seat] = object()
             scored.append((seat, dungeon, round_cards, points, thumb, thumb_points, player.score))
         log.append((_round_scored_event, round_number, scored))
         if not last:
@@ -742,6 +768,7 @@ class MerchantsState(GameState):
             if self.solo:
                 final["solo_rank"], final["solo_title"] = solo_title(totals[seat], self.data)
             player.final = final
+            self.board_tokens[seat] = object()
             seats.append(final)
         self.emit("final_scoring", seats=seats, ranks=list(ranks))
         self.phase = OVER
@@ -829,6 +856,9 @@ class MerchantsState(GameState):
                 copy.bundle = twin_bundle
             players.append(copy)
         twin.players_state = players
+        twin.public_token = self.public_token
+        twin.layout_token = self.layout_token
+        twin.board_tokens = self.board_tokens.copy()
         return twin
 
     def __reduce__(self) -> tuple[Any, ...]:
