@@ -11,9 +11,11 @@ dict views on random games of every variant, in copies and determinized worlds t
 
 from __future__ import annotations
 
+from typing import cast
+
 from b99.games import merchants_pb2 as pb
 
-from referee.engine import Seat
+from referee.engine import GameState, Seat
 from referee.games.merchants.state import OVER, Chip, MerchantsState
 from referee.wire import (
     Blocks,
@@ -53,31 +55,50 @@ _BOARDS = Blocks()
 _LAYOUTS = Blocks()
 #: (row, col, tile, rotation) -> a shop's placed tile as a Player field 3 (a few thousand exist)
 _PLACED: dict[tuple[int, int, str, int], bytes] = {}
+#: (players, round, pick, phase, solo, back side) -> View fields 1-6 (a few dozen a game)
+_HEADS: dict[tuple[int, int, int, str, bool, bool], bytes] = {}
+#: View field 15 (the viewing seat) of each seat
+_SEAT_FIELDS = tuple(SEAT + varint(seat) for seat in range(16))
+#: a tile or card id -> its element of View field 16 (hand), 17 (reputation hand), 18 (returned reputation)
+_HAND: dict[str, bytes] = {}
+_REPUTATION: dict[str, bytes] = {}
+_RETURNED: dict[str, bytes] = {}
 
 
-def view_bytes(state: MerchantsState, seat: Seat, shared: SharedParts | None = None) -> bytes:
+def view_bytes(position: GameState, seat: Seat, shared: SharedParts | None = None) -> bytes:
     """`seat`'s serialized View (the bytes of its dict view through the View message): the public fields,
     written once per position for all seats (`shared` is not needed), then the seat's own."""
+    state = cast(MerchantsState, position)
     token = state.public_token
     public = _PUBLICS.get(token)
     if public is None:
         public = _PUBLICS.keep(token, _public(state))
     player = state.players_state[seat]
+    parts = [public, _SEAT_FIELDS[seat]]
     bundle = player.bundle
-    reputation = player.reputation
-    parts = [
-        public,
-        SEAT + varint(seat),
-        strings_field(HAND, sorted(bundle.tiles)) if bundle is not None and bundle.tiles else b"",
-        (strings_field(REPUTATION_HAND, sorted(reputation)) if len(reputation) > 1 else strings_field(REPUTATION_HAND, reputation)),
-        strings_field(RETURNED, player.returned),
-        optional_string_field(PENDING_TILE, player.pending_tile),
-    ]
+    if bundle is not None:
+        hand = _HAND.get
+        parts += [hand(tile) or _element(_HAND, HAND, tile) for tile in sorted(bundle.tiles)]
+    if player.reputation:
+        reputation = _REPUTATION.get
+        parts += [reputation(card) or _element(_REPUTATION, REPUTATION_HAND, card) for card in sorted(player.reputation)]
+    if player.returned:
+        returned = _RETURNED.get
+        parts += [returned(card) or _element(_RETURNED, RETURNED, card) for card in player.returned]
+    if player.pending_tile is not None:
+        parts.append(optional_string_field(PENDING_TILE, player.pending_tile))
     target = player.pending_target
     if target is not None:
         row, col, mode = target
         parts.append(message_field(PENDING_TARGET, varint_field(TARGET_ROW, row) + varint_field(TARGET_COL, col) + string_field(TARGET_MODE, mode)))
     return b"".join(parts)
+
+
+def _element(elements: dict[str, bytes], field_key: bytes, text: str) -> bytes:
+    """`text` as an element of a repeated string field, kept in `elements` (ids: a few hundred at most)."""
+    encoded = text.encode()
+    element = elements[text] = field_key + varint(len(encoded)) + encoded
+    return element
 
 
 def _public(state: MerchantsState) -> bytes:
@@ -90,15 +111,20 @@ def _public(state: MerchantsState) -> bytes:
     layout = _LAYOUTS.get(layout_key)
     if layout is None:
         layout = _LAYOUTS.keep(layout_key, _layout(state, revealed))
-    parts = [
-        varint_field(PLAYERS, state.players),
-        varint_field(ROUND, round_number),
-        varint_field(PICK, state.pick),
-        string_field(PHASE, phase),
-        varint_field(SOLO, solo),
-        varint_field(BACK, state.back_side),
-        layout,
-    ]
+    head_key = (state.players, round_number, state.pick, phase, solo, state.back_side)
+    head = _HEADS.get(head_key)
+    if head is None:
+        if len(_HEADS) >= 1024:
+            _HEADS.clear()
+        head = _HEADS[head_key] = b"".join([
+            varint_field(PLAYERS, state.players),
+            varint_field(ROUND, round_number),
+            varint_field(PICK, state.pick),
+            string_field(PHASE, phase),
+            varint_field(SOLO, solo),
+            varint_field(BACK, state.back_side),
+        ])
+    parts = [head, layout]
     boards = _BOARDS
     tokens = state.board_tokens
     for index, player in enumerate(state.players_state):

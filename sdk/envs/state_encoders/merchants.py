@@ -17,11 +17,11 @@ part changes (`layout_token`, `board_tokens`): a part is written again only when
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
-from referee.engine import Seat
+from referee.engine import GameState, Seat
 from referee.games.merchants.data import DUNGEONS
 from referee.games.merchants.state import OVER, MerchantsState
 from sdk.envs.encoding import EncodingError
@@ -39,7 +39,7 @@ _LAYOUT = _E.start("layout")
 _LAYOUT_STRIDE = _E.stride("layout")
 #: per layout row: (presence slot, dungeon -> slot, A card -> slot, A face -> slot, B card -> slot, B face -> slot,
 #: C card -> slot, C kind -> slot)
-_LAYOUT_ROWS = tuple(
+_LAYOUT_ROWS: tuple[tuple[Any, ...], ...] = tuple(
     (_E.start("layout[]") + i * _LAYOUT_STRIDE,)
     + tuple(
         _E.one_hot(f"layout[].{name}", shift=i * _LAYOUT_STRIDE)
@@ -164,7 +164,7 @@ def _board(seat: Seat, player: Any) -> np.ndarray:  # noqa: ANN401 - the state's
     """Seat `seat`'s stretch of the vector as far as its board shows it: presence, seat, score, shop (in the view's
     order: sorted by square), discards, unused and used chips, final record (hand size and reputation count: 0)."""
     values = np.zeros(_SEAT_STRIDE, np.float32)
-    slots = memoryview(values)
+    slots: Any = memoryview(values)  # float32 slots set one by one (a memoryview: no numpy call per slot)
     slots[_R_PRESENT] = 1.0
     slots[_R_SEAT] = seat
     slots[_R_SCORE] = player.score
@@ -188,8 +188,8 @@ def _board(seat: Seat, player: Any) -> np.ndarray:  # noqa: ANN401 - the state's
     if len(chips) > _CHIPS_CAP:
         raise over_cap("seats[].chips", len(chips), _CHIPS_CAP)
     slots[_R_CHIPS] = len(chips)
-    for place, chip in zip(_R_CHIP_SLOTS, chips):
-        c_present, c_round, c_dungeons, c_thumb, c_points = place
+    for chip_slots, chip in zip(_R_CHIP_SLOTS, chips):
+        c_present, c_round, c_dungeons, c_thumb, c_points = chip_slots
         slots[c_present] = 1.0
         slots[c_round] = chip.round
         slots[c_dungeons[chip.dungeon]] = 1.0
@@ -231,7 +231,7 @@ def _layout(
         out[_D_CARD[d_card]] = 1.0
         out[_D_KIND[grey_kinds[grey["D"]]]] = 1.0
     values = np.zeros(_LAYOUT_SIZE, np.float32)
-    slots = memoryview(values)
+    slots: Any = memoryview(values)  # float32 slots set one by one (a memoryview: no numpy call per slot)
     for slot, value in out.items():
         slots[slot - _LAYOUT_STRETCH] = value
     return values
@@ -245,7 +245,7 @@ def _public(state: MerchantsState) -> Block:
     if players > _SEATS_CAP:
         raise over_cap("seats", players, _SEATS_CAP)
     values = np.zeros(_PUBLIC_SIZE, np.float32)
-    slots = memoryview(values)
+    slots: Any = memoryview(values)  # float32 slots set one by one (a memoryview: no numpy call per slot)
     phase = state.phase
     round_number = state.round
     solo = state.solo
@@ -284,8 +284,9 @@ def _public(state: MerchantsState) -> Block:
     return 0, values
 
 
-def _encode(state: MerchantsState, seat: Seat, out: dict[int, float]) -> None:
+def _encode(position: GameState, seat: Seat, out: dict[int, float]) -> None:
     """Write the slots of `seat`'s view encoding: the public table and that seat's own cards and answers."""
+    state = cast(MerchantsState, position)
     players_state = state.players_state
     players = len(players_state)
     if not 0 <= seat < players:
