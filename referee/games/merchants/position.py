@@ -17,6 +17,7 @@ from referee.games.merchants.state import (
     INITIAL_ROTATION,
     OVER,
     RETURN_REPUTATION,
+    TOKENS,
     MerchantsState,
 )
 from referee.games.merchants.shop import MAX_SIDE
@@ -72,9 +73,9 @@ def derive(state: MerchantsState) -> None:
     every part is marked changed (a view written before an edit would show the old part)."""
     state._options = {}
     state._outcomes = None
-    state.public_token = object()
-    state.layout_token = object()
-    state.board_tokens = [object() for _ in state.players_state]
+    state.public_token = TOKENS.new()
+    state.layout_token = TOKENS.new()
+    state.board_tokens = [TOKENS.new() for _ in state.players_state]
 
 
 def check(state: MerchantsState) -> None:

@@ -52,11 +52,11 @@ def test_a_token_is_replaced_exactly_where_its_part_changes() -> None:
             layout = _layout(state)
             tokens = (state.public_token, state.layout_token, list(state.board_tokens))
             _play(state, rng)
-            assert state.public_token is not tokens[0]
-            if state.layout_token is tokens[1]:
+            assert state.public_token != tokens[0]
+            if state.layout_token == tokens[1]:
                 assert _layout(state) == layout, phase
             for seat in range(players):
-                if state.board_tokens[seat] is tokens[2][seat]:
+                if state.board_tokens[seat] == tokens[2][seat]:
                     assert _board(state, seat) == boards[seat], (phase, seat)
                     kept += 1
                 else:
@@ -74,12 +74,12 @@ def test_copies_share_tokens_until_they_change_a_part() -> None:
     twin = state.clone()
     world = state.determinize(1, rng)
     for copy in (twin, world):
-        assert copy.public_token is state.public_token and copy.layout_token is state.layout_token
+        assert copy.public_token == state.public_token and copy.layout_token == state.layout_token
         assert copy.board_tokens == state.board_tokens and copy.board_tokens is not state.board_tokens
     _play(twin, rng)
-    assert twin.public_token is not state.public_token
+    assert twin.public_token != state.public_token
     loaded = pickle.loads(pickle.dumps(state))
-    assert loaded.public_token is not state.public_token  # a token is never shared with another process's state
+    assert loaded.public_token != state.public_token  # a token is never shared with another process's state
     assert WIRE.view_bytes(loaded, 0, None) == WIRE.view_bytes(state, 0, None)
 
 
@@ -92,7 +92,7 @@ def test_a_state_made_afresh_after_an_edit_has_new_tokens() -> None:
     state.players_state[0].score += 7  # an edit from outside the engine: refreshed before it is viewed again
     fresh = refresh(state)
     assert isinstance(fresh, MerchantsState)
-    assert fresh.public_token is not state.public_token and fresh.board_tokens[0] is not state.board_tokens[0]
+    assert fresh.public_token != state.public_token and fresh.board_tokens[0] != state.board_tokens[0]
     assert WIRE.view_bytes(fresh, 0, None) != before
     assert WIRE.view_bytes(fresh, 0, None) == WIRE.view_message(fresh.private_view(0)).SerializeToString()
     assert not {"public_token", "layout_token", "board_tokens"} & set(position_json(state)["state"])
