@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 from google.protobuf import any_pb2, json_format
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
+from mypy_extensions import mypyc_attr
 
 from referee.engine import Event, GameState, Option, Seat
 
@@ -75,7 +76,8 @@ def fill(message: Message, data: Mapping[str, Any]) -> Message:
                 for item in value:
                     fill(container.add(), item)
             elif kind == "enum":
-                setattr(message, key, field.enum_type.values_by_name[value].number if isinstance(value, str) else value)
+                enum_type = field.enum_type
+                setattr(message, key, enum_type.values_by_name[value].number if isinstance(value, str) and enum_type else value)
             elif kind == "map_scalar":
                 getattr(message, key).update(value)
             else:
@@ -84,8 +86,8 @@ def fill(message: Message, data: Mapping[str, Any]) -> Message:
                     fill(target[map_key], map_value)
         except WireError as error:
             raise WireError(f"{message.DESCRIPTOR.name}.{key}: {error}") from None
-        except (TypeError, ValueError, AttributeError, KeyError) as error:
-            raise WireError(f"{message.DESCRIPTOR.full_name}.{key} = {value!r}: {error}") from None
+        except (TypeError, ValueError, AttributeError, KeyError) as problem:  # named apart: compiled, a name has one type
+            raise WireError(f"{message.DESCRIPTOR.full_name}.{key} = {value!r}: {problem}") from None
     return message
 
 
@@ -138,7 +140,8 @@ class GameWire:
     view: type[Message]
     option: type[Message]
     event: type[Message]
-    view_bytes: Callable[[GameState, Seat, SharedParts | None], bytes] | None = None
+    #: (state, seat, shared) -> bytes; the state is the game's own GameState subclass, hence Any
+    view_bytes: Callable[[Any, Seat, SharedParts | None], bytes] | None = None
     #: id(option) -> (option, its arena Option as a length-delimited field 4 of DecisionRequest)
     _options: dict[int, tuple[Option, bytes]] = field(default_factory=dict, compare=False, repr=False)
     #: ids of a list of options -> (those options, their fields joined)
@@ -246,6 +249,7 @@ class GameWire:
 _Block = TypeVar("_Block")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled with the writers, subclassed by the encoders' Memory
 class Blocks(dict):  # type: ignore[type-arg]
     """Serialized parts of views remembered by a key of their contents, emptied when full.
 
@@ -385,9 +389,16 @@ def messages_field(field_key: bytes, bodies: Iterable[bytes]) -> bytes:
     return b"".join([field_key + varint(len(body)) + body for body in bodies])
 
 
-@cache
 def _type_url_field(message_type: type[Message]) -> bytes:
-    return string_field(ANY_TYPE_URL, TYPE_URL_PREFIX + message_type.DESCRIPTOR.full_name)
+    """An Any's type URL field for `message_type`, written once per type."""
+    written = _TYPE_URLS.get(message_type)
+    if written is None:
+        written = _TYPE_URLS[message_type] = string_field(ANY_TYPE_URL, TYPE_URL_PREFIX + message_type.DESCRIPTOR.full_name)
+    return written
+
+
+#: message type -> its Any type URL field (`_type_url_field`)
+_TYPE_URLS: dict[type[Message], bytes] = {}
 
 
 def any_bytes(message_type: type[Message], value: bytes) -> bytes:
