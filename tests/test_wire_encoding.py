@@ -60,9 +60,12 @@ def test_requests_carry_the_bytes_of_the_field_by_field_encoder(game_id: str) ->
             for seat in deciding:
                 events = messages.seat_events(state, seat, cursors[seat])
                 cursors[seat] = len(state.events)
-                request = messages.decision_request(wire, 7, state, seat, options[seat], events, clock)
+                outgoing = messages.outgoing_request(wire, 7, state, seat, options[seat], events, clock)
+                request = outgoing.decision_request
                 expected = filled_request(wire, request, state, seat, options[seat], events)
                 assert request.SerializeToString(deterministic=True) == expected.SerializeToString(deterministic=True)
+                # Sent on a bot's stream as they are: the bytes the message's serializer would have written.
+                assert outgoing.message_bytes() == arena_pb2.RefereeMessage(decision_request=request).SerializeToString()
             state.apply_decisions({seat: rng.choice(options[seat]).id for seat in deciding})
 
 
@@ -83,3 +86,26 @@ def test_the_fork_servers_preload_loads_every_game() -> None:
     for game_id in game_ids():
         assert f"b99.games.{game_id}_pb2" in sys.modules
         assert f"referee.games.{game_id}.wire" in sys.modules
+
+
+def test_a_request_written_as_bytes_goes_on_the_stream_as_it_is() -> None:
+    """The Arena stream's serializer passes a request's bytes through; a world set later is part of them."""
+    from referee.arena_server import serialize_outgoing
+
+    game = get_game("underground_dice")
+    state = game.new_initial_state(game.make_config(2))
+    while state.is_chance_node():
+        state.apply_chance(sample_outcome(state.chance_outcomes(), random.Random(1)).id)
+    seat = state.deciding_seats()[0]
+    options = list(state.legal_options(seat))
+    outgoing = messages.outgoing_request(get_wire("underground_dice"), 3, state, seat, options, [], SeatClock.start(TimeControl()))
+    assert outgoing.decision_request.world == b""
+    outgoing.world = b"a pickled world"
+    sent = serialize_outgoing(outgoing.message_bytes())
+    assert sent is not None and sent == outgoing.message_bytes()
+    received = arena_pb2.RefereeMessage.FromString(sent).decision_request
+    assert received == outgoing.decision_request
+    assert received.world == b"a pickled world" and received.request_id == 3
+    assert [option.id for option in received.options] == [option.id for option in outgoing.options]
+    error = messages.error(arena_pb2.TIMEOUT, "late", 3)
+    assert serialize_outgoing(error) == error.SerializeToString()
