@@ -35,10 +35,13 @@ def event_fields(wire: GameWire, index: int, event: Event) -> dict[str, Any]:
 
 def seat_events(state: GameState, seat: Seat, start: int) -> list[tuple[int, Event]]:
     """Events from log position `start` on that `seat` may see, with their positions."""
+    log = state.events
+    if start >= len(log):  # nothing new since the last request
+        return []
     # Event.visible_to, inline: this runs for every event of every request.
     return [
         (position, event)
-        for position, event in enumerate(state.events.since(start), start)
+        for position, event in enumerate(log.since(start), start)
         if event.audience is None or seat in event.audience
     ]
 
@@ -87,11 +90,12 @@ class OutgoingRequest:
     read `decision_request`, parsed once when first asked for. `options` are the engine's options in the
     order sent (an answer by index names `options[index].id`)."""
 
-    def __init__(self, request_id: int, options: Sequence[Option], body: bytes) -> None:
+    def __init__(self, request_id: int, options: Sequence[Option], message: bytes, head: int) -> None:
         self.request_id = request_id
         self.options = options
-        #: the DecisionRequest's fields, without `world`
-        self.body = body
+        #: the RefereeMessage holding the request without `world`; its first `head` bytes are the field's key and length
+        self._message = message
+        self._head = head
         self._world = b""
         self._parsed: arena_pb2.DecisionRequest | None = None
 
@@ -107,10 +111,13 @@ class OutgoingRequest:
 
     def request_bytes(self) -> bytes:
         """The serialized DecisionRequest."""
-        return self.body + message_field(REQUEST_WORLD, self._world) if self._world else self.body
+        body = self._message[self._head:]
+        return body + message_field(REQUEST_WORLD, self._world) if self._world else body
 
     def message_bytes(self) -> bytes:
         """The serialized RefereeMessage holding the request: what goes on a bot's stream."""
+        if not self._world:
+            return self._message
         body = self.request_bytes()
         return MESSAGE_DECISION_REQUEST + varint(len(body)) + body
 
@@ -140,29 +147,34 @@ def outgoing_request(
     """`seat`'s DecisionRequest written as protobuf bytes, what the runner sends.
 
     Options and events are serialized once per object (`GameWire.options_fields`, `event_tail`) and the view
-    straight from the state where the game has a writer, so a request costs the joining of its parts.
-    `shared`: one dict for all the requests of one decision (the state unchanged), so that what every
-    seat's view shows alike is written once.
+    straight from the state where the game has a writer, so a request costs the joining of its parts (once:
+    every part, keys and lengths included, is joined in one go). `shared`: one dict for all the requests of
+    one decision (the state unchanged), so that what every seat's view shows alike is written once.
     """
     view = wire.seat_view_bytes(state, seat, shared)
     type_url = wire.view_type_url
-    view_any = type_url + ANY_VALUE + varint(len(view)) + view if view else type_url
     decision = state.decision_name(seat)
     parts = [
+        b"",  # the RefereeMessage's field key and length, once the request's length is known
         REQUEST_ID + varint(request_id) if request_id else b"",
         _decision_field(decision) if decision else b"",
-        REQUEST_VIEW + varint(len(view_any)) + view_any,
-        wire.options_fields(options),
+        REQUEST_VIEW,
     ]
+    if view:
+        view_length = varint(len(view))
+        parts += [varint(len(type_url) + len(ANY_VALUE) + len(view_length) + len(view)), type_url, ANY_VALUE, view_length, view]
+    else:
+        parts += [varint(len(type_url)), type_url]
+    parts.append(wire.options_fields(options))
     if events:
         event_tail = wire.event_tail
         for sequence, event in events:
             tail = event_tail(event)
             if sequence:
-                head = EVENT_SEQUENCE + varint(sequence)
-                parts.append(REQUEST_EVENT + varint(len(head) + len(tail)) + head + tail)
+                sequence_field = EVENT_SEQUENCE + varint(sequence)
+                parts += [REQUEST_EVENT, varint(len(sequence_field) + len(tail)), sequence_field, tail]
             else:
-                parts.append(REQUEST_EVENT + varint(len(tail)) + tail)
+                parts += [REQUEST_EVENT, varint(len(tail)), tail]
     control = clock.control
     clock_key = (control.per_decision_seconds, clock.bank_remaining, clock.strikes, control.strikes_allowed)
     clock_field = _CLOCKS.get(clock_key)
@@ -172,7 +184,12 @@ def outgoing_request(
             _CLOCKS.clear()
         _CLOCKS[clock_key] = clock_field
     parts.append(clock_field)
-    return OutgoingRequest(request_id, options, b"".join(parts))
+    size = 0
+    for part in parts:
+        size += len(part)
+    head = MESSAGE_DECISION_REQUEST + varint(size)
+    parts[0] = head
+    return OutgoingRequest(request_id, options, b"".join(parts), len(head))
 
 
 def decision_message(
