@@ -84,7 +84,7 @@ def _main_tent(main_tent: Mapping[str, int]) -> bytes:
     )
 
 
-def _display(display: Sequence[tuple[str | None, str | None]]) -> bytes:
+def _display(display: Sequence[Sequence[str | None]]) -> bytes:
     """View field 8: the display's card and trainer pairs."""
     return b"".join(
         [
@@ -231,8 +231,7 @@ def _market(state: MagnificentState) -> bytes:
 
 
 def _player(state: MagnificentState, index: int, player: Player) -> bytes:
-    """View field 18 for one player (as views.player_view shows it), written field by field; its tiles and camp,
-    which change a few times a game, are found by the tiles placed."""
+    """View field 18 for one player (as views.player_view shows it), written field by field."""
     dice = player.dice
     masters = []
     for card in player.masters:
@@ -242,11 +241,23 @@ def _player(state: MagnificentState, index: int, player: Player) -> bytes:
         else:
             die_body = string_field(COLOUR, die[0]) + varint_field(VALUE, die[1])
             masters.append(message_field(P_MASTERS, string_field(SLOT_CARD, card) + message_field(SLOT_DIE, die_body)))
-    tiles = tuple(player.tiles)
-    written = blocks_of(_CAMPS, state.c)
-    camp = written.get(tiles)
-    if camp is None:
-        camp = written.keep(tiles, _tiles_and_camp(state, player))
+    # Fields 9-15 change a few times a game: found by what they show.
+    belongings = (
+        tuple(player.trainers), tuple(player.tiles), tuple(player.posters), tuple(player.tents), tuple(player.completed),
+        tuple(player.hats),
+    )
+    written = blocks_of(_BELONGINGS, state.c)
+    block = written.get(belongings)
+    if block is None:
+        block = written.keep(
+            belongings,
+            strings_field(P_TRAINERS, player.trainers)
+            + _tiles_and_camp(state, player)
+            + strings_field(P_POSTERS, [poster or "" for poster in player.posters])
+            + strings_field(P_TENTS, [tent or "" for tent in player.tents])
+            + strings_field(P_COMPLETED, player.completed)
+            + strings_field(P_HATS, [hat_label(hat) for hat in player.hats]),
+        )
     body = b"".join(
         [
             varint_field(P_SEAT, index),
@@ -257,12 +268,7 @@ def _player(state: MagnificentState, index: int, player: Player) -> bytes:
             varint_field(P_MARKERS, player.markers),
             varint_field(P_SPENT, player.spent),
             *masters,
-            strings_field(P_TRAINERS, player.trainers),
-            camp,
-            strings_field(P_POSTERS, [poster or "" for poster in player.posters]),
-            strings_field(P_TENTS, [tent or "" for tent in player.tents]),
-            strings_field(P_COMPLETED, player.completed),
-            strings_field(P_HATS, [hat_label(hat) for hat in player.hats]),
+            block,
             varint_field(P_TURNS_TAKEN, len(dice)),
         ]
     )
@@ -278,45 +284,85 @@ def _tiles_and_camp(state: MagnificentState, player: Player) -> bytes:
     return b"".join(placed) + strings_field(P_CAMP, camp_rows(state, view_tables(state), player))
 
 
-#: Per components object: Player fields 10-11 already written, by the tiles placed.
-_CAMPS: dict[int, tuple[Any, Blocks]] = {}
+#: Per components object: Player fields 9-15 already written, by what they show.
+_BELONGINGS: dict[int, tuple[Any, Blocks]] = {}
 
 
 def _turn(state: MagnificentState, turn: Turn, decision: str) -> bytes:
-    """View field 19, the turn in progress (as views.turn_view shows it), written field by field."""
+    """View field 19, the turn in progress (as views.turn_view shows it): its die, card and action (fields 1-9),
+    then its effects (10-21), each found by what it shows (the effects are mostly as a turn begins)."""
     acting = turn.acting
     action = turn.action
-    parts = [varint_field(T_SEAT, turn.seat)]
-    if turn.die_colour:
-        parts.append(message_field(T_DIE, string_field(COLOUR, turn.die_colour) + varint_field(VALUE, turn.die_value)))
-    parts += [
-        string_field(T_CARD, turn.card),
-        string_field(T_ACTING, acting),
-        string_field(T_ACTION, action),
-        varint_field(T_POWER, state.power()),
-        string_field(T_BUILD_COLOUR, turn.build_colour or (acting if action == "BUILD" else "")),
-        string_field(T_WAGON_COLOUR, turn.wagon_colour or (acting if action == "TRAVEL" else "")),
-        varint_field(T_MASTER_USED, turn.master_used),
-        strings_field(T_TRAINERS_USED, turn.trainers_used),
-        varint_field(T_EXTRA_SMALL, turn.extra_small),
-        varint_field(T_EXTRA_SHOWS, turn.extra_show),
-        varint_field(T_POINTS_PER_SHOW, turn.points_per_show),
-        varint_field(T_RESOLVED, turn.resolved),
-        strings_field(T_PENDING_TILES, turn.pending_tiles),
-        string_field(T_TILE_TYPE, turn.tile),
-    ]
-    x, y = turn.anchor
-    if x >= 0:
-        parts.append(message_field(T_ANCHOR, varint_field(CELL_X, x) + varint_field(CELL_Y, y)))
-    parts += [
-        varint_field(T_SHOWS, turn.shows),
-        packed_field(T_CHOSEN, [slot + 1 for slot in turn.chosen]),
-        varint_field(T_EXTRA_GEMS_DUE, turn.extra_gems_due),
-    ]
+    die = (
+        turn.seat, turn.die_colour, turn.die_value, turn.card, acting, action, state.power(),
+        turn.build_colour or (acting if action == "BUILD" else ""), turn.wagon_colour or (acting if action == "TRAVEL" else ""),
+        turn.master_used,
+    )
+    head = _TURN_HEADS.get(die)
+    if head is None:
+        head = _TURN_HEADS.keep(die, _turn_head(*die))
+    tent: str | None = None
     if decision == "VD2":
         colour, space = turn.tent_space
-        parts.append(optional_string_field(T_TENT, state.track_tents[colour][space] or ""))
-    return message_field(TURN, b"".join(parts))
+        tent = state.track_tents[colour][space] or ""
+    effects = (
+        tuple(turn.trainers_used), turn.extra_small, turn.extra_show, turn.points_per_show, turn.resolved,
+        tuple(turn.pending_tiles), turn.tile, turn.anchor, turn.shows, tuple(turn.chosen), turn.extra_gems_due, tent,
+    )
+    tail = _TURN_EFFECTS.get(effects)
+    if tail is None:
+        tail = _TURN_EFFECTS.keep(effects, _turn_effects(*effects))
+    return message_field(TURN, head + tail)
+
+
+def _turn_head(
+    seat: int, die_colour: str, die_value: int, card: str, acting: str, action: str, power: int, build_colour: str,
+    wagon_colour: str, master_used: bool,
+) -> bytes:
+    """TurnInfo fields 1-9."""
+    return b"".join(
+        [
+            varint_field(T_SEAT, seat),
+            message_field(T_DIE, string_field(COLOUR, die_colour) + varint_field(VALUE, die_value)) if die_colour else b"",
+            string_field(T_CARD, card),
+            string_field(T_ACTING, acting),
+            string_field(T_ACTION, action),
+            varint_field(T_POWER, power),
+            string_field(T_BUILD_COLOUR, build_colour),
+            string_field(T_WAGON_COLOUR, wagon_colour),
+            varint_field(T_MASTER_USED, master_used),
+        ]
+    )
+
+
+def _turn_effects(
+    trainers_used: tuple[str, ...], extra_small: int, extra_shows: int, points_per_show: int, resolved: bool,
+    pending_tiles: tuple[str, ...], tile_type: str, anchor: tuple[int, int], shows: int, chosen: tuple[int, ...],
+    extra_gems_due: int, tent: str | None,
+) -> bytes:
+    """TurnInfo fields 10-21."""
+    x, y = anchor
+    return b"".join(
+        [
+            strings_field(T_TRAINERS_USED, trainers_used),
+            varint_field(T_EXTRA_SMALL, extra_small),
+            varint_field(T_EXTRA_SHOWS, extra_shows),
+            varint_field(T_POINTS_PER_SHOW, points_per_show),
+            varint_field(T_RESOLVED, resolved),
+            strings_field(T_PENDING_TILES, pending_tiles),
+            string_field(T_TILE_TYPE, tile_type),
+            message_field(T_ANCHOR, varint_field(CELL_X, x) + varint_field(CELL_Y, y)) if x >= 0 else b"",
+            varint_field(T_SHOWS, shows),
+            packed_field(T_CHOSEN, [slot + 1 for slot in chosen]),
+            varint_field(T_EXTRA_GEMS_DUE, extra_gems_due),
+            optional_string_field(T_TENT, tent),
+        ]
+    )
+
+
+#: TurnInfo fields 1-9 and 10-21 already written, by what they show.
+_TURN_HEADS = Blocks(4096)
+_TURN_EFFECTS = Blocks(4096)
 
 
 WIRE = GameWire(view=pb.View, option=pb.OptionPayload, event=pb.Event, view_bytes=view_bytes)
