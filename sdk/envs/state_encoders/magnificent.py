@@ -229,7 +229,7 @@ def _keep_market(state: MagnificentState) -> tuple[MagnificentState, tuple[Any, 
     tracks_key = (tuple((colour, tuple(tents)) for colour, tents in track_tents.items()), tuple(wagons.items()), id(state.c))
     tracks = _tracks.get(tracks_key) or _tracks.block(tracks_key, TRACKS, TRACKS_SIZE, lambda slots: _write_tracks(state, slots, 0))
     values = np.zeros(MARKET_SIZE, np.float32)
-    slots = memoryview(values)
+    slots: Any = memoryview(values)  # float32 slots
     _write_main_tent(state.main_tent, slots, 0)
     _write_display(state.display, slots, DISPLAY - MAIN_TENT)
     posters = state.poster_display
@@ -408,7 +408,7 @@ def _write_camp(state: MagnificentState, player: Player, out: Any, at: int) -> N
 
 
 def _ordered_indexed(values: list[str | None], count: int, cap: int, index: dict[str, float], path: str, at: int,
-                     out: dict[int, float]) -> None:
+                     out: Any) -> None:  # noqa: ANN401 - slots
     """A list of ids shown position by position, each as 1 + its index (None: nothing at that position)."""
     check_cap(GAME, path, len(values), cap)
     out[at + count] = float(len(values))
@@ -469,4 +469,4 @@ def _write_turn(state: MagnificentState, decision: str, out: dict[int, float]) -
 
 
 #: the seat's observation slots; a value outside its vocabulary is an EncodingError naming it
-encode = naming_vocabulary_errors(GAME, _encode)
+encode = naming_vocabulary_errors(GAME, _encode)  # type: ignore[arg-type]
