@@ -48,7 +48,7 @@ CARD, CARD_TYPE, CARD_CUBES, CARD_DANGER = key(1, 2), key(2, 2), key(3, 0), key(
 OMEN_CARD, OMEN_ACTIVE = key(1, 2), key(2, 0)
 PLACED_CARD, PLACED_CUBES = key(1, 2), key(2, 0)
 
-#: Per component data: hand cards (card, cubes on it, danger) and seats already written, by what they show.
+#: Per component data: hand cards already written (card, cubes on it -> the card and its danger).
 _PARTS: dict[int, tuple[Any, Blocks]] = {}
 
 
@@ -159,7 +159,7 @@ def _public(state: Fuji99State) -> bytes:
         if written.seats[player] == seat:
             parts.append(written.seat_blocks[player])
             continue
-        block = _seat_block(state, player, hand)
+        block = _seat(state, player, *_hand(state, blocks_of(_PARTS, state.data), hand))
         written.seats[player] = (seat[0], seat[1], seat[2].copy(), seat[3].copy(), hand.copy(), on_hand, seat[6].copy())
         written.seat_blocks[player] = block
         parts.append(block)
@@ -189,19 +189,6 @@ def _public(state: Fuji99State) -> bytes:
         parts.append(WINNER + varint(state.winner))
     parts.append(varint_field(OVER, state.over))
     return b"".join(parts)
-
-
-def _seat_block(state: Fuji99State, player: int, hand: list[str]) -> bytes:
-    """View field 8 for one seat, found by what it shows when another state showed it before (a clone)."""
-    written_parts = blocks_of(_PARTS, state.data)
-    seat_key = (
-        player, state.pos[player], state.turns_taken[player], tuple(state.bags[player]), tuple(state.got[player]),
-        tuple(hand), tuple(map(state.cubes.get, hand)), tuple(state.omens[player]),
-    )
-    block = written_parts.get(seat_key)
-    if block is None:
-        block = written_parts.keep(seat_key, _seat(state, player, *_hand(state, written_parts, hand)))
-    return block
 
 
 WIRE = GameWire(view=pb.View, option=pb.OptionPayload, event=pb.Event, view_bytes=view_bytes)
