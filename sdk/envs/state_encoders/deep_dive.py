@@ -1,8 +1,9 @@
 """DEEP DIVE observations from the state: the vector `game_encoding("deep_dive").view` gives a seat's view.
 
 Everything in a DEEP DIVE view is public, so a seat's vector is the table's plus its seat number.
-Each depth, board and the solo AI is a part remembered by the exact lists it comes from (tile lists
-only grow or shrink a tile at a time, so most parts repeat from one step to the next).
+Each depth, board, the solo AI and the discarded rocks is a block of the vector written once and found
+again by the token the engine replaces wherever that part changes (DeepDiveState.depth_tokens...): most
+parts are as they were one step before, and finding them costs a dict lookup, no key made of the state.
 """
 
 from __future__ import annotations
@@ -17,9 +18,12 @@ from referee.games.deep_dive.data import FOOD
 from referee.games.deep_dive.scoring import ai_score, complete_rows, row_score
 from referee.games.deep_dive.state import AI, OVER, DeepDiveState
 from sdk.envs.encodings import game_encoding
-from sdk.envs.state_encoders.parts import Block, Memory, Recent, block_taker, check_cap, naming_vocabulary_errors
+from referee.wire import Blocks
+from sdk.envs.state_encoders.parts import Block, block_taker, check_cap, make_block, naming_vocabulary_errors
 
 GAME = "deep_dive"
+#: parts kept per memory before it is emptied
+PARTS_KEPT = 4096
 _E = game_encoding(GAME).view
 
 
@@ -132,31 +136,33 @@ _A_COLUMNS = tuple(_TileList(f"ai.{colour}", "ai") for colour in ("pink", "green
 _A_ROCKS = _TileList("ai.rocks", "ai")
 _A_OPEN_WATER = _TileList("ai.open_water", "ai")
 
-_depths, _unseen, _boards, _ai, _discarded = Memory(), Memory(), Memory(), Memory(), Memory()
-#: the depth, unseen and board parts last handed out, by depth and by seat
-_recent_depths, _recent_unseen, _recent_boards = Recent(DEPTH_CAP), Recent(DEPTH_CAP), Recent(BOARD_CAP)
+#: parts already written, by the engine's token of each (DeepDiveState.depth_tokens...): a part changes a few
+#: times a game, and its token with it, so the last few thousand cover every state in play
+_depths, _boards, _ai, _discarded = Blocks(PARTS_KEPT), Blocks(PARTS_KEPT), Blocks(PARTS_KEPT), Blocks(PARTS_KEPT)
 #: per tile table: each tile's place in an unseen block (a numpy table: a new unseen list costs one lookup)
 _UNSEEN_PLACES: dict[int, tuple[Any, np.ndarray]] = {}
 
 
-def _unseen_block(state: DeepDiveState, index: int) -> Block:
-    """The unseen block of depth `index`: a count per tile (each tile once in the rules)."""
+def _unseen_counts(state: DeepDiveState, index: int, values: np.ndarray) -> None:
+    """Depth `index`'s unseen tiles into `values` (its unseen block): a count per tile (each tile once in the rules)."""
     tiles = state.data.tiles
     known = _UNSEEN_PLACES.get(id(tiles))
     if known is None or known[0] is not tiles:
         known = _UNSEEN_PLACES[id(tiles)] = (tiles, np.array([_D_UNSEEN[tile.id] for tile in tiles], np.intp))
     unseen = state.unseen[index]
-    values = np.zeros(UNSEEN_SIZE, np.float32)
     places = known[1][np.fromiter(unseen, np.intp, len(unseen))]
     if len(set(unseen)) == len(unseen):
         values[places] = 1.0
     else:  # a tile twice: counted, as the view's encoding counts it
         np.add.at(values, places, 1.0)
-    return DEPTH_ITEM + index * DEPTH_STRIDE + _D_UNSEEN_START, values
 
 
-def _tuples(lists: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
-    return tuple(map(tuple, lists))
+def _depth_block(state: DeepDiveState, index: int) -> Block:
+    """The whole of depth `index + 1` as a block of the vector."""
+    values = np.zeros(DEPTH_STRIDE, np.float32)
+    _write_depth(state, index, memoryview(values), 0)
+    _unseen_counts(state, index, values[_D_UNSEEN_START : _D_UNSEEN_START + UNSEEN_SIZE])
+    return DEPTH_ITEM + index * DEPTH_STRIDE, values
 
 
 def _encode(state: DeepDiveState, seat: Seat, out: dict[int, float]) -> None:
@@ -192,50 +198,38 @@ def _encode(state: DeepDiveState, seat: Seat, out: dict[int, float]) -> None:
         out[JUST_FLIPPED] = 1.0
         write_tile(tiles[state.flipped], _JUST_FLIPPED_FIELDS, _JUST_FLIPPED_IDS, out, JUST_FLIPPED)
     out[DEPTHS] = float(DEPTH_CAP)
-    penguin_on = state.penguin_on
-    face_down, removed = state.face_down, state.removed_per_depth
     put_block = block_taker(out)
-    tiles_id = id(tiles)
-    for index, (unseen, available, inert) in enumerate(zip(state.unseen, state.available, state.inert)):
-        current = (face_down[index], removed, available, inert, tuple(map(penguin_on.get, inert)) if inert else (), tiles_id)
-        block = _recent_depths.get(index, current)
+    # Each part found by the token the engine replaces wherever that part changes.
+    depths = _depths
+    for index, token in enumerate(state.depth_tokens):
+        block = depths.get(token)
         if block is None:
-            key = (index, current[0], removed, tuple(available), tuple(inert), current[4], tiles_id)
-            block = _depths.get(key) or _depths.block(
-                key, DEPTH_ITEM + index * DEPTH_STRIDE, DEPTH_STRIDE, lambda slots: _write_depth(state, index, slots, 0)
-            )
-            _recent_depths.keep(index, current, block)
-        put_block(block)  # the whole depth, its unseen block (all zeros) included
-        current = (unseen, tiles_id)
-        block = _recent_unseen.get(index, current)
-        if block is None:
-            key = (index, tuple(unseen), tiles_id)
-            block = _unseen.get(key) or _unseen.keep(key, _unseen_block(state, index))
-            _recent_unseen.keep(index, current, block)
-        put_block(block)  # copied over the depth's
+            block = depths.keep(token, _depth_block(state, index))
+        put_block(block)
     players = state.players
     check_cap(GAME, "boards", players, BOARD_CAP)
     out[BOARDS] = float(players)
-    for player, (columns, rocks, captured) in enumerate(zip(state.columns, state.rocks, state.captured)):
-        current = (columns, rocks, captured, tiles_id)
-        block = _recent_boards.get(player, current)
+    boards = _boards
+    for player, token in enumerate(state.board_tokens):
+        block = boards.get(token)
         if block is None:
-            key = (player, tuple(map(tuple, columns)), tuple(rocks), tuple(captured), tiles_id)
-            block = _boards.get(key) or _boards.block(
-                key, BOARD_ITEM + player * BOARD_STRIDE, BOARD_STRIDE, lambda slots: _write_board(state, player, slots, 0)
+            block = boards.keep(
+                token, make_block(BOARD_ITEM + player * BOARD_STRIDE, BOARD_STRIDE, lambda slots: _write_board(state, player, slots, 0))
             )
-            _recent_boards.keep(player, current, block)
         put_block(block)
     if solo:
-        key = (state.ai_position, state.difficulty, _tuples(state.ai_columns), tuple(state.ai_rocks),
-               tuple(state.ai_open_water), id(tiles))
-        put_block(_ai.get(key) or _ai.block(key, AI_PART, AI_SIZE, lambda slots: _write_ai(state, slots, 0)))
+        key = (state.ai_token, state.ai_position)
+        block = _ai.get(key)
+        if block is None:
+            block = _ai.keep(key, make_block(AI_PART, AI_SIZE, lambda slots: _write_ai(state, slots, 0)))
+        put_block(block)
     if state.discarded:
-        key = (tuple(state.discarded), id(tiles))
-        put_block(
-            _discarded.get(key)
-            or _discarded.block(key, DISCARDED_START, DISCARDED_SIZE, lambda slots: _write_discarded(state, slots, 0))
-        )
+        block = _discarded.get(state.discarded_token)
+        if block is None:
+            block = _discarded.keep(
+                state.discarded_token, make_block(DISCARDED_START, DISCARDED_SIZE, lambda slots: _write_discarded(state, slots, 0))
+            )
+        put_block(block)
     if state.phase == OVER:
         out[GAME_OVER] = 1.0
 
