@@ -84,22 +84,19 @@ TURNS_KEPT = 4096
 _WIRE_TILES: dict[int, _WireTiles] = {}
 
 
-class _Last:
-    """The tile table last written from (one game's components, checked by identity before any lookup)."""
-
-    tiles: _WireTiles | None = None
+#: the tile table last written from (one game's components: checked by identity before any lookup)
+_LAST: list[_WireTiles] = []
 
 
 def _wire_tiles(state: DeepDiveState) -> _WireTiles:
     tiles = state.data.tiles
-    last = _Last.tiles
-    if last is not None and last.tiles is tiles:
-        return last
+    if _LAST and _LAST[0].tiles is tiles:
+        return _LAST[0]
     known = _WIRE_TILES.get(id(tiles))
     if known is None or known.tiles is not tiles:
         tables = tile_tables(state)
         known = _WIRE_TILES[id(tiles)] = _WireTiles(tiles, tables.wire, tables.ids)
-    _Last.tiles = known
+    _LAST[:] = [known]
     return known
 
 
@@ -180,7 +177,7 @@ def _ai_board(state: DeepDiveState, tiles: _WireTiles) -> bytes:
     ai = b"".join(
         [
             varint_field(AI_POSITION, state.ai_position),
-            _tableau(tiles, *state.ai_columns, state.ai_rocks),
+            _tableau(tiles, state.ai_columns[0], state.ai_columns[1], state.ai_columns[2], state.ai_rocks),
             b"".join(map(tiles.open_water.__getitem__, state.ai_open_water)),
             varint_field(AI_SCORE, state.ai_totals()[0]),
             varint_field(AI_COMPLETE_ROWS, complete_rows(state.ai_columns)),
@@ -296,4 +293,4 @@ GAME_OVER_FIELDS = (varint_field(GAME_OVER, False), varint_field(GAME_OVER, True
 DEPTH_NUMBERS = tuple(DEPTH + varint(index + 1) for index in range(5))
 
 
-WIRE = GameWire(view=pb.View, option=pb.OptionPayload, event=pb.Event, view_bytes=view_bytes)
+WIRE = GameWire(view=pb.View, option=pb.OptionPayload, event=pb.Event, view_bytes=view_bytes)  # type: ignore[arg-type]

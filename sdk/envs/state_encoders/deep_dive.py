@@ -85,7 +85,7 @@ class _TileList:
             known = self.items[id(tiles)] = (tiles, rows)
         return known[1]
 
-    def write(self, tiles: Any, indices: Sequence[int], out: memoryview, at: int) -> None:  # noqa: ANN401
+    def write(self, tiles: Any, indices: Sequence[int], out: Any, at: int) -> None:  # noqa: ANN401 - slots
         """The list of tile indices `indices` (tiles: the state's tile table) at part offset `at` of a block."""
         check_cap(GAME, self.path, len(indices), self.cap)
         out[at + self.count] = float(len(indices))
@@ -295,4 +295,4 @@ def _write_discarded(state: DeepDiveState, out: Any, at: int) -> None:  # noqa: 
 
 
 #: the seat's observation slots; a value outside its vocabulary is an EncodingError naming it
-encode = naming_vocabulary_errors(GAME, _encode)
+encode = naming_vocabulary_errors(GAME, _encode)  # type: ignore[arg-type]
