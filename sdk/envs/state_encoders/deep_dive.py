@@ -85,6 +85,10 @@ class _TileList:
             known = self.items[id(tiles)] = (tiles, rows)
         return known[1]
 
+    def clear(self, values: np.ndarray, at: int) -> None:
+        """Zeros over the list (its count and every item up to the cap) at part offset `at` of a block's values."""
+        values[at + self.count : at + self.first + self.cap * self.stride] = 0.0
+
     def write(self, tiles: Any, indices: Sequence[int], out: Any, at: int) -> None:  # noqa: ANN401 - slots
         """The list of tile indices `indices` (tiles: the state's tile table) at part offset `at` of a block."""
         check_cap(GAME, self.path, len(indices), self.cap)
@@ -130,6 +134,7 @@ _B_DEPTHS, _B_DEPTHS_FIRST, _B_DEPTHS_CAP = (
     _E.cap("boards[].captured_depths"),
 )
 _B_TILES = _E.one_hot("boards[].captured_tiles", "boards[]")
+_B_TILES_FIRST, _B_TILES_END = min(_B_TILES.values()), max(_B_TILES.values()) + 1
 
 _A_POSITION, _A_SCORE, _A_ROWS = (_E.offset(f"ai.{name}", "ai") for name in ("position", "score", "complete_rows"))
 _A_COLUMNS = tuple(_TileList(f"ai.{colour}", "ai") for colour in ("pink", "green", "yellow"))
@@ -157,12 +162,91 @@ def _unseen_counts(state: DeepDiveState, index: int, values: np.ndarray) -> None
         np.add.at(values, places, 1.0)
 
 
+class _Made:
+    """The block last made at a place (a depth, a seat's board) and copies of the state's values it shows: a part
+    that changed is made from it by writing again only what differs (a tile list or two, a count)."""
+
+    __slots__ = ("tiles", "values", "shown")
+
+    def __init__(self, tiles: object, values: np.ndarray, shown: list[Any]) -> None:
+        self.tiles = tiles
+        self.values = values
+        self.shown = shown
+
+
+#: per depth and per seat: the part last made there
+_made_depths: list[_Made | None] = [None] * DEPTH_CAP
+_made_boards: list[_Made | None] = [None] * BOARD_CAP
+
+
 def _depth_block(state: DeepDiveState, index: int) -> Block:
-    """The whole of depth `index + 1` as a block of the vector."""
-    values = np.zeros(DEPTH_STRIDE, np.float32)
-    _write_depth(state, index, memoryview(values), 0)
-    _unseen_counts(state, index, values[_D_UNSEEN_START : _D_UNSEEN_START + UNSEEN_SIZE])
+    """The whole of depth `index + 1` as a block of the vector: from the depth last made, what differs written again."""
+    tiles = state.data.tiles
+    inert = state.inert[index]
+    penguin_on = state.penguin_on
+    shown = [
+        state.face_down[index], state.removed_per_depth, list(state.unseen[index]), list(state.available[index]), list(inert),
+        [penguin_on.get(t) for t in inert] if penguin_on and inert else None,
+    ]
+    made = _made_depths[index]
+    if made is None or made.tiles is not tiles or made.shown[1] != shown[1]:
+        values = np.zeros(DEPTH_STRIDE, np.float32)
+        out = memoryview(values)
+        _write_depth_counts(state, index, out)
+        _write_unseen(state, index, values)
+        _D_AVAILABLE.write(tiles, state.available[index], out, 0)
+        _write_inert(state, index, out)
+    else:
+        before = made.shown
+        values = made.values.copy()
+        out = memoryview(values)
+        if before[0] != shown[0]:
+            out[_D_FACE_DOWN] = float(shown[0])
+        if before[2] != shown[2]:
+            values[_D_UNSEEN_START : _D_UNSEEN_START + UNSEEN_SIZE] = 0.0
+            _write_unseen(state, index, values)
+        if before[3] != shown[3]:
+            _D_AVAILABLE.clear(values, 0)
+            _D_AVAILABLE.write(tiles, state.available[index], out, 0)
+        if before[4] != shown[4] or before[5] != shown[5]:
+            _D_INERT.clear(values, 0)
+            _write_inert(state, index, out)
+    _made_depths[index] = _Made(tiles, values, shown)
     return DEPTH_ITEM + index * DEPTH_STRIDE, values
+
+
+def _write_unseen(state: DeepDiveState, index: int, values: np.ndarray) -> None:
+    _unseen_counts(state, index, values[_D_UNSEEN_START : _D_UNSEEN_START + UNSEEN_SIZE])
+
+
+def _board_block(state: DeepDiveState, player: int) -> Block:
+    """The player's board as a block of the vector: from the board last made for that seat, what differs written again."""
+    tiles = state.data.tiles
+    columns = state.columns[player]
+    shown = [list(columns[0]), list(columns[1]), list(columns[2]), list(state.rocks[player]), list(state.captured[player])]
+    made = _made_boards[player]
+    if made is None or made.tiles is not tiles:
+        values = np.zeros(BOARD_STRIDE, np.float32)
+        _write_board(state, player, memoryview(values), 0)
+    else:
+        before = made.shown
+        values = made.values.copy()
+        out = memoryview(values)
+        if before[0] != shown[0] or before[1] != shown[1] or before[2] != shown[2]:
+            for column, tile_list, was, now in zip(columns, _B_COLUMNS, before, shown):
+                if was != now:
+                    tile_list.clear(values, 0)
+                    tile_list.write(tiles, column, out, 0)
+            _write_board_score(state, player, out, 0)
+        if before[3] != shown[3]:
+            _B_ROCKS.clear(values, 0)
+            _B_ROCKS.write(tiles, state.rocks[player], out, 0)
+        if before[4] != shown[4]:
+            values[_B_DEPTHS : _B_DEPTHS_FIRST + _B_DEPTHS_CAP] = 0.0
+            values[_B_TILES_FIRST : _B_TILES_END] = 0.0
+            _write_captured(state, player, out, 0)
+    _made_boards[player] = _Made(tiles, values, shown)
+    return BOARD_ITEM + player * BOARD_STRIDE, values
 
 
 def _encode(state: DeepDiveState, seat: Seat, out: dict[int, float]) -> None:
@@ -213,9 +297,7 @@ def _encode(state: DeepDiveState, seat: Seat, out: dict[int, float]) -> None:
     for player, token in enumerate(state.board_tokens):
         block = boards.get(token)
         if block is None:
-            block = boards.keep(
-                token, make_block(BOARD_ITEM + player * BOARD_STRIDE, BOARD_STRIDE, lambda slots: _write_board(state, player, slots, 0))
-            )
+            block = boards.keep(token, _board_block(state, player))
         put_block(block)
     if solo:
         key = (state.ai_token, state.ai_position)
@@ -234,16 +316,18 @@ def _encode(state: DeepDiveState, seat: Seat, out: dict[int, float]) -> None:
         out[GAME_OVER] = 1.0
 
 
-def _write_depth(state: DeepDiveState, index: int, out: Any, at: int) -> None:  # noqa: ANN401 - slots
-    """Depth `index + 1` but for its unseen tiles (`_unseen_block`), from slot `at` of `out`."""
-    tiles = state.data.tiles
-    out[at] = 1.0
-    out[at + _D_DEPTH] = float(index + 1)
-    out[at + _D_FACE_DOWN] = float(state.face_down[index])
-    out[at + _D_REMOVED] = float(state.removed_per_depth)
-    _D_AVAILABLE.write(tiles, state.available[index], out, at)
-    _D_INERT.write(tiles, state.inert[index], out, at)
-    item = at + _D_INERT.first
+def _write_depth_counts(state: DeepDiveState, index: int, out: Any) -> None:  # noqa: ANN401 - slots
+    """A depth's presence, number, face-down and removed counts, in its block's slots `out`."""
+    out[0] = 1.0
+    out[_D_DEPTH] = float(index + 1)
+    out[_D_FACE_DOWN] = float(state.face_down[index])
+    out[_D_REMOVED] = float(state.removed_per_depth)
+
+
+def _write_inert(state: DeepDiveState, index: int, out: Any) -> None:  # noqa: ANN401 - slots
+    """A depth's inert tiles and the penguins on them, in its block's slots `out`."""
+    _D_INERT.write(state.data.tiles, state.inert[index], out, 0)
+    item = _D_INERT.first
     for t in state.inert[index]:
         seat = state.penguin_on.get(t)
         if seat is not None:
@@ -261,6 +345,13 @@ def _write_board(state: DeepDiveState, player: int, out: Any, at: int) -> None: 
     for column, tile_list in zip(columns, _B_COLUMNS):
         tile_list.write(tiles, column, out, at)
     _B_ROCKS.write(tiles, state.rocks[player], out, at)
+    _write_captured(state, player, out, at)
+    _write_board_score(state, player, out, at)
+
+
+def _write_captured(state: DeepDiveState, player: int, out: Any, at: int) -> None:  # noqa: ANN401 - slots
+    """The player's supply and captured penguins (their depths and tiles), from slot `at` of `out`."""
+    tiles = state.data.tiles
     out[at + _B_SUPPLY] = float(state.supply(player))
     captured = state.captured[player]
     check_cap(GAME, "boards[].captured_depths", len(captured), _B_DEPTHS_CAP)
@@ -268,7 +359,12 @@ def _write_board(state: DeepDiveState, player: int, out: Any, at: int) -> None: 
     for position, t in enumerate(captured):
         out[at + _B_DEPTHS_FIRST + position] = float(tiles[t].depth)
         out[at + _B_TILES[tiles[t].id]] += 1.0
-    values = [[tiles[t].value for t in column] for column in columns]
+
+
+def _write_board_score(state: DeepDiveState, player: int, out: Any, at: int) -> None:  # noqa: ANN401 - slots
+    """The player's score and complete rows, from slot `at` of `out`."""
+    tiles = state.data.tiles
+    values = [[tiles[t].value for t in column] for column in state.columns[player]]
     out[at + _B_SCORE] = float(row_score(values))
     out[at + _B_ROWS] = float(complete_rows(values))
 
