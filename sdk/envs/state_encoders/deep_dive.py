@@ -184,14 +184,14 @@ def _depth_block(state: DeepDiveState, index: int) -> Block:
     tiles = state.data.tiles
     inert = state.inert[index]
     penguin_on = state.penguin_on
-    shown = [
+    shown: list[Any] = [
         state.face_down[index], state.removed_per_depth, list(state.unseen[index]), list(state.available[index]), list(inert),
         [penguin_on.get(t) for t in inert] if penguin_on and inert else None,
     ]
     made = _made_depths[index]
     if made is None or made.tiles is not tiles or made.shown[1] != shown[1]:
         values = np.zeros(DEPTH_STRIDE, np.float32)
-        out = memoryview(values)
+        out: Any = memoryview(values)
         _write_depth_counts(state, index, out)
         _write_unseen(state, index, values)
         _D_AVAILABLE.write(tiles, state.available[index], out, 0)
@@ -223,7 +223,7 @@ def _board_block(state: DeepDiveState, player: int) -> Block:
     """The player's board as a block of the vector: from the board last made for that seat, what differs written again."""
     tiles = state.data.tiles
     columns = state.columns[player]
-    shown = [list(columns[0]), list(columns[1]), list(columns[2]), list(state.rocks[player]), list(state.captured[player])]
+    shown: list[Any] = [list(columns[0]), list(columns[1]), list(columns[2]), list(state.rocks[player]), list(state.captured[player])]
     made = _made_boards[player]
     if made is None or made.tiles is not tiles:
         values = np.zeros(BOARD_STRIDE, np.float32)

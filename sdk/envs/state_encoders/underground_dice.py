@@ -8,6 +8,8 @@ its owner under the counterfeit rule once dealt, and the pot's counterfeits only
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from referee.engine import Seat
@@ -53,7 +55,7 @@ def _encode(state: UndergroundDiceState, seat: Seat, slots: dict[int, float]) ->
     """Write the slots of `seat`'s view encoding, with only the secrets that seat may see: the whole vector as one
     block (a small vector: its few dozen slots set in a float32 array, copied in one go)."""
     values = np.zeros(_E.size, np.float32)
-    out = memoryview(values)
+    out: Any = memoryview(values)  # float32 slots
     phase = state.phase
     out[_SEAT] = 1.0
     out[_SEAT + 1] = float(seat)
@@ -136,4 +138,4 @@ def _encode(state: UndergroundDiceState, seat: Seat, slots: dict[int, float]) ->
     block_taker(slots)((0, values))
 
 
-encode = naming_vocabulary_errors('underground_dice', _encode)
+encode = naming_vocabulary_errors('underground_dice', _encode)  # type: ignore[arg-type]
