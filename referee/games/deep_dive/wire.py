@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from b99.games import deep_dive_pb2 as pb
 
 from referee.engine import Seat
-from referee.games.deep_dive.scoring import complete_rows
+from referee.games.deep_dive.scoring import complete_rows, row_score
 from referee.games.deep_dive.state import AI, OVER, DeepDiveState
 from referee.games.deep_dive.views import tile_tables
 from referee.wire import (
@@ -50,11 +50,19 @@ class _WireTiles:
 
     __slots__ = (
         "tiles", "pink", "green", "yellow", "rocks", "available", "open_water", "flipped", "inert", "inert_entries", "unseen",
-        "captured", "discarded", "depths", "boards", "tables", "turns", "discards",
+        "captured", "discarded", "depths", "boards", "tables", "turns", "discards", "values", "depth_of", "depth_counts",
     )
 
-    def __init__(self, tiles: Sequence[object], wire: Sequence[dict[str, object]], ids: Sequence[str]) -> None:
+    def __init__(
+        self, tiles: Sequence[object], wire: Sequence[dict[str, object]], ids: Sequence[str], values: Sequence[int],
+        depths: Sequence[int],
+    ) -> None:
         self.tiles = tiles
+        #: each tile's food value and depth
+        self.values = values
+        self.depth_of = depths
+        #: a depth's number, face-down and removed counts (View.Depth fields 1-3), by their values
+        self.depth_counts: dict[tuple[int, int, int], bytes] = {}
         framed = [_framed(pb.Tile(**message).SerializeToString()) for message in wire]
         names = [_framed(text.encode()) for text in ids]
         self.pink, self.green, self.yellow, self.rocks, self.available, self.open_water, self.flipped, self.inert = (
@@ -95,7 +103,7 @@ def _wire_tiles(state: DeepDiveState) -> _WireTiles:
     known = _WIRE_TILES.get(id(tiles))
     if known is None or known.tiles is not tiles:
         tables = tile_tables(state)
-        known = _WIRE_TILES[id(tiles)] = _WireTiles(tiles, tables.wire, tables.ids)
+        known = _WIRE_TILES[id(tiles)] = _WireTiles(tiles, tables.wire, tables.ids, tables.values, tables.depths)
     _LAST[:] = [known]
     return known
 
@@ -111,40 +119,6 @@ def _tableau(tiles: _WireTiles, pink: Sequence[int], green: Sequence[int], yello
     )
 
 
-def _depth(
-    tiles: _WireTiles,
-    index: int,
-    face_down: int,
-    removed: int,
-    unseen: Sequence[int],
-    available: Sequence[int],
-    inert: Sequence[int],
-    penguins: Sequence[int | None] | None,
-) -> bytes:
-    """One depth as View field 15 (`index` = depth - 1)."""
-    if penguins:
-        entries = []
-        for position, t in enumerate(inert):
-            penguin = penguins[position]
-            if penguin is None:
-                entries.append(tiles.inert_entries[t])
-            else:
-                entries.append(message_field(INERT, tiles.inert[t] + INERT_PENGUIN + varint(penguin)))
-    else:
-        entries = list(map(tiles.inert_entries.__getitem__, inert))
-    depth = b"".join(
-        [
-            DEPTH_NUMBERS[index],
-            varint_field(FACE_DOWN, face_down),
-            varint_field(REMOVED, removed),
-            b"".join(map(tiles.unseen.__getitem__, unseen)),
-            b"".join(map(tiles.available.__getitem__, available)),
-            *entries,
-        ]
-    )
-    return DEPTHS + varint(len(depth)) + depth
-
-
 def _board(
     state: DeepDiveState,
     tiles: _WireTiles,
@@ -156,17 +130,20 @@ def _board(
     captured: Sequence[int],
 ) -> bytes:
     """One seat's board as View field 16."""
-    tables = tile_tables(state)
-    score, rows = tables.tableau_score((pink, green, yellow))
+    values = tiles.values
+    score = row_score([[values[t] for t in pink], [values[t] for t in green], [values[t] for t in yellow]])
     board = b"".join(
         [
             varint_field(BOARD_SEAT, player),
-            _tableau(tiles, pink, green, yellow, rocks),
+            b"".join(map(tiles.pink.__getitem__, pink)),
+            b"".join(map(tiles.green.__getitem__, green)),
+            b"".join(map(tiles.yellow.__getitem__, yellow)),
+            b"".join(map(tiles.rocks.__getitem__, rocks)),
             varint_field(SUPPLY, state.supply(player)),
-            packed_field(CAPTURED_DEPTHS, [tables.depths[t] for t in captured]),
+            packed_field(CAPTURED_DEPTHS, [tiles.depth_of[t] for t in captured]) if captured else b"",
             b"".join(map(tiles.captured.__getitem__, captured)),
             varint_field(SCORE, score),
-            varint_field(COMPLETE_ROWS, rows),
+            varint_field(COMPLETE_ROWS, min(len(pink), len(green), len(yellow))),
         ]
     )
     return BOARDS + varint(len(board)) + board
@@ -197,10 +174,32 @@ def _depth_block(state: DeepDiveState, tiles: _WireTiles, index: int) -> bytes:
     """Depth `index + 1` as View field 15, from the state."""
     inert = state.inert[index]
     penguin_on = state.penguin_on
-    penguins = [penguin_on.get(t) for t in inert] if penguin_on and inert else None
-    return _depth(
-        tiles, index, state.face_down[index], state.removed_per_depth, state.unseen[index], state.available[index], inert, penguins
+    if penguin_on and inert:
+        entries = []
+        for t in inert:
+            penguin = penguin_on.get(t)
+            if penguin is None:
+                entries.append(tiles.inert_entries[t])
+            else:
+                entries.append(message_field(INERT, tiles.inert[t] + INERT_PENGUIN + varint(penguin)))
+        inert_part = b"".join(entries)
+    else:
+        inert_part = b"".join(map(tiles.inert_entries.__getitem__, inert))
+    face_down, removed = state.face_down[index], state.removed_per_depth
+    counts = tiles.depth_counts.get((index, face_down, removed))
+    if counts is None:
+        counts = tiles.depth_counts[(index, face_down, removed)] = (
+            DEPTH_NUMBERS[index] + varint_field(FACE_DOWN, face_down) + varint_field(REMOVED, removed)
+        )
+    depth = b"".join(
+        [
+            counts,
+            b"".join(map(tiles.unseen.__getitem__, state.unseen[index])),
+            b"".join(map(tiles.available.__getitem__, state.available[index])),
+            inert_part,
+        ]
     )
+    return DEPTHS + varint(len(depth)) + depth
 
 
 def _table(
