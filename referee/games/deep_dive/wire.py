@@ -292,4 +292,4 @@ GAME_OVER_FIELDS = (varint_field(GAME_OVER, False), varint_field(GAME_OVER, True
 DEPTH_NUMBERS = tuple(DEPTH + varint(index + 1) for index in range(5))
 
 
-WIRE = GameWire(view=pb.View, option=pb.OptionPayload, event=pb.Event, view_bytes=view_bytes)  # type: ignore[arg-type]
+WIRE = GameWire(view=pb.View, option=pb.OptionPayload, event=pb.Event, view_bytes=view_bytes)

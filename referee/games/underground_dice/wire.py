@@ -156,4 +156,4 @@ def _tail(state: UndergroundDiceState) -> bytes:
     return b"".join(parts)
 
 
-WIRE = GameWire(view=pb.View, option=pb.OptionPayload, event=pb.Event, view_bytes=view_bytes)  # type: ignore[arg-type]
+WIRE = GameWire(view=pb.View, option=pb.OptionPayload, event=pb.Event, view_bytes=view_bytes)
