@@ -98,8 +98,9 @@ _LAST: list[_WireTiles] = []
 
 def _wire_tiles(state: DeepDiveState) -> _WireTiles:
     tiles = state.data.tiles
-    if _LAST and _LAST[0].tiles is tiles:
-        return _LAST[0]
+    for last in _LAST:  # one entry, read once (another thread may replace it)
+        if last.tiles is tiles:
+            return last
     known = _WIRE_TILES.get(id(tiles))
     if known is None or known.tiles is not tiles:
         tables = tile_tables(state)
