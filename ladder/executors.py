@@ -97,7 +97,7 @@ class LocalExecutor:
         self.context = multiprocessing.get_context("forkserver")
         # referee.preload loads every game (engine, component data, wire messages) once, not in every match.
         self.context.set_forkserver_preload(["ladder.execute", "referee.match", "ladder.matches", "ladder.botstore", "referee.preload"])
-        self.listeners: list[Callable[[], None]] = []
+        self.listeners: list[Callable[[list[int]], None]] = []
         self.supervisor = threading.Thread(target=self._supervise, name="local-executor", daemon=True)
         self.supervisor.start()
 
@@ -107,8 +107,9 @@ class LocalExecutor:
         except (BlockingIOError, OSError):
             pass  # already awake (the pipe is full) or shut down
 
-    def listen(self, callback: Callable[[], None]) -> None:
-        """Call `callback` (from the supervisor thread) whenever a match process has ended."""
+    def listen(self, callback: Callable[[list[int]], None]) -> None:
+        """Call `callback` (from the supervisor thread) with the ids of the matches whose result was recorded or
+        whose process ended (a failed one's match already handed back)."""
         self.listeners.append(callback)
 
     def submit(self, settings: LadderSettings, match_id: int) -> None:
@@ -174,7 +175,7 @@ class LocalExecutor:
     def reap_exited(self) -> None:
         """Free the slot of a match whose result is recorded (its process may still be stopping its bots);
         collect finished match processes; fail the match of one that died (its own match only)."""
-        ended = False
+        ended: list[int] = []
         with self.lock:
             for match_id, reader in list(self.recorded_pipes.items()):
                 if not reader.poll():
@@ -185,17 +186,17 @@ class LocalExecutor:
                     pass  # the process ended without a word: collected below as before
                 else:
                     self.finishing[match_id] = self.running.pop(match_id)
-                    ended = True
+                    ended.append(match_id)
                 del self.recorded_pipes[match_id]
                 reader.close()
             for match_id, (settings, process) in [*self.running.items(), *self.finishing.items()]:
                 code = process.exitcode
                 if code is None:
                     continue
-                ended = True
                 if match_id in self.finishing and self.finishing[match_id][1] is process:
-                    del self.finishing[match_id]
+                    del self.finishing[match_id]  # said when its result was recorded; it held no slot since
                 else:
+                    ended.append(match_id)
                     del self.running[match_id]
                     reader = self.recorded_pipes.pop(match_id, None)
                     if reader is not None:
@@ -206,9 +207,6 @@ class LocalExecutor:
                     self.to_fail.append((settings, match_id, f"{socket.gethostname()}:{process.pid}", how))
             self._fill()
             failures, self.to_fail = self.to_fail, []
-        if ended:
-            for callback in self.listeners:
-                callback()
         for settings, match_id, worker, how in failures:
             try:
                 outcome = retrying(lambda: fail_worker(settings, match_id, worker, f"worker {worker} {how}"),
@@ -217,6 +215,9 @@ class LocalExecutor:
             except DatabaseUnavailable:
                 with self.lock:  # try again next round; the lease covers it meanwhile
                     self.to_fail.append((settings, match_id, worker, how))
+        if ended:
+            for callback in self.listeners:
+                callback(ended)
 
     def shutdown(self, timeout: float = 600.0) -> None:
         """Stop starting matches; let those running finish (up to `timeout`), then kill the rest."""
