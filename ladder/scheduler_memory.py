@@ -99,13 +99,13 @@ class SchedulerMemory:
 
     def load(self) -> None:
         """Read everything again: the change counts first, so that a change made during the read moves them again."""
+        with self._lock:
+            self._ended.clear()  # what they said is in the read below (what is said during it is read back after)
         with _reading(self.settings.db_url) as connection:
             self.changes = change_counts(connection)
             self._read_bots(connection)
             self._read_open(connection)
         self.forget_recent()
-        with self._lock:
-            self._ended.clear()  # what they said is in what was just read
         for game in self.bots:
             self.fits.fit(self.settings, game)  # the rated matches not yet told
         self.loaded_at = time.monotonic()
