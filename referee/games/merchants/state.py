@@ -261,11 +261,12 @@ class MerchantsState(GameState):
     """A game of Merchants of B99 in progress.
 
     What changed is recorded for the view writer and the observation encoder (referee/games/merchants/wire.py,
-    sdk/envs/state_encoders/merchants.py), which keep a part's bytes or vector block by its token instead of a key
-    of its contents (a token is a new value from TOKENS): `layout_token` is replaced wherever the layout, the C and D cards or the grey cards
-    change, `board_tokens[seat]` wherever that seat's public board (shop, discards, chips, score, final record)
-    does, and `public_token` at every decision and chance outcome applied (what every seat sees may have changed;
-    a determinized world keeps it: it redraws only what its seat cannot see). A copy shares the tokens until one
+    sdk/envs/state_encoders/merchants.py), which keep a part's bytes or vector block by its token instead of a
+    key of its contents (a token is a new value from TOKENS): `layout_token` is replaced wherever the layout,
+    the C and D cards or the grey cards change, `board_tokens[seat]` wherever that seat's public board (shop,
+    discards, chips, score, final record) does, and `public_token` at every decision and chance outcome applied
+    (what every seat sees may have changed; a determinized world keeps it: it redraws only what its seat cannot
+    see). A copy shares the tokens until one
     of them changes a part. Code that edits these fields in place from outside the engine makes the state afresh
     (`referee.position.refresh`) before it is viewed again.
     """
