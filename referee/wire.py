@@ -150,6 +150,8 @@ class GameWire:
     _event_contents: Blocks = field(default_factory=lambda: Blocks(), compare=False, repr=False)
     #: id(event) -> (event, its arena Event's kind and data fields, after the sequence number)
     _events: dict[int, tuple[Event, bytes]] = field(default_factory=dict, compare=False, repr=False)
+    #: event kind -> how an event of that kind is written (`_EventKind`)
+    _event_kinds: dict[str, _EventKind] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def view_type_url(self) -> bytes:
@@ -249,6 +251,28 @@ class GameWire:
                 return kind[0] + varint(len(body)) + body
         return self.event_message(event).SerializeToString()
 
+    def _event_tail(self, event: Event) -> bytes:
+        """`event_tail`'s bytes, written: its kind's field and data's type URL are written once per kind."""
+        written = self._event_kinds.get(event.kind)
+        if written is None:
+            written = self._event_kinds[event.kind] = _EventKind(
+                string_field(EVENT_KIND, event.kind), _type_url_field(self.event), _oneof_field(self.event.DESCRIPTOR, event.kind)
+            )
+        value = b""
+        data = event.data
+        oneof = written.oneof
+        if oneof is None:
+            value = self.event_message(event).SerializeToString()
+        elif data:  # without data the oneof is left unset, as event_message leaves it
+            body = dict_bytes(oneof[1], data)
+            value = self.event_message(event).SerializeToString() if body is None else oneof[0] + varint(len(body)) + body
+        if value:
+            size = len(value)
+            value_length = _SMALL_VARINTS[size] if size < 1024 else varint(size)
+            size += len(written.type_url) + len(ANY_VALUE) + len(value_length)
+            return written.kind + EVENT_DATA + (_SMALL_VARINTS[size] if size < 1024 else varint(size)) + written.type_url + ANY_VALUE + value_length + value
+        return written.kind + message_field(EVENT_DATA, written.type_url)
+
     def events_fields(self, events: Sequence[tuple[int, Event]]) -> bytes:
         """DecisionRequest's events (field 5, in order), from (sequence number, event) pairs."""
         parts: list[bytes] = []
@@ -272,7 +296,7 @@ class GameWire:
         content = _flat_content(event)
         encoded = None if content is None else self._event_contents.get(content)
         if encoded is None:
-            encoded = string_field(EVENT_KIND, event.kind) + message_field(EVENT_DATA, any_bytes(self.event, self.event_bytes(event)))
+            encoded = self._event_tail(event)
             if content is not None:
                 self._event_contents.keep(content, encoded)
         if len(self._events) >= CACHE_LIMIT:
@@ -293,6 +317,18 @@ def _flat_content(event: Event) -> tuple[object, ...] | None:
         content.append(name)
         content.append(value)
     return tuple(content)
+
+
+class _EventKind:
+    """What every event of one kind writes alike: its kind's field, the data's type URL field, and the data
+    message's key and type (`_oneof_field`; None where protobuf writes it)."""
+
+    __slots__ = ("kind", "type_url", "oneof")
+
+    def __init__(self, kind: bytes, type_url: bytes, oneof: tuple[bytes, Any] | None) -> None:
+        self.kind = kind
+        self.type_url = type_url
+        self.oneof = oneof
 
 
 _Block = TypeVar("_Block")
