@@ -6,7 +6,9 @@ each in turn, fresh processes every block, so load drifts hit all alike):
   on one stream; the bot is `benchmarks.grpc_peer` (grpc.aio, parses the request, answers option 0);
 - referee: the Arena server, its seat line and RemoteSeat.send/await_answer, as a match does (the waiting
   thread runs the server's loop: `ArenaServer(driven=True)`), to the same bare bot: the difference is the
-  referee's own layers between the stream and the decision loop;
+  referee's own layers between the stream and the decision loop. What is sent is what the runner sends, the
+  request's bytes (`messages.OutgoingRequest`, written before the clock starts, passed through by the
+  stream's serializer; until 2026-11-27 this row sent a RefereeMessage that gRPC serialized inside the timing);
 - referee + SDK bot: the same, the bot being the Python SDK (benchmarks.echo_bot: it answers by index, so
   of the request it decodes one option's id, as the SDK decodes lazily).
 

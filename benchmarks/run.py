@@ -129,9 +129,13 @@ def grpc_round_trips(request: arena_pb2.DecisionRequest, count: int, command: tu
         timings = []
         for index in range(count):
             request.request_id = index + 1
+            # What the runner sends: the request's bytes, written before the clock starts, put on the stream as
+            # they are (`messages.OutgoingRequest`; the runner writes them with `messages.outgoing_request`).
+            message = arena_pb2.RefereeMessage(decision_request=request).SerializeToString()
+            sent = messages.OutgoingRequest(request.request_id, (), message, len(message) - request.ByteSize())
             began = time.perf_counter()
-            seat.send(arena_pb2.RefereeMessage(decision_request=request))
-            answer = seat.await_answer(request, 10.0)
+            seat.send(sent)
+            answer = seat.await_answer(sent, 10.0)
             timings.append(time.perf_counter() - began)
             if not isinstance(answer, Answer):
                 raise RuntimeError(f"benchmark bot failed: {answer}")

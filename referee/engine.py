@@ -290,7 +290,10 @@ class EventLog:
         return iter(self._events())
 
     def since(self, start: int) -> list[Event]:
-        return self._events()[start:]
+        items = self._items
+        if self._built < len(items):  # deferred events to build first (`_events`)
+            items = self._events()
+        return items[start:]
 
 
 class GameState(ABC):

@@ -12,7 +12,6 @@ from referee.clock import SeatClock, TimeControl
 from referee.engine import Event, GameConfig, GameResult, GameState, Option, Seat
 from referee.wire import (
     ANY_VALUE,
-    EVENT_SEQUENCE,
     GameWire,
     SharedParts,
     double_field,
@@ -35,15 +34,18 @@ def event_fields(wire: GameWire, index: int, event: Event) -> dict[str, Any]:
 
 def seat_events(state: GameState, seat: Seat, start: int) -> list[tuple[int, Event]]:
     """Events from log position `start` on that `seat` may see, with their positions."""
-    log = state.events
-    if start >= len(log):  # nothing new since the last request
+    new = state.events.since(start)
+    if not new:  # nothing new since the last request
         return []
     # Event.visible_to, inline: this runs for every event of every request.
-    return [
-        (position, event)
-        for position, event in enumerate(log.since(start), start)
-        if event.audience is None or seat in event.audience
-    ]
+    visible: list[tuple[int, Event]] = []
+    position = start
+    for event in new:
+        audience = event.audience
+        if audience is None or seat in audience:
+            visible.append((position, event))
+        position += 1
+    return visible
 
 
 def game_start(
@@ -152,38 +154,25 @@ def outgoing_request(
     one decision (the state unchanged), so that what every seat's view shows alike is written once.
     """
     view = wire.seat_view_bytes(state, seat, shared)
-    type_url = wire.view_type_url
     decision = state.decision_name(seat)
-    parts = [
+    # The request's fields before the view's bytes, and after them up to the events: each written once per
+    # (decision name, type URL) and per option list, so a request joins a handful of parts.
+    parts: list[bytes] = [
         b"",  # the RefereeMessage's field key and length, once the request's length is known
         REQUEST_ID + varint(request_id) if request_id else b"",
         _decision_field(decision) if decision else b"",
-        REQUEST_VIEW,
     ]
+    type_url = wire.view_type_url
     if view:
         view_length = varint(len(view))
-        parts += [varint(len(type_url) + len(ANY_VALUE) + len(view_length) + len(view)), type_url, ANY_VALUE, view_length, view]
+        parts.append(REQUEST_VIEW + varint(len(type_url) + len(ANY_VALUE) + len(view_length) + len(view)) + type_url + ANY_VALUE + view_length)
+        parts.append(view)
     else:
-        parts += [varint(len(type_url)), type_url]
+        parts.append(REQUEST_VIEW + varint(len(type_url)) + type_url)
     parts.append(wire.options_fields(options))
     if events:
-        event_tail = wire.event_tail
-        for sequence, event in events:
-            tail = event_tail(event)
-            if sequence:
-                sequence_field = EVENT_SEQUENCE + varint(sequence)
-                parts += [REQUEST_EVENT, varint(len(sequence_field) + len(tail)), sequence_field, tail]
-            else:
-                parts += [REQUEST_EVENT, varint(len(tail)), tail]
-    control = clock.control
-    clock_key = (control.per_decision_seconds, clock.bank_remaining, clock.strikes, control.strikes_allowed)
-    clock_field = _CLOCKS.get(clock_key)
-    if clock_field is None:
-        clock_field = _clock_field(*clock_key)
-        if len(_CLOCKS) >= 256:
-            _CLOCKS.clear()
-        _CLOCKS[clock_key] = clock_field
-    parts.append(clock_field)
+        parts.append(wire.events_fields(events))
+    parts.append(_clock_bytes(clock))
     size = 0
     for part in parts:
         size += len(part)
@@ -229,10 +218,39 @@ def _clock_field(per_decision: float, bank: float, strikes: int, strikes_allowed
     )
 
 
-#: Clock fields already written, by their four values (a bank changes only when a seat overruns its allowance).
-_CLOCKS: dict[tuple[float, float, int, int], bytes] = {}
+def _clock_bytes(clock: SeatClock) -> bytes:
+    """`clock`'s field, written again only when its bank or strikes changed since its last request (a bank
+    changes only when a seat overruns its allowance): kept per clock object, no key built per request."""
+    bank = clock.bank_remaining
+    strikes = clock.strikes
+    control = clock.control
+    known = _CLOCKS.get(id(clock))
+    if known is not None and known.clock is clock and known.control is control and known.bank == bank and known.strikes == strikes:
+        return known.field
+    written = _ClockField(clock, control, bank, strikes, _clock_field(control.per_decision_seconds, bank, strikes, control.strikes_allowed))
+    if len(_CLOCKS) >= 256:
+        _CLOCKS.clear()
+    _CLOCKS[id(clock)] = written
+    return written.field
+
+
+class _ClockField:
+    """A clock's field as last written, with the values it was written from (a TimeControl never changes)."""
+
+    __slots__ = ("clock", "control", "bank", "strikes", "field")
+
+    def __init__(self, clock: SeatClock, control: TimeControl, bank: float, strikes: int, field: bytes) -> None:
+        self.clock = clock
+        self.control = control
+        self.bank = bank
+        self.strikes = strikes
+        self.field = field
+
+
+#: id(clock) -> its field as last written (the clock kept, so that its id is never another's while listed)
+_CLOCKS: dict[int, _ClockField] = {}
 MESSAGE_DECISION_REQUEST = key(2, 2)
-REQUEST_ID, REQUEST_DECISION, REQUEST_VIEW, REQUEST_EVENT, REQUEST_CLOCK = key(1, 0), key(2, 2), key(3, 2), key(5, 2), key(6, 2)
+REQUEST_ID, REQUEST_DECISION, REQUEST_VIEW, REQUEST_CLOCK = key(1, 0), key(2, 2), key(3, 2), key(6, 2)
 REQUEST_WORLD = key(7, 2)
 CLOCK_PER_DECISION, CLOCK_BANK, CLOCK_STRIKES, CLOCK_STRIKES_ALLOWED = key(1, 1), key(2, 1), key(3, 0), key(4, 0)
 

@@ -144,12 +144,14 @@ class GameWire:
     view_bytes: Callable[[Any, Seat, SharedParts | None], bytes] | None = None
     #: id(option) -> (option, its arena Option as a length-delimited field 4 of DecisionRequest)
     _options: dict[int, tuple[Option, bytes]] = field(default_factory=dict, compare=False, repr=False)
-    #: ids of a list of options -> (those options, their fields joined)
-    _option_lists: dict[tuple[int, ...], tuple[tuple[Option, ...], bytes]] = field(default_factory=dict, compare=False, repr=False)
+    #: ids of a list's first and last options and its length, mixed (`options_fields`) -> (those options, their fields joined)
+    _option_lists: dict[int, tuple[tuple[Option, ...], bytes]] = field(default_factory=dict, compare=False, repr=False)
     #: (kind, *flat data items) -> an event's kind and data fields (`event_tail`)
     _event_contents: Blocks = field(default_factory=lambda: Blocks(), compare=False, repr=False)
     #: id(event) -> (event, its arena Event's kind and data fields, after the sequence number)
     _events: dict[int, tuple[Event, bytes]] = field(default_factory=dict, compare=False, repr=False)
+    #: event kind -> how an event of that kind is written (`_EventKind`)
+    _event_kinds: dict[str, _EventKind] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def view_type_url(self) -> bytes:
@@ -216,12 +218,22 @@ class GameWire:
 
     def options_fields(self, options: Sequence[Option]) -> bytes:
         """DecisionRequest's options (field 4, in order), joined once per list of the same option objects
-        (a decision point offers the same options again and again)."""
-        list_key = tuple(map(id, options))
+        (a decision point offers the same options again and again): found by its first and last options and its
+        length (three ints, no key of every id built per request), then checked option by option."""
+        count = len(options)
+        if not count:
+            return b""
+        list_key = id(options[0]) ^ (id(options[count - 1]) << 2) ^ count
         known = self._option_lists.get(list_key)
-        if known is not None and all(map(operator.is_, known[0], options)):
-            return known[1]
-        encoded = b"".join(map(self.option_field, options))
+        if known is not None:
+            listed = known[0]
+            if len(listed) == count:
+                index = 0
+                while index < count and listed[index] is options[index]:
+                    index += 1
+                if index == count:
+                    return known[1]
+        encoded = b"".join([self.option_field(option) for option in options])
         if len(self._option_lists) >= CACHE_LIMIT:
             self._option_lists.clear()
         self._option_lists[list_key] = (tuple(options), encoded)
@@ -239,6 +251,41 @@ class GameWire:
                 return kind[0] + varint(len(body)) + body
         return self.event_message(event).SerializeToString()
 
+    def _event_tail(self, event: Event) -> bytes:
+        """`event_tail`'s bytes, written: its kind's field and data's type URL are written once per kind."""
+        written = self._event_kinds.get(event.kind)
+        if written is None:
+            written = self._event_kinds[event.kind] = _EventKind(
+                string_field(EVENT_KIND, event.kind), _type_url_field(self.event), _oneof_field(self.event.DESCRIPTOR, event.kind)
+            )
+        value = b""
+        data = event.data
+        oneof = written.oneof
+        if oneof is None:
+            value = self.event_message(event).SerializeToString()
+        elif data:  # without data the oneof is left unset, as event_message leaves it
+            body = dict_bytes(oneof[1], data)
+            value = self.event_message(event).SerializeToString() if body is None else oneof[0] + varint(len(body)) + body
+        if value:
+            size = len(value)
+            value_length = _SMALL_VARINTS[size] if size < 1024 else varint(size)
+            size += len(written.type_url) + len(ANY_VALUE) + len(value_length)
+            return written.kind + EVENT_DATA + (_SMALL_VARINTS[size] if size < 1024 else varint(size)) + written.type_url + ANY_VALUE + value_length + value
+        return written.kind + message_field(EVENT_DATA, written.type_url)
+
+    def events_fields(self, events: Sequence[tuple[int, Event]]) -> bytes:
+        """DecisionRequest's events (field 5, in order), from (sequence number, event) pairs."""
+        parts: list[bytes] = []
+        for sequence, event in events:
+            tail = self.event_tail(event)
+            if sequence:
+                sequence_field = EVENT_SEQUENCE + varint(sequence)
+                parts.append(REQUEST_EVENT + varint(len(sequence_field) + len(tail)) + sequence_field)
+            else:
+                parts.append(REQUEST_EVENT + varint(len(tail)))
+            parts.append(tail)
+        return b"".join(parts)
+
     def event_tail(self, event: Event) -> bytes:
         """An arena Event's fields after its sequence number (kind and data), serialized once per event object."""
         known = self._events.get(id(event))
@@ -246,17 +293,42 @@ class GameWire:
             return known[1]
         # Events of one kind often carry the same flat data (a turn start, a tile taken): found by content too.
         # Only ints, strings, bools and None: values equal as keys then write the same bytes in any field.
-        data = event.data
-        content = (event.kind, *data.items()) if all(type(value) in _FLAT for value in data.values()) else None
+        content = _flat_content(event)
         encoded = None if content is None else self._event_contents.get(content)
         if encoded is None:
-            encoded = string_field(EVENT_KIND, event.kind) + message_field(EVENT_DATA, any_bytes(self.event, self.event_bytes(event)))
+            encoded = self._event_tail(event)
             if content is not None:
                 self._event_contents.keep(content, encoded)
         if len(self._events) >= CACHE_LIMIT:
             self._events.clear()
         self._events[id(event)] = (event, encoded)
         return encoded
+
+
+def _flat_content(event: Event) -> tuple[object, ...] | None:
+    """`event`'s kind, then each data key and value, where every value is an int, string, bool or None (values
+    equal as keys then write the same bytes in any field); None otherwise."""
+    content: list[object] = [event.kind]
+    for name, value in event.data.items():
+        if value is not None:
+            kind = type(value)
+            if kind is not int and kind is not str and kind is not bool:
+                return None
+        content.append(name)
+        content.append(value)
+    return tuple(content)
+
+
+class _EventKind:
+    """What every event of one kind writes alike: its kind's field, the data's type URL field, and the data
+    message's key and type (`_oneof_field`; None where protobuf writes it)."""
+
+    __slots__ = ("kind", "type_url", "oneof")
+
+    def __init__(self, kind: bytes, type_url: bytes, oneof: tuple[bytes, Any] | None) -> None:
+        self.kind = kind
+        self.type_url = type_url
+        self.oneof = oneof
 
 
 _Block = TypeVar("_Block")
@@ -291,10 +363,6 @@ def blocks_of(registry: dict[int, tuple[Any, Blocks]], owner: object) -> Blocks:
     if known is None or known[0] is not owner:
         known = registry[id(owner)] = (owner, Blocks())
     return known[1]
-
-
-#: Value types an event's data may hold for the event to be remembered by its content.
-_FLAT = frozenset((int, str, bool, type(None)))
 
 
 # Protobuf's wire format, written by hand for the parts of a request that are cached or built from the state.
@@ -579,7 +647,7 @@ def any_bytes(message_type: type[Message], value: bytes) -> bytes:
 ANY_TYPE_URL, ANY_VALUE = key(1, 2), key(2, 2)
 OPTION_ID, OPTION_LABEL, OPTION_PAYLOAD = key(1, 2), key(2, 2), key(3, 2)
 EVENT_SEQUENCE, EVENT_KIND, EVENT_DATA = key(1, 0), key(2, 2), key(3, 2)
-REQUEST_OPTION = key(4, 2)
+REQUEST_OPTION, REQUEST_EVENT = key(4, 2), key(5, 2)
 
 
 def pack(message: Message) -> any_pb2.Any:

@@ -160,3 +160,27 @@ def test_the_dict_writer_writes_what_protobuf_writes_or_leaves_the_dict_to_it() 
                 written += 1
                 assert got == expected, (descriptor.full_name, data)
     assert written > 100
+
+
+def test_requests_follow_their_option_lists_and_clocks_as_they_change() -> None:
+    """Option lists found by their first and last options and length, and a clock's field kept per clock, are
+    checked against what they hold: a list with other options between the same ends, or a clock whose bank or
+    strikes changed, is written again."""
+    game = get_game("underground_dice")
+    wire = get_wire("underground_dice")
+    rng = random.Random(5)
+    state = game.new_initial_state(game.make_config(2))
+    while state.is_chance_node():
+        state.apply_chance(sample_outcome(state.chance_outcomes(), rng).id)
+    seat = state.deciding_seats()[0]
+    offered = list(state.legal_options(seat))
+    assert len(offered) >= 4
+    middle_changed = [offered[0], *reversed(offered[1:-1]), offered[-1]]
+    clock = SeatClock.start(TimeControl(strikes_allowed=2))
+    for options, bank, strikes in ((offered, 30.0, 0), (middle_changed, 30.0, 0), (offered, 12.5, 0), (offered, 0.0, 1)):
+        clock.bank_remaining, clock.strikes = bank, strikes
+        request = messages.outgoing_request(wire, 1, state, seat, options, [], clock).decision_request
+        assert [option.id for option in request.options] == [option.id for option in options]
+        assert (request.clock.bank_remaining_seconds, request.clock.strikes, request.clock.strikes_allowed) == (bank, strikes, 2)
+        expected = filled_request(wire, request, state, seat, options, [])
+        assert request.SerializeToString(deterministic=True) == expected.SerializeToString(deterministic=True)
