@@ -35,10 +35,6 @@ class EncodingError(ArenaError):
     """A view does not fit its game's encoding (unknown value, list over its cap, undeclared field)."""
 
 
-#: up to this many slots in a dict are set one by one; more go through numpy arrays
-_FEW_SLOTS = 80
-
-
 class Slots(dict):  # type: ignore[type-arg]
     """The slots an encoder sets (slot -> value), plus parts of the vector made beforehand as numpy arrays.
 
@@ -51,8 +47,7 @@ class Slots(dict):  # type: ignore[type-arg]
 
     __slots__ = ("runs", "blocks")
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self) -> None:  # dict's own __init__ has nothing to do for an empty dict
         self.runs: list[tuple[np.ndarray, np.ndarray]] = []
         self.blocks: list[tuple[int, np.ndarray]] = []
 
@@ -284,12 +279,10 @@ class ViewEncoding:
         slots = memoryview(vector)  # item and slice assignment without numpy's per-call cost
         for start, values in getattr(out, "blocks", ()):
             slots[start : start + len(values)] = values
-        try:
-            if len(out) > _FEW_SLOTS:
-                raise TypeError
+        try:  # one by one is quicker than numpy's arrays of slots and values, even for a thousand slots
             for slot, value in out.items():
                 slots[slot] = value
-        except (TypeError, ValueError):  # many slots, or a value that is not a float (numpy converts it)
+        except (TypeError, ValueError):  # a value that is not a number Python converts (numpy converts it)
             vector[np.fromiter(out.keys(), np.intp, len(out))] = np.fromiter(out.values(), np.float32, len(out))
         runs = getattr(out, "runs", None)
         if runs:
