@@ -55,11 +55,14 @@ def rewards_for(result: GameResult, solo_opponent: bool) -> list[float]:
 
 
 _UNKNOWN: Any = object()
+#: a link of a table's log, (earlier link, kind, value): typed Any so that links stay the very objects made
+#: (a compiled build would unpack a typed tuple and make a new one, and the log is followed by identity)
+Log = Any
 
 #: the seat to move's (seat, mask, action index -> position in the engine's options, the engine's options)
 Legal = tuple[Seat, np.ndarray, dict[int, int], Sequence[Option]]
 #: the first link of every log: the initial state
-_START: tuple[Any, str, Any] = (None, "start", None)
+_START: Log = (None, "start", None)
 
 
 class Table:
@@ -72,25 +75,36 @@ class Table:
         variants: Mapping[str, Any] | None = None,
         auto_chance: bool = True,
         from_state: bool = True,
+        *,
+        copy_of: Table | None = None,
     ) -> None:
-        #: False when the driver resolves chance nodes itself (OpenSpiel's chance player)
-        self.auto_chance = auto_chance
-        self.game = get_game(game_id)
-        self.config = self.game.make_config(players, dict(variants or {}))
-        self.encoding: GameEncoding = game_encoding(game_id)
-        #: the game's encoder from the state (sdk/envs/state_encoders), None to encode the view
-        #: (`from_state=False` forces the view's encoding, which the encoder from the state must equal)
-        self.state_encoder: StateEncoder | None = state_encoder(game_id) if from_state else None
+        """A new game of `game_id`, or (`copy_of`) a copy of another table's game through the engine's cheap `clone`."""
+        if copy_of is None:
+            #: False when the driver resolves chance nodes itself (OpenSpiel's chance player)
+            self.auto_chance = auto_chance
+            self.game = get_game(game_id)
+            self.config = self.game.make_config(players, dict(variants or {}))
+            self.encoding: GameEncoding = game_encoding(game_id)
+            #: the game's encoder from the state (sdk/envs/state_encoders), None to encode the view
+            #: (`from_state=False` forces the view's encoding, which the encoder from the state must equal)
+            self.state_encoder: StateEncoder | None = state_encoder(game_id) if from_state else None
+            self.rng = random.Random(0)
+            self.state: GameState = self.game.new_initial_state(self.config)
+            #: what was applied since the initial state: (earlier link, "chance", "chances" or "decide", an outcome
+            #: id, the outcome ids drawn in one go, or the choices),
+            #: None when the state was set or edited from outside (its positions cannot be replayed then)
+            self.log: Log | None = _START
+            self.pending: dict[Seat, str] = {}
+            #: counts the positions the table has been at (an info's view belongs to one of them)
+            self.version = 0
+        else:  # component data and encodings stay shared
+            self.auto_chance, self.game, self.config = copy_of.auto_chance, copy_of.game, copy_of.config
+            self.encoding, self.state_encoder = copy_of.encoding, copy_of.state_encoder
+            self.rng = random.Random()
+            self.rng.setstate(copy_of.rng.getstate())
+            self.state = copy_of.state.clone()
+            self.log, self.pending, self.version = copy_of.log, dict(copy_of.pending), copy_of.version
         self.players = self.config.players
-        self.rng = random.Random(0)
-        self.state: GameState = self.game.new_initial_state(self.config)
-        #: what was applied since the initial state: (earlier link, "chance", "chances" or "decide", an outcome id,
-        #: the outcome ids drawn in one go, or the choices),
-        #: None when the state was set or edited from outside (its positions cannot be replayed then)
-        self.log: tuple[Any, str, Any] | None = _START
-        self.pending: dict[Seat, str] = {}
-        #: counts the positions the table has been at (an info's view belongs to one of them)
-        self.version = 0
         #: this position's seat to move and deciding seats (None at the end; _UNKNOWN until asked), each
         #: seat's options and view once asked for, and the seat to move's (seat, mask, action -> position)
         self.mover: Any = _UNKNOWN
@@ -237,7 +251,7 @@ class Table:
         info = lazy_info((view_at, self, seat, self.version, self.log), self.state.decision_name(seat), list(legal[3]))
         return seat, info
 
-    def act(self, seat: Seat, action: int) -> None:
+    def act(self, seat: Seat, action: Any) -> None:  # noqa: ANN401 - an int or numpy integer (else the error names it)
         """The seat chooses by action index; IllegalActionError names an illegal one, nothing is applied then."""
         legal = self.legal
         if legal is None or legal[0] != seat:
@@ -287,17 +301,7 @@ class Table:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Table:
         """A copy through the engine's cheap `clone` (component data and encodings stay shared)."""
-        twin = Table.__new__(Table)
-        twin.auto_chance, twin.game, twin.config, twin.players = self.auto_chance, self.game, self.config, self.players
-        twin.encoding, twin.actions, twin.view_encoding = self.encoding, self.actions, self.view_encoding
-        twin.state_encoder = self.state_encoder
-        twin.rng = random.Random()
-        twin.rng.setstate(self.rng.getstate())
-        twin.state = self.state.clone()
-        twin.log, twin.version = self.log, self.version
-        twin.pending = dict(self.pending)
-        twin.mover, twin.deciding, twin.legal, twin.option_lists, twin.views = _UNKNOWN, _UNKNOWN, None, {}, {}
-        return twin
+        return Table(self.game.id, copy_of=self)
 
     # ----- what a seat sees ------------------------------------------------------------------
     def observation(self, seat: Seat) -> dict[str, np.ndarray]:
@@ -340,7 +344,7 @@ class Table:
         """At the end: the seat's view (built when first read) and the result."""
         return SeatInfo((view_at, self, seat, self.version, self.log), result=self.state.result())
 
-    def view_at(self, seat: Seat, version: int, log: tuple[Any, str, Any] | None) -> dict[str, Any]:
+    def view_at(self, seat: Seat, version: int, log: Log | None) -> dict[str, Any]:
         """The seat's view of the position the table was at when its `version` was `version` (and its log `log`),
         replayed from the start when the game has moved on since."""
         if self.version == version:
@@ -352,7 +356,7 @@ class Table:
             )
         return self.replayed(log).private_view(seat)
 
-    def replayed(self, log: tuple[Any, str, Any]) -> GameState:
+    def replayed(self, log: Log) -> GameState:
         """The position a log leads to, replayed on a new initial state."""
         entries: list[tuple[str, Any]] = []
         while log is not _START:
@@ -377,6 +381,6 @@ class Table:
         return rewards_for(self.state.result(), bool(self.game.solo_opponent))
 
 
-def view_at(table: Table, seat: Seat, version: int, log: tuple[Any, str, Any] | None) -> dict[str, Any]:
+def view_at(table: Table, seat: Seat, version: int, log: Log | None) -> dict[str, Any]:
     """`table.view_at`, as the first item of an info's view source (a plain function: no bound method per step)."""
     return table.view_at(seat, version, log)
