@@ -40,9 +40,6 @@ class ActionSpace:
         self.index: dict[str, int] = {option_id: i for i, option_id in enumerate(ids)}
         #: option ids of a decision -> its mask (copied when handed out) and action index -> option position
         self.legals: dict[tuple[str, ...], tuple[np.ndarray, dict[int, int]]] = {}
-        #: the same, by the identity of a tuple of options an engine hands out again and again (kept with it, so
-        #: its id is never taken for a later tuple's)
-        self.known_tuples: dict[int, tuple[tuple[Option, ...], tuple[np.ndarray, dict[int, int]]]] = {}
 
     @property
     def size(self) -> int:
@@ -65,13 +62,10 @@ class ActionSpace:
     def legal(self, options: Sequence[Option]) -> tuple[np.ndarray, dict[int, int]]:
         """The remembered mask of these options (not to be changed: `mask` copies it) and action index -> position.
 
-        Both are made once per set of option ids, so an environment step finds its option by one lookup; a tuple
-        of options (engines keep theirs and hand the same tuple out again) is found by its identity first.
+        Both are made once per set of option ids, so an environment step finds its option by one lookup. (Looking
+        up a tuple of options by its identity first was tried: most engines make a new tuple per position, and
+        thousands of them kept alive cost the garbage collector more than the lookups saved.)
         """
-        if type(options) is tuple:
-            seen = self.known_tuples.get(id(options))
-            if seen is not None and seen[0] is options:
-                return seen[1]
         key = tuple(map(_option_id, options))
         known = self.legals.get(key)
         if known is None:
@@ -82,10 +76,6 @@ class ActionSpace:
             for position, option_id in enumerate(key):
                 positions.setdefault(self.index[option_id], position)  # the first of repeated ids, as `find`
             known = self.legals[key] = (mask, positions)
-        if type(options) is tuple:
-            if len(self.known_tuples) >= _MASK_MEMORY:
-                self.known_tuples.clear()
-            self.known_tuples[id(options)] = (options, known)
         return known
 
     def _mask(self, options: Sequence[Option]) -> np.ndarray:
