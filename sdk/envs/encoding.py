@@ -45,8 +45,6 @@ class Slots(dict):  # type: ignore[type-arg]
     the dict's slots and the runs are set over them; a slot is set in at most one of the dict and the runs.
     """
 
-    __slots__ = ("runs", "blocks")
-
     def __init__(self) -> None:  # dict's own __init__ has nothing to do for an empty dict
         self.runs: list[tuple[np.ndarray, np.ndarray]] = []
         self.blocks: list[tuple[int, np.ndarray]] = []
@@ -276,7 +274,7 @@ class ViewEncoding:
     def vector(self, out: dict[int, float]) -> np.ndarray:
         """A new float32 vector of `size` slots holding `out`'s slots and, for `Slots`, its blocks and runs (zeros elsewhere)."""
         vector = np.zeros(self.size, dtype=np.float32)
-        slots = memoryview(vector)  # item and slice assignment without numpy's per-call cost
+        slots: Any = memoryview(vector)  # item and slice assignment without numpy's per-call cost (floats too)
         for start, values in getattr(out, "blocks", ()):
             slots[start : start + len(values)] = values
         try:  # one by one is quicker than numpy's arrays of slots and values, even for a thousand slots
