@@ -3,7 +3,10 @@
 Per decision (anchor: the engine's step for the same decision, measured in the same loop):
 - step: `apply_decisions` for the decision;
 - request: building every deciding seat's DecisionRequest (its view, options and new events as
-  typed messages) the way the runner does (one `shared` dict a decision), serialization included.
+  typed messages) the way the runner does (one `shared` dict a decision), through to the bytes that go
+  on a bot's stream: `messages.outgoing_request` then `message_bytes()`, which the Arena stream's
+  serializer passes through as they are (until 2026-11-27 the runner parsed the bytes into a
+  RefereeMessage that gRPC serialized again, and this row timed that parse and serialization).
 Per match: the CPU time of a whole in-process match of random bots through `run_match` (replay
 recorded in memory), against the CPU time of the same game's engine alone (the same seeds, no
 referee), with the game's length in decisions.
@@ -72,8 +75,8 @@ def decision_cost(game_id: str, players: int, decisions: int, seed: int = 1) -> 
             for seat in deciding:
                 events = messages.seat_events(state, seat, cursors[seat])
                 cursors[seat] = len(state.events)
-                message = messages.decision_message(wire, 1, state, seat, options[seat], events, clock, shared)
-                size += len(message.SerializeToString())
+                request = messages.outgoing_request(wire, 1, state, seat, options[seat], events, clock, shared)
+                size += len(request.message_bytes())  # what RemoteSeat.send puts on the stream
             built = perf()
             choices = {seat: rng.choice(options[seat]).id for seat in deciding}
             stepped = perf()
@@ -166,8 +169,8 @@ def run(quick: bool = False) -> str:
         f"Random play, {decisions} decisions per game and player count, the fastest of {rounds} rounds (seeds) of each;",
         "both columns are timed in the same loop, decision by decision, in CPU time of this process, so load hits both alike.",
         "Step: `apply_decisions`. Requests: every deciding seat's DecisionRequest (view, options, new events,",
-        "clock), built as the runner builds it (`messages.decision_message`: written as protobuf bytes, what all",
-        "seats' views show alike written once a decision, parsed once) and serialized as the transport does.",
+        "clock), built as the runner builds it (`messages.outgoing_request`: written as protobuf bytes, what all",
+        "seats' views show alike written once a decision), through to the bytes the Arena stream sends as they are.",
         "Bytes: the serialized requests of one decision.",
         f"Target: requests at most {TARGET_RATIO:g}x the step.",
         "",

@@ -160,7 +160,8 @@ class SeatLine:
     _arrived: threading.Condition = field(init=False)
     _inbox: collections.deque[Inbound] = field(default_factory=collections.deque)
     _waiting_bytes: int = 0
-    _outbox: collections.deque[arena_pb2.RefereeMessage | None] = field(default_factory=collections.deque)
+    #: RefereeMessages, or RefereeMessages already serialized (a request written as bytes), None = hang up
+    _outbox: collections.deque[arena_pb2.RefereeMessage | bytes | None] = field(default_factory=collections.deque)
     _loop: asyncio.AbstractEventLoop | None = None
     _wakeup: asyncio.Event | None = None
     #: Driven: what the runner waits for while it runs the loop (an arrival, the outbox written).
@@ -171,7 +172,8 @@ class SeatLine:
         self._arrived = threading.Condition(self._lock)
 
     # ----- the runner's side ------------------------------------------------------------
-    def send(self, message: arena_pb2.RefereeMessage) -> None:
+    def send(self, message: arena_pb2.RefereeMessage | bytes) -> None:
+        """Queue a message, or a serialized one (sent as it is), for the stream."""
         self._post(message)
 
     def hang_up(self) -> None:
@@ -233,7 +235,7 @@ class SeatLine:
             self._waiting_bytes -= item.size
             return item
 
-    def _post(self, message: arena_pb2.RefereeMessage | None) -> None:
+    def _post(self, message: arena_pb2.RefereeMessage | bytes | None) -> None:
         with self._lock:
             self._outbox.append(message)
             loop, wakeup = self._loop, self._wakeup
@@ -256,7 +258,7 @@ class SeatLine:
         wakeup.set()  # whatever was posted before the stream came is sent now
         return wakeup
 
-    def next_outgoing(self) -> tuple[bool, arena_pb2.RefereeMessage | None]:
+    def next_outgoing(self) -> tuple[bool, arena_pb2.RefereeMessage | bytes | None]:
         """(True, message or None = hang up) if something waits to be sent, else (False, None)."""
         with self._lock:
             if not self._outbox:
@@ -352,7 +354,7 @@ class ArenaServicer:
         self.max_unauthenticated = max_unauthenticated
         self.unauthenticated = 0
 
-    async def Play(self, request_iterator: AsyncIterator[Any], context: grpc.aio.ServicerContext) -> AsyncIterator[arena_pb2.RefereeMessage]:
+    async def Play(self, request_iterator: AsyncIterator[Any], context: grpc.aio.ServicerContext) -> AsyncIterator[arena_pb2.RefereeMessage | bytes]:
         token = metadata_token(context)
         line: SeatLine | None = None
         if over_descriptor_budget():
@@ -464,6 +466,12 @@ class ArenaServicer:
             line.hang_up()  # cut the stream: nothing more of this bot is read
 
 
+def serialize_outgoing(message: arena_pb2.RefereeMessage | bytes) -> bytes:
+    """The Arena stream's serializer: a RefereeMessage serialized, or one already written as bytes (a decision
+    request, `referee.messages.OutgoingRequest`) passed through as it is."""
+    return message if isinstance(message, bytes) else message.SerializeToString()
+
+
 def raise_descriptor_limit() -> int:
     """Raise this process's soft limit on open files to its hard limit (systemd starts services at
     1,024); returns the soft limit now in force."""
@@ -533,7 +541,7 @@ class ArenaServer:
     async def _serve(self, servicer: ArenaServicer, address: str, options: list[tuple[str, Any]]) -> int:
         server = grpc.aio.server(options=options)
         play = grpc.stream_stream_rpc_method_handler(
-            servicer.Play, request_deserializer=read_bot_message, response_serializer=arena_pb2.RefereeMessage.SerializeToString
+            servicer.Play, request_deserializer=read_bot_message, response_serializer=serialize_outgoing
         )
         server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler("b99.arena.Arena", {"Play": play}),))
         port = server.add_insecure_port(address)

@@ -1,46 +1,74 @@
-"""The engine modules a build compiles with mypyc, and the guard that runs a changed one as Python.
+"""The module groups a build compiles with mypyc, and the guard that runs a changed group as Python.
 
-`setup.py` compiles MODULES where a C compiler is at hand and records each source's SHA-256 in RECORD.
-Python imports a compiled module before its .py file, so an edit made after the build would be silently
-ignored: when any source no longer matches the record (or B99_PURE_PYTHON=1), `prefer_current_sources`
-sends every one of MODULES to its .py file instead. This module uses the standard library only
-(`setup.py` reads it before anything is installed).
+`setup.py` compiles each group of GROUPS into its own shared library where a C compiler is at hand and
+records each group's sources (SHA-256) in RECORD, or why the group stayed Python. Python imports a compiled
+module before its .py file, so an edit made after the build would be silently ignored: the guard
+(`install_guard`, run by `import referee`) sends every module of a group to its .py file when any of that
+group's sources no longer matches the record (or B99_PURE_PYTHON=1), decided at the first import of one of
+the group's modules. Groups are independent: one that failed to compile or changed runs as Python while the
+others stay compiled. This module uses the standard library only (`setup.py` reads it before anything is
+installed) and does no file I/O until a group's module is imported (`b99 --version` stays cheap).
+
+To compile a module at set-up, add its name to its group in GROUPS (one line); the module must type-check
+under mypy (mypyc enforces annotations at run time) and its package must import `referee` before it loads.
 """
 
 from __future__ import annotations
 
-import hashlib
-import importlib.abc
-import importlib.machinery
-import importlib.util
-import json
 import os
 import sys
-import warnings
-from collections.abc import Sequence
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 #: Merchants of B99's engine: the one engine whose pure-Python speed held its search back (docs/benchmarks.md)
-MODULES = (
-    "referee.games.merchants.bitboard",
-    "referee.games.merchants.patterns",
-    "referee.games.merchants.shop",
-    "referee.games.merchants.shop_bits",
-    "referee.games.merchants.scoring",
-    "referee.games.merchants.options",
-    "referee.games.merchants.state",
-    "referee.games.merchants.views",
-)
-#: the module name of the library MODULES share once compiled: inside a package, where the strict sandbox binds it
-GROUP = "referee.games.merchants.native"
+MERCHANTS = "referee.games.merchants.native"
+#: what writes a decision request's bytes: the arena's wire helpers, messages, and each game's view writer
+WRITERS = "referee.writers"
+#: the training environments' hot path (sdk/envs/)
+ENVS = "sdk.envs.native"
+
+#: group -> the modules compiled together into it. A group's name is the module name of the shared library its
+#: modules share once compiled: it lies inside a package, where the strict sandbox binds the project.
+GROUPS: dict[str, tuple[str, ...]] = {
+    MERCHANTS: (
+        "referee.games.merchants.bitboard",
+        "referee.games.merchants.patterns",
+        "referee.games.merchants.shop",
+        "referee.games.merchants.shop_bits",
+        "referee.games.merchants.scoring",
+        "referee.games.merchants.options",
+        "referee.games.merchants.state",
+        "referee.games.merchants.views",
+    ),
+    WRITERS: (
+        "referee.wire",
+        "referee.messages",
+        "referee.games.deep_dive.wire",
+        "referee.games.fuji99.wire",
+        "referee.games.magnificent.wire",
+        "referee.games.merchants.wire",
+        "referee.games.underground_dice.wire",
+    ),
+    ENVS: (),
+}
+#: how `build_status` names each group
+LABELS = {MERCHANTS: "Merchants of B99 engine", WRITERS: "request writers", ENVS: "training environments"}
+#: every compiled module, of all groups
+MODULES = tuple(module for modules in GROUPS.values() for module in modules)
 #: the project folder that holds `referee/`
 ROOT = Path(__file__).resolve().parent.parent
-#: written by a build: {"modules": {module: sha256 of its source}} once compiled, else {"failure": why not}
+#: written by a build: {"groups": {group: {"modules": {module: sha256 of its source}} or {"failure": why not}}}
 RECORD = ROOT / "referee" / "compiled.json"
-#: set to 1 to run every module of MODULES as Python even where a build compiled it
+#: set to 1 to run every module of every group as Python even where a build compiled it
 PURE_PYTHON_ENV = "B99_PURE_PYTHON"
+
+
+def group_of(module: str) -> str | None:
+    """The group `module` is compiled in, or None."""
+    for group, modules in GROUPS.items():
+        if module in modules:
+            return group
+    return None
 
 
 def source_path(module: str) -> Path:
@@ -50,45 +78,71 @@ def source_path(module: str) -> Path:
 
 def source_digest(module: str) -> str:
     """SHA-256 of a module's source as it is now."""
+    import hashlib
+
     return hashlib.sha256(source_path(module).read_bytes()).hexdigest()
 
 
-def write_record(record: Path | None = None) -> None:
-    """Record the sources a build has just compiled (`setup.py`, after every module compiled), in RECORD or `record`."""
-    digests = {module: source_digest(module) for module in MODULES}
-    (record or RECORD).write_text(json.dumps({"modules": digests}, indent=1) + "\n")
+def read_record(record: Path | None = None) -> dict[str, dict[str, Any]]:
+    """Each group's entry in the build record ({} where there is no readable record)."""
+    import json
 
-
-def write_failure(reason: str) -> None:
-    """Record why a build left MODULES as Python."""
-    RECORD.write_text(json.dumps({"failure": reason}) + "\n")
-
-
-def build_status() -> str:
-    """One line on how MODULES run here, for `./scripts/setup` and the benchmarks."""
     try:
-        record = json.loads(RECORD.read_text())
+        data = json.loads((record or RECORD).read_text())
     except (OSError, ValueError):
-        return "Merchants of B99 engine: runs as Python, not compiled (no build record)"
-    if not isinstance(record, dict) or "modules" not in record:
-        failure = str(record.get("failure", "unknown")) if isinstance(record, dict) else "unreadable record"
+        return {}
+    groups = data.get("groups") if isinstance(data, dict) else None
+    return {name: entry for name, entry in groups.items() if isinstance(entry, dict)} if isinstance(groups, dict) else {}
+
+
+def _write_entry(group: str, entry: dict[str, Any], record: Path | None = None) -> None:
+    import json
+
+    groups = {name: value for name, value in read_record(record).items() if name in GROUPS}
+    groups[group] = entry
+    (record or RECORD).write_text(json.dumps({"groups": groups}, indent=1) + "\n")
+
+
+def write_record(group: str, record: Path | None = None) -> None:
+    """Record the sources of `group` a build has just compiled (`setup.py`), in RECORD or `record`."""
+    _write_entry(group, {"modules": {module: source_digest(module) for module in GROUPS[group]}}, record)
+
+
+def write_failure(group: str, reason: str) -> None:
+    """Record why a build left `group` as Python."""
+    _write_entry(group, {"failure": reason})
+
+
+def build_status(group: str | None = None) -> str:
+    """One line on how `group` runs here, for `./scripts/setup` and the benchmarks; with no group, every group
+    that lists modules, joined by "; "."""
+    if group is None:
+        return "; ".join(build_status(name) for name, modules in GROUPS.items() if modules)
+    label = LABELS.get(group, group)
+    if not GROUPS[group]:
+        return f"{label}: nothing listed to compile (referee/compiled.py)"
+    entry = read_record().get(group)
+    if entry is None:
+        return f"{label}: runs as Python, not compiled (no build record)"
+    if "modules" not in entry:
+        failure = str(entry.get("failure", "unknown"))
         failure = failure if len(failure) <= 200 else failure[:200] + "... (the build's output has the rest)"
-        return f"Merchants of B99 engine: runs as Python, compiling failed ({failure})"
+        return f"{label}: runs as Python, compiling failed ({failure})"
     if pure_python_asked():
-        return f"Merchants of B99 engine: runs as Python, {PURE_PYTHON_ENV} is set"
-    changed = changed_modules()
+        return f"{label}: runs as Python, {PURE_PYTHON_ENV} is set"
+    changed = changed_modules(group)
     if changed:
-        return f"Merchants of B99 engine: runs as Python, {', '.join(changed)} changed since the build"
-    return f"Merchants of B99 engine: compiled with mypyc ({len(MODULES)} modules)"
+        return f"{label}: runs as Python, {', '.join(changed)} changed since the build"
+    return f"{label}: compiled with mypyc ({len(GROUPS[group])} modules)"
 
 
-def changed_modules() -> list[str]:
-    """MODULES whose source differs from what the last build compiled (all of them with no record of a build)."""
-    try:
-        recorded = json.loads(RECORD.read_text())["modules"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return list(MODULES)
-    return [module for module in MODULES if recorded.get(module) != source_digest(module)]
+def changed_modules(group: str) -> list[str]:
+    """The modules of `group` whose source differs from what the last build compiled (all of them when the
+    build did not compile the group)."""
+    recorded = read_record().get(group, {}).get("modules")
+    if not isinstance(recorded, dict):
+        return list(GROUPS[group])
+    return [module for module in GROUPS[group] if recorded.get(module) != source_digest(module)]
 
 
 def pure_python_asked() -> bool:
@@ -96,49 +150,71 @@ def pure_python_asked() -> bool:
     return os.environ.get(PURE_PYTHON_ENV, "").strip() not in ("", "0")
 
 
-class _SourceFirst(importlib.abc.MetaPathFinder):
-    """Finds the listed modules in their .py files, ahead of any compiled build of them."""
+class _Guard:
+    """On `sys.meta_path`, ahead of the path finders: at the first import of a group's module, decides whether
+    the group runs compiled or from source, and then finds each module of a group run from source in its .py
+    file (ahead of any compiled build of it). A module of no group costs one dict lookup."""
 
-    def __init__(self, modules: Sequence[str]) -> None:
-        self.modules = frozenset(modules)
+    def __init__(self) -> None:
+        #: group -> True when it runs from source, once decided
+        self.from_source: dict[str, bool] = {}
+        self.group_of = {module: group for group, modules in GROUPS.items() for module in modules}
 
-    def find_spec(
-        self, fullname: str, path: Sequence[str] | None = None, target: ModuleType | None = None
-    ) -> importlib.machinery.ModuleSpec | None:
-        if fullname not in self.modules:
+    def find_spec(self, fullname: str, path: object = None, target: object = None) -> Any:  # noqa: ANN401 - a ModuleSpec
+        group = self.group_of.get(fullname)
+        if group is None:
             return None
+        from_source = self.from_source.get(group)
+        if from_source is None:
+            from_source = self.from_source[group] = runs_from_source(group)
+        if not from_source:
+            return None
+        import importlib.util
+
         return importlib.util.spec_from_file_location(fullname, source_path(fullname))
 
 
-def prefer_current_sources() -> None:
-    """Before MODULES are imported: run them all from source if any changed since the build, and say so.
+def runs_from_source(group: str) -> bool:
+    """Whether `group` must run from source here (B99_PURE_PYTHON, or a source changed since the build);
+    warns when a compiled build of a changed module would otherwise have run.
 
-    All or none: the compiled modules call one another directly, so one module from source beside
-    compiled ones would still leave the old code of that module running.
-    """
-    if any(isinstance(finder, _SourceFirst) for finder in sys.meta_path):
-        return
+    All or none: a group's compiled modules call one another directly, so one module from source beside
+    compiled ones would still leave the old code of that module running."""
     if pure_python_asked():
-        sys.meta_path.insert(0, _SourceFirst(MODULES))
-        return
-    changed = changed_modules()
+        return True
+    changed = changed_modules(group)
     if not changed:
-        return
-    sys.meta_path.insert(0, _SourceFirst(MODULES))
+        return False
     if any(is_built(module) for module in changed):
-        warnings.warn(f"{build_status()} (./scripts/setup compiles it again)", RuntimeWarning, stacklevel=2)
+        import warnings
+
+        warnings.warn(f"{build_status(group)} (./scripts/setup compiles it again)", RuntimeWarning, stacklevel=3)
+    return True
+
+
+def install_guard() -> None:
+    """Put the guard on `sys.meta_path` (once); `import referee` does, before any module of a group can load."""
+    if not any(isinstance(finder, _Guard) for finder in sys.meta_path):
+        sys.meta_path.insert(0, _Guard())
+
+
+#: the name the Merchants package calls the guard by
+prefer_current_sources = install_guard
 
 
 def is_built(module: str) -> bool:
     """True if a compiled file of `module` lies beside its source."""
+    import importlib.machinery
+
     source = source_path(module)
     return any(source.with_suffix(suffix).exists() for suffix in importlib.machinery.EXTENSION_SUFFIXES)
 
 
-def running_compiled() -> list[str]:
-    """The MODULES imported so far that run compiled."""
+def running_compiled(group: str | None = None) -> list[str]:
+    """The modules of `group` (of every group when None) imported so far that run compiled."""
+    modules = MODULES if group is None else GROUPS[group]
     return [
-        module for module in MODULES
+        module for module in modules
         if module in sys.modules and not str(getattr(sys.modules[module], "__file__", "")).endswith(".py")
     ]
 

@@ -304,7 +304,7 @@ class _Match:
         self.bot_decisions = 0
         self.server: ArenaServer | None = None
         #: The requests of the decision being awaited, and the answers of its bot processes not yet handled.
-        self.answers_for: Mapping[Seat, arena_pb2.DecisionRequest] | None = None
+        self.answers_for: Mapping[Seat, messages.OutgoingRequest] | None = None
         self.early_answers: dict[Seat, Answer | Fault] = {}
         self.scratch: Path | None = None
         self.lease: Lease | None = None
@@ -466,7 +466,7 @@ class _Match:
         choices: dict[Seat, str] = {}
         how: dict[Seat, str] = {}
         elapsed: dict[Seat, float] = {}
-        pending: dict[Seat, arena_pb2.DecisionRequest] = {}
+        pending: dict[Seat, messages.OutgoingRequest] = {}
         decision_index = self.decisions
         shared: SharedParts = {}  # what every deciding seat's view shows alike, written once for this decision
         for seat in self.seats:
@@ -485,8 +485,8 @@ class _Match:
                 continue
             events = seat.number_events(messages.seat_events(state, seat_index, seat.event_cursor))
             seat.event_cursor = len(state.events)
-            message = messages.decision_message(self.wire, seat.next_request_id, state, seat_index, seat_options, events, seat.clock, shared)
-            request = message.decision_request
+            # Written as bytes: a bot process's stream sends them as they are, an in-process bot parses them.
+            request = messages.outgoing_request(self.wire, seat.next_request_id, state, seat_index, seat_options, events, seat.clock, shared)
             seat.next_request_id += 1
             if self.spec.worlds and seat.agent.wants_world:
                 # A separate RNG per seat: asking for worlds never changes the match's chance outcomes.
@@ -498,7 +498,7 @@ class _Match:
                 except (pickle.PicklingError, TypeError, AttributeError) as error:
                     # An engine state that cannot travel: the bot plays on without worlds.
                     warnings.warn(f"{self.game.id}: no world for seat {seat_index}: {error}", RuntimeWarning, stacklevel=1)
-            seat.agent.send(message)
+            seat.agent.send(request)
             pending[seat_index] = request
         for seat_index, request in pending.items():
             seat = self.seats[seat_index]
@@ -537,7 +537,7 @@ class _Match:
         self.decisions += 1
         self.recorder.decision(state, choices, how, elapsed)
 
-    def answer(self, seat_index: Seat, pending: Mapping[Seat, arena_pb2.DecisionRequest]) -> Answer | Fault:
+    def answer(self, seat_index: Seat, pending: Mapping[Seat, messages.OutgoingRequest]) -> Answer | Fault:
         """Seat `seat_index`'s answer to its request in `pending`, or its fault. The first call of a decision
         takes every bot process's answer (kept until asked for) before any in-process bot thinks: bot
         processes are read only while the referee waits, and an in-process bot's thinking would otherwise
@@ -553,7 +553,7 @@ class _Match:
             return self.early_answers.pop(seat_index)
         return self.await_seat(seat_index, pending[seat_index])
 
-    def await_seat(self, seat_index: Seat, request: arena_pb2.DecisionRequest) -> Answer | Fault:
+    def await_seat(self, seat_index: Seat, request: messages.OutgoingRequest) -> Answer | Fault:
         seat = self.seats[seat_index]
         if seat.agent is None:
             return Fault(FaultKind.DISCONNECT, "no bot")

@@ -35,10 +35,13 @@ def event_fields(wire: GameWire, index: int, event: Event) -> dict[str, Any]:
 
 def seat_events(state: GameState, seat: Seat, start: int) -> list[tuple[int, Event]]:
     """Events from log position `start` on that `seat` may see, with their positions."""
+    log = state.events
+    if start >= len(log):  # nothing new since the last request
+        return []
     # Event.visible_to, inline: this runs for every event of every request.
     return [
         (position, event)
-        for position, event in enumerate(state.events.since(start), start)
+        for position, event in enumerate(log.since(start), start)
         if event.audience is None or seat in event.audience
     ]
 
@@ -75,8 +78,118 @@ def decision_request(
     events: Sequence[tuple[int, Event]],
     clock: SeatClock,
 ) -> arena_pb2.DecisionRequest:
-    """The DecisionRequest `seat` is sent (the body of `decision_message`, which the runner sends whole)."""
-    return decision_message(wire, request_id, state, seat, options, events, clock).decision_request
+    """The DecisionRequest `seat` is sent (`outgoing_request`'s, parsed)."""
+    return outgoing_request(wire, request_id, state, seat, options, events, clock).decision_request
+
+
+class OutgoingRequest:
+    """A seat's DecisionRequest written as protobuf bytes, with what the runner reads back from it.
+
+    A bot process's stream sends `message_bytes()` as they are (the Arena server's serializer passes bytes
+    through), so a request is never parsed and serialized again on its way; an in-process bot and the tests
+    read `decision_request`, parsed once when first asked for. `options` are the engine's options in the
+    order sent (an answer by index names `options[index].id`)."""
+
+    def __init__(self, request_id: int, options: Sequence[Option], message: bytes, head: int) -> None:
+        self.request_id = request_id
+        self.options = options
+        #: the RefereeMessage holding the request without `world`; its first `head` bytes are the field's key and length
+        self._message = message
+        self._head = head
+        self._world = b""
+        self._parsed: arena_pb2.DecisionRequest | None = None
+
+    @property
+    def world(self) -> bytes:
+        """DecisionRequest.world: a world of the seat's information set (sdk.forward), b"" for none."""
+        return self._world
+
+    @world.setter
+    def world(self, world: bytes) -> None:
+        self._world = world
+        self._parsed = None
+
+    def request_bytes(self) -> bytes:
+        """The serialized DecisionRequest."""
+        body = self._message[self._head:]
+        return body + message_field(REQUEST_WORLD, self._world) if self._world else body
+
+    def message_bytes(self) -> bytes:
+        """The serialized RefereeMessage holding the request: what goes on a bot's stream."""
+        if not self._world:
+            return self._message
+        body = self.request_bytes()
+        return MESSAGE_DECISION_REQUEST + varint(len(body)) + body
+
+    @property
+    def decision_request(self) -> arena_pb2.DecisionRequest:
+        """The request as a message, parsed in protobuf's C runtime at the first call."""
+        parsed = self._parsed
+        if parsed is None:
+            parsed = self._parsed = arena_pb2.DecisionRequest.FromString(self.request_bytes())
+        return parsed
+
+    def referee_message(self) -> arena_pb2.RefereeMessage:
+        """A RefereeMessage holding the request (parsed from `message_bytes()`)."""
+        return arena_pb2.RefereeMessage.FromString(self.message_bytes())
+
+
+def outgoing_request(
+    wire: GameWire,
+    request_id: int,
+    state: GameState,
+    seat: Seat,
+    options: Sequence[Option],
+    events: Sequence[tuple[int, Event]],
+    clock: SeatClock,
+    shared: SharedParts | None = None,
+) -> OutgoingRequest:
+    """`seat`'s DecisionRequest written as protobuf bytes, what the runner sends.
+
+    Options and events are serialized once per object (`GameWire.options_fields`, `event_tail`) and the view
+    straight from the state where the game has a writer, so a request costs the joining of its parts (once:
+    every part, keys and lengths included, is joined in one go). `shared`: one dict for all the requests of
+    one decision (the state unchanged), so that what every seat's view shows alike is written once.
+    """
+    view = wire.seat_view_bytes(state, seat, shared)
+    type_url = wire.view_type_url
+    decision = state.decision_name(seat)
+    parts = [
+        b"",  # the RefereeMessage's field key and length, once the request's length is known
+        REQUEST_ID + varint(request_id) if request_id else b"",
+        _decision_field(decision) if decision else b"",
+        REQUEST_VIEW,
+    ]
+    if view:
+        view_length = varint(len(view))
+        parts += [varint(len(type_url) + len(ANY_VALUE) + len(view_length) + len(view)), type_url, ANY_VALUE, view_length, view]
+    else:
+        parts += [varint(len(type_url)), type_url]
+    parts.append(wire.options_fields(options))
+    if events:
+        event_tail = wire.event_tail
+        for sequence, event in events:
+            tail = event_tail(event)
+            if sequence:
+                sequence_field = EVENT_SEQUENCE + varint(sequence)
+                parts += [REQUEST_EVENT, varint(len(sequence_field) + len(tail)), sequence_field, tail]
+            else:
+                parts += [REQUEST_EVENT, varint(len(tail)), tail]
+    control = clock.control
+    clock_key = (control.per_decision_seconds, clock.bank_remaining, clock.strikes, control.strikes_allowed)
+    clock_field = _CLOCKS.get(clock_key)
+    if clock_field is None:
+        clock_field = _clock_field(*clock_key)
+        if len(_CLOCKS) >= 256:
+            _CLOCKS.clear()
+        _CLOCKS[clock_key] = clock_field
+    parts.append(clock_field)
+    size = 0
+    for part in parts:
+        size += len(part)
+    head = MESSAGE_DECISION_REQUEST + varint(size)
+    parts[0] = head
+    return OutgoingRequest(request_id, options, b"".join(parts), len(head))
 
 
 def decision_message(
@@ -89,36 +202,20 @@ def decision_message(
     clock: SeatClock,
     shared: SharedParts | None = None,
 ) -> arena_pb2.RefereeMessage:
-    """A RefereeMessage holding `seat`'s DecisionRequest, written as bytes and parsed once in protobuf's C runtime.
+    """A RefereeMessage holding `seat`'s DecisionRequest (`outgoing_request`, parsed in protobuf's C runtime)."""
+    return outgoing_request(wire, request_id, state, seat, options, events, clock, shared).referee_message()
 
-    Options and events are serialized once per object (`GameWire.options_fields`, `event_tail`) and the view
-    straight from the state where the game has a writer, so a request costs the joining of its parts.
-    `shared`: one dict for all the requests of one decision (the state unchanged), so that what every
-    seat's view shows alike is written once.
-    """
-    view = wire.seat_view_bytes(state, seat, shared)
-    view_any = wire.view_type_url + message_field(ANY_VALUE, view) if view else wire.view_type_url
-    parts = [
-        varint_field(REQUEST_ID, request_id),
-        string_field(REQUEST_DECISION, state.decision_name(seat)),
-        REQUEST_VIEW + varint(len(view_any)) + view_any,
-        wire.options_fields(options),
-    ]
-    if events:
-        event_tail = wire.event_tail
-        for sequence, event in events:
-            body = (EVENT_SEQUENCE + varint(sequence) if sequence else b"") + event_tail(event)
-            parts.append(REQUEST_EVENT + varint(len(body)) + body)
-    control = clock.control
-    clock_key = (control.per_decision_seconds, clock.bank_remaining, clock.strikes, control.strikes_allowed)
-    clock_field = _CLOCKS.get(clock_key)
-    if clock_field is None:
-        clock_field = _clock_field(*clock_key)
-        if len(_CLOCKS) >= 256:
-            _CLOCKS.clear()
-        _CLOCKS[clock_key] = clock_field
-    parts.append(clock_field)
-    return arena_pb2.RefereeMessage.FromString(message_field(MESSAGE_DECISION_REQUEST, b"".join(parts)))
+
+def _decision_field(decision: str) -> bytes:
+    """DecisionRequest's decision name (field 2), written once per name."""
+    field = _DECISIONS.get(decision)
+    if field is None:
+        field = _DECISIONS[decision] = string_field(REQUEST_DECISION, decision)
+    return field
+
+
+#: decision name -> its field (a game has a handful)
+_DECISIONS: dict[str, bytes] = {}
 
 
 def _clock_field(per_decision: float, bank: float, strikes: int, strikes_allowed: int) -> bytes:
@@ -136,6 +233,7 @@ def _clock_field(per_decision: float, bank: float, strikes: int, strikes_allowed
 _CLOCKS: dict[tuple[float, float, int, int], bytes] = {}
 MESSAGE_DECISION_REQUEST = key(2, 2)
 REQUEST_ID, REQUEST_DECISION, REQUEST_VIEW, REQUEST_EVENT, REQUEST_CLOCK = key(1, 0), key(2, 2), key(3, 2), key(5, 2), key(6, 2)
+REQUEST_WORLD = key(7, 2)
 CLOCK_PER_DECISION, CLOCK_BANK, CLOCK_STRIKES, CLOCK_STRIKES_ALLOWED = key(1, 1), key(2, 1), key(3, 0), key(4, 0)
 
 

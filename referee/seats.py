@@ -16,12 +16,18 @@ from referee.arena_server import FLOOD_PREFIX, SeatLine
 from referee.engine import GameState
 from referee.faults import Fault, FaultKind
 from referee.launcher import BotProcess
+from referee.messages import OutgoingRequest
 from sdk.answer import BadAnswer, option_id_of
 from sdk.bot import Bot
 from sdk.decode import game_over_info, game_start_info, request_info
 from sdk.forward import InformationSet
 from sdk.types import GameStartInfo
 
+
+#: A request as the runner holds it: written as bytes (what a match sends), or a message (tests, benchmarks).
+SentRequest = arena_pb2.DecisionRequest | OutgoingRequest
+#: What the runner sends a seat: a message, or a request written as bytes.
+Outgoing = arena_pb2.RefereeMessage | OutgoingRequest
 
 #: How long closing a seat waits, at most, for what was sent to it to be written to its stream.
 FLUSH_SECONDS = 0.2
@@ -58,11 +64,11 @@ class SeatAgent(ABC):
         return None
 
     @abstractmethod
-    def send(self, message: arena_pb2.RefereeMessage) -> None:
+    def send(self, message: Outgoing) -> None:
         """Deliver game start, a request, an error or game over."""
 
     @abstractmethod
-    def await_answer(self, request: arena_pb2.DecisionRequest, timeout: float) -> Answer | Fault:
+    def await_answer(self, request: SentRequest, timeout: float) -> Answer | Fault:
         """The answer to `request` within `timeout` seconds (from when it was sent), or the fault."""
 
     @abstractmethod
@@ -94,7 +100,10 @@ class InProcessSeat(SeatAgent):
     def connect(self, timeout: float) -> Fault | None:
         return None
 
-    def send(self, message: arena_pb2.RefereeMessage) -> None:
+    def send(self, message: Outgoing) -> None:
+        if isinstance(message, OutgoingRequest):
+            self.sent_at = time.monotonic()
+            return
         body = message.WhichOneof("body")
         try:
             if body == "game_start":
@@ -107,14 +116,14 @@ class InProcessSeat(SeatAgent):
         except Exception:  # noqa: BLE001 - a bot's exception is its fault, reported, never the referee's crash
             self.last_error = traceback.format_exc(limit=5)
 
-    def await_answer(self, request: arena_pb2.DecisionRequest, timeout: float) -> Answer | Fault:
+    def await_answer(self, request: SentRequest, timeout: float) -> Answer | Fault:
         if self.last_error:
             return Fault(FaultKind.CRASH, "bot raised: " + self.last_error.strip().splitlines()[-1])
         if self.start is None:
             return Fault(FaultKind.PROTOCOL_ERROR, "decision requested before game start")
         began = time.monotonic()
         try:
-            info = request_info(self.start, request)
+            info = request_info(self.start, request.decision_request if isinstance(request, OutgoingRequest) else request)
             if self.pending_world is not None:
                 info.local_world = InformationSet(info.seat, self.pending_world)
                 self.pending_world = None
@@ -196,12 +205,17 @@ class RemoteSeat(SeatAgent):
             return Fault(FaultKind.FLOOD, self.line.flooded)
         return self.process.cpu_overrun() if self.process is not None else None
 
-    def send(self, message: arena_pb2.RefereeMessage) -> None:
+    def send(self, message: Outgoing) -> None:
+        if isinstance(message, OutgoingRequest):
+            # Its bytes go on the stream as they are (the server's serializer passes bytes through).
+            self.sent_at[message.request_id] = time.monotonic()
+            self.line.send(message.message_bytes())
+            return
         if message.WhichOneof("body") == "decision_request":
             self.sent_at[message.decision_request.request_id] = time.monotonic()
         self.line.send(message)
 
-    def await_answer(self, request: arena_pb2.DecisionRequest, timeout: float) -> Answer | Fault:
+    def await_answer(self, request: SentRequest, timeout: float) -> Answer | Fault:
         request_id = request.request_id
         sent_at = self.sent_at.get(request_id, time.monotonic())
         deadline = sent_at + timeout

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 from google.protobuf import any_pb2, json_format
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
+from mypy_extensions import mypyc_attr
 
 from referee.engine import Event, GameState, Option, Seat
 
@@ -75,7 +76,8 @@ def fill(message: Message, data: Mapping[str, Any]) -> Message:
                 for item in value:
                     fill(container.add(), item)
             elif kind == "enum":
-                setattr(message, key, field.enum_type.values_by_name[value].number if isinstance(value, str) else value)
+                enum_type = field.enum_type
+                setattr(message, key, enum_type.values_by_name[value].number if isinstance(value, str) and enum_type else value)
             elif kind == "map_scalar":
                 getattr(message, key).update(value)
             else:
@@ -84,8 +86,8 @@ def fill(message: Message, data: Mapping[str, Any]) -> Message:
                     fill(target[map_key], map_value)
         except WireError as error:
             raise WireError(f"{message.DESCRIPTOR.name}.{key}: {error}") from None
-        except (TypeError, ValueError, AttributeError, KeyError) as error:
-            raise WireError(f"{message.DESCRIPTOR.full_name}.{key} = {value!r}: {error}") from None
+        except (TypeError, ValueError, AttributeError, KeyError) as problem:  # named apart: compiled, a name has one type
+            raise WireError(f"{message.DESCRIPTOR.full_name}.{key} = {value!r}: {problem}") from None
     return message
 
 
@@ -138,7 +140,8 @@ class GameWire:
     view: type[Message]
     option: type[Message]
     event: type[Message]
-    view_bytes: Callable[[GameState, Seat, SharedParts | None], bytes] | None = None
+    #: (state, seat, shared) -> bytes; the state is the game's own GameState subclass, hence Any
+    view_bytes: Callable[[Any, Seat, SharedParts | None], bytes] | None = None
     #: id(option) -> (option, its arena Option as a length-delimited field 4 of DecisionRequest)
     _options: dict[int, tuple[Option, bytes]] = field(default_factory=dict, compare=False, repr=False)
     #: ids of a list of options -> (those options, their fields joined)
@@ -197,10 +200,13 @@ class GameWire:
         known = self._options.get(id(option))
         if known is not None and known[0] is option:
             return known[1]
+        payload = dict_bytes(self.option.DESCRIPTOR, option.payload)
+        if payload is None:  # what the writer does not write (or a wrong payload: the encoder says what is wrong)
+            payload = self.option_message(option.payload).SerializeToString()
         body = (
             string_field(OPTION_ID, option.id)
             + string_field(OPTION_LABEL, option.label)
-            + message_field(OPTION_PAYLOAD, any_bytes(self.option, self.option_message(option.payload).SerializeToString()))
+            + message_field(OPTION_PAYLOAD, any_bytes(self.option, payload))
         )
         encoded = message_field(REQUEST_OPTION, body)
         if len(self._options) >= CACHE_LIMIT:
@@ -221,6 +227,18 @@ class GameWire:
         self._option_lists[list_key] = (tuple(options), encoded)
         return encoded
 
+    def event_bytes(self, event: Event) -> bytes:
+        """The serialized Event message of `event` (the bytes of `event_message(event)`), written from its dict
+        by `dict_bytes` where it can be."""
+        kind = _oneof_field(self.event.DESCRIPTOR, event.kind)
+        if kind is not None:
+            if not event.data:
+                return b""  # the oneof left unset, as event_message leaves it
+            body = dict_bytes(kind[1], event.data)
+            if body is not None:
+                return kind[0] + varint(len(body)) + body
+        return self.event_message(event).SerializeToString()
+
     def event_tail(self, event: Event) -> bytes:
         """An arena Event's fields after its sequence number (kind and data), serialized once per event object."""
         known = self._events.get(id(event))
@@ -232,9 +250,7 @@ class GameWire:
         content = (event.kind, *data.items()) if all(type(value) in _FLAT for value in data.values()) else None
         encoded = None if content is None else self._event_contents.get(content)
         if encoded is None:
-            encoded = string_field(EVENT_KIND, event.kind) + message_field(
-                EVENT_DATA, any_bytes(self.event, self.event_message(event).SerializeToString())
-            )
+            encoded = string_field(EVENT_KIND, event.kind) + message_field(EVENT_DATA, any_bytes(self.event, self.event_bytes(event)))
             if content is not None:
                 self._event_contents.keep(content, encoded)
         if len(self._events) >= CACHE_LIMIT:
@@ -246,6 +262,7 @@ class GameWire:
 _Block = TypeVar("_Block")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled with the writers, subclassed by the encoders' Memory
 class Blocks(dict):  # type: ignore[type-arg]
     """Serialized parts of views remembered by a key of their contents, emptied when full.
 
@@ -385,9 +402,173 @@ def messages_field(field_key: bytes, bodies: Iterable[bytes]) -> bytes:
     return b"".join([field_key + varint(len(body)) + body for body in bodies])
 
 
-@cache
+# Writing a message's bytes straight from an engine dict (what `encode(...).SerializeToString()` gives), for
+# the field types events and options use: integers, bools, strings, their repeated forms and nested messages.
+# `dict_bytes` returns None where it does not write a message (a map, a float...) or where the dict does not
+# fit it (a key the message lacks, a value of another type or out of range): the caller then encodes the dict
+# with protobuf, which writes it or raises the WireError that names the field.
+
+_W_INT, _W_BOOL, _W_STRING, _W_INTS, _W_STRINGS, _W_MESSAGE, _W_MESSAGES = range(7)
+#: the range of each integer type `dict_bytes` writes (as varints)
+_INT_RANGES = {
+    FieldDescriptor.TYPE_INT32: (-(1 << 31), 1 << 31),
+    FieldDescriptor.TYPE_UINT32: (0, 1 << 32),
+    FieldDescriptor.TYPE_INT64: (-(1 << 63), 1 << 63),
+    FieldDescriptor.TYPE_UINT64: (0, 1 << 64),
+}
+
+
+class _FieldWriter:
+    """How `dict_bytes` writes one field of a message."""
+
+    def __init__(self, field: FieldDescriptor, kind: int, nested: Any) -> None:  # noqa: ANN401 - a Descriptor or None
+        self.name: str = field.name
+        self.kind = kind
+        self.key = key(field.number, 2 if kind in (_W_STRING, _W_INTS, _W_STRINGS, _W_MESSAGE, _W_MESSAGES) else 0)
+        #: proto3 `optional`: written whenever set, its default value included
+        self.presence: bool = bool(field.has_presence) and kind in (_W_INT, _W_BOOL, _W_STRING)
+        self.low, self.high = _INT_RANGES.get(field.type, (0, 0))
+        self.nested = nested
+
+
+def _field_writer(field: FieldDescriptor) -> _FieldWriter | None:
+    """The writer of one field, or None for a field type `dict_bytes` does not write."""
+    nested = field.message_type
+    if nested is not None:
+        if nested.GetOptions().map_entry:
+            return None
+        return _FieldWriter(field, _W_MESSAGES if field.is_repeated else _W_MESSAGE, nested)
+    if field.type in _INT_RANGES:
+        if field.is_repeated and not field.is_packed:
+            return None
+        return _FieldWriter(field, _W_INTS if field.is_repeated else _W_INT, None)
+    if field.type == FieldDescriptor.TYPE_STRING:
+        return _FieldWriter(field, _W_STRINGS if field.is_repeated else _W_STRING, None)
+    if field.type == FieldDescriptor.TYPE_BOOL and not field.is_repeated:
+        return _FieldWriter(field, _W_BOOL, None)
+    return None
+
+
+def _message_writers(descriptor: Any) -> tuple[list[_FieldWriter], frozenset[str]] | None:  # noqa: ANN401 - a Descriptor
+    """A message's field writers in field-number order (the order protobuf writes) and its field names; None if
+    `dict_bytes` cannot write one of its fields."""
+    if descriptor in _WRITERS:
+        return _WRITERS[descriptor]
+    writers: list[_FieldWriter] = []
+    table: tuple[list[_FieldWriter], frozenset[str]] | None = None
+    for field in sorted(descriptor.fields, key=operator.attrgetter("number")):
+        writer = _field_writer(field)
+        if writer is None:
+            break
+        writers.append(writer)
+    else:
+        table = (writers, frozenset(writer.name for writer in writers))
+    _WRITERS[descriptor] = table
+    return table
+
+
+#: message type -> its field writers (`_message_writers`)
+_WRITERS: dict[Any, tuple[list[_FieldWriter], frozenset[str]] | None] = {}
+
+
+def dict_bytes(descriptor: Any, data: Mapping[str, Any]) -> bytes | None:  # noqa: ANN401 - a protobuf Descriptor
+    """The serialized message of type `descriptor` holding `data` (keyed by proto field names, None = not set),
+    or None where this writer leaves it to protobuf (see above)."""
+    table = _message_writers(descriptor)
+    if table is None:
+        return None
+    writers, names = table
+    for name in data:
+        if name not in names:
+            return None
+    parts: list[bytes] = []
+    for writer in writers:
+        value = data.get(writer.name)
+        if value is None:
+            continue
+        kind = writer.kind
+        if kind == _W_INT:
+            if type(value) is not int or not writer.low <= value < writer.high:
+                return None
+            if value or writer.presence:
+                parts.append(writer.key + varint(value))
+        elif kind == _W_STRING:
+            if type(value) is not str:
+                return None
+            if value or writer.presence:
+                try:
+                    encoded = value.encode()
+                except UnicodeEncodeError:
+                    return None
+                parts.append(writer.key + varint(len(encoded)) + encoded)
+        elif kind == _W_BOOL:
+            if type(value) is not bool:
+                return None
+            if value or writer.presence:
+                parts.append(writer.key + (b"\x01" if value else b"\x00"))
+        elif kind == _W_INTS:
+            if type(value) is not list and type(value) is not tuple:
+                return None
+            body = b""
+            for item in value:
+                if type(item) is not int or not writer.low <= item < writer.high:
+                    return None
+                body += varint(item)
+            if body:
+                parts.append(writer.key + varint(len(body)) + body)
+        elif kind == _W_STRINGS:
+            if type(value) is not list and type(value) is not tuple:
+                return None
+            for item in value:
+                if type(item) is not str:
+                    return None
+                try:
+                    encoded = item.encode()
+                except UnicodeEncodeError:
+                    return None
+                parts.append(writer.key + varint(len(encoded)) + encoded)
+        else:
+            nested = writer.nested
+            if nested is None:
+                return None
+            items = [value] if kind == _W_MESSAGE else value
+            if kind == _W_MESSAGES and type(value) is not list and type(value) is not tuple:
+                return None
+            for item in items:
+                if not isinstance(item, Mapping):
+                    return None
+                body_or_none = dict_bytes(nested, item)
+                if body_or_none is None:
+                    return None
+                parts.append(writer.key + varint(len(body_or_none)) + body_or_none)
+    return b"".join(parts)
+
+
+def _oneof_field(descriptor: Any, name: str) -> tuple[bytes, Any] | None:  # noqa: ANN401 - a protobuf Descriptor
+    """The key of message field `name` of `descriptor` (an Event's kind) and its message type, or None."""
+    known = _ONEOF_FIELDS.get((descriptor, name))
+    if known is None:
+        field = descriptor.fields_by_name.get(name)
+        if field is None or field.message_type is None or field.is_repeated:
+            return None
+        known = _ONEOF_FIELDS[(descriptor, name)] = (key(field.number, 2), field.message_type)
+    return known
+
+
+#: (Event message type, kind) -> `_oneof_field`'s answer
+_ONEOF_FIELDS: dict[tuple[Any, str], tuple[bytes, Any]] = {}
+
+
 def _type_url_field(message_type: type[Message]) -> bytes:
-    return string_field(ANY_TYPE_URL, TYPE_URL_PREFIX + message_type.DESCRIPTOR.full_name)
+    """An Any's type URL field for `message_type`, written once per type."""
+    written = _TYPE_URLS.get(message_type)
+    if written is None:
+        written = _TYPE_URLS[message_type] = string_field(ANY_TYPE_URL, TYPE_URL_PREFIX + message_type.DESCRIPTOR.full_name)
+    return written
+
+
+#: message type -> its Any type URL field (`_type_url_field`)
+_TYPE_URLS: dict[type[Message], bytes] = {}
 
 
 def any_bytes(message_type: type[Message], value: bytes) -> bytes:

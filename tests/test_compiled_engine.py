@@ -1,9 +1,11 @@
-"""The compiled Merchants of B99 engine: in use after set-up, the same games as the Python source, and a
-build never shadowing a source edited after it (referee/compiled.py)."""
+"""The compiled module groups (the Merchants of B99 engine, the request writers): in use after set-up, the
+same games as the Python source, and a build never shadowing a source edited after it, group by group
+(referee/compiled.py)."""
 
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import os
 import pickle
@@ -24,7 +26,7 @@ from referee.clock import TimeControl
 from referee.engine import GameState
 from referee.launcher import launch
 from referee.match import MatchSpec, run_match
-from referee.registry import get_game
+from referee.registry import all_games, get_game
 from referee.sandbox import Limits, SandboxRequest, machine_support
 from sdk.forward import decode_world, encode_world
 from tests.games.golden import GOLDEN_PATH, config_key, configs, playout_digest
@@ -55,23 +57,96 @@ def _mid_game(seed: int) -> GameState:
     return state
 
 
+#: the groups that list modules, each compiled at set-up
+LISTED = [group for group, modules in compiled.GROUPS.items() if modules]
+#: imports every listed module, then prints {group: the modules running compiled}
+RUNNING = (
+    "import importlib, json\n"
+    "from referee import compiled\n"
+    "for module in compiled.MODULES:\n"
+    "    importlib.import_module(module)\n"
+    "print(json.dumps({group: compiled.running_compiled(group) for group in compiled.GROUPS}))\n"
+)
+
+
 @pytest.mark.skipif(compiled.pure_python_asked(), reason=f"{compiled.PURE_PYTHON_ENV} asks for the Python source")
-def test_the_engine_runs_compiled_after_set_up() -> None:
-    assert compiled.running_compiled() == list(compiled.MODULES), compiled.build_status()
-    assert compiled.build_status().endswith(f"compiled with mypyc ({len(compiled.MODULES)} modules)")
+@pytest.mark.parametrize("group", LISTED)
+def test_each_group_runs_compiled_after_set_up(group: str) -> None:
+    for module in compiled.GROUPS[group]:
+        importlib.import_module(module)
+    assert compiled.running_compiled(group) == list(compiled.GROUPS[group]), compiled.build_status(group)
+    assert compiled.build_status(group).endswith(f"compiled with mypyc ({len(compiled.GROUPS[group])} modules)")
+
+
+def test_the_groups_and_their_libraries() -> None:
+    """The writers group holds the arena's writers and every game's; each library lies inside a package."""
+    writers = set(compiled.GROUPS[compiled.WRITERS])
+    assert {"referee.wire", "referee.messages"} <= writers
+    assert {f"referee.games.{game.id}.wire" for game in all_games()} <= writers
+    assert len(compiled.MODULES) == len(set(compiled.MODULES)), "a module in two groups"
+    for group, modules in compiled.GROUPS.items():
+        assert compiled.ROOT.joinpath(*group.split(".")[:-1], "__init__.py").is_file(), group
+        assert all(compiled.source_path(module).is_file() and compiled.group_of(module) == group for module in modules)
+    assert compiled.group_of("referee.match") is None
 
 
 @pytest.mark.skipif(compiled.pure_python_asked(), reason=f"{compiled.PURE_PYTHON_ENV} asks for the Python source")
 @pytest.mark.skipif(not machine_support().available("strict"), reason="no strict sandbox here")
-def test_a_bot_in_the_strict_sandbox_loads_the_compiled_engine(tmp_path: Path) -> None:
-    """Everything the build made must lie where the sandbox binds the engine (nothing at the project's top)."""
-    probe = "import referee.games.merchants; from referee import compiled; print('compiled', len(compiled.running_compiled()))"
+def test_a_bot_in_the_strict_sandbox_loads_the_compiled_groups(tmp_path: Path) -> None:
+    """Everything the build made must lie where the sandbox binds the project (nothing at the project's top)."""
+    probe = RUNNING.replace("print(json.dumps(", "print('compiled', json.dumps(")
     process = launch(0, (sys.executable, "-c", probe), {}, tmp_path / "seat0", None, SandboxRequest("strict", Limits()))
     code = process.wait(60)
     process.stop()
     output = process.stdout_tail() + process.stderr_tail()
     assert code == 0, output
-    assert f"compiled {len(compiled.MODULES)}" in output
+    running = json.loads(output.split("compiled ", 1)[1].splitlines()[0])
+    assert running == {group: list(modules) for group, modules in compiled.GROUPS.items()}, output
+
+
+def _running_with_record(record: Path, environment: dict[str, str] | None = None) -> dict[str, list[str]]:
+    """{group: modules running compiled} in a fresh interpreter whose build record is `record`."""
+    code = f"from pathlib import Path\nfrom referee import compiled\ncompiled.RECORD = Path({str(record)!r})\n" + RUNNING
+    env = {name: value for name, value in os.environ.items() if name != compiled.PURE_PYTHON_ENV}
+    env.update(PYTHONPATH=f"{ROOT}{os.pathsep}{ROOT / 'proto'}", **(environment or {}))
+    done = subprocess.run([sys.executable, "-W", "ignore", "-c", code], cwd=ROOT, env=env, capture_output=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr.decode(errors="replace")[-3000:]
+    return json.loads(done.stdout)
+
+
+def _record_with(tmp_path: Path, changed: str | None = None, failed: str | None = None) -> Path:
+    """A build record of every listed group as built now, with `changed`'s digest wrong and `failed` not compiled."""
+    groups: dict[str, object] = {}
+    for group in LISTED:
+        digests = {module: compiled.source_digest(module) for module in compiled.GROUPS[group]}
+        if changed in digests:
+            digests[changed] = "0" * 64
+        groups[group] = {"failure": "gcc: command not found"} if group == failed else {"modules": digests}
+    record = tmp_path / "compiled.json"
+    record.write_text(json.dumps({"groups": groups}))
+    return record
+
+
+@pytest.mark.skipif(compiled.pure_python_asked(), reason=f"{compiled.PURE_PYTHON_ENV} asks for the Python source")
+def test_a_changed_source_sends_only_its_group_to_python(tmp_path: Path) -> None:
+    running = _running_with_record(_record_with(tmp_path, changed="referee.games.fuji99.wire"))
+    assert running[compiled.WRITERS] == []
+    assert running[compiled.MERCHANTS] == list(compiled.GROUPS[compiled.MERCHANTS])
+    running = _running_with_record(_record_with(tmp_path, changed="referee.games.merchants.shop"))
+    assert running[compiled.MERCHANTS] == []
+    assert running[compiled.WRITERS] == list(compiled.GROUPS[compiled.WRITERS])
+
+
+@pytest.mark.skipif(compiled.pure_python_asked(), reason=f"{compiled.PURE_PYTHON_ENV} asks for the Python source")
+def test_a_group_that_failed_to_compile_runs_as_python_beside_the_others(tmp_path: Path) -> None:
+    running = _running_with_record(_record_with(tmp_path, failed=compiled.WRITERS))
+    assert running[compiled.WRITERS] == []
+    assert running[compiled.MERCHANTS] == list(compiled.GROUPS[compiled.MERCHANTS])
+
+
+def test_pure_python_runs_every_group_from_source(tmp_path: Path) -> None:
+    running = _running_with_record(_record_with(tmp_path), {compiled.PURE_PYTHON_ENV: "1"})
+    assert running == {group: [] for group in compiled.GROUPS}
 
 
 @pytest.mark.skipif(not machine_support().available("strict"), reason="no strict sandbox here")
@@ -163,30 +238,33 @@ def playout_digest_from(state: GameState) -> str:
 
 
 def test_a_source_changed_since_the_build_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    record = tmp_path / "compiled.json"
-    digests = {module: compiled.source_digest(module) for module in compiled.MODULES}
-    digests["referee.games.merchants.shop"] = "0" * 64
-    record.write_text(json.dumps({"modules": digests}))
-    monkeypatch.setattr(compiled, "RECORD", record)
+    monkeypatch.setattr(compiled, "RECORD", _record_with(tmp_path, changed="referee.games.merchants.shop"))
     monkeypatch.delenv(compiled.PURE_PYTHON_ENV, raising=False)
-    assert compiled.changed_modules() == ["referee.games.merchants.shop"]
-    assert "referee.games.merchants.shop changed since the build" in compiled.build_status()
+    assert compiled.changed_modules(compiled.MERCHANTS) == ["referee.games.merchants.shop"]
+    assert compiled.changed_modules(compiled.WRITERS) == []
+    assert "referee.games.merchants.shop changed since the build" in compiled.build_status(compiled.MERCHANTS)
+    assert compiled.build_status(compiled.WRITERS).endswith("compiled with mypyc (7 modules)")
 
 
-def test_every_module_is_found_in_its_source_once_one_changed() -> None:
-    finder = compiled._SourceFirst(compiled.MODULES)  # noqa: SLF001 - the guard's own finder
-    for module in compiled.MODULES:
-        spec = finder.find_spec(module)
+def test_every_module_of_a_group_run_from_source_is_found_in_its_source(monkeypatch: pytest.MonkeyPatch) -> None:
+    guard = compiled._Guard()  # noqa: SLF001 - the guard's own finder
+    guard.from_source = {compiled.MERCHANTS: True, compiled.WRITERS: False}
+    for module in compiled.GROUPS[compiled.MERCHANTS]:
+        spec = guard.find_spec(module)
         assert spec is not None and spec.origin == str(compiled.source_path(module))
-    assert finder.find_spec("referee.games.merchants.data") is None
+    assert guard.find_spec("referee.wire") is None  # its group stays compiled
+    assert guard.find_spec("referee.games.merchants.data") is None  # in no group
 
 
 def test_a_failed_build_says_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(compiled, "RECORD", tmp_path / "compiled.json")
-    assert "not compiled (no build record)" in compiled.build_status()
-    compiled.write_failure("gcc: command not found")
-    assert compiled.build_status() == "Merchants of B99 engine: runs as Python, compiling failed (gcc: command not found)"
-    assert compiled.changed_modules() == list(compiled.MODULES)
+    assert "not compiled (no build record)" in compiled.build_status(compiled.WRITERS)
+    compiled.write_failure(compiled.WRITERS, "gcc: command not found")
+    compiled.write_record(compiled.MERCHANTS)
+    assert compiled.build_status(compiled.WRITERS) == "request writers: runs as Python, compiling failed (gcc: command not found)"
+    assert compiled.changed_modules(compiled.WRITERS) == list(compiled.GROUPS[compiled.WRITERS])
+    assert compiled.changed_modules(compiled.MERCHANTS) == []
+    assert compiled.build_status(compiled.ENVS) == "training environments: nothing listed to compile (referee/compiled.py)"
 
 
 def test_a_pickled_state_carries_every_field() -> None:

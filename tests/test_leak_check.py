@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import random
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -316,8 +317,10 @@ def test_the_check_catches_a_view_that_shows_another_seats_secret(monkeypatch: p
         return {**other, "seat": view.get("seat", seat)} if "seat" in view else other
 
     monkeypatch.setattr(state_type, "private_view", leaky)
-    # Requests write the View straight from the state: send the leaky dict view instead.
-    monkeypatch.setattr(GameWire, "seat_view_bytes", lambda self, state, seat, shared=None: self.view_message(state.private_view(seat)).SerializeToString())
+    # Requests write the View straight from the state: send the leaky dict view instead (a wire without a view
+    # writer; GameWire may be compiled, so its methods are not patched).
+    written = get_wire(game.id)
+    monkeypatch.setattr(sys.modules[__name__], "get_wire", lambda game_id: GameWire(written.view, written.option, written.event))
     with pytest.raises(Leak):
         for seed in range(6):
             lockstep(game, game.make_config(2, {}), 0, seed, RunStats())

@@ -60,9 +60,12 @@ def test_requests_carry_the_bytes_of_the_field_by_field_encoder(game_id: str) ->
             for seat in deciding:
                 events = messages.seat_events(state, seat, cursors[seat])
                 cursors[seat] = len(state.events)
-                request = messages.decision_request(wire, 7, state, seat, options[seat], events, clock)
+                outgoing = messages.outgoing_request(wire, 7, state, seat, options[seat], events, clock)
+                request = outgoing.decision_request
                 expected = filled_request(wire, request, state, seat, options[seat], events)
                 assert request.SerializeToString(deterministic=True) == expected.SerializeToString(deterministic=True)
+                # Sent on a bot's stream as they are: the bytes the message's serializer would have written.
+                assert outgoing.message_bytes() == arena_pb2.RefereeMessage(decision_request=request).SerializeToString()
             state.apply_decisions({seat: rng.choice(options[seat]).id for seat in deciding})
 
 
@@ -83,3 +86,77 @@ def test_the_fork_servers_preload_loads_every_game() -> None:
     for game_id in game_ids():
         assert f"b99.games.{game_id}_pb2" in sys.modules
         assert f"referee.games.{game_id}.wire" in sys.modules
+
+
+def test_a_request_written_as_bytes_goes_on_the_stream_as_it_is() -> None:
+    """The Arena stream's serializer passes a request's bytes through; a world set later is part of them."""
+    from referee.arena_server import serialize_outgoing
+
+    game = get_game("underground_dice")
+    state = game.new_initial_state(game.make_config(2))
+    while state.is_chance_node():
+        state.apply_chance(sample_outcome(state.chance_outcomes(), random.Random(1)).id)
+    seat = state.deciding_seats()[0]
+    options = list(state.legal_options(seat))
+    outgoing = messages.outgoing_request(get_wire("underground_dice"), 3, state, seat, options, [], SeatClock.start(TimeControl()))
+    assert outgoing.decision_request.world == b""
+    outgoing.world = b"a pickled world"
+    sent = serialize_outgoing(outgoing.message_bytes())
+    assert sent is not None and sent == outgoing.message_bytes()
+    received = arena_pb2.RefereeMessage.FromString(sent).decision_request
+    assert received == outgoing.decision_request
+    assert received.world == b"a pickled world" and received.request_id == 3
+    assert [option.id for option in received.options] == [option.id for option in outgoing.options]
+    error = messages.error(arena_pb2.TIMEOUT, "late", 3)
+    assert serialize_outgoing(error) == error.SerializeToString()
+
+
+def _edge_values(field) -> list:  # type: ignore[no-untyped-def]
+    """Values an engine dict might hold for `field`, fitting or not (a wrong type, out of range, a surrogate)."""
+    from google.protobuf.descriptor import FieldDescriptor
+
+    if field.message_type is not None:
+        if field.message_type.GetOptions().map_entry:
+            return [{}]
+        nested = {sub.name: _edge_values(sub)[1] for sub in field.message_type.fields if sub.message_type is None}
+        return [[{}, nested], {}, nested, [], "x"] if field.is_repeated else [{}, nested, [], 3]
+    if field.type == FieldDescriptor.TYPE_STRING:
+        scalars = ["", "héllo", "\ud800", 5]
+    elif field.type == FieldDescriptor.TYPE_BOOL:
+        scalars = [False, True, 1]
+    else:
+        scalars = [0, 1, 300, -1, 2**31 - 1, 2**31, 2**32, -(2**31), True, 2.0, "7"]
+    if field.is_repeated:
+        return [list(scalars[:3]), [], tuple(scalars[1:3]), scalars[0], [scalars[-1]]]
+    return scalars
+
+
+def test_the_dict_writer_writes_what_protobuf_writes_or_leaves_the_dict_to_it() -> None:
+    """Every event and option payload message of every game, edge values in every field: `dict_bytes` gives the
+    bytes protobuf serializes, or None where protobuf refuses the dict (or where the writer leaves it)."""
+    from google.protobuf import message_factory
+
+    from referee.wire import dict_bytes
+
+    rng = random.Random(5)
+    descriptors = []
+    for game_id in game_ids():
+        wire = get_wire(game_id)
+        descriptors.append(wire.option.DESCRIPTOR)
+        descriptors += [field.message_type for field in wire.event.DESCRIPTOR.fields if field.message_type is not None]
+    written = 0
+    for descriptor in descriptors:
+        message_type = message_factory.GetMessageClass(descriptor)
+        for _ in range(12):
+            data = {field.name: rng.choice(_edge_values(field)) for field in descriptor.fields if rng.random() < 0.7}
+            if rng.random() < 0.1:
+                data["no_such_field"] = 1
+            try:
+                expected = message_type(**data).SerializeToString()
+            except Exception:  # noqa: BLE001 - protobuf refuses the dict: the writer must leave it to protobuf
+                expected = None
+            got = dict_bytes(descriptor, data)
+            if got is not None:
+                written += 1
+                assert got == expected, (descriptor.full_name, data)
+    assert written > 100

@@ -154,10 +154,11 @@ def _board(
 
 def _ai_board(state: DeepDiveState, tiles: _WireTiles) -> bytes:
     """The solo AI's tableau and position as View field 17."""
+    pink, green, yellow = state.ai_columns
     ai = b"".join(
         [
             varint_field(AI_POSITION, state.ai_position),
-            _tableau(tiles, *state.ai_columns, state.ai_rocks),
+            _tableau(tiles, pink, green, yellow, state.ai_rocks),
             b"".join(map(tiles.open_water.__getitem__, state.ai_open_water)),
             varint_field(AI_SCORE, state.ai_totals()[0]),
             varint_field(AI_COMPLETE_ROWS, complete_rows(state.ai_columns)),
@@ -265,13 +266,13 @@ def _public(state: DeepDiveState) -> bytes:
         parts.append(block)
     if solo:
         pink, green, yellow = state.ai_columns
-        block_key = (
+        ai_key = (
             state.difficulty, state.ai_position, tuple(pink), tuple(green), tuple(yellow), tuple(state.ai_rocks),
             tuple(state.ai_open_water),
         )
-        block = boards.get(block_key)
+        block = boards.get(ai_key)
         if block is None:
-            block = boards.keep(block_key, _ai_board(state, tiles))
+            block = boards.keep(ai_key, _ai_board(state, tiles))
         parts.append(block)
     parts += [
         b"".join(map(tiles.discarded.__getitem__, state.discarded)),

@@ -66,7 +66,7 @@ def _main_tent(main_tent: Mapping[str, int]) -> bytes:
     )
 
 
-def _display(display: Sequence[tuple[str | None, str | None]]) -> bytes:
+def _display(display: Sequence[Sequence[str | None]]) -> bytes:
     """View field 8: the display's card and trainer pairs."""
     return b"".join(
         [
@@ -123,15 +123,15 @@ def _public(state: MagnificentState) -> bytes:
     supply = state.supply
     parts.append(_remembered(written, ("supply", *map(supply.__getitem__, TILE_TYPES)), _supply, supply))
     for index, player in enumerate(state.players_state):
-        part_key = (
+        player_key = (
             index, player.board, player.points, player.coins, tuple(player.gems), player.markers, player.spent,
             tuple(player.masters), tuple(player.dice.items()), tuple(player.trainers), tuple(player.tiles),
             tuple(player.posters), tuple(player.tents), tuple(player.completed), tuple(player.hats),
         )
-        block = written.get(part_key)
+        block = written.get(player_key)
         if block is None:
             body = encode(pb.Player, player_view(state, tables, index, player)).SerializeToString()
-            block = written.keep(part_key, message_field(PLAYERS, body))
+            block = written.keep(player_key, message_field(PLAYERS, body))
         parts.append(block)
     if state.turn is not None:
         parts.append(message_field(TURN, encode(pb.TurnInfo, turn_view(state, decision)).SerializeToString()))
