@@ -273,7 +273,7 @@ class ViewEncoding:
 
     def vector(self, out: dict[int, float]) -> np.ndarray:
         """A new float32 vector of `size` slots holding `out`'s slots and, for `Slots`, its blocks and runs (zeros elsewhere)."""
-        vector = np.zeros(self.size, dtype=np.float32)
+        vector: Any = np.zeros(self.size, dtype=np.float32)  # Any: numpy's stubs do not declare its buffer
         slots: Any = memoryview(vector)  # item and slice assignment without numpy's per-call cost (floats too)
         for start, values in getattr(out, "blocks", ()):
             slots[start : start + len(values)] = values
@@ -410,7 +410,10 @@ class ViewEncoding:
             self.blocks.append(Block(at, len(vocab), path, "one-hot: " + _listing(vocab)))
             return _OneHot(path, vocab)
         if fd.type == FieldDescriptor.TYPE_ENUM:
-            names = [value.name for value in fd.enum_type.values]
+            enum_type = fd.enum_type
+            if enum_type is None:
+                raise EncodingError(f"{self.game_id}: view field {path} is an enum without its values")
+            names = [value.name for value in enum_type.values]
             self.blocks.append(Block(at, len(names), path, "one-hot: " + _listing(names)))
             return _OneHot(path, names)
         if fd.type in _NUMBER_TYPES:

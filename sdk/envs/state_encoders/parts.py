@@ -55,7 +55,7 @@ def make_block(start: int, size: int, make: Callable[[memoryview], None]) -> Blo
     `make` gets the block's slots (zeros, float32, through a memoryview: `slots[i] = value`, with `i`
     counted from `start`).
     """
-    values = np.zeros(size, np.float32)
+    values: Any = np.zeros(size, np.float32)  # Any: numpy's stubs do not declare its buffer
     make(memoryview(values))
     return start, values
 
