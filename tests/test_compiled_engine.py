@@ -279,3 +279,20 @@ def test_a_pickled_state_carries_every_field() -> None:
     assert twin.data is state.data  # the shared component data is loaded again, not copied
     assert twin.private_view(0) == state.private_view(0)
     assert decode_world(encode_world(state, 0, random.Random(1))).private_view(0) == state.private_view(0)
+
+
+def test_the_guard_is_in_place_before_the_environments_load() -> None:
+    """`import referee` puts the guard on sys.meta_path; sdk.envs (the envs group's package) must import it
+    before any of its own modules, or a module of the group could load compiled past a changed source."""
+    code = (
+        "import json, sys\n"
+        "import sdk.envs\n"
+        "print(json.dumps([name for name in sys.modules if name == 'referee' or name.startswith('sdk.envs.')]))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'proto'}"}
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr.decode(errors="replace")[-3000:]
+    loaded = json.loads(done.stdout)
+    packages = {name for name in loaded if name != "referee" and compiled.ROOT.joinpath(*name.split("."), "__init__.py").is_file()}
+    modules = [name for name in loaded if name != "referee" and name not in packages]
+    assert modules and loaded.index("referee") < min(loaded.index(name) for name in modules), loaded
