@@ -84,8 +84,8 @@ class B99AECEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        # (PettingZoo zeroes the acting agent's cumulative reward here: rewards come only at the end, so it is zero)
-        self.table.act(self.agent_seat[agent], action)  # type: ignore[arg-type]
+        self._cumulative_rewards[agent] = 0.0
+        self.table.act(self.agent_seat[agent], action)
         self._after_move()
 
     def _after_move(self) -> None:
