@@ -36,7 +36,8 @@ FILE_DIRS = ("replays", "bots")
 FILE_NAMES = ("games.toml",)
 #: Columns holding paths inside the ladder's home (rewritten on restore to the new home).
 PATH_COLUMNS = {("match", "replay_path"), ("bot", "store_path")}
-SKIPPED_TABLES = {"alembic_version"}
+#: Not backed up: the schema's revision, and the scheduler's change counts (they mean nothing in another database).
+SKIPPED_TABLES = {"alembic_version", "changecounter"}
 BATCH = 500
 
 

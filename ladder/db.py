@@ -13,7 +13,7 @@ from typing import TypeVar
 
 from sqlalchemy import event
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlmodel import Session, create_engine
 
 from ladder.settings import sqlite_url  # noqa: F401 - re-exported: db URLs are made here too
@@ -115,6 +115,16 @@ def write_session(url: str) -> Iterator[Session]:
     with Session(bind, expire_on_commit=False) as session:
         yield session
         session.commit()
+
+
+@contextlib.contextmanager
+def write_connection(url: str) -> Iterator[Connection]:
+    """A Core connection in a write transaction (serialised as write_session's), without an ORM session;
+    commits on success."""
+    engine = get_engine(url)
+    bind = engine.execution_options(immediate=True) if engine.dialect.name == "sqlite" else engine
+    with bind.begin() as connection:
+        yield connection
 
 
 def alembic_config(url: str):  # type: ignore[no-untyped-def]

@@ -241,31 +241,40 @@ def watch_service(service_pid: int, interval: float = 0.5) -> None:
     threading.Thread(target=watch, name="watch-service", daemon=True).start()
 
 
-def play_local_match(home: str, db_url: str, gateway: str | None, match_id: int, service_pid: int,
-                     warm_pool: str | None = None, recorded: Any = None) -> None:
-    """Body of a local match process (forked from the executor's fork server, which has the match
-    code loaded): its own process group, dies with the service, exit 75 if nothing was recorded
-    because the database stayed away. `recorded` (a pipe's end) hears a byte once the result is
-    recorded, before the bots are stopped."""
+def serve_local_matches(service_pid: int, warm_pool: str | None, connection: Any, matches: int) -> None:
+    """Body of a local match process (forked from the executor's fork server, which has the match code loaded):
+    its own process group, dies with the service; plays the matches sent down `connection` ((home, database,
+    gateway), match id) one at a time, saying "recorded" once a result is recorded (before the bots are stopped)
+    and "done" when it is ready for the next, or "unavailable" when nothing was recorded because the database
+    stayed away; ends when told (None), when the executor is gone, or after `matches` matches."""
     os.setsid()
     die_with_parent(os.getppid())
     watch_service(service_pid)
     os.environ["B99_LADDER_WORKER_KIND"] = "local"
-    settings = LadderSettings(home=Path(home), db_url=db_url, gateway=gateway)
-    try:
-        outcome = execute_match(settings, match_id, warm_pool=warm_pool,
-                                on_recorded=(lambda: _say_recorded(recorded)) if recorded is not None else None)
-    except DatabaseUnavailable as error:
-        log.error("match %s: %s", match_id, error)
-        sys.exit(75)  # EX_TEMPFAIL: nothing was recorded; the match is sent again
-    log.info("match %s: %s", match_id, outcome)
+    for _ in range(max(1, matches)):
+        try:
+            message = connection.recv()
+        except (EOFError, OSError):
+            return  # the executor is gone
+        if message is None:
+            return
+        (home, db_url, gateway), match_id = message
+        settings = LadderSettings(home=Path(home), db_url=db_url, gateway=gateway)
+        try:
+            outcome = execute_match(settings, match_id, warm_pool=warm_pool,
+                                    on_recorded=lambda: _say(connection, ("recorded", match_id)))
+        except DatabaseUnavailable as error:
+            log.error("match %s: %s", match_id, error)
+            _say(connection, ("unavailable", match_id))  # nothing was recorded: the match is sent again
+            continue
+        log.info("match %s: %s", match_id, outcome)
+        _say(connection, ("done", match_id))
 
 
-def _say_recorded(pipe: Any) -> None:
-    """Tell the executor the result is recorded (a service gone meanwhile is no error of the match)."""
+def _say(connection: Any, word: tuple[str, int]) -> None:
+    """Tell the executor how a match went (a service gone meanwhile is no error of the match)."""
     try:
-        pipe.send_bytes(b"recorded")
-        pipe.close()
+        connection.send(word)
     except OSError:
         pass
 

@@ -11,12 +11,13 @@ import socket
 import threading
 import time
 from collections import deque
+from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Callable
 from typing import Any, Protocol
 
 from ladder.db import DatabaseUnavailable, retrying
-from ladder.execute import play_local_match
+from ladder.execute import serve_local_matches
 from ladder.matches import fail_worker
 from ladder.settings import LadderSettings
 from referee.warm import WarmPool
@@ -66,12 +67,30 @@ def reap_orphans(settings: LadderSettings) -> list[int]:
     return killed
 
 
+#: A match process plays this many matches, then ends and a fresh one takes its place (whatever a long life gathers).
+MATCHES_PER_PROCESS = int(os.environ.get("B99_LADDER_MATCHES_PER_PROCESS", "200"))
+
+
+@dataclass
+class MatchProcess:
+    """A local match process and the match it plays (None: waiting for one)."""
+
+    process: Any
+    connection: Any  # the executor's end of the pipe: matches go down, "recorded" and "done" come back
+    key: tuple[str, str, str | None]  # the ladder it plays for: home, database, gateway
+    match_id: int | None = None
+    settings: LadderSettings | None = None
+    played: int = 0
+
+
 class LocalExecutor:
-    """Up to `workers` matches at once on this machine, each in a process of its own (forked from a
-    fork server with the match code loaded, not a pool): a process killed mid-match fails only its
-    own match, which is queued again at once. Every match process dies with the service (it
-    watches the service's pid, and PR_SET_PDEATHSIG ties it to the fork server), and the next
-    service kills any that a previous one left behind."""
+    """Up to `workers` matches at once on this machine, each played by a match process of its own (forked from a
+    fork server with the match code loaded), which plays one match at a time and, once done, the next one it is
+    sent (its database connection, compiled statements and loaded code serve many matches; it ends after
+    MATCHES_PER_PROCESS). A process killed mid-match fails only its own match, which is queued again at once, and a
+    fresh process takes the next one. Every match process dies with the service (it watches the service's pid,
+    and PR_SET_PDEATHSIG ties it to the fork server), and the next service kills any that a previous one left
+    behind."""
 
     name = "local"
 
@@ -85,8 +104,8 @@ class LocalExecutor:
         self.running: dict[int, tuple[LadderSettings, Any]] = {}
         #: Match processes whose result is recorded and which are still stopping their bots: they hold no slot.
         self.finishing: dict[int, tuple[LadderSettings, Any]] = {}
-        #: Per running match, the pipe down which its process says "recorded" before stopping its bots.
-        self.recorded_pipes: dict[int, Any] = {}
+        #: Every match process, by pid: playing, finishing or waiting for a match.
+        self.processes: dict[int, MatchProcess] = {}
         self.to_fail: list[tuple[LadderSettings, int, str, str]] = []
         self.homes_reaped: set[Path] = set()
         self.stopping = threading.Event()
@@ -97,7 +116,7 @@ class LocalExecutor:
         self.context = multiprocessing.get_context("forkserver")
         # referee.preload loads every game (engine, component data, wire messages) once, not in every match.
         self.context.set_forkserver_preload(["ladder.execute", "referee.match", "ladder.matches", "ladder.botstore", "referee.preload"])
-        self.listeners: list[Callable[[], None]] = []
+        self.listeners: list[Callable[[list[int]], None]] = []
         self.supervisor = threading.Thread(target=self._supervise, name="local-executor", daemon=True)
         self.supervisor.start()
 
@@ -107,8 +126,9 @@ class LocalExecutor:
         except (BlockingIOError, OSError):
             pass  # already awake (the pipe is full) or shut down
 
-    def listen(self, callback: Callable[[], None]) -> None:
-        """Call `callback` (from the supervisor thread) whenever a match process has ended."""
+    def listen(self, callback: Callable[[list[int]], None]) -> None:
+        """Call `callback` (from the supervisor thread) with the ids of the matches whose result was recorded or
+        whose attempt ended otherwise (a failed one's match already handed back)."""
         self.listeners.append(callback)
 
     def submit(self, settings: LadderSettings, match_id: int) -> None:
@@ -125,42 +145,64 @@ class LocalExecutor:
 
     def _fill(self) -> None:
         while self.pending and len(self.running) < self.workers and not self.stopping.is_set():
-            settings, match_id = self.pending.popleft()
-            reader, writer = self.context.Pipe(duplex=False)
+            settings, match_id = self.pending[0]
+            key = (str(settings.home), settings.db_url, settings.gateway)
+            idle = [process for process in self.processes.values() if process.match_id is None]
+            chosen = next((process for process in idle if process.key == key), None)
+            if chosen is None:
+                for other in idle:  # waiting for another ladder's matches: make room
+                    self._retire(other)
+                if len(self.processes) >= 2 * self.workers:
+                    return  # every process plays or stops its bots: the next one to finish takes this match
+                chosen = self._start(settings, key)
+            self.pending.popleft()
             try:
-                self.running[match_id] = (settings, self._start(settings, match_id, writer))
-                self.recorded_pipes[match_id] = reader
-            finally:
-                writer.close()  # the match process holds its own copy
+                chosen.connection.send((key, match_id))
+            except OSError:  # it died meanwhile: collected below, and the match waits for the next process
+                self.pending.appendleft((settings, match_id))
+                self._retire(chosen)
+                continue
+            chosen.match_id, chosen.settings = match_id, settings
+            self.running[match_id] = (settings, chosen.process)
 
-    def _start(self, settings: LadderSettings, match_id: int, recorded: Any = None) -> Any:
+    def _retire(self, process: MatchProcess) -> None:
+        """Ask a waiting match process to end (its end is collected as any other)."""
+        try:
+            process.connection.send(None)
+        except OSError:
+            pass
+
+    def _start(self, settings: LadderSettings, key: tuple[str, str, str | None]) -> MatchProcess:
         # Not fork: the service runs gRPC and web threads, which fork would copy half-alive. A fork
         # server starts clean, imports the match code once, and forks each match process from it.
+        mine, theirs = self.context.Pipe(duplex=True)
         process = self.context.Process(
-            target=play_local_match,
-            args=(str(settings.home), settings.db_url, settings.gateway, match_id, os.getpid(),
-                  self.warm.address if self.warm is not None else None, recorded),
-            name=f"match-{match_id}",
+            target=serve_local_matches,
+            args=(os.getpid(), self.warm.address if self.warm is not None else None, theirs, MATCHES_PER_PROCESS),
+            name="match-process",
         )
-        process.start()
+        try:
+            process.start()
+        finally:
+            theirs.close()  # the match process holds its own copy
         run_dir = settings.home / "run"
         run_dir.mkdir(parents=True, exist_ok=True)
         started = _start_time(process.pid)
         if started is not None:
             (run_dir / f"match-{process.pid}.pid").write_text(f"{process.pid} {started}\n")
-        return process
+        self.processes[process.pid] = MatchProcess(process, mine, key)
+        return self.processes[process.pid]
 
     def _supervise(self) -> None:
         # PR_SET_PDEATHSIG fires when the *thread* that started a process ends, so every match
         # process is started here, by this thread, which lives as long as the executor.
         while not self.stopping.is_set():
             with self.lock:
-                sentinels = [process.sentinel for _, process in [*self.running.values(), *self.finishing.values()]]
-                pipes = list(self.recorded_pipes.values())
-            # A match process's end (its sentinel), its result recorded (its pipe) or a submission (the wake
-            # pipe) wakes this at once: the next match starts the moment a slot is free, not a poll later.
+                waits = [handle for process in self.processes.values() for handle in (process.process.sentinel, process.connection)]
+            # A match process's end (its sentinel), its word (its pipe) or a submission (the wake pipe) wakes this at
+            # once: the next match starts the moment a slot is free, not a poll later.
             try:
-                ready = multiprocessing.connection.wait([*sentinels, *pipes, self.wake_read], self.poll_seconds)
+                ready = multiprocessing.connection.wait([*waits, self.wake_read], self.poll_seconds)
             except (OSError, ValueError):  # a process collected meanwhile (its sentinel closed)
                 ready = []
             if self.wake_read in ready:
@@ -172,43 +214,34 @@ class LocalExecutor:
             self.reap_exited()
 
     def reap_exited(self) -> None:
-        """Free the slot of a match whose result is recorded (its process may still be stopping its bots);
-        collect finished match processes; fail the match of one that died (its own match only)."""
-        ended = False
+        """Free the slot of a match whose result is recorded (its process may still be stopping its bots); take
+        back a process that is done with its match; collect ended match processes, failing the match of one that
+        died playing (its own match only)."""
+        ended: list[int] = []
         with self.lock:
-            for match_id, reader in list(self.recorded_pipes.items()):
-                if not reader.poll():
-                    continue
-                try:
-                    reader.recv_bytes()
-                except (EOFError, OSError):
-                    pass  # the process ended without a word: collected below as before
-                else:
-                    self.finishing[match_id] = self.running.pop(match_id)
-                    ended = True
-                del self.recorded_pipes[match_id]
-                reader.close()
-            for match_id, (settings, process) in [*self.running.items(), *self.finishing.items()]:
-                code = process.exitcode
+            for pid, process in list(self.processes.items()):
+                self._hear(process, ended)
+                code = process.process.exitcode
                 if code is None:
                     continue
-                ended = True
-                if match_id in self.finishing and self.finishing[match_id][1] is process:
-                    del self.finishing[match_id]
-                else:
-                    del self.running[match_id]
-                    reader = self.recorded_pipes.pop(match_id, None)
-                    if reader is not None:
-                        reader.close()
-                (settings.home / "run" / f"match-{process.pid}.pid").unlink(missing_ok=True)
-                if code != 0:
+                del self.processes[pid]
+                process.connection.close()
+                (Path(process.key[0]) / "run" / f"match-{pid}.pid").unlink(missing_ok=True)
+                match_id, settings = process.match_id, process.settings
+                if match_id is None or settings is None:
+                    continue  # it had no match (retired, or ended waiting)
+                recorded = self.finishing.pop(match_id, None) is not None
+                if not recorded:
+                    self.running.pop(match_id, None)
+                    ended.append(match_id)
+                if code != 0 or not recorded:
                     how = f"killed by signal {-code}" if code < 0 else f"exit code {code}"
-                    self.to_fail.append((settings, match_id, f"{socket.gethostname()}:{process.pid}", how))
+                    self.to_fail.append((settings, match_id, f"{socket.gethostname()}:{pid}", how))
+            for process in list(self.processes.values()):
+                if process.match_id is None and process.played >= MATCHES_PER_PROCESS:
+                    self._retire(process)
             self._fill()
             failures, self.to_fail = self.to_fail, []
-        if ended:
-            for callback in self.listeners:
-                callback()
         for settings, match_id, worker, how in failures:
             try:
                 outcome = retrying(lambda: fail_worker(settings, match_id, worker, f"worker {worker} {how}"),
@@ -217,6 +250,35 @@ class LocalExecutor:
             except DatabaseUnavailable:
                 with self.lock:  # try again next round; the lease covers it meanwhile
                     self.to_fail.append((settings, match_id, worker, how))
+        if ended:
+            for callback in self.listeners:
+                callback(ended)
+
+    def _hear(self, process: MatchProcess, ended: list[int]) -> None:
+        """Take what a match process said about its match: "recorded" (its slot is free), "done" (it waits for the
+        next one), "unavailable" (the database stayed away: nothing was recorded, the match is failed here)."""
+        while True:
+            try:
+                if not process.connection.poll():
+                    return
+                word, match_id = process.connection.recv()
+            except (EOFError, OSError):
+                return  # it ended: collected by the caller
+            if match_id != process.match_id or process.settings is None:
+                continue
+            if word == "recorded":
+                if match_id in self.running:
+                    self.finishing[match_id] = self.running.pop(match_id)
+                    ended.append(match_id)
+                continue
+            if self.running.pop(match_id, None) is not None:
+                ended.append(match_id)
+            self.finishing.pop(match_id, None)
+            if word == "unavailable":
+                self.to_fail.append((process.settings, match_id, f"{socket.gethostname()}:{process.process.pid}",
+                                     "could not reach the database"))
+            process.match_id, process.settings = None, None
+            process.played += 1
 
     def shutdown(self, timeout: float = 600.0) -> None:
         """Stop starting matches; let those running finish (up to `timeout`), then kill the rest."""
@@ -232,12 +294,15 @@ class LocalExecutor:
         self._nudge()
         self.supervisor.join(5)
         with self.lock:
-            for _, process in [*self.running.values(), *self.finishing.values()]:
+            for pid, process in list(self.processes.items()):  # playing past the timeout, or waiting for a match
                 try:
-                    os.killpg(process.pid, signal.SIGKILL)
-                except ProcessLookupError:
+                    os.killpg(pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
                     pass
-                process.join(5)
+                process.process.join(5)
+                process.connection.close()
+                (Path(process.key[0]) / "run" / f"match-{pid}.pid").unlink(missing_ok=True)
+            self.processes.clear()
         if self.warm is not None:
             self.warm.shutdown()
         if not self.supervisor.is_alive():

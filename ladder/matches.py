@@ -19,7 +19,7 @@ from typing import Any
 
 from sqlmodel import Session, col, insert, select, update
 
-from ladder.db import read_session, write_session
+from ladder.db import read_session, write_connection, write_session
 from ladder.live import drop_live_chunks
 from ladder.models import (
     Bot, BotStatus, GameCounter, Match, MatchKind, MatchStatus, Notice, Rating, ReplayBlob, Seat, SeatOutput, Worker, utcnow,
@@ -81,26 +81,36 @@ def schedule_match(
     config: dict[str, Any] = {"game": game, "players": len(bot_ids), "variants": dict(variants or {})}
     if time_control:
         config["time_control"] = dict(time_control)
-    with write_session(settings.db_url) as session:
-        match = Match(uid=uuid.uuid4().hex, game=game, config=config, seed=seed, kind=kind, challenge_id=challenge_id)
-        if dispatch_lease_seconds is not None:
-            now = utcnow()
-            match.dispatched_at = now
-            match.lease_expires_at = now + timedelta(seconds=dispatch_lease_seconds)
-            match.dispatches = 1
-        session.add(match)
-        session.flush()
-        if match.id is None:
+    now = utcnow()
+    # Core INSERTs, no ORM objects (the scheduler's per-match cost); every column a Match or Seat defaults is given here.
+    row: dict[str, Any] = {
+        "uid": uuid.uuid4().hex, "game": game, "config": config, "seed": seed, "status": MatchStatus.QUEUED, "attempts": 0,
+        "created_at": now, "dispatches": 0, "kind": kind, "challenge_id": challenge_id,
+    }
+    if dispatch_lease_seconds is not None:
+        row.update(dispatched_at=now, lease_expires_at=now + timedelta(seconds=dispatch_lease_seconds), dispatches=1)
+    with write_connection(settings.db_url) as connection:
+        # Statements on the tables with the values bound at execution: nothing is built or keyed per value.
+        match_id = connection.execute(_INSERT_MATCH, row).inserted_primary_key[0]
+        if match_id is None:
             raise RuntimeError(f"the database gave no id to a new match of {game}")
-        # The seats in one multi-row INSERT, without building a Seat object for each (the scheduler's
-        # per-match cost); every column a Seat defaults is given here.
-        session.execute(insert(Seat), [
-            {"match_id": match.id, "seat": seat, "bot_id": bot_id, "faults": [], "replaced": False, "stderr_tail": ""}
+        # The seats in one multi-row INSERT.
+        connection.execute(_INSERT_SEATS, [
+            {"match_id": match_id, "seat": seat, "bot_id": bot_id, "faults": [], "replaced": False, "stderr_tail": ""}
             for seat, bot_id in enumerate(bot_ids)
         ])
-        if session.exec(select(GameCounter.game).where(GameCounter.game == game)).first() is None:
-            session.add(GameCounter(game=game, rating_seq=0))
-        return match.id
+        counter = (settings.db_url, game)
+        if counter not in _COUNTED_GAMES:  # a game's counter row is never deleted: checked once per process
+            if connection.execute(select(GameCounter.game).where(GameCounter.game == game)).first() is None:
+                connection.execute(insert(GameCounter).values(game=game, rating_seq=0))
+            _COUNTED_GAMES.add(counter)
+    return int(match_id)
+
+
+_INSERT_MATCH = insert(Match.__table__)  # type: ignore[attr-defined]
+_INSERT_SEATS = insert(Seat.__table__)  # type: ignore[attr-defined]
+#: (database, game) whose rating counter row is known to exist.
+_COUNTED_GAMES: set[tuple[str, str]] = set()
 
 
 def _locked_match(session: Session, match_id: int) -> Match | None:

@@ -220,6 +220,15 @@ class BotBlob(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
 
 
+class ChangeCounter(SQLModel, table=True):
+    """How often a kind of row the scheduler keeps in memory changed: `bots` is moved by the database itself
+    (triggers on every insert, update or delete of a bot, whoever makes it), `ratings` by a recompute that
+    rewrites them. The scheduler reads its copy again when a count moved (ladder.scheduler_memory)."""
+
+    name: str = Field(primary_key=True, max_length=32)
+    value: int = Field(default=0)
+
+
 class ServiceInfo(SQLModel, table=True):
     """Facts the service publishes for its workers (the gateway's address, the relay secret)."""
 

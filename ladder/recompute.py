@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sqlmodel import Session, col, select
 
@@ -94,6 +94,10 @@ def recompute(settings: LadderSettings, game: str, write: bool = False) -> list[
                     rating.games = table.games.get(rating.bot_id, 0)
                     session.add(rating)
         if write:
+            if differences:
+                from ladder.changes import RATINGS, count_change
+
+                count_change(session, RATINGS)  # a running scheduler reads the ratings again
             for match_id, (before, after) in per_seat.items():
                 seats = session.exec(select(Seat).where(Seat.match_id == match_id).order_by(col(Seat.seat))).all()
                 for seat, old, new in zip(seats, before, after):
@@ -104,23 +108,76 @@ def recompute(settings: LadderSettings, game: str, write: bool = False) -> list[
     return differences
 
 
+@dataclass
+class _GameFit:
+    """One game's fit and how far it knows the rating sequence."""
+
+    incremental: IncrementalFit = field(default_factory=IncrementalFit)
+    known: int = 0  # every match rated up to this sequence number is counted (or known to have changed nothing)
+    read: bool = False  # the history was read once
+    #: Matches told of beyond a gap in the sequence (None: it changed no rating), counted once the gap is filled.
+    early: dict[int, tuple[list[int], list[int]] | None] = field(default_factory=dict)
+
+
 class StrengthCache:
-    """Each game's Bradley-Terry fit, kept current by reading only the matches rated since the last call."""
+    """Each game's Bradley-Terry fit, kept current by reading only the matches rated since the last read, or
+    by being told of each rated match in sequence (the scheduler learns of them as they end)."""
 
     def __init__(self) -> None:
-        self._fits: dict[tuple[str, str], tuple[int, IncrementalFit]] = {}
+        self._fits: dict[tuple[str, str], _GameFit] = {}
         self._lock = threading.Lock()
 
     def fit(self, settings: LadderSettings, game: str) -> StrengthFit:
-        """The fit of every rated match of `game` so far."""
-        key = (settings.db_url, game)
+        """The fit of every rated match of `game` so far (read from the database now)."""
         with self._lock:
-            last, incremental = self._fits.get(key, (0, IncrementalFit()))
-            for _, seq, bots, ranks in rated_history_with_seq(settings, game, last):
-                incremental.add(bots, ranks)
-                last = seq
-            self._fits[key] = (last, incremental)
-            return incremental.current()
+            entry = self._fits.setdefault((settings.db_url, game), _GameFit())
+            self._catch_up(settings, game, entry)
+            return entry.incremental.current()
+
+    def known(self, settings: LadderSettings, game: str) -> StrengthFit:
+        """The fit of every rated match counted so far, read from the database only the first time: a match
+        rated since is in it once it was told (`told`) or read (`fit`)."""
+        with self._lock:
+            entry = self._fits.setdefault((settings.db_url, game), _GameFit())
+            if not entry.read:
+                self._catch_up(settings, game, entry)
+            return entry.incremental.current()
+
+    def told(self, settings: LadderSettings, game: str, seq: int, bots: list[int] | None, ranks: list[int] | None) -> None:
+        """Count the match rated with sequence number `seq` (`bots` None: it changed no rating), once every
+        earlier number is counted; one counted already is ignored."""
+        with self._lock:
+            entry = self._fits.setdefault((settings.db_url, game), _GameFit())
+            if seq > entry.known:
+                entry.early[seq] = (list(bots), list(ranks or ())) if bots is not None else None
+                self._drain(entry)
+
+    def waiting(self, settings: LadderSettings, game: str) -> bool:
+        """Whether matches were told beyond a gap in the sequence (a rated match not yet told or read)."""
+        with self._lock:
+            entry = self._fits.get((settings.db_url, game))
+            return bool(entry and entry.early)
+
+    def _catch_up(self, settings: LadderSettings, game: str, entry: _GameFit) -> None:
+        with read_session(settings.db_url) as session:
+            # The counter first: every match rated up to it is committed and seen by the next read.
+            counter = session.exec(select(GameCounter.rating_seq).where(GameCounter.game == game)).first() or 0
+            for _, seq, bots, ranks in rated_history_with_seq(settings, game, entry.known, session):
+                if seq > counter:
+                    break  # committed after the counter was read: counted by the next read or when told
+                entry.incremental.add(bots, ranks)
+        entry.read = True
+        entry.known = max(entry.known, int(counter))
+        entry.early = {seq: item for seq, item in entry.early.items() if seq > entry.known}
+        self._drain(entry)
+
+    @staticmethod
+    def _drain(entry: _GameFit) -> None:
+        while entry.known + 1 in entry.early:
+            item = entry.early.pop(entry.known + 1)
+            if item is not None:
+                entry.incremental.add(*item)
+            entry.known += 1
 
 
 #: The process's strength fits (the leaderboard, the bot page and the matchmaker share it).

@@ -23,15 +23,15 @@ from ladder.ladder_config import LadderConfig
 from ladder.matches import schedule_match
 from ladder.reconciler import DISPATCH_LEASE_SECONDS, Reconciler
 from ladder.matchmaking import Candidate, pick_table
-from ladder.models import Bot, BotKind, BotStatus, Match, MatchKind, MatchStatus, Rating, Seat, utcnow
+from ladder.models import Match, MatchKind, MatchStatus, utcnow
+from ladder.scheduler_memory import RECENT_MATCHES, REFRESH_SECONDS, SchedulerMemory
 from ladder.settings import LadderSettings
 from referee.errors import ArenaError
 from referee.registry import get_game
 
 log = logging.getLogger(__name__)
 
-#: How many of a game's latest matches count as "recent" for matchmaking.
-RECENT_MATCHES = 200
+__all__ = ["RECENT_MATCHES", "Ladder", "SchedulerOptions", "redispatch_lost_queued"]
 
 
 @dataclass
@@ -51,6 +51,9 @@ class SchedulerOptions:
     #: dispatches rated play): a few queries a second, not a few per match.
     maintenance_seconds: float = 1.0
     dispatch_lease_seconds: float = DISPATCH_LEASE_SECONDS
+    #: How often the scheduler's memory of bots, ratings, recent seats and open matches is read whole again
+    #: (a safety net: changes reach it as they happen; ladder.scheduler_memory).
+    refresh_seconds: float = REFRESH_SECONDS
 
 
 class Ladder:
@@ -84,12 +87,18 @@ class Ladder:
         self.next_maintenance = 0.0
         #: Set when a match ends (executors that can tell), so the next one is scheduled at once, not a tick later.
         self.wake = threading.Event()
+        #: Bots, ratings, recent seats and open matches, kept in step with the database instead of read per match.
+        self.memory = SchedulerMemory(settings, self.options.refresh_seconds)
         listen = getattr(executor, "listen", None)
         self.event_driven = callable(listen)
         self.woken = True
-        self.active_games: list[str] | None = None
         if callable(listen):
-            listen(self.wake.set)
+            listen(self._matches_ended)
+
+    def _matches_ended(self, match_ids: Sequence[int]) -> None:
+        """The executor's word that matches ended (its thread): read back before the next pick, which starts now."""
+        self.memory.ended(match_ids)
+        self.wake.set()
 
     def recover(self) -> None:
         """After a restart: dispatch again what was queued but never sent to an executor. A local
@@ -109,24 +118,29 @@ class Ladder:
             self.reconciler.reap()
             from ladder.validation import schedule_validations
 
-            schedule_validations(self.settings, dict(self.options.players), self.rng, games_file=self.games_file, online=self.online)
-        if maintain:
-            self.active_games = None  # bots added or retired since: read again
+            validations = schedule_validations(self.settings, dict(self.options.players), self.rng, games_file=self.games_file,
+                                               online=self.online)
+            if self.memory.loaded_at is not None:
+                # The reaper and the validation queue change the open matches; new validation games the recent seats.
+                self.memory.read_open()
+                if validations:
+                    self.memory.forget_recent()
         if maintain or self.woken or not self.event_driven:
             # With an executor that says when a match ends, a tick in between has nothing to fill.
             self.schedule()  # rated matches are sent as they are queued
         self.woken = False
         if maintain:
-            self.schedule_challenges()
+            if self.schedule_challenges():
+                self.memory.forget_recent()
             self.next_maintenance = now + self.options.maintenance_seconds
             # Validation and challenge games, requeued attempts and lost dispatches go out here.
             self.dispatch()
 
-    def schedule_challenges(self) -> None:
-        """Queue challenge games within their own share of the workers (on top of rated play)."""
+    def schedule_challenges(self) -> list[int]:
+        """Queue challenge games within their own share of the workers (on top of rated play); their ids."""
         from ladder.challenges import schedule_challenges
 
-        schedule_challenges(self.settings, self.ladder_config().challenge_slots(self.options.concurrency), self.rng)
+        return schedule_challenges(self.settings, self.ladder_config().challenge_slots(self.options.concurrency), self.rng)
 
     def ladder_config(self) -> LadderConfig:
         """ladder.toml as it is now; while an edit has broken it, the last good one (the error logged once
@@ -152,18 +166,20 @@ class Ladder:
 
     def schedule(self) -> None:
         """Queue new matches until `concurrency` are open."""
-        if not self.options.games and self.active_games is None:
-            self.active_games = self.games_with_bots()
-        games = list(self.options.games) or list(self.active_games or ())
+        self.memory.refresh(poll=not self.event_driven)
+        games = list(self.options.games) or self.memory.games()
         if not games:
             return
-        missing = self.options.concurrency - self.open_matches(challenges=False)  # challenges have their own share
+        missing = self.options.concurrency - self.memory.open_count()  # challenges have their own share
         attempts = 0
         while missing > 0 and attempts < 4 * len(games):
             if self.options.max_matches is not None and self.scheduled >= self.options.max_matches:
                 return
             attempts += 1
             game = games[(self.scheduled + attempts) % len(games)]
+            if attempts > 1:
+                # What ended or changed meanwhile counts for the next pick (an executor may play a match as it is sent).
+                self.memory.refresh(poll=not self.event_driven)
             try:
                 scheduled = self.schedule_one(game)
             except ArenaError as error:  # a game whose engine is gone: its bots wait
@@ -173,33 +189,14 @@ class Ladder:
                 missing -= 1
 
     def games_with_bots(self) -> list[str]:
-        with read_session(self.settings.db_url) as session:
-            return sorted(set(session.exec(select(Bot.game).where(Bot.status == BotStatus.ACTIVE)).all()))
+        """The games that have active bots (as the scheduler's memory knows them)."""
+        self.memory.refresh()
+        return self.memory.games()
 
     def candidates(self, game: str) -> list[Candidate]:
         """The active bots of `game` (remote ones only while connected), with rating and recent load."""
-        with read_session(self.settings.db_url) as session:
-            bots = session.exec(select(Bot, Rating).join(Rating, col(Rating.bot_id) == col(Bot.id)).where(
-                Bot.game == game, Bot.status == BotStatus.ACTIVE
-            )).all()
-            recent_ids = select(Match.id).where(Match.game == game).order_by(col(Match.id).desc()).limit(RECENT_MATCHES)
-            counts = dict(
-                session.exec(
-                    select(Seat.bot_id, func.count()).where(col(Seat.match_id).in_(recent_ids.scalar_subquery())).group_by(Seat.bot_id)
-                ).all()
-            )
-        from ladder.recompute import strengths
-
-        fit = strengths.fit(self.settings, game)
-        result = []
-        self.remote_ids = {bot.id for bot, _ in bots if bot.kind == BotKind.REMOTE}
-        for bot, rating in bots:
-            if bot.kind == BotKind.REMOTE and (self.online is None or bot.id not in self.online):
-                continue
-            fitted = bot.id in fit.index
-            result.append(Candidate(bot.id or 0, rating.rating, rating.games, int(counts.get(bot.id, 0)),
-                                    strength=fit.rating(bot.id) if fitted else None, sd=fit.sd(bot.id) if fitted else None))
-        return result
+        self.remote_ids = self.memory.remote_ids(game)
+        return self.memory.candidates(game, self.online)
 
     def schedule_one(self, game: str) -> int | None:
         """Queue one match of `game` if matchmaking finds a table; returns its id."""
@@ -222,6 +219,7 @@ class Ladder:
         match_id = schedule_match(self.settings, game, table, seed=self.rng.getrandbits(63),
                                   variants=dict(game_settings.variants), time_control=dict(game_settings.time_control),
                                   dispatch_lease_seconds=self.options.dispatch_lease_seconds)
+        self.memory.queued(match_id, game, table)
         if self.online is not None:
             for bot_id in table:
                 if bot_id in self.remote_ids:
@@ -292,7 +290,11 @@ class Ladder:
 
                 if self.open_matches() == 0 and pending_games(self.settings) == 0:
                     return
-            self.woken = self.wake.wait(self.options.tick_seconds)
+            wait = self.options.tick_seconds
+            if self.event_driven:
+                # A match's end wakes the loop: between ends, only the next maintenance has work to do.
+                wait = max(wait, self.next_maintenance - time.monotonic())
+            self.woken = self.wake.wait(wait)
             self.wake.clear()
 
     def has_lease(self) -> bool:

@@ -37,3 +37,38 @@ def test_the_encoder_from_the_state_writes_the_view_encoding_on_random_games() -
 
 def test_the_game_finds_its_encoder() -> None:
     assert state_encoder("merchants") is not None
+
+
+def test_observations_of_copies_and_worlds_played_side_by_side_are_their_view_encodings() -> None:
+    """Parts are kept by the tokens the state replaces where they change: copies and determinized worlds that
+    share them and then go their own ways must never be given one another's parts."""
+    import random
+
+    from referee.chance import sample_outcome
+    from referee.registry import get_game
+    from tests.envs.state_encoder_check import state_vector
+
+    game = get_game("merchants")
+    compared = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        players = 1 + seed % 4
+        states = [game.new_initial_state(game.make_config(players, {"first_game": bool(seed % 2)}))]
+        while states:
+            index = rng.randrange(len(states))
+            state = states[index]
+            if rng.random() < 0.3 or state.is_terminal():
+                for seat in range(players):
+                    expected = VIEW.encode(state.private_view(seat))
+                    assert state_vector("merchants", state, seat).tobytes() == expected.tobytes(), (seed, seat)
+                    compared += 1
+            if state.is_terminal():
+                states.pop(index)
+                continue
+            if len(states) < 4 and rng.random() < 0.06:
+                states.append(state.clone() if state.is_chance_node() else state.determinize(rng.randrange(players), rng))
+            if state.is_chance_node():
+                state.apply_chance(sample_outcome(state.chance_outcomes(), rng).id)
+            else:
+                state.apply_decisions({s: rng.choice(list(state.legal_options(s))).id for s in state.deciding_seats()})
+    assert compared > 500

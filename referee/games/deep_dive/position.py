@@ -29,7 +29,8 @@ TURN_START = "turn_start"
 #: Phases at a depth: the diving penguin (or the AI) is at `depth` 1 to 5.
 AT_A_DEPTH = (AT_DEPTH, FLIP, AFTER_FLIP, RETREAT, AI_FLIP, AI_PICK)
 CONFIG_FIELDS = {"solo": "players", "difficulty": "ai_difficulty", "removed_per_depth": "players"}
-DERIVED = ("_options", "_outcomes")
+#: The engine's own: the pending options and outcomes, and the change tokens (made afresh by `derive`).
+DERIVED = ("_options", "_outcomes", "depth_tokens", "board_tokens", "ai_token", "discarded_token")
 #: `unseen` may be left out: the tiles of each depth in play that are nowhere else.
 FILLED = ("unseen",)
 
@@ -51,6 +52,7 @@ def fill(state: DeepDiveState, left_out: set[str], given: Mapping[str, Any]) -> 
 def derive(state: DeepDiveState) -> None:
     """The pending decision's options as the engine makes them; a turn's start named in the position begun."""
     state._outcomes = None
+    state.renew_tokens()  # the parts were set from the position, not changed by the rules
     if state.phase == TURN_START:
         state.phase = CHOOSE_START  # a turn begins from between turns (the engine sets the phase it reaches)
         state.begin_turn(state.active)  # type: ignore[arg-type]  # checked: a seat (or the AI)

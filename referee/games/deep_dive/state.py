@@ -69,6 +69,13 @@ class DeepDiveState(GameState):
         self.ai_open_water: list[int] = []
         self.ai_position = 1
         self.discarded: list[int] = []
+        #: What changed: a fresh token replaces a part's wherever that part changes (each depth: its face-down count and
+        #: tiles, the penguins on them; each seat's columns, rocks and captured penguins; the AI's tiles; the discarded
+        #: rocks), copied by clone, so views and observations find a part they wrote before by its token alone.
+        self.depth_tokens: list[object] = [object() for _ in range(5)]
+        self.board_tokens: list[object] = [object() for _ in range(players)]
+        self.ai_token = object()
+        self.discarded_token = object()
         self.start_player: Seat | None = None
         self.last_dive = False
         self.end_triggered = False
@@ -141,12 +148,14 @@ class DeepDiveState(GameState):
             else:
                 rock = self.rocks[seat].pop(0)
                 self.discarded.append(rock)
+                self.board_tokens[seat] = self.discarded_token = object()
                 self.emit("rock_swallowed", player=seat, depth=payload["depth"], tile=self.data.tiles[rock].id)
                 self._arrive(payload["depth"])
         elif phase == AT_DEPTH:
             if action == "take":
                 tile = self.data.by_id[payload["tile"]].index
                 self.available[self.depth - 1].remove(tile)
+                self.depth_tokens[self.depth - 1] = object()
                 self._give(seat, tile, "take")
                 self._end_turn()
             elif action == "skip":
@@ -165,12 +174,15 @@ class DeepDiveState(GameState):
                 self._arrive(self.depth + 1)
         elif phase == RETREAT:
             tile = self.data.by_id[payload["tile"]].index
-            self.available[self.data.tiles[tile].depth - 1].remove(tile)
+            index = self.data.tiles[tile].depth - 1
+            self.available[index].remove(tile)
+            self.depth_tokens[index] = object()
             self._give(seat, tile, "retreat")
             self._retreat(seat)
         elif phase == AI_PICK:
             tile = self.data.by_id[payload["tile"]].index
             self.available[self.depth - 1].remove(tile)
+            self.depth_tokens[self.depth - 1] = object()
             self._ai_take(tile)
             self._ai_move_on()
         else:
@@ -284,6 +296,7 @@ class DeepDiveState(GameState):
         index = self.depth - 1
         self.unseen[index].remove(tile)
         self.face_down[index] -= 1
+        self.depth_tokens[index] = object()
         data: dict[str, Any] = {"depth": self.depth, "tile": self.data.tiles[tile].id, "face_down": self.face_down[index]}
         if self.active == AI:
             self.emit("flipped", ai=True, **data)
@@ -299,6 +312,7 @@ class DeepDiveState(GameState):
         index = self.depth - 1
         if kind == OPEN_WATER:
             self.inert[index].append(tile)
+            self.depth_tokens[index] = object()
             if self.depth < 5:
                 self._arrive(self.depth + 1)
             else:
@@ -308,6 +322,7 @@ class DeepDiveState(GameState):
             self.inert[index].append(tile)
             self.penguin_on[tile] = player
             self.captured[player].append(tile)
+            self.depth_tokens[index] = self.board_tokens[player] = object()
             self.emit("captured", player=player, depth=self.depth, tile=self.data.tiles[tile].id)
             if len(self.captured[player]) < PENGUINS_PER_PLAYER:
                 self._end_turn()
@@ -322,16 +337,21 @@ class DeepDiveState(GameState):
             self._enter(AFTER_FLIP, self.options_at(AFTER_FLIP))
 
     def _retreat(self, player: Seat) -> None:
+        tiles, depth_tokens = self.data.tiles, self.depth_tokens
         for tile in self.captured[player]:
             del self.penguin_on[tile]
+            depth_tokens[tiles[tile].depth - 1] = object()
         self.captured[player] = []
+        self.board_tokens[player] = object()
         self.emit("retreated", player=player)
         self._end_turn()
 
     def _put_available(self, tile: int) -> None:
-        column = self.available[self.data.tiles[tile].depth - 1]
+        index = self.data.tiles[tile].depth - 1
+        column = self.available[index]
         column.append(tile)
         column.sort()
+        self.depth_tokens[index] = object()
 
     def _give(self, player: Seat, tile: int, how: str) -> None:
         info = self.data.tiles[tile]
@@ -341,6 +361,7 @@ class DeepDiveState(GameState):
             self.rocks[player].append(tile)
         else:
             raise RuleError(f"deep_dive: {info.id} ({info.type}) cannot be taken")
+        self.board_tokens[player] = object()
         self.emit("took", player=player, tile=info.id, how=how)
 
     def _end_turn(self) -> None:
@@ -377,6 +398,7 @@ class DeepDiveState(GameState):
             self._ai_move_on()
             return
         self.inert[self.depth - 1].append(tile)
+        self.depth_tokens[self.depth - 1] = object()
         choices = self._ai_choices()
         if not choices:
             self._ai_move_on()
@@ -384,6 +406,7 @@ class DeepDiveState(GameState):
         if len(choices) == 1:
             (choice,) = choices
             self.available[self.depth - 1].remove(choice)
+            self.depth_tokens[self.depth - 1] = object()
             self._ai_take(choice)
             self._ai_move_on()
             return
@@ -413,6 +436,7 @@ class DeepDiveState(GameState):
             self.ai_rocks.append(tile)
         else:
             self.ai_open_water.append(tile)
+        self.ai_token = object()
         self.emit("took", ai=True, tile=info.id, how="ai")
 
     def _ai_move_on(self) -> None:
@@ -502,7 +526,16 @@ class DeepDiveState(GameState):
         twin.ai_rocks = list(self.ai_rocks)
         twin.ai_open_water = list(self.ai_open_water)
         twin.discarded = list(self.discarded)
+        twin.depth_tokens = list(self.depth_tokens)
+        twin.board_tokens = list(self.board_tokens)
         return twin
+
+    def renew_tokens(self) -> None:
+        """A fresh token for every part (after the state was edited from outside the rules, as a position is read)."""
+        self.depth_tokens = [object() for _ in range(5)]
+        self.board_tokens = [object() for _ in range(self.players)]
+        self.ai_token = object()
+        self.discarded_token = object()
 
     def determinize(self, seat: Seat, rng: random.Random) -> Self:
         """Nobody holds a secret and unrevealed tiles stay chance nodes, so every seat knows the full state."""

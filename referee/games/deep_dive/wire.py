@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from b99.games import deep_dive_pb2 as pb
 
 from referee.engine import Seat
-from referee.games.deep_dive.scoring import complete_rows
+from referee.games.deep_dive.scoring import complete_rows, row_score
 from referee.games.deep_dive.state import AI, OVER, DeepDiveState
 from referee.games.deep_dive.views import tile_tables
 from referee.wire import (
@@ -48,38 +48,64 @@ AI_POSITION, AI_OPEN_WATER, AI_SCORE, AI_COMPLETE_ROWS = key(1, 0), key(6, 2), k
 class _WireTiles:
     """Per tile index, each field a tile appears in, serialized once per tile table (tiles never change)."""
 
-    __slots__ = ("tiles", "pink", "green", "yellow", "rocks", "available", "open_water", "flipped", "inert", "unseen", "captured", "discarded", "depths", "boards", "heads")
+    __slots__ = (
+        "tiles", "pink", "green", "yellow", "rocks", "available", "open_water", "flipped", "inert", "inert_entries", "unseen",
+        "captured", "discarded", "depths", "boards", "tables", "turns", "discards", "values", "depth_of", "depth_counts",
+    )
 
-    def __init__(self, tiles: Sequence[object], wire: Sequence[dict[str, object]], ids: Sequence[str]) -> None:
+    def __init__(
+        self, tiles: Sequence[object], wire: Sequence[dict[str, object]], ids: Sequence[str], values: Sequence[int],
+        depths: Sequence[int],
+    ) -> None:
         self.tiles = tiles
+        #: each tile's food value and depth
+        self.values = values
+        self.depth_of = depths
+        #: a depth's number, face-down and removed counts (View.Depth fields 1-3), by their values
+        self.depth_counts: dict[tuple[int, int, int], bytes] = {}
         framed = [_framed(pb.Tile(**message).SerializeToString()) for message in wire]
         names = [_framed(text.encode()) for text in ids]
         self.pink, self.green, self.yellow, self.rocks, self.available, self.open_water, self.flipped, self.inert = (
             tuple(field_key + body for body in framed)
             for field_key in (PINK, GREEN, YELLOW, ROCKS, AVAILABLE, AI_OPEN_WATER, JUST_FLIPPED, INERT_TILE)
         )
+        #: an inert tile without a penguin on it, as a whole Depth.inert entry
+        self.inert_entries = tuple(message_field(INERT, entry) for entry in self.inert)
         self.unseen = tuple(UNSEEN + name for name in names)
         self.captured = tuple(CAPTURED_TILES + name for name in names)
         self.discarded = tuple(DISCARDED + name for name in names)
-        #: depths and boards already written, by what they show
+        #: depths, boards and discarded rocks already written, by the engine's token of each
         self.depths = Blocks()
         self.boards = Blocks()
-        self.heads = Blocks()
+        self.discards = Blocks()
+        #: the table's scalars (View fields 2-9) and the turn's (10-14) already written, by what they show
+        self.tables = Blocks()
+        self.turns = Blocks(TURNS_KEPT)
 
 
 def _framed(body: bytes) -> bytes:
     return varint(len(body)) + body
 
 
+#: turn parts of the head kept (seat, phase, depth and flipped tile: a few thousand in all)
+TURNS_KEPT = 4096
 _WIRE_TILES: dict[int, _WireTiles] = {}
+
+
+#: the tile table last written from (one game's components: checked by identity before any lookup)
+_LAST: list[_WireTiles] = []
 
 
 def _wire_tiles(state: DeepDiveState) -> _WireTiles:
     tiles = state.data.tiles
+    for last in _LAST:  # one entry, read once (another thread may replace it)
+        if last.tiles is tiles:
+            return last
     known = _WIRE_TILES.get(id(tiles))
     if known is None or known.tiles is not tiles:
         tables = tile_tables(state)
-        known = _WIRE_TILES[id(tiles)] = _WireTiles(tiles, tables.wire, tables.ids)
+        known = _WIRE_TILES[id(tiles)] = _WireTiles(tiles, tables.wire, tables.ids, tables.values, tables.depths)
+    _LAST[:] = [known]
     return known
 
 
@@ -94,37 +120,6 @@ def _tableau(tiles: _WireTiles, pink: Sequence[int], green: Sequence[int], yello
     )
 
 
-def _depth(
-    tiles: _WireTiles,
-    index: int,
-    face_down: int,
-    removed: int,
-    unseen: Sequence[int],
-    available: Sequence[int],
-    inert: Sequence[int],
-    penguins: Sequence[int | None] | None,
-) -> bytes:
-    """One depth as View field 15 (`index` = depth - 1)."""
-    entries = []
-    for position, t in enumerate(inert):
-        entry = tiles.inert[t]
-        penguin = penguins[position] if penguins else None
-        if penguin is not None:
-            entry += INERT_PENGUIN + varint(penguin)
-        entries.append(INERT + varint(len(entry)) + entry)
-    depth = b"".join(
-        [
-            DEPTH_NUMBERS[index],
-            varint_field(FACE_DOWN, face_down),
-            varint_field(REMOVED, removed),
-            b"".join(map(tiles.unseen.__getitem__, unseen)),
-            b"".join(map(tiles.available.__getitem__, available)),
-            *entries,
-        ]
-    )
-    return DEPTHS + varint(len(depth)) + depth
-
-
 def _board(
     state: DeepDiveState,
     tiles: _WireTiles,
@@ -136,17 +131,20 @@ def _board(
     captured: Sequence[int],
 ) -> bytes:
     """One seat's board as View field 16."""
-    tables = tile_tables(state)
-    score, rows = tables.tableau_score((pink, green, yellow))
+    values = tiles.values
+    score = row_score([[values[t] for t in pink], [values[t] for t in green], [values[t] for t in yellow]])
     board = b"".join(
         [
             varint_field(BOARD_SEAT, player),
-            _tableau(tiles, pink, green, yellow, rocks),
+            b"".join(map(tiles.pink.__getitem__, pink)),
+            b"".join(map(tiles.green.__getitem__, green)),
+            b"".join(map(tiles.yellow.__getitem__, yellow)),
+            b"".join(map(tiles.rocks.__getitem__, rocks)),
             varint_field(SUPPLY, state.supply(player)),
-            packed_field(CAPTURED_DEPTHS, [tables.depths[t] for t in captured]),
+            packed_field(CAPTURED_DEPTHS, [tiles.depth_of[t] for t in captured]) if captured else b"",
             b"".join(map(tiles.captured.__getitem__, captured)),
             varint_field(SCORE, score),
-            varint_field(COMPLETE_ROWS, rows),
+            varint_field(COMPLETE_ROWS, min(len(pink), len(green), len(yellow))),
         ]
     )
     return BOARDS + varint(len(board)) + board
@@ -154,11 +152,10 @@ def _board(
 
 def _ai_board(state: DeepDiveState, tiles: _WireTiles) -> bytes:
     """The solo AI's tableau and position as View field 17."""
-    pink, green, yellow = state.ai_columns
     ai = b"".join(
         [
             varint_field(AI_POSITION, state.ai_position),
-            _tableau(tiles, pink, green, yellow, state.ai_rocks),
+            _tableau(tiles, state.ai_columns[0], state.ai_columns[1], state.ai_columns[2], state.ai_rocks),
             b"".join(map(tiles.open_water.__getitem__, state.ai_open_water)),
             varint_field(AI_SCORE, state.ai_totals()[0]),
             varint_field(AI_COMPLETE_ROWS, complete_rows(state.ai_columns)),
@@ -174,38 +171,39 @@ def view_bytes(state: DeepDiveState, seat: Seat, shared: SharedParts | None = No
     return SEAT + varint(seat) + public
 
 
-def _depths(
-    state: DeepDiveState,
-    tiles: _WireTiles,
-    unseen: tuple[tuple[int, ...], ...],
-    available: tuple[tuple[int, ...], ...],
-    inert: tuple[tuple[int, ...], ...],
-) -> bytes:
-    """View field 15, depth by depth, each remembered by what it shows."""
-    depths = tiles.depths
-    removed = state.removed_per_depth
+def _depth_block(state: DeepDiveState, tiles: _WireTiles, index: int) -> bytes:
+    """Depth `index + 1` as View field 15, from the state."""
+    inert = state.inert[index]
     penguin_on = state.penguin_on
-    written = []
-    for index in range(5):
-        inert_here = inert[index]
-        block_key = (
-            index,
-            state.face_down[index],
-            removed,
-            unseen[index],
-            available[index],
-            inert_here,
-            tuple([penguin_on.get(t) for t in inert_here]) if penguin_on and inert_here else None,
+    if penguin_on and inert:
+        entries = []
+        for t in inert:
+            penguin = penguin_on.get(t)
+            if penguin is None:
+                entries.append(tiles.inert_entries[t])
+            else:
+                entries.append(message_field(INERT, tiles.inert[t] + INERT_PENGUIN + varint(penguin)))
+        inert_part = b"".join(entries)
+    else:
+        inert_part = b"".join(map(tiles.inert_entries.__getitem__, inert))
+    face_down, removed = state.face_down[index], state.removed_per_depth
+    counts = tiles.depth_counts.get((index, face_down, removed))
+    if counts is None:
+        counts = tiles.depth_counts[(index, face_down, removed)] = (
+            DEPTH_NUMBERS[index] + varint_field(FACE_DOWN, face_down) + varint_field(REMOVED, removed)
         )
-        block = depths.get(block_key)
-        if block is None:
-            block = depths.keep(block_key, _depth(tiles, *block_key))
-        written.append(block)
-    return b"".join(written)
+    depth = b"".join(
+        [
+            counts,
+            b"".join(map(tiles.unseen.__getitem__, state.unseen[index])),
+            b"".join(map(tiles.available.__getitem__, state.available[index])),
+            inert_part,
+        ]
+    )
+    return DEPTHS + varint(len(depth)) + depth
 
 
-def _head(
-    tiles: _WireTiles,
+def _table(
     players: int,
     solo: bool,
     difficulty: str | None,
@@ -214,12 +212,8 @@ def _head(
     last_dive: bool,
     end_triggered: bool,
     final_round: bool,
-    active: int | None,
-    phase: str,
-    depth: int,
-    flipped: int | None,
 ) -> bytes:
-    """View fields 2-14: the table's scalars and the tile just flipped."""
+    """View fields 2-9: the table's scalars."""
     parts = [varint_field(PLAYERS, players), varint_field(SOLO, solo)]
     if solo:
         parts.append(optional_string_field(AI_DIFFICULTY, difficulty))
@@ -231,6 +225,12 @@ def _head(
         varint_field(END_TRIGGERED, end_triggered),
         varint_field(FINAL_ROUND, final_round),
     ]
+    return b"".join(parts)
+
+
+def _turn(tiles: _WireTiles, active: int | None, phase: str, depth: int, flipped: int | None) -> bytes:
+    """View fields 10-14: whose turn, the decision, the current depth and the tile just flipped."""
+    parts = []
     if active is not None and active != AI:
         parts.append(ACTIVE + varint(active))
     parts += [varint_field(AI_TURN, active == AI), string_field(DECISION, phase)]
@@ -245,43 +245,51 @@ def _public(state: DeepDiveState) -> bytes:
     """Every View field but the viewer's seat (field 1): nothing in this game's view is secret."""
     tiles = _wire_tiles(state)
     solo = state.solo
-    head_key = (
+    table_key = (
         state.players, solo, state.difficulty if solo else None, state.round, state.start_player, state.last_dive,
-        state.end_triggered, state.final_round, state.active, state.phase, state.depth, state.flipped,
+        state.end_triggered, state.final_round,
     )
-    head = tiles.heads.get(head_key)
-    if head is None:
-        head = tiles.heads.keep(head_key, _head(tiles, *head_key))
-    parts = [head]
-    boards = tiles.boards
-    # Depth by depth (a key for all five together missed at most decisions and kept more keys alive).
-    unseen, available, inert = tuple(map(tuple, state.unseen)), tuple(map(tuple, state.available)), tuple(map(tuple, state.inert))
-    parts.append(_depths(state, tiles, unseen, available, inert))
-    for player in range(state.players):
-        pink, green, yellow = state.columns[player]
-        block_key = (player, tuple(pink), tuple(green), tuple(yellow), tuple(state.rocks[player]), tuple(state.captured[player]))
-        block = boards.get(block_key)
+    table = tiles.tables.get(table_key)
+    if table is None:
+        table = tiles.tables.keep(table_key, _table(*table_key))
+    turn_key = (state.active, state.phase, state.depth, state.flipped)
+    turn = tiles.turns.get(turn_key)
+    if turn is None:
+        turn = tiles.turns.keep(turn_key, _turn(tiles, *turn_key))
+    parts = [table, turn]
+    # Each part found by the token the engine replaces wherever that part changes (DeepDiveState.depth_tokens...).
+    depths = tiles.depths
+    for index, token in enumerate(state.depth_tokens):
+        block = depths.get(token)
         if block is None:
-            block = boards.keep(block_key, _board(state, tiles, *block_key))
+            block = depths.keep(token, _depth_block(state, tiles, index))
+        parts.append(block)
+    boards = tiles.boards
+    columns, rocks, captured = state.columns, state.rocks, state.captured
+    for player, token in enumerate(state.board_tokens):
+        block = boards.get(token)
+        if block is None:
+            pink, green, yellow = columns[player]
+            block = boards.keep(token, _board(state, tiles, player, pink, green, yellow, rocks[player], captured[player]))
         parts.append(block)
     if solo:
-        pink, green, yellow = state.ai_columns
-        ai_key = (
-            state.difficulty, state.ai_position, tuple(pink), tuple(green), tuple(yellow), tuple(state.ai_rocks),
-            tuple(state.ai_open_water),
-        )
+        ai_key = (state.ai_token, state.ai_position)
         block = boards.get(ai_key)
         if block is None:
             block = boards.keep(ai_key, _ai_board(state, tiles))
         parts.append(block)
+    discarded = tiles.discards.get(state.discarded_token)
+    if discarded is None:
+        discarded = tiles.discards.keep(state.discarded_token, b"".join(map(tiles.discarded.__getitem__, state.discarded)))
     parts += [
-        b"".join(map(tiles.discarded.__getitem__, state.discarded)),
-        varint_field(GAME_OVER, state.phase == OVER),
+        discarded,
+        GAME_OVER_FIELDS[state.phase == OVER],
     ]
     return b"".join(parts)
 
 
 TOKEN_LAST_DIVE, TOKEN_START_PLAYER = string_field(TOKEN, "last_dive"), string_field(TOKEN, "start_player")
+GAME_OVER_FIELDS = (varint_field(GAME_OVER, False), varint_field(GAME_OVER, True))
 DEPTH_NUMBERS = tuple(DEPTH + varint(index + 1) for index in range(5))
 
 

@@ -48,7 +48,7 @@ CARD, CARD_TYPE, CARD_CUBES, CARD_DANGER = key(1, 2), key(2, 2), key(3, 0), key(
 OMEN_CARD, OMEN_ACTIVE = key(1, 2), key(2, 0)
 PLACED_CARD, PLACED_CUBES = key(1, 2), key(2, 0)
 
-#: Per component data: hand cards (card, cubes on it, danger) and seats already written, by what they show.
+#: Per component data: hand cards already written (card, cubes on it -> the card and its danger).
 _PARTS: dict[int, tuple[Any, Blocks]] = {}
 
 
@@ -108,30 +108,61 @@ def view_bytes(state: Fuji99State, seat: Seat, shared: SharedParts | None = None
     return SEAT + varint(seat) + public
 
 
+class _Written:
+    """What was last written for one state: each seat's part and the discard pile, with copies of what they
+    showed then. A part as it was (compared in C with its copy: no key built) is not written again."""
+
+    __slots__ = ("state", "seats", "seat_blocks", "discard", "discard_block")
+
+    def __init__(self, state: Fuji99State) -> None:
+        self.state = state
+        #: per seat: position, turns taken, bag, yellow spaces reached, hand, cubes on the hand's cards, omens
+        self.seats: list[tuple[int, int, list[int], list[bool], list[str], tuple[int | None, ...], list[tuple[str, bool]]] | None] = (
+            [None] * state.players
+        )
+        self.seat_blocks: list[bytes] = [b""] * state.players
+        self.discard: list[str] | None = None
+        self.discard_block = b""
+
+
+#: id(state) -> what was last written for it; emptied when full.
+_WRITTEN: dict[int, _Written] = {}
+_WRITTEN_LIMIT = 256
+
+
+def _written_for(state: Fuji99State) -> _Written:
+    written = _WRITTEN.get(id(state))
+    if written is None or written.state is not state:
+        if len(_WRITTEN) >= _WRITTEN_LIMIT:
+            _WRITTEN.clear()
+        written = _WRITTEN[id(state)] = _Written(state)
+    return written
+
+
 def _public(state: Fuji99State) -> bytes:
     """Every View field but the viewer's seat (field 1): nothing in this game's view is secret."""
-    written_parts = blocks_of(_PARTS, state.data)
-    cubes_get = state.cubes.get
+    written = _written_for(state)
+    phase = state.phase
     parts = [
         varint_field(PLAYERS, state.players),
         varint_field(ROUND, state.round),
         varint_field(MAX_ROUNDS, state.max_rounds),
         varint_field(ACTIVE, state.active),
-        string_field(PHASE, state.phase),
+        string_field(PHASE, phase),
         varint_field(MOVEMENT, state.m),
     ]
+    cubes_get = state.cubes.get
     for player in range(state.players):
         hand = state.hands[player]
-        # A seat by what it shows, the cubes on its hand's cards included (found in C: no loop over the hand).
-        seat_key = (
-            player, state.pos[player], state.turns_taken[player], tuple(state.bags[player]), tuple(state.got[player]),
-            tuple(hand), tuple(map(cubes_get, hand)), tuple(state.omens[player]),
-        )
-        block = written_parts.get(seat_key)
-        if block is None:
-            block = written_parts.keep(seat_key, _seat(state, player, *_hand(state, written_parts, hand)))
+        on_hand = tuple(map(cubes_get, hand))
+        seat = (state.pos[player], state.turns_taken[player], state.bags[player], state.got[player], hand, on_hand, state.omens[player])
+        if written.seats[player] == seat:
+            parts.append(written.seat_blocks[player])
+            continue
+        block = _seat(state, player, *_hand(state, blocks_of(_PARTS, state.data), hand))
+        written.seats[player] = (seat[0], seat[1], seat[2].copy(), seat[3].copy(), hand.copy(), on_hand, seat[6].copy())
+        written.seat_blocks[player] = block
         parts.append(block)
-    phase = state.phase
     parts += [
         _cubes(CURRENT_DRAW, *state.draw),
         varint_field(CUBES_TO_DRAW, state.to_draw if phase == CUBES else 0),
@@ -143,15 +174,17 @@ def _public(state: Fuji99State) -> bytes:
         varint_field(YELLOW_ON_20, state.yellow_left[0]),
         varint_field(YELLOW_ON_50, state.yellow_left[1]),
         varint_field(DECK_SIZE, len(state.deck)),
-        strings_field(DISCARD, state.discard),
-        strings_field(RESOLVING, state.resolving),
     ]
+    discard = state.discard
+    if written.discard != discard:
+        written.discard = discard.copy()
+        written.discard_block = strings_field(DISCARD, discard)
+    parts += [written.discard_block, strings_field(RESOLVING, state.resolving)]
     if state.drawing is not None:
         parts.append(DRAWING_CARD + varint(state.drawing))
-    parts += [
-        *[message_field(PLACED, string_field(PLACED_CARD, card) + varint_field(PLACED_CUBES, count)) for card, count in state.placed.items()],
-        varint_field(CUBES_TO_PLACE, state.to_place),
-    ]
+    if state.placed:
+        parts += [message_field(PLACED, string_field(PLACED_CARD, card) + varint_field(PLACED_CUBES, count)) for card, count in state.placed.items()]
+    parts.append(varint_field(CUBES_TO_PLACE, state.to_place))
     if state.winner is not None:
         parts.append(WINNER + varint(state.winner))
     parts.append(varint_field(OVER, state.over))

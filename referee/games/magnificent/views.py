@@ -34,7 +34,8 @@ class _Tables:
 _TABLES: dict[int, _Tables] = {}
 #: Camps (tracks) remembered per components object before that memory is emptied (random play makes new ones forever).
 _MEMORY = 20_000
-_label = cache(position_label)
+#: A hat's position as views show it ('#k', the show space, '' in hand), each computed once.
+hat_label = cache(position_label)
 
 
 def view_tables(state: MagnificentState) -> _Tables:
@@ -56,7 +57,7 @@ def _draw_camp(state: MagnificentState, tiles: tuple[tuple[str, int, int, int], 
     return tuple("".join(row) for row in grid)
 
 
-def _camp_rows(state: MagnificentState, tables: _Tables, player: Player) -> list[str]:
+def camp_rows(state: MagnificentState, tables: _Tables, player: Player) -> list[str]:
     key = tuple(player.tiles)
     camps = tables.camps
     rows = camps.get(key)
@@ -87,11 +88,11 @@ def player_view(state: MagnificentState, tables: _Tables, seat: int, player: Pla
         "masters": masters,
         "trainers": list(player.trainers),
         "tiles": [{"tile_type": t, "orientation": k, "x": x, "y": y} for t, k, x, y in player.tiles],
-        "camp": _camp_rows(state, tables, player),
+        "camp": camp_rows(state, tables, player),
         "posters": [p or "" for p in player.posters],
         "tents": [t or "" for t in player.tents],
         "completed": list(player.completed),
-        "hats": [_label(h) for h in player.hats],
+        "hats": [hat_label(h) for h in player.hats],
         "turns_taken": len(dice),
     }
 

@@ -17,6 +17,7 @@ from referee.games.merchants.state import (
     INITIAL_ROTATION,
     OVER,
     RETURN_REPUTATION,
+    TOKENS,
     MerchantsState,
 )
 from referee.games.merchants.shop import MAX_SIDE
@@ -25,8 +26,8 @@ from referee.position_checks import each_once, in_range, one_of, report, require
 
 #: State fields the config fixes (field -> the config entry): written in the config only.
 CONFIG_FIELDS = {"solo": "players", "back_side": "personal_board_back (always on solo)", "first_game": "first_game"}
-#: The engine's own caches: the options each seat has, the pending draw's outcomes.
-DERIVED = ("_options", "_outcomes")
+#: The engine's own caches: the options each seat has, the pending draw's outcomes, and the tokens of what changed.
+DERIVED = ("_options", "_outcomes", "public_token", "layout_token", "board_tokens")
 #: Phases of a round's draft and dungeon choice, where each seat has used one chip per round before.
 IN_ROUND = (CHOOSE_TILE, CHOOSE_TARGET, CHOOSE_ROTATION, CHOOSE_DUNGEON)
 #: Piles a position may leave out: the shop tiles and reputation cards placed nowhere else.
@@ -68,9 +69,13 @@ def fill(state: MerchantsState, left_out: set[str], given: Mapping[str, Any]) ->
 
 
 def derive(state: MerchantsState) -> None:
-    """The engine lists options and outcomes afresh (a cache kept from before an edit would offer an old hand)."""
+    """The engine lists options and outcomes afresh (a cache kept from before an edit would offer an old hand), and
+    every part is marked changed (a view written before an edit would show the old part)."""
     state._options = {}
     state._outcomes = None
+    state.public_token = TOKENS.new()
+    state.layout_token = TOKENS.new()
+    state.board_tokens = [TOKENS.new() for _ in state.players_state]
 
 
 def check(state: MerchantsState) -> None:

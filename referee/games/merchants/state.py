@@ -7,7 +7,7 @@ from bisect import bisect_left
 from functools import cache
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Self, cast
+from typing import TYPE_CHECKING, Any, Final, Self, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -226,8 +226,24 @@ class PlayerState:
         return sum(1 for chip in self.chips if chip.thumb)
 
 
-#: what a blank state is made with (`_restore_state`): everything else is pickled field by field
-_MADE_FIELDS = frozenset({"game", "config", "data"})
+class Tokens:
+    """Where the states' tokens of what changed come from: a count in this process, so a value is handed out
+    once (a state never carries one across processes: pickled states and positions get new ones)."""
+
+    def __init__(self) -> None:
+        self.last = 0
+
+    def new(self) -> int:
+        """A token no state of this process has had."""
+        self.last += 1
+        return self.last
+
+
+TOKENS: Final = Tokens()
+#: the tokens of what changed: never pickled (a pickled state gets new ones where it is loaded)
+TOKEN_FIELDS = frozenset({"public_token", "layout_token", "board_tokens"})
+#: what a blank state is made with or given anew (`_restore_state`): everything else is pickled field by field
+_MADE_FIELDS = frozenset({"game", "config", "data"}) | TOKEN_FIELDS
 
 
 def _restore_state(
@@ -237,20 +253,35 @@ def _restore_state(
     state = cls(game, config, load_data() if data is None else data, True)
     for name, value in fields.items():
         setattr(state, name, value)
+    state.board_tokens = [TOKENS.new() for _ in state.players_state]
     return state
 
 
 class MerchantsState(GameState):
-    """A game of Merchants of B99 in progress."""
+    """A game of Merchants of B99 in progress.
+
+    What changed is recorded for the view writer and the observation encoder (referee/games/merchants/wire.py,
+    sdk/envs/state_encoders/merchants.py), which keep a part's bytes or vector block by its token instead of a
+    key of its contents (a token is a new value from TOKENS): `layout_token` is replaced wherever the layout,
+    the C and D cards or the grey cards change, `board_tokens[seat]` wherever that seat's public board (shop,
+    discards, chips, score, final record) does, and `public_token` at every decision and chance outcome applied
+    (what every seat sees may have changed; a determinized world keeps it: it redraws only what its seat cannot
+    see). A copy shares the tokens until one
+    of them changes a part. Code that edits these fields in place from outside the engine makes the state afresh
+    (`referee.position.refresh`) before it is viewed again.
+    """
 
     data: MerchantsData
 
     def __init__(self, game: Game, config: GameConfig, data: MerchantsData, blank: bool = False) -> None:
         """A game at its start; `blank` only sets the game, config and data, for a copy that sets every field."""
         self.data = data
+        self.public_token = TOKENS.new()
+        self.layout_token = TOKENS.new()
         if blank:
             self.game = game
             self.config = config
+            self.board_tokens: list[int] = []
             return
         super().__init__(game, config)
         variants = config.variants
@@ -272,6 +303,7 @@ class MerchantsState(GameState):
         self.reputation_deck: list[str] = sorted(data.reputation)
         self.solo_removed: list[str] = []
         self.players_state: list[PlayerState] = [PlayerState() for _ in range(config.players)]
+        self.board_tokens = [TOKENS.new() for _ in range(config.players)]
         self.final_ranks: tuple[int, ...] | None = None
         self._outcomes: UniformDraws | None = None
         self._options: dict[Seat, Sequence[Option]] = {}
@@ -367,6 +399,7 @@ class MerchantsState(GameState):
         """Apply the draw of `item`, found at `index` of the pending node's items."""
         what, subject, last = self.queue.pop(0)
         self._outcomes = None
+        self.public_token = TOKENS.new()
         if self._options:  # empty at a chance node unless a position was written with options listed
             self._options = {}
         # The supply and the deck are replaced, never changed in place: outcomes listed and clones share them.
@@ -377,6 +410,7 @@ class MerchantsState(GameState):
             player = self.players_state[subject]
             if what == "initial_tile":
                 player.shop[(0, 0)] = (item, 0)
+                self.board_tokens[subject] = TOKENS.new()
                 self._record("initial_tile", {"seat": subject, "tile": item})
             else:
                 player.drawn.append(item)
@@ -400,12 +434,16 @@ class MerchantsState(GameState):
         elif what == "ab":
             dungeon, slot = subject
             self.layout[(dungeon, slot)] = (item, slot)
+            self.layout_token = TOKENS.new()
         elif what == "c_card":
             self.c_cards[subject] = item
+            self.layout_token = TOKENS.new()
         elif what == "d_card":
             self.d_card = item
+            self.layout_token = TOKENS.new()
         else:
             self.grey[subject] = item
+            self.layout_token = TOKENS.new()
         if not self.queue:
             self._resume()
 
@@ -436,6 +474,7 @@ class MerchantsState(GameState):
                     self.layout[(self.floor99, self.floor99_face or "A")] = (
                         self.data.floor99_of(self.floor99), self.floor99_face or "A",
                     )
+                    self.layout_token = TOKENS.new()
                 for dungeon in DUNGEONS:
                     for slot in ("A", "B"):
                         if (dungeon, slot) not in self.layout:
@@ -548,6 +587,7 @@ class MerchantsState(GameState):
 
     def _apply_decisions(self, chosen: Mapping[Seat, Option]) -> None:
         self._options = {}
+        self.public_token = TOKENS.new()
         phase = self.phase
         # the draft's decisions first: they are most of a game's
         if phase == CHOOSE_TILE:
@@ -581,6 +621,7 @@ class MerchantsState(GameState):
                 tile, _ = player.shop[(0, 0)]
                 rotation = chosen[seat].payload["rotation"]
                 player.shop[(0, 0)] = (tile, rotation)
+                self.board_tokens[seat] = TOKENS.new()
                 self._record("placed", {"seat": seat, "tile": tile, "row": 0, "col": 0, "rotation": rotation, "mode": "initial"})
             self.phase = CHANCE
             self.stage = "setup_reputation"
@@ -591,6 +632,7 @@ class MerchantsState(GameState):
 
     def _reveal_placements(self, chosen: Mapping[Seat, Option]) -> None:
         log = self.events.entries()
+        tokens = self.board_tokens
         for seat, player in enumerate(self.players_state):
             tile, target, bundle = player.pending_tile, player.pending_target, player.bundle
             if tile is None or target is None or bundle is None:
@@ -604,6 +646,7 @@ class MerchantsState(GameState):
                 old = shop[(row, col)][0]
                 player.discards.append(old)
             shop[(row, col)] = (tile, rotation)
+            tokens[seat] = TOKENS.new()
             player.pending_tile = player.pending_target = None
             log.append((_placed_event, seat, tile, row, col, rotation, mode, old))
         if self.solo:
@@ -694,6 +737,7 @@ class MerchantsState(GameState):
             player.score += trend + thumb_points
             player.unused_chips.remove(dungeon)
             player.chips.append(Chip(round_number, dungeon, thumb, trend + thumb_points))
+            self.board_tokens[seat] = TOKENS.new()
             scored.append((seat, dungeon, round_cards, points, thumb, thumb_points, player.score))
         log.append((_round_scored_event, round_number, scored))
         if not last:
@@ -742,6 +786,7 @@ class MerchantsState(GameState):
             if self.solo:
                 final["solo_rank"], final["solo_title"] = solo_title(totals[seat], self.data)
             player.final = final
+            self.board_tokens[seat] = TOKENS.new()
             seats.append(final)
         self.emit("final_scoring", seats=seats, ranks=list(ranks))
         self.phase = OVER
@@ -829,12 +874,16 @@ class MerchantsState(GameState):
                 copy.bundle = twin_bundle
             players.append(copy)
         twin.players_state = players
+        twin.public_token = self.public_token
+        twin.layout_token = self.layout_token
+        twin.board_tokens = self.board_tokens.copy()
         return twin
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as its game, config and fields: a compiled build's instances have no `__dict__`.
 
-        The component data every state shares is left out and loaded again on the other side.
+        The component data every state shares is left out and loaded again on the other side; the tokens of
+        what changed are left out and made anew there.
         """
         fields = {name: value for name, value in instance_fields(self).items() if name not in _MADE_FIELDS}
         data = None if self.data is load_data() else self.data

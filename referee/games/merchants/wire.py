@@ -1,30 +1,30 @@
 """Merchants of B99's typed messages (proto/b99/games/merchants.proto), and its View written from the state.
 
 `view_bytes` writes the bytes of `View(**build_view(state, seat))` in field-number order: the public fields
-(1-14), then the seat's own (15-20: its hand, reputation cards and pending answers). A seat's public board
-and the layout change a few times a game: each is written from its dict (views.py, the state's layout rows)
-once and then found by a tuple of what it shows. Tests compare the two on random games of every variant.
+(1-14), then the seat's own (15-20: its hand, reputation cards and pending answers). The public fields are
+written once per position for every seat (kept by `MerchantsState.public_token`, which the state replaces at
+every decision and chance outcome); a seat's public board and the layout change a few times a game: each is
+written once and then found by the token the state replaces wherever that part changes (`board_tokens`,
+`layout_token`), so a view costs no key built from the part's contents. Tests compare the bytes with the
+dict views on random games of every variant, in copies and determinized worlds too.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
 from b99.games import merchants_pb2 as pb
 
-from referee.engine import Seat
-from referee.games.merchants.state import OVER, MerchantsState
-from referee.games.merchants.views import _public_player
+from referee.engine import GameState, Seat
+from referee.games.merchants.state import OVER, Chip, MerchantsState
 from referee.wire import (
     Blocks,
     GameWire,
     SharedParts,
-    blocks_of,
     encode,
     key,
     message_field,
     optional_string_field,
-    shared_part,
     string_field,
     strings_field,
     varint,
@@ -40,73 +40,160 @@ SUPPLY_SIZE, REPUTATION_DECK_SIZE, SOLO_REMOVED, PASS_DIRECTION, SEAT, HAND, REP
 PENDING_TILE, PENDING_TARGET = key(19, 2), key(20, 2)
 TARGET_ROW, TARGET_COL, TARGET_MODE = key(1, 0), key(2, 0), key(3, 2)
 PASS_LEFT, PASS_RIGHT = string_field(PASS_DIRECTION, "left"), string_field(PASS_DIRECTION, "right")
+# Player (a seat's public board) and the messages it holds
+P_SEAT, P_SCORE, P_SHOP, P_DISCARDS, P_UNUSED, P_CHIPS, P_HAND_SIZE, P_REPUTATION_COUNT, P_FINAL = (
+    key(1, 0), key(2, 0), key(3, 2), key(4, 2), key(5, 2), key(6, 2), key(7, 0), key(8, 0), key(9, 2),
+)
+TILE_ID, TILE_ROW, TILE_COL, TILE_ROTATION = key(1, 2), key(2, 0), key(3, 0), key(4, 0)
+CHIP_ROUND, CHIP_DUNGEON, CHIP_THUMB, CHIP_POINTS = key(1, 0), key(2, 2), key(3, 0), key(4, 0)
 
-#: Per component data: seats' public boards and layouts already written, by what they show.
-_PARTS: dict[int, tuple[Any, Blocks]] = {}
+#: public token -> View fields 1-14 (what every seat sees alike)
+_PUBLICS = Blocks(64)
+#: board token -> (the seat's Player fields 1-6, its field 9): what a seat's public board shows
+_BOARDS = Blocks()
+#: (layout token, trend cards revealed) -> View fields 7-9 (the layout rows, the D card)
+_LAYOUTS = Blocks()
+#: (row, col, tile, rotation) -> a shop's placed tile as a Player field 3 (a few thousand exist)
+_PLACED: dict[tuple[int, int, str, int], bytes] = {}
+#: (players, round, pick, phase, solo, back side) -> View fields 1-6 (a few dozen a game)
+_HEADS: dict[tuple[int, int, int, str, bool, bool], bytes] = {}
+#: View field 15 (the viewing seat) of each seat
+_SEAT_FIELDS = tuple(SEAT + varint(seat) for seat in range(16))
+#: a tile or card id -> its element of View field 16 (hand), 17 (reputation hand), 18 (returned reputation)
+_HAND: dict[str, bytes] = {}
+_REPUTATION: dict[str, bytes] = {}
+_RETURNED: dict[str, bytes] = {}
 
 
-def view_bytes(state: MerchantsState, seat: Seat, shared: SharedParts | None = None) -> bytes:
+def view_bytes(position: GameState, seat: Seat, shared: SharedParts | None = None) -> bytes:
     """`seat`'s serialized View (the bytes of its dict view through the View message): the public fields,
-    written once for all of a decision's requests when `shared` is given, then the seat's own."""
-    public = shared_part(shared, "public", _public, state)
+    written once per position for all seats (`shared` is not needed), then the seat's own."""
+    state = cast(MerchantsState, position)
+    token = state.public_token
+    public = _PUBLICS.get(token)
+    if public is None:
+        public = _PUBLICS.keep(token, _public(state))
     player = state.players_state[seat]
-    parts = [
-        public,
-        SEAT + varint(seat),
-        strings_field(HAND, sorted(player.bundle.tiles) if player.bundle is not None else ()),
-        strings_field(REPUTATION_HAND, sorted(player.reputation)),
-        strings_field(RETURNED, player.returned),
-        optional_string_field(PENDING_TILE, player.pending_tile),
-    ]
-    if player.pending_target is not None:
-        row, col, mode = player.pending_target
+    parts = [public, _SEAT_FIELDS[seat]]
+    bundle = player.bundle
+    if bundle is not None:
+        hand = _HAND.get
+        parts += [hand(tile) or _element(_HAND, HAND, tile) for tile in sorted(bundle.tiles)]
+    if player.reputation:
+        reputation = _REPUTATION.get
+        parts += [reputation(card) or _element(_REPUTATION, REPUTATION_HAND, card) for card in sorted(player.reputation)]
+    if player.returned:
+        returned = _RETURNED.get
+        parts += [returned(card) or _element(_RETURNED, RETURNED, card) for card in player.returned]
+    if player.pending_tile is not None:
+        parts.append(optional_string_field(PENDING_TILE, player.pending_tile))
+    target = player.pending_target
+    if target is not None:
+        row, col, mode = target
         parts.append(message_field(PENDING_TARGET, varint_field(TARGET_ROW, row) + varint_field(TARGET_COL, col) + string_field(TARGET_MODE, mode)))
     return b"".join(parts)
 
 
+def _element(elements: dict[str, bytes], field_key: bytes, text: str) -> bytes:
+    """`text` as an element of a repeated string field, kept in `elements` (ids: a few hundred at most)."""
+    encoded = text.encode()
+    element = elements[text] = field_key + varint(len(encoded)) + encoded
+    return element
+
+
 def _public(state: MerchantsState) -> bytes:
     """View fields 1-14: what every seat (and a spectator) sees."""
-    written = blocks_of(_PARTS, state.data)
+    round_number = state.round
+    phase = state.phase
+    solo = state.solo
     revealed = state.trends_revealed()
-    parts = [
-        varint_field(PLAYERS, state.players),
-        varint_field(ROUND, state.round),
-        varint_field(PICK, state.pick),
-        string_field(PHASE, state.phase),
-        varint_field(SOLO, state.solo),
-        varint_field(BACK, state.back_side),
-    ]
-    layout_key = (
-        "layout", revealed, tuple(state.layout.items()), tuple(state.c_cards.items()) if revealed else (),
-        tuple(state.grey.items()) if revealed else (),
-    )
-    block = written.get(layout_key)
-    if block is None:
-        block = written.keep(layout_key, encode(pb.View, {"layout": state.layout_rows(with_hidden=revealed)}).SerializeToString())
-    parts.append(block)
-    if revealed and state.d_card is not None:
-        parts.append(optional_string_field(D_CARD, state.d_card) + optional_string_field(D_KIND, state.data.grey_kinds[state.grey["D"]]))
+    layout_key = (state.layout_token, revealed)
+    layout = _LAYOUTS.get(layout_key)
+    if layout is None:
+        layout = _LAYOUTS.keep(layout_key, _layout(state, revealed))
+    head_key = (state.players, round_number, state.pick, phase, solo, state.back_side)
+    head = _HEADS.get(head_key)
+    if head is None:
+        if len(_HEADS) >= 1024:
+            _HEADS.clear()
+        head = _HEADS[head_key] = b"".join([
+            varint_field(PLAYERS, state.players),
+            varint_field(ROUND, round_number),
+            varint_field(PICK, state.pick),
+            string_field(PHASE, phase),
+            varint_field(SOLO, solo),
+            varint_field(BACK, state.back_side),
+        ])
+    parts = [head, layout]
+    boards = _BOARDS
+    tokens = state.board_tokens
     for index, player in enumerate(state.players_state):
+        token = tokens[index]
+        board = boards.get(token)
+        if board is None:
+            board = boards.keep(token, _board(state, index))
         bundle = player.bundle
-        seat_key = (
-            index, player.score, tuple(player.shop.items()), tuple(player.discards), tuple(player.unused_chips),
-            tuple([(chip.round, chip.dungeon, chip.thumb, chip.points) for chip in player.chips]),
-            len(bundle.tiles) if bundle is not None else 0, len(player.reputation),
+        body = (
+            board[0]
+            + varint_field(P_HAND_SIZE, len(bundle.tiles) if bundle is not None else 0)
+            + varint_field(P_REPUTATION_COUNT, len(player.reputation))
+            + board[1]
         )
-        block = None if player.final is not None else written.get(seat_key)
-        if block is None:
-            block = message_field(SEATS, encode(pb.Player, _public_player(state, index)).SerializeToString())
-            if player.final is None:
-                written.keep(seat_key, block)
-        parts.append(block)
-    parts += [
-        varint_field(SUPPLY_SIZE, len(state.supply)),
-        varint_field(REPUTATION_DECK_SIZE, len(state.reputation_deck)),
-        strings_field(SOLO_REMOVED, state.solo_removed),
-    ]
-    if state.phase != OVER and state.round >= 1 and not state.solo:
-        parts.append(PASS_RIGHT if state.round == 2 else PASS_LEFT)
+        parts.append(SEATS + varint(len(body)) + body)
+    parts.append(varint_field(SUPPLY_SIZE, len(state.supply)))
+    parts.append(varint_field(REPUTATION_DECK_SIZE, len(state.reputation_deck)))
+    if state.solo_removed:
+        parts.append(strings_field(SOLO_REMOVED, state.solo_removed))
+    if phase != OVER and round_number >= 1 and not solo:
+        parts.append(PASS_RIGHT if round_number == 2 else PASS_LEFT)
     return b"".join(parts)
+
+
+def _layout(state: MerchantsState, revealed: bool) -> bytes:
+    """View fields 7-9: the layout rows (with the C cards once revealed) and the D card with its kind."""
+    block = encode(pb.View, {"layout": state.layout_rows(with_hidden=revealed)}).SerializeToString()
+    if revealed and state.d_card is not None:
+        block += optional_string_field(D_CARD, state.d_card) + optional_string_field(D_KIND, state.data.grey_kinds[state.grey["D"]])
+    return block
+
+
+def _board(state: MerchantsState, seat: Seat) -> tuple[bytes, bytes]:
+    """Seat `seat`'s Player fields 1-6 (seat, score, shop by square, discards, unused chips, chips) and 9 (its
+    final record): all of views._public_player but the hand size and reputation count."""
+    player = state.players_state[seat]
+    shop = player.shop
+    parts = [varint_field(P_SEAT, seat), varint_field(P_SCORE, player.score)]
+    for cell in sorted(shop):
+        tile, rotation = shop[cell]
+        row, col = cell
+        placed_key = (row, col, tile, rotation)
+        placed = _PLACED.get(placed_key)
+        if placed is None:
+            if len(_PLACED) >= 20_000:
+                _PLACED.clear()
+            placed = _PLACED[placed_key] = message_field(
+                P_SHOP,
+                string_field(TILE_ID, tile) + varint_field(TILE_ROW, row) + varint_field(TILE_COL, col) + varint_field(TILE_ROTATION, rotation),
+            )
+        parts.append(placed)
+    parts.append(strings_field(P_DISCARDS, player.discards))
+    parts.append(strings_field(P_UNUSED, player.unused_chips))
+    for chip in player.chips:
+        parts.append(_chip(chip))
+    final = player.final
+    tail = b"" if final is None else message_field(P_FINAL, encode(pb.FinalScore, final).SerializeToString())
+    return b"".join(parts), tail
+
+
+def _chip(chip: Chip) -> bytes:
+    """A used dungeon chip as a Player field 6."""
+    return message_field(
+        P_CHIPS,
+        varint_field(CHIP_ROUND, chip.round)
+        + string_field(CHIP_DUNGEON, chip.dungeon)
+        + varint_field(CHIP_THUMB, 1 if chip.thumb else 0)
+        + varint_field(CHIP_POINTS, chip.points),
+    )
 
 
 WIRE = GameWire(view=pb.View, option=pb.OptionPayload, event=pb.Event, view_bytes=view_bytes)

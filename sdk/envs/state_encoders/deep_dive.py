@@ -1,8 +1,9 @@
 """DEEP DIVE observations from the state: the vector `game_encoding("deep_dive").view` gives a seat's view.
 
 Everything in a DEEP DIVE view is public, so a seat's vector is the table's plus its seat number.
-Each depth, board and the solo AI is a part remembered by the exact lists it comes from (tile lists
-only grow or shrink a tile at a time, so most parts repeat from one step to the next).
+Each depth, board, the solo AI and the discarded rocks is a block of the vector written once and found
+again by the token the engine replaces wherever that part changes (DeepDiveState.depth_tokens...): most
+parts are as they were one step before, and finding them costs a dict lookup, no key made of the state.
 """
 
 from __future__ import annotations
@@ -17,9 +18,12 @@ from referee.games.deep_dive.data import FOOD
 from referee.games.deep_dive.scoring import ai_score, complete_rows, row_score
 from referee.games.deep_dive.state import AI, OVER, DeepDiveState
 from sdk.envs.encodings import game_encoding
-from sdk.envs.state_encoders.parts import Block, Memory, Recent, block_taker, check_cap, naming_vocabulary_errors
+from referee.wire import Blocks
+from sdk.envs.state_encoders.parts import Block, block_taker, check_cap, make_block, naming_vocabulary_errors
 
 GAME = "deep_dive"
+#: parts kept per memory before it is emptied
+PARTS_KEPT = 4096
 _E = game_encoding(GAME).view
 
 
@@ -81,7 +85,11 @@ class _TileList:
             known = self.items[id(tiles)] = (tiles, rows)
         return known[1]
 
-    def write(self, tiles: Any, indices: Sequence[int], out: memoryview, at: int) -> None:  # noqa: ANN401
+    def clear(self, values: np.ndarray, at: int) -> None:
+        """Zeros over the list (its count and every item up to the cap) at part offset `at` of a block's values."""
+        values[at + self.count : at + self.first + self.cap * self.stride] = 0.0
+
+    def write(self, tiles: Any, indices: Sequence[int], out: Any, at: int) -> None:  # noqa: ANN401 - slots
         """The list of tile indices `indices` (tiles: the state's tile table) at part offset `at` of a block."""
         check_cap(GAME, self.path, len(indices), self.cap)
         out[at + self.count] = float(len(indices))
@@ -126,37 +134,119 @@ _B_DEPTHS, _B_DEPTHS_FIRST, _B_DEPTHS_CAP = (
     _E.cap("boards[].captured_depths"),
 )
 _B_TILES = _E.one_hot("boards[].captured_tiles", "boards[]")
+_B_TILES_FIRST, _B_TILES_END = min(_B_TILES.values()), max(_B_TILES.values()) + 1
 
 _A_POSITION, _A_SCORE, _A_ROWS = (_E.offset(f"ai.{name}", "ai") for name in ("position", "score", "complete_rows"))
 _A_COLUMNS = tuple(_TileList(f"ai.{colour}", "ai") for colour in ("pink", "green", "yellow"))
 _A_ROCKS = _TileList("ai.rocks", "ai")
 _A_OPEN_WATER = _TileList("ai.open_water", "ai")
 
-_depths, _unseen, _boards, _ai, _discarded = Memory(), Memory(), Memory(), Memory(), Memory()
-#: the depth, unseen and board parts last handed out, by depth and by seat
-_recent_depths, _recent_unseen, _recent_boards = Recent(DEPTH_CAP), Recent(DEPTH_CAP), Recent(BOARD_CAP)
+#: parts already written, by the engine's token of each (DeepDiveState.depth_tokens...): a part changes a few
+#: times a game, and its token with it, so the last few thousand cover every state in play
+_depths, _boards, _ai, _discarded = Blocks(PARTS_KEPT), Blocks(PARTS_KEPT), Blocks(PARTS_KEPT), Blocks(PARTS_KEPT)
 #: per tile table: each tile's place in an unseen block (a numpy table: a new unseen list costs one lookup)
 _UNSEEN_PLACES: dict[int, tuple[Any, np.ndarray]] = {}
 
 
-def _unseen_block(state: DeepDiveState, index: int) -> Block:
-    """The unseen block of depth `index`: a count per tile (each tile once in the rules)."""
+def _unseen_counts(state: DeepDiveState, index: int, values: np.ndarray) -> None:
+    """Depth `index`'s unseen tiles into `values` (its unseen block): a count per tile (each tile once in the rules)."""
     tiles = state.data.tiles
     known = _UNSEEN_PLACES.get(id(tiles))
     if known is None or known[0] is not tiles:
         known = _UNSEEN_PLACES[id(tiles)] = (tiles, np.array([_D_UNSEEN[tile.id] for tile in tiles], np.intp))
     unseen = state.unseen[index]
-    values = np.zeros(UNSEEN_SIZE, np.float32)
     places = known[1][np.fromiter(unseen, np.intp, len(unseen))]
     if len(set(unseen)) == len(unseen):
         values[places] = 1.0
     else:  # a tile twice: counted, as the view's encoding counts it
         np.add.at(values, places, 1.0)
-    return DEPTH_ITEM + index * DEPTH_STRIDE + _D_UNSEEN_START, values
 
 
-def _tuples(lists: Sequence[Sequence[int]]) -> tuple[tuple[int, ...], ...]:
-    return tuple(map(tuple, lists))
+class _Made:
+    """The block last made at a place (a depth, a seat's board) and copies of the state's values it shows: a part
+    that changed is made from it by writing again only what differs (a tile list or two, a count)."""
+
+    __slots__ = ("tiles", "values", "shown")
+
+    def __init__(self, tiles: object, values: np.ndarray, shown: list[Any]) -> None:
+        self.tiles = tiles
+        self.values = values
+        self.shown = shown
+
+
+#: per depth and per seat: the part last made there
+_made_depths: list[_Made | None] = [None] * DEPTH_CAP
+_made_boards: list[_Made | None] = [None] * BOARD_CAP
+
+
+def _depth_block(state: DeepDiveState, index: int) -> Block:
+    """The whole of depth `index + 1` as a block of the vector: from the depth last made, what differs written again."""
+    tiles = state.data.tiles
+    inert = state.inert[index]
+    penguin_on = state.penguin_on
+    shown: list[Any] = [
+        state.face_down[index], state.removed_per_depth, list(state.unseen[index]), list(state.available[index]), list(inert),
+        [penguin_on.get(t) for t in inert] if penguin_on and inert else None,
+    ]
+    made = _made_depths[index]
+    if made is None or made.tiles is not tiles or made.shown[1] != shown[1]:
+        values = np.zeros(DEPTH_STRIDE, np.float32)
+        out: Any = memoryview(values)
+        _write_depth_counts(state, index, out)
+        _write_unseen(state, index, values)
+        _D_AVAILABLE.write(tiles, state.available[index], out, 0)
+        _write_inert(state, index, out)
+    else:
+        before = made.shown
+        values = made.values.copy()
+        out = memoryview(values)
+        if before[0] != shown[0]:
+            out[_D_FACE_DOWN] = float(shown[0])
+        if before[2] != shown[2]:
+            values[_D_UNSEEN_START : _D_UNSEEN_START + UNSEEN_SIZE] = 0.0
+            _write_unseen(state, index, values)
+        if before[3] != shown[3]:
+            _D_AVAILABLE.clear(values, 0)
+            _D_AVAILABLE.write(tiles, state.available[index], out, 0)
+        if before[4] != shown[4] or before[5] != shown[5]:
+            _D_INERT.clear(values, 0)
+            _write_inert(state, index, out)
+    _made_depths[index] = _Made(tiles, values, shown)
+    return DEPTH_ITEM + index * DEPTH_STRIDE, values
+
+
+def _write_unseen(state: DeepDiveState, index: int, values: np.ndarray) -> None:
+    _unseen_counts(state, index, values[_D_UNSEEN_START : _D_UNSEEN_START + UNSEEN_SIZE])
+
+
+def _board_block(state: DeepDiveState, player: int) -> Block:
+    """The player's board as a block of the vector: from the board last made for that seat, what differs written again."""
+    tiles = state.data.tiles
+    columns = state.columns[player]
+    shown: list[Any] = [list(columns[0]), list(columns[1]), list(columns[2]), list(state.rocks[player]), list(state.captured[player])]
+    made = _made_boards[player]
+    if made is None or made.tiles is not tiles:
+        values = np.zeros(BOARD_STRIDE, np.float32)
+        _write_board(state, player, memoryview(values), 0)
+    else:
+        before = made.shown
+        values = made.values.copy()
+        out = memoryview(values)
+        if before[0] != shown[0] or before[1] != shown[1] or before[2] != shown[2]:
+            for column, tile_list, was, now in zip(columns, _B_COLUMNS, before, shown):
+                if was != now:
+                    tile_list.clear(values, 0)
+                    tile_list.write(tiles, column, out, 0)
+            _write_board_score(state, player, out, 0)
+        if before[3] != shown[3]:
+            _B_ROCKS.clear(values, 0)
+            _B_ROCKS.write(tiles, state.rocks[player], out, 0)
+        if before[4] != shown[4]:
+            values[_B_DEPTHS : _B_DEPTHS_FIRST + _B_DEPTHS_CAP] = 0.0
+            values[_B_TILES_FIRST : _B_TILES_END] = 0.0
+            _write_captured(state, player, out, 0)
+    _made_boards[player] = _Made(tiles, values, shown)
+    return BOARD_ITEM + player * BOARD_STRIDE, values
 
 
 def _encode(state: DeepDiveState, seat: Seat, out: dict[int, float]) -> None:
@@ -192,64 +282,52 @@ def _encode(state: DeepDiveState, seat: Seat, out: dict[int, float]) -> None:
         out[JUST_FLIPPED] = 1.0
         write_tile(tiles[state.flipped], _JUST_FLIPPED_FIELDS, _JUST_FLIPPED_IDS, out, JUST_FLIPPED)
     out[DEPTHS] = float(DEPTH_CAP)
-    penguin_on = state.penguin_on
-    face_down, removed = state.face_down, state.removed_per_depth
     put_block = block_taker(out)
-    tiles_id = id(tiles)
-    for index, (unseen, available, inert) in enumerate(zip(state.unseen, state.available, state.inert)):
-        current = (face_down[index], removed, available, inert, tuple(map(penguin_on.get, inert)) if inert else (), tiles_id)
-        block = _recent_depths.get(index, current)
+    # Each part found by the token the engine replaces wherever that part changes.
+    depths = _depths
+    for index, token in enumerate(state.depth_tokens):
+        block = depths.get(token)
         if block is None:
-            key = (index, current[0], removed, tuple(available), tuple(inert), current[4], tiles_id)
-            block = _depths.get(key) or _depths.block(
-                key, DEPTH_ITEM + index * DEPTH_STRIDE, DEPTH_STRIDE, lambda slots: _write_depth(state, index, slots, 0)
-            )
-            _recent_depths.keep(index, current, block)
-        put_block(block)  # the whole depth, its unseen block (all zeros) included
-        current = (unseen, tiles_id)
-        block = _recent_unseen.get(index, current)
-        if block is None:
-            key = (index, tuple(unseen), tiles_id)
-            block = _unseen.get(key) or _unseen.keep(key, _unseen_block(state, index))
-            _recent_unseen.keep(index, current, block)
-        put_block(block)  # copied over the depth's
+            block = depths.keep(token, _depth_block(state, index))
+        put_block(block)
     players = state.players
     check_cap(GAME, "boards", players, BOARD_CAP)
     out[BOARDS] = float(players)
-    for player, (columns, rocks, captured) in enumerate(zip(state.columns, state.rocks, state.captured)):
-        current = (columns, rocks, captured, tiles_id)
-        block = _recent_boards.get(player, current)
+    boards = _boards
+    for player, token in enumerate(state.board_tokens):
+        block = boards.get(token)
         if block is None:
-            key = (player, tuple(map(tuple, columns)), tuple(rocks), tuple(captured), tiles_id)
-            block = _boards.get(key) or _boards.block(
-                key, BOARD_ITEM + player * BOARD_STRIDE, BOARD_STRIDE, lambda slots: _write_board(state, player, slots, 0)
-            )
-            _recent_boards.keep(player, current, block)
+            block = boards.keep(token, _board_block(state, player))
         put_block(block)
     if solo:
-        key = (state.ai_position, state.difficulty, _tuples(state.ai_columns), tuple(state.ai_rocks),
-               tuple(state.ai_open_water), id(tiles))
-        put_block(_ai.get(key) or _ai.block(key, AI_PART, AI_SIZE, lambda slots: _write_ai(state, slots, 0)))
+        key = (state.ai_token, state.ai_position)
+        block = _ai.get(key)
+        if block is None:
+            block = _ai.keep(key, make_block(AI_PART, AI_SIZE, lambda slots: _write_ai(state, slots, 0)))
+        put_block(block)
     if state.discarded:
-        key = (tuple(state.discarded), id(tiles))
-        put_block(
-            _discarded.get(key)
-            or _discarded.block(key, DISCARDED_START, DISCARDED_SIZE, lambda slots: _write_discarded(state, slots, 0))
-        )
+        block = _discarded.get(state.discarded_token)
+        if block is None:
+            block = _discarded.keep(
+                state.discarded_token, make_block(DISCARDED_START, DISCARDED_SIZE, lambda slots: _write_discarded(state, slots, 0))
+            )
+        put_block(block)
     if state.phase == OVER:
         out[GAME_OVER] = 1.0
 
 
-def _write_depth(state: DeepDiveState, index: int, out: Any, at: int) -> None:  # noqa: ANN401 - slots
-    """Depth `index + 1` but for its unseen tiles (`_unseen_block`), from slot `at` of `out`."""
-    tiles = state.data.tiles
-    out[at] = 1.0
-    out[at + _D_DEPTH] = float(index + 1)
-    out[at + _D_FACE_DOWN] = float(state.face_down[index])
-    out[at + _D_REMOVED] = float(state.removed_per_depth)
-    _D_AVAILABLE.write(tiles, state.available[index], out, at)
-    _D_INERT.write(tiles, state.inert[index], out, at)
-    item = at + _D_INERT.first
+def _write_depth_counts(state: DeepDiveState, index: int, out: Any) -> None:  # noqa: ANN401 - slots
+    """A depth's presence, number, face-down and removed counts, in its block's slots `out`."""
+    out[0] = 1.0
+    out[_D_DEPTH] = float(index + 1)
+    out[_D_FACE_DOWN] = float(state.face_down[index])
+    out[_D_REMOVED] = float(state.removed_per_depth)
+
+
+def _write_inert(state: DeepDiveState, index: int, out: Any) -> None:  # noqa: ANN401 - slots
+    """A depth's inert tiles and the penguins on them, in its block's slots `out`."""
+    _D_INERT.write(state.data.tiles, state.inert[index], out, 0)
+    item = _D_INERT.first
     for t in state.inert[index]:
         seat = state.penguin_on.get(t)
         if seat is not None:
@@ -267,6 +345,13 @@ def _write_board(state: DeepDiveState, player: int, out: Any, at: int) -> None: 
     for column, tile_list in zip(columns, _B_COLUMNS):
         tile_list.write(tiles, column, out, at)
     _B_ROCKS.write(tiles, state.rocks[player], out, at)
+    _write_captured(state, player, out, at)
+    _write_board_score(state, player, out, at)
+
+
+def _write_captured(state: DeepDiveState, player: int, out: Any, at: int) -> None:  # noqa: ANN401 - slots
+    """The player's supply and captured penguins (their depths and tiles), from slot `at` of `out`."""
+    tiles = state.data.tiles
     out[at + _B_SUPPLY] = float(state.supply(player))
     captured = state.captured[player]
     check_cap(GAME, "boards[].captured_depths", len(captured), _B_DEPTHS_CAP)
@@ -274,7 +359,12 @@ def _write_board(state: DeepDiveState, player: int, out: Any, at: int) -> None: 
     for position, t in enumerate(captured):
         out[at + _B_DEPTHS_FIRST + position] = float(tiles[t].depth)
         out[at + _B_TILES[tiles[t].id]] += 1.0
-    values = [[tiles[t].value for t in column] for column in columns]
+
+
+def _write_board_score(state: DeepDiveState, player: int, out: Any, at: int) -> None:  # noqa: ANN401 - slots
+    """The player's score and complete rows, from slot `at` of `out`."""
+    tiles = state.data.tiles
+    values = [[tiles[t].value for t in column] for column in state.columns[player]]
     out[at + _B_SCORE] = float(row_score(values))
     out[at + _B_ROWS] = float(complete_rows(values))
 
@@ -301,4 +391,4 @@ def _write_discarded(state: DeepDiveState, out: Any, at: int) -> None:  # noqa: 
 
 
 #: the seat's observation slots; a value outside its vocabulary is an EncodingError naming it
-encode = naming_vocabulary_errors(GAME, _encode)
+encode = naming_vocabulary_errors(GAME, _encode)  # type: ignore[arg-type]

@@ -8,12 +8,16 @@ by field path).
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
+
 from referee.engine import Seat
 from referee.games.fuji99.data import FujiData
 from referee.games.fuji99.phases import CUBES, OVER
 from referee.games.fuji99.state import Fuji99State
 from sdk.envs.encodings import game_encoding
-from sdk.envs.state_encoders.parts import naming_vocabulary_errors, over_cap
+from sdk.envs.state_encoders.parts import Block, block_taker, naming_vocabulary_errors, over_cap
 
 _E = game_encoding("fuji99").view
 
@@ -97,71 +101,82 @@ def _hand_slots(data: FujiData) -> tuple[tuple[_HandSlots, ...], ...]:
     return slots
 
 
+class _Seen:
+    """Each seat's cards (hand and omens) as the block last handed out for one state, with a copy of what they
+    showed then: cards as they were (compared in C with the copy, no key made) are handed out again."""
+
+    __slots__ = ("state", "seats", "blocks")
+
+    def __init__(self, state: Fuji99State) -> None:
+        self.state = state
+        #: per seat: its hand, the cubes on the hand's cards and its omens
+        self.seats: list[tuple[list[str], tuple[int | None, ...], list[tuple[str, bool]]] | None] = [None] * state.players
+        self.blocks: list[Block | None] = [None] * state.players
+
+
+#: id(state) -> the seats' blocks last handed out for it; emptied when full.
+_SEEN: dict[int, _Seen] = {}
+_SEEN_LIMIT = 256
+
+
+def _seen(state: Fuji99State) -> _Seen:
+    seen = _SEEN.get(id(state))
+    if seen is None or seen.state is not state:
+        if len(_SEEN) >= _SEEN_LIMIT:
+            _SEEN.clear()
+        seen = _SEEN[id(state)] = _Seen(state)
+    return seen
+
+
 def _encode(state: Fuji99State, seat: Seat, out: dict[int, float]) -> None:
-    """Write the slots of `seat`'s view encoding (the whole table: Fuji 99 has no secrets)."""
+    """Write the slots of `seat`'s view encoding (the whole table: Fuji 99 has no secrets); each seat's cards are
+    a block of the vector, the rest float slots (few enough for the vector to set them one by one)."""
+    put_block = block_taker(out)
     out[_SEAT] = 1.0
-    out[_SEAT + 1] = seat
+    out[_SEAT + 1] = float(seat)
     players = state.players
     phase = state.phase
-    out[_PLAYERS] = players
-    out[_ROUND] = state.round
-    out[_MAX_ROUNDS] = state.max_rounds
-    out[_ACTIVE] = state.active
+    out[_PLAYERS] = float(players)
+    out[_ROUND] = float(state.round)
+    out[_MAX_ROUNDS] = float(state.max_rounds)
+    out[_ACTIVE] = float(state.active)
     out[_PHASE[phase]] = 1.0
-    out[_MOVEMENT] = state.m
+    out[_MOVEMENT] = float(state.m)
     if players > _SEATS_CAP:
         raise over_cap("seats", players, _SEATS_CAP)
-    out[_SEATS] = players
-    hand_slots = _hand_slots(state.data)
+    out[_SEATS] = float(players)
+    seen = _seen(state)
     cubes_get = state.cubes.get
     for p in range(players):
-        present, s_seat, s_pos, s_turns, s_clear, s_yellow, s_red, s_got20, s_got50, s_hand, s_danger, s_omens = _SEAT_SLOTS[p]
+        present, s_seat, s_pos, s_turns, s_clear, s_yellow, s_red, s_got20, s_got50 = _SEAT_SLOTS[p][:9]
         out[present] = 1.0
-        out[s_seat] = p
-        out[s_pos] = state.pos[p]
-        out[s_turns] = state.turns_taken[p]
-        out[s_clear], out[s_yellow], out[s_red] = state.bags[p]
+        out[s_seat] = float(p)
+        out[s_pos] = float(state.pos[p])
+        out[s_turns] = float(state.turns_taken[p])
+        clear, yellow, red = state.bags[p]
+        out[s_clear], out[s_yellow], out[s_red] = float(clear), float(yellow), float(red)
         got = state.got[p]
-        out[s_got20] = got[0]
-        out[s_got50] = got[1]
+        out[s_got20] = float(got[0])
+        out[s_got50] = float(got[1])
+        # The hand, its danger and the omens (the rest of the seat's stretch) change a few times a game.
         hand = state.hands[p]
-        if len(hand) > _HAND_CAP:
-            raise over_cap("seats[].hand", len(hand), _HAND_CAP)
-        out[s_hand] = len(hand)
-        total = 0
-        places = hand_slots[p]
-        for i, card in enumerate(hand):
-            h_present, per_card, h_cubes, h_danger = places[i]
-            card_slot, type_slot, printed = per_card[card]
-            out[h_present] = 1.0
-            out[card_slot] = 1.0
-            out[type_slot] = 1.0
-            on_card = cubes_get(card, 0)
-            out[h_cubes] = on_card
-            danger = on_card if printed is None else printed
-            out[h_danger] = danger
-            total += danger
-        out[s_danger] = total
+        on_hand = tuple(map(cubes_get, hand))
         omens = state.omens[p]
-        if len(omens) > _OMENS_CAP:
-            raise over_cap("seats[].omens", len(omens), _OMENS_CAP)
-        out[s_omens] = len(omens)
-        omen_slots = _OMEN_SLOTS[p]
-        for i, (card, active) in enumerate(omens):
-            o_present, o_cards, o_active = omen_slots[i]
-            out[o_present] = 1.0
-            out[o_cards[card]] = 1.0
-            out[o_active] = active
-    out[_CURRENT[0]], out[_CURRENT[1]], out[_CURRENT[2]] = state.draw
+        block = seen.blocks[p]
+        if block is None or seen.seats[p] != (hand, on_hand, omens):
+            block = seen.blocks[p] = _cards_block(state, p)
+            seen.seats[p] = (hand.copy(), on_hand, omens.copy())
+        put_block(block)
+    out[_CURRENT[0]], out[_CURRENT[1]], out[_CURRENT[2]] = map(float, state.draw)
     to_draw, red_area, spent, available, bonus, pagoda, yellow20, yellow50, deck = _TABLE
-    out[to_draw] = state.to_draw if phase == CUBES else 0
-    out[red_area] = state.red_area
-    out[spent] = state.spent
-    out[available] = state.available
-    out[bonus] = state.move_bonus(state.active)
-    out[pagoda] = state.pagoda
-    out[yellow20], out[yellow50] = state.yellow_left
-    out[deck] = len(state.deck)
+    out[to_draw] = float(state.to_draw) if phase == CUBES else 0.0
+    out[red_area] = float(state.red_area)
+    out[spent] = float(state.spent)
+    out[available] = float(state.available)
+    out[bonus] = float(state.move_bonus(state.active))
+    out[pagoda] = float(state.pagoda)
+    out[yellow20], out[yellow50] = map(float, state.yellow_left)
+    out[deck] = float(len(state.deck))
     for card in state.discard:
         out[_DISCARD[card]] = 1.0
     for card in state.resolving:
@@ -169,21 +184,60 @@ def _encode(state: Fuji99State, seat: Seat, out: dict[int, float]) -> None:
         out[slot] = out.get(slot, 0.0) + 1.0
     if state.drawing is not None:
         out[_DRAWING] = 1.0
-        out[_DRAWING + 1] = state.drawing
+        out[_DRAWING + 1] = float(state.drawing)
     placed = state.placed
     if len(placed) > _PLACED_CAP:
         raise over_cap("placed_this_stop", len(placed), _PLACED_CAP)
-    out[_PLACED] = len(placed)
+    out[_PLACED] = float(len(placed))
     for i, (card, count) in enumerate(placed.items()):
         p_present, p_cards, p_cubes = _PLACED_ITEMS[i]
         out[p_present] = 1.0
         out[p_cards[card]] = 1.0
-        out[p_cubes] = count
-    out[_CUBES_TO_PLACE] = state.to_place
+        out[p_cubes] = float(count)
+    out[_CUBES_TO_PLACE] = float(state.to_place)
     if state.winner is not None:
         out[_WINNER] = 1.0
-        out[_WINNER + 1] = state.winner
-    out[_OVER] = phase == OVER
+        out[_WINNER + 1] = float(state.winner)
+    out[_OVER] = 1.0 if phase == OVER else 0.0
 
 
-encode = naming_vocabulary_errors('fuji99', _encode)
+def _cards_block(state: Fuji99State, p: int) -> Block:
+    """Seat `p`'s hand, hand danger and omens: the end of its stretch of the vector."""
+    start = _SEAT_SLOTS[p][9]
+    values = np.zeros(_SEAT_SLOTS[p][0] + _SEAT_STRIDE - start, np.float32)
+    out: Any = memoryview(values)  # float32 slots
+    at = -start
+    s_hand, s_danger, s_omens = _SEAT_SLOTS[p][9:]
+    hand = state.hands[p]
+    if len(hand) > _HAND_CAP:
+        raise over_cap("seats[].hand", len(hand), _HAND_CAP)
+    out[s_hand + at] = float(len(hand))
+    total = 0
+    places = _hand_slots(state.data)[p]
+    cubes_get = state.cubes.get
+    for i, card in enumerate(hand):
+        h_present, per_card, h_cubes, h_danger = places[i]
+        card_slot, type_slot, printed = per_card[card]
+        out[h_present + at] = 1.0
+        out[card_slot + at] = 1.0
+        out[type_slot + at] = 1.0
+        on_card = cubes_get(card, 0)
+        out[h_cubes + at] = float(on_card)
+        danger = on_card if printed is None else printed
+        out[h_danger + at] = float(danger)
+        total += danger
+    out[s_danger + at] = float(total)
+    omens = state.omens[p]
+    if len(omens) > _OMENS_CAP:
+        raise over_cap("seats[].omens", len(omens), _OMENS_CAP)
+    out[s_omens + at] = float(len(omens))
+    omen_slots = _OMEN_SLOTS[p]
+    for i, (card, active) in enumerate(omens):
+        o_present, o_cards, o_active = omen_slots[i]
+        out[o_present + at] = 1.0
+        out[o_cards[card] + at] = 1.0
+        out[o_active + at] = 1.0 if active else 0.0
+    return start, values
+
+
+encode = naming_vocabulary_errors('fuji99', _encode)  # type: ignore[arg-type]

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from referee.engine import Seat
 from referee.games.magnificent import draft
 from referee.games.magnificent.data import TILE_TYPES
 from referee.games.magnificent.model import Player, position_label
 from referee.games.magnificent.state import MagnificentState
 from sdk.envs.encodings import game_encoding
-from sdk.envs.state_encoders.parts import Memory, Recent, block_taker, check_cap, naming_vocabulary_errors
+from sdk.envs.state_encoders.parts import Block, Memory, block_taker, check_cap, naming_vocabulary_errors
 
 GAME = "magnificent"
 _E = game_encoding(GAME).view
@@ -121,9 +123,7 @@ _TU_ANCHOR, _TU_ANCHOR_X, _TU_ANCHOR_Y = _t("anchor"), _t("anchor.x"), _t("ancho
 _TU_CHOSEN, _TU_CHOSEN_CAP = _t("chosen_slots"), _E.cap("turn.chosen_slots")
 _TU_TENT = _E.one_hot("turn.tent")
 
-_players, _camps, _main_tent, _display, _tracks = Memory(), Memory(), Memory(), Memory(), Memory()
-#: the parts last handed out: per seat (players, camps), and the main tent, display and tracks (places 0, 1, 2)
-_recent_players, _recent_camps, _recent = Recent(PLAYERS_CAP), Recent(PLAYERS_CAP), Recent(3)
+_camps, _tracks = Memory(), Memory()
 _label: dict[int, str] = {}
 
 
@@ -155,79 +155,18 @@ def _encode(state: MagnificentState, seat: Seat, out: dict[int, float]) -> None:
     out[DECIDING] = float(len(deciding))
     for position, s in enumerate(deciding):
         out[DECIDING + 1 + position] = float(s)
-    main_tent = state.main_tent
-    block = _recent.get(0, (main_tent,))
-    if block is None:
-        key = tuple(main_tent.items())
-        block = _main_tent.get(key) or _main_tent.block(
-            key, MAIN_TENT, MAIN_TENT_SIZE, lambda slots: _write_main_tent(main_tent, slots, 0)
-        )
-        _recent.keep(0, (main_tent,), block)
-    put_block(block)
-    display = state.display
-    block = _recent.get(1, (display,))
-    if block is None:
-        key = tuple(map(tuple, display))
-        block = _display.get(key) or _display.block(key, DISPLAY, DISPLAY_SIZE, lambda slots: _write_display(display, slots, 0))
-        _recent.keep(1, (display,), block)
-    put_block(block)
-    posters = state.poster_display
-    check_cap(GAME, "poster_display", len(posters), POSTER_DISPLAY_CAP)
-    out[POSTER_DISPLAY] = float(len(posters))
-    for position, poster in enumerate(posters):
-        if poster:
-            out[POSTER_DISPLAY + 1 + position] = POSTER_INDEX[poster]
-    out[POSTER_DECK_SIZE] = float(len(state.poster_deck))
-    _counts(state.poster_discard, POSTER_DISCARD, out)
-    out[MASTER_DECK_SIZE] = float(len(state.master_deck))
-    out[TRAINER_DECK_SIZE] = float(len(state.trainer_deck))
-    _counts(state.draft_pool, DRAFT_POOL, out)
-    _counts(state.removed_trainers, REMOVED_TRAINERS, out)
-    track_tents, wagons = state.track_tents, state.wagons
-    current = (track_tents, wagons, id(state.c))
-    block = _recent.get(2, current)
-    if block is None:
-        key = (tuple((colour, tuple(tents)) for colour, tents in track_tents.items()), tuple(wagons.items()), id(state.c))
-        block = _tracks.get(key) or _tracks.block(key, TRACKS, TRACKS_SIZE, lambda slots: _write_tracks(state, slots, 0))
-        _recent.keep(2, current, block)
-    put_block(block)
-    supply = state.supply
-    out[SUPPLY] = float(len(TILE_TYPES))
-    at = SUPPLY_ITEM
-    for tile_type in TILE_TYPES:
-        out[at] = 1.0
-        out[at + SUPPLY_TYPE[tile_type]] = 1.0
-        out[at + SUPPLY_COUNT] = float(supply[tile_type])
-        at += SUPPLY_STRIDE
+    market = _MARKETS.get(id(state))
+    if market is None or market[0] is not state or market[1] != _market_now(state):
+        market = _keep_market(state)
+    put_block(market[2])
     players = state.players_state
     check_cap(GAME, "players", len(players), PLAYERS_CAP)
     out[PLAYERS] = float(len(players))
-    components = id(state.c)
     for s, player in enumerate(players):
-        # the player's part without its tiles and camp, then those (they change only when it builds)
-        current = (player.board, player.points, player.coins, player.gems, player.markers, player.spent,
-                   player.masters, player.dice, player.trainers, player.posters, player.tents, player.completed,
-                   player.hats)
-        block = _recent_players.get(s, current)
-        if block is None:
-            key = (s, player.board, player.points, player.coins, tuple(player.gems), player.markers, player.spent,
-                   tuple(player.masters), tuple(player.dice.items()), tuple(player.trainers),
-                   tuple(player.posters), tuple(player.tents), tuple(player.completed), tuple(player.hats))
-            block = _players.get(key) or _players.block(
-                key, PLAYERS_ITEM + s * PLAYERS_STRIDE, PLAYERS_STRIDE, lambda slots: _write_player(s, player, slots, 0)
-            )
-            _recent_players.keep(s, current, block)
-        put_block(block)
-        current = (player.tiles, components)
-        block = _recent_camps.get(s, current)
-        if block is None:
-            key = (s, tuple(player.tiles), components)
-            block = _camps.get(key) or _camps.block(
-                key, PLAYERS_ITEM + s * PLAYERS_STRIDE + _P_TILES, CAMP_SIZE,
-                lambda slots: _write_camp(state, player, slots, -_P_TILES),
-            )
-            _recent_camps.keep(s, current, block)
-        put_block(block)
+        known = _PLAYERS_SEEN.get(id(player))
+        if known is None or known[0] is not player or known[1] != s or known[2] != player:
+            known = _keep_player(state, s, player)
+        put_block(known[3])
     if state.turn is not None:
         _write_turn(state, decision, out)
     if state.poster_in_hand:
@@ -252,6 +191,92 @@ def _encode(state: MagnificentState, seat: Seat, out: dict[int, float]) -> None:
         removed = draft.removed_by(state, seat)
         if removed:
             out[DRAFT_REMOVED[removed]] = 1.0
+
+
+#: Entries the memories of markets (by state) and players (by player object) keep before they are emptied.
+_SEEN_LIMIT = 256
+#: id(state) -> (the state, a copy of what its market shows (`_market_copy`), the market's block: slots
+#: MAIN_TENT..PLAYERS, the main tent to the supply)
+_MARKETS: dict[int, tuple[MagnificentState, tuple[Any, ...], Block]] = {}
+#: id(player) -> (the player, its seat, a copy of it as its block was written, its block: the player's whole part)
+_PLAYERS_SEEN: dict[int, tuple[Player, int, Player, Block]] = {}
+MARKET_SIZE = PLAYERS - MAIN_TENT
+
+
+def _market_now(state: MagnificentState) -> tuple[Any, ...]:
+    """What the market's slots show, as the state holds it (compared with `_market_copy` of an earlier state)."""
+    return (
+        state.main_tent, state.display, state.poster_display, len(state.poster_deck), state.poster_discard,
+        len(state.master_deck), len(state.trainer_deck), state.draft_pool, state.removed_trainers, state.track_tents,
+        state.wagons, state.supply, state.c,
+    )
+
+
+def _market_copy(state: MagnificentState) -> tuple[Any, ...]:
+    """`_market_now` with every container copied, nested lists included: a copy compares by its contents, where
+    the state's own objects would compare equal to themselves by identity."""
+    return (
+        state.main_tent.copy(), [slot.copy() for slot in state.display], state.poster_display.copy(),
+        len(state.poster_deck), state.poster_discard.copy(), len(state.master_deck), len(state.trainer_deck),
+        state.draft_pool.copy(), state.removed_trainers.copy(), {colour: tents.copy() for colour, tents in state.track_tents.items()},
+        state.wagons.copy(), state.supply.copy(), state.c,
+    )
+
+
+def _keep_market(state: MagnificentState) -> tuple[MagnificentState, tuple[Any, ...], Block]:
+    """The market's block written (its tracks found by what they show: they change a few times a game), kept."""
+    track_tents, wagons = state.track_tents, state.wagons
+    tracks_key = (tuple((colour, tuple(tents)) for colour, tents in track_tents.items()), tuple(wagons.items()), id(state.c))
+    tracks = _tracks.get(tracks_key) or _tracks.block(tracks_key, TRACKS, TRACKS_SIZE, lambda slots: _write_tracks(state, slots, 0))
+    values = np.zeros(MARKET_SIZE, np.float32)
+    slots: Any = memoryview(values)  # float32 slots
+    _write_main_tent(state.main_tent, slots, 0)
+    _write_display(state.display, slots, DISPLAY - MAIN_TENT)
+    posters = state.poster_display
+    check_cap(GAME, "poster_display", len(posters), POSTER_DISPLAY_CAP)
+    at = POSTER_DISPLAY - MAIN_TENT
+    slots[at] = float(len(posters))
+    for position, poster in enumerate(posters):
+        if poster:
+            slots[at + 1 + position] = POSTER_INDEX[poster]
+    slots[POSTER_DECK_SIZE - MAIN_TENT] = float(len(state.poster_deck))
+    _counts_at(state.poster_discard, POSTER_DISCARD, slots, -MAIN_TENT)
+    slots[MASTER_DECK_SIZE - MAIN_TENT] = float(len(state.master_deck))
+    slots[TRAINER_DECK_SIZE - MAIN_TENT] = float(len(state.trainer_deck))
+    _counts_at(state.draft_pool, DRAFT_POOL, slots, -MAIN_TENT)
+    _counts_at(state.removed_trainers, REMOVED_TRAINERS, slots, -MAIN_TENT)
+    values[TRACKS - MAIN_TENT : TRACKS - MAIN_TENT + TRACKS_SIZE] = tracks[1]
+    supply = state.supply
+    slots[SUPPLY - MAIN_TENT] = float(len(TILE_TYPES))
+    at = SUPPLY_ITEM - MAIN_TENT
+    for tile_type in TILE_TYPES:
+        slots[at] = 1.0
+        slots[at + SUPPLY_TYPE[tile_type]] = 1.0
+        slots[at + SUPPLY_COUNT] = float(supply[tile_type])
+        at += SUPPLY_STRIDE
+    market = (state, _market_copy(state), (MAIN_TENT, values))
+    if len(_MARKETS) >= _SEEN_LIMIT:
+        _MARKETS.clear()
+    _MARKETS[id(state)] = market
+    return market
+
+
+def _keep_player(state: MagnificentState, seat: int, player: Player) -> tuple[Player, int, Player, Block]:
+    """A player's whole part written (its tiles and camp found by the tiles placed: they change when it builds), kept."""
+    components = id(state.c)
+    camp_key = (seat, tuple(player.tiles), components)
+    camp = _camps.get(camp_key) or _camps.block(
+        camp_key, PLAYERS_ITEM + seat * PLAYERS_STRIDE + _P_TILES, CAMP_SIZE,
+        lambda slots: _write_camp(state, player, slots, -_P_TILES),
+    )
+    values = np.zeros(PLAYERS_STRIDE, np.float32)
+    _write_player(seat, player, memoryview(values), 0)
+    values[_P_TILES : _P_TILES + CAMP_SIZE] = camp[1]
+    known = (player, seat, player.copy(), (PLAYERS_ITEM + seat * PLAYERS_STRIDE, values))
+    if len(_PLAYERS_SEEN) >= _SEEN_LIMIT:
+        _PLAYERS_SEEN.clear()
+    _PLAYERS_SEEN[id(player)] = known
+    return known
 
 
 def _counts(values: Any, slots: dict[str, int], out: dict[int, float]) -> None:  # noqa: ANN401
@@ -383,7 +408,7 @@ def _write_camp(state: MagnificentState, player: Player, out: Any, at: int) -> N
 
 
 def _ordered_indexed(values: list[str | None], count: int, cap: int, index: dict[str, float], path: str, at: int,
-                     out: dict[int, float]) -> None:
+                     out: Any) -> None:  # noqa: ANN401 - slots
     """A list of ids shown position by position, each as 1 + its index (None: nothing at that position)."""
     check_cap(GAME, path, len(values), cap)
     out[at + count] = float(len(values))
@@ -444,4 +469,4 @@ def _write_turn(state: MagnificentState, decision: str, out: dict[int, float]) -
 
 
 #: the seat's observation slots; a value outside its vocabulary is an EncodingError naming it
-encode = naming_vocabulary_errors(GAME, _encode)
+encode = naming_vocabulary_errors(GAME, _encode)  # type: ignore[arg-type]

@@ -6,20 +6,28 @@ reputation counts and final records) plus the seat's own hand, reputation cards,
 pending answers; never another seat's hand or reputation cards. Slot numbers come from the view
 encoding (`ViewEncoding.start`, `stride`, `one_hot`, ... by field path). Lists the encoding counts (hand,
 discards, ...) are read in any order; the shop, a list by position, is read in the view's order (sorted
-by square). The layout and each seat's holdings are kept parts (sdk/envs/state_encoders/parts.py).
+by square).
+
+What every seat sees alike (slots before the seat's own) is one block, made once per position for all seats:
+it is kept by the token the state replaces at every decision and chance outcome (`MerchantsState.public_token`),
+and made from the layout's and each seat's board's blocks, kept by the tokens the state replaces wherever that
+part changes (`layout_token`, `board_tokens`): a part is written again only when the engine changed it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
-from referee.engine import Seat
+import numpy as np
+
+from referee.engine import GameState, Seat
 from referee.games.merchants.data import DUNGEONS
 from referee.games.merchants.state import OVER, MerchantsState
 from sdk.envs.encoding import EncodingError
 from sdk.envs.encodings import game_encoding
-from sdk.envs.state_encoders.parts import Recent, block_of, block_taker, naming_vocabulary_errors, over_cap
+from referee.wire import Blocks
+from sdk.envs.state_encoders.parts import Block, block_taker, naming_vocabulary_errors, over_cap
 
 GAME = "merchants"
 _E = game_encoding(GAME).view
@@ -31,7 +39,7 @@ _LAYOUT = _E.start("layout")
 _LAYOUT_STRIDE = _E.stride("layout")
 #: per layout row: (presence slot, dungeon -> slot, A card -> slot, A face -> slot, B card -> slot, B face -> slot,
 #: C card -> slot, C kind -> slot)
-_LAYOUT_ROWS = tuple(
+_LAYOUT_ROWS: tuple[tuple[Any, ...], ...] = tuple(
     (_E.start("layout[]") + i * _LAYOUT_STRIDE,)
     + tuple(
         _E.one_hot(f"layout[].{name}", shift=i * _LAYOUT_STRIDE)
@@ -133,53 +141,73 @@ def _final(final: dict[str, Any], shift: int, out: dict[int, float]) -> None:
             out[table[value] + shift] = 1.0
 
 
-#: the layout and each seat's holdings change a few times a round, and every seat's observation shows them
-#: (their values' items are replaced, never changed in place: copied one level deep)
-_recent_layout, _recent_holdings = Recent(1, nested=False), Recent(_SEATS_CAP, nested=False)
+#: slots 0 .. _PUBLIC_SIZE - 1: what every seat sees alike (the seat's own fields follow)
+_PUBLIC_SIZE = _SEAT
+#: seat 0's slot tables counted from the start of its stretch (every seat's stretch is laid out alike)
+_SEAT0 = _SEAT_ITEMS[0]
+_R_PRESENT, _R_SEAT, _R_SCORE, _R_HAND, _R_REPUTATION = (slot - _SEAT0 for slot in _SEAT_SLOTS[0])
+_R_SHOP, _R_CHIPS = _SHOP[0] - _SEAT0, _CHIPS[0] - _SEAT0
+_R_SHOP_SLOTS = tuple(tuple(slot - _SEAT0 for slot in place) for place in _SHOP_SLOTS[0])
+_R_DISCARDS = {tile: slot - _SEAT0 for tile, slot in _DISCARDS[0].items()}
+_R_UNUSED_CHIPS = {dungeon: slot - _SEAT0 for dungeon, slot in _UNUSED_CHIPS[0].items()}
+_R_CHIP_SLOTS = tuple(
+    (present - _SEAT0, round_slot - _SEAT0, {name: slot - _SEAT0 for name, slot in dungeons.items()}, thumb - _SEAT0, points - _SEAT0)
+    for present, round_slot, dungeons, thumb, points in _CHIP_SLOTS[0]
+)
+
+#: the seat's public board, by its board token; the layout, by its token and whether the trend cards are shown;
+#: what all seats see, by the state's public token (bounded memories: random play makes new ones forever)
+_boards, _layouts, _publics = Blocks(), Blocks(), Blocks(64)
 
 
-def _holdings(p: int, shop: dict[Any, Any], discards: list[str], unused: list[str], chips: list[Any], final: Any) -> dict[int, float]:  # noqa: ANN401 - the state's records
-    """The slots of seat `p`'s shop (in the view's order: sorted by square), discards, chips and final record."""
-    out: dict[int, float] = {}
+def _board(seat: Seat, player: Any) -> np.ndarray:  # noqa: ANN401 - the state's PlayerState
+    """Seat `seat`'s stretch of the vector as far as its board shows it: presence, seat, score, shop (in the view's
+    order: sorted by square), discards, unused and used chips, final record (hand size and reputation count: 0)."""
+    values = np.zeros(_SEAT_STRIDE, np.float32)
+    slots: Any = memoryview(values)  # float32 slots set one by one (a memoryview: no numpy call per slot)
+    slots[_R_PRESENT] = 1.0
+    slots[_R_SEAT] = seat
+    slots[_R_SCORE] = player.score
+    shop = player.shop
     if len(shop) > _SHOP_CAP:
         raise over_cap("seats[].shop", len(shop), _SHOP_CAP)
-    out[_SHOP[p]] = len(shop)
-    places = _SHOP_SLOTS[p]
+    slots[_R_SHOP] = len(shop)
     tile_index = _TILE_INDEX
-    for i, cell in enumerate(sorted(shop)):
+    for place, cell in zip(_R_SHOP_SLOTS, sorted(shop)):
         tile, rotation = shop[cell]
-        t_present, t_tile, t_row, t_col, t_rotation = places[i]
-        out[t_present] = 1.0
-        out[t_tile] = tile_index[tile]
-        out[t_row], out[t_col] = cell
-        out[t_rotation] = rotation
-    slots = _DISCARDS[p]
-    for tile in discards:
-        out[slots[tile]] = 1.0
-    slots = _UNUSED_CHIPS[p]
-    for dungeon in unused:
-        out[slots[dungeon]] = 1.0
+        t_present, t_tile, t_row, t_col, t_rotation = place
+        slots[t_present] = 1.0
+        slots[t_tile] = tile_index[tile]
+        slots[t_row], slots[t_col] = cell
+        slots[t_rotation] = rotation
+    for tile in player.discards:
+        slots[_R_DISCARDS[tile]] = 1.0
+    for dungeon in player.unused_chips:
+        slots[_R_UNUSED_CHIPS[dungeon]] = 1.0
+    chips = player.chips
     if len(chips) > _CHIPS_CAP:
         raise over_cap("seats[].chips", len(chips), _CHIPS_CAP)
-    out[_CHIPS[p]] = len(chips)
-    chip_slots = _CHIP_SLOTS[p]
-    for i, chip in enumerate(chips):
-        c_present, c_round, c_dungeons, c_thumb, c_points = chip_slots[i]
-        out[c_present] = 1.0
-        out[c_round] = chip.round
-        out[c_dungeons[chip.dungeon]] = 1.0
-        out[c_thumb] = chip.thumb
-        out[c_points] = chip.points
-    if final is not None:
-        _final(final, p * _SEAT_STRIDE, out)
-    return out
+    slots[_R_CHIPS] = len(chips)
+    for chip_slots, chip in zip(_R_CHIP_SLOTS, chips):
+        c_present, c_round, c_dungeons, c_thumb, c_points = chip_slots
+        slots[c_present] = 1.0
+        slots[c_round] = chip.round
+        slots[c_dungeons[chip.dungeon]] = 1.0
+        slots[c_thumb] = chip.thumb
+        slots[c_points] = chip.points
+    if player.final is not None:
+        final: dict[int, float] = {}
+        _final(player.final, 0, final)
+        for slot, value in final.items():
+            slots[slot - _SEAT0] = value
+    return values
 
 
 def _layout(
     layout: dict[tuple[str, str], tuple[str, str]], revealed: bool, c_cards: dict[str, str], grey: dict[str, str],
     d_card: str | None, grey_kinds: Mapping[str, str],
-) -> dict[int, float]:
-    """The slots of the layout rows (as `state.layout_rows(revealed)` gives them) and of the D card once revealed."""
+) -> np.ndarray:
+    """The stretch of the layout rows (as `state.layout_rows(revealed)` gives them) and of the D card once revealed."""
     out: dict[int, float] = {}
     row = 0
     for dungeon in DUNGEONS:
@@ -202,56 +230,72 @@ def _layout(
     if revealed and d_card is not None:
         out[_D_CARD[d_card]] = 1.0
         out[_D_KIND[grey_kinds[grey["D"]]]] = 1.0
-    return out
+    values = np.zeros(_LAYOUT_SIZE, np.float32)
+    slots: Any = memoryview(values)  # float32 slots set one by one (a memoryview: no numpy call per slot)
+    for slot, value in out.items():
+        slots[slot - _LAYOUT_STRETCH] = value
+    return values
 
 
-def _encode(state: MerchantsState, seat: Seat, out: dict[int, float]) -> None:
+def _public(state: MerchantsState) -> Block:
+    """Slots 0 .. _PUBLIC_SIZE - 1 of every seat's observation: the public table (views.public_view's fields)."""
+    revealed = state.trends_revealed()
+    players_state = state.players_state
+    players = len(players_state)
+    if players > _SEATS_CAP:
+        raise over_cap("seats", players, _SEATS_CAP)
+    values = np.zeros(_PUBLIC_SIZE, np.float32)
+    slots: Any = memoryview(values)  # float32 slots set one by one (a memoryview: no numpy call per slot)
+    phase = state.phase
+    round_number = state.round
+    solo = state.solo
+    slots[_PLAYERS] = state.players
+    slots[_ROUND] = round_number
+    slots[_PICK] = state.pick
+    slots[_PHASE[phase]] = 1.0
+    slots[_SOLO] = solo
+    slots[_BACK] = state.back_side
+    layout_key = (state.layout_token, revealed)
+    layout = _layouts.get(layout_key)
+    if layout is None:
+        layout = _layouts.keep(
+            layout_key, _layout(state.layout, revealed, state.c_cards, state.grey, state.d_card, state.data.grey_kinds)
+        )
+    slots[_LAYOUT_STRETCH : _LAYOUT_STRETCH + _LAYOUT_SIZE] = layout
+    slots[_SEATS] = players
+    tokens = state.board_tokens
+    for p in range(players):
+        player = players_state[p]
+        token = tokens[p]
+        board = _boards.get(token)
+        if board is None:
+            board = _boards.keep(token, _board(p, player))
+        start = _SEAT_ITEMS[p]
+        slots[start : start + _SEAT_STRIDE] = board
+        bundle = player.bundle
+        slots[start + _R_HAND] = len(bundle.tiles) if bundle is not None else 0
+        slots[start + _R_REPUTATION] = len(player.reputation)
+    slots[_SUPPLY] = len(state.supply)
+    slots[_REPUTATION_DECK] = len(state.reputation_deck)
+    for tile in state.solo_removed:
+        slots[_SOLO_REMOVED[tile]] = 1.0
+    if phase != OVER and round_number >= 1 and not solo:
+        slots[_PASS["right" if round_number == 2 else "left"]] = 1.0
+    return 0, values
+
+
+def _encode(position: GameState, seat: Seat, out: dict[int, float]) -> None:
     """Write the slots of `seat`'s view encoding: the public table and that seat's own cards and answers."""
+    state = cast(MerchantsState, position)
     players_state = state.players_state
     players = len(players_state)
     if not 0 <= seat < players:
         raise EncodingError(f"{GAME}: no seat {seat} in a {players}-player game")
-    phase = state.phase
-    solo = state.solo
-    round_number = state.round
-    out[_PLAYERS] = state.players
-    out[_ROUND] = round_number
-    out[_PICK] = state.pick
-    out[_PHASE[phase]] = 1.0
-    out[_SOLO] = solo
-    out[_BACK] = state.back_side
-    revealed = state.trends_revealed()
-    put_block = block_taker(out)
-    layout = (state.layout, revealed, state.c_cards, state.grey, state.d_card, state.data.grey_kinds)
-    block = _recent_layout.get(0, layout)
+    token = state.public_token
+    block = _publics.get(token)
     if block is None:
-        block = _recent_layout.keep(0, layout, block_of(GAME, "layout", _layout(*layout), _LAYOUT_STRETCH, _LAYOUT_SIZE))
-    put_block(block)
-    if players > _SEATS_CAP:
-        raise over_cap("seats", players, _SEATS_CAP)
-    out[_SEATS] = players
-    for p in range(players):
-        player = players_state[p]
-        present, s_seat, s_score, s_hand, s_reputation = _SEAT_SLOTS[p]
-        out[present] = 1.0
-        out[s_seat] = p
-        out[s_score] = player.score
-        bundle = player.bundle
-        out[s_hand] = len(bundle.tiles) if bundle is not None else 0
-        out[s_reputation] = len(player.reputation)
-        holdings = (player.shop, player.discards, player.unused_chips, player.chips, player.final)
-        block = _recent_holdings.get(p, holdings)
-        if block is None:
-            block = _recent_holdings.keep(
-                p, holdings, block_of(GAME, f"seat {p}", _holdings(p, *holdings), _SEAT_ITEMS[p], _SEAT_STRIDE)
-            )
-        put_block(block)
-    out[_SUPPLY] = len(state.supply)
-    out[_REPUTATION_DECK] = len(state.reputation_deck)
-    for tile in state.solo_removed:
-        out[_SOLO_REMOVED[tile]] = 1.0
-    if phase != OVER and round_number >= 1 and not solo:
-        out[_PASS["right" if round_number == 2 else "left"]] = 1.0
+        block = _publics.keep(token, _public(state))
+    block_taker(out)(block)
     # the seat's own holdings (views.build_view's private part)
     player = players_state[seat]
     out[_SEAT] = 1.0
@@ -264,8 +308,9 @@ def _encode(state: MerchantsState, seat: Seat, out: dict[int, float]) -> None:
         out[_REPUTATION_HAND[card]] = 1.0
     for card in player.returned:
         out[_RETURNED[card]] = 1.0
-    if player.pending_tile is not None and player.pending_tile != "":
-        out[_PENDING_TILE[player.pending_tile]] = 1.0
+    pending_tile = player.pending_tile
+    if pending_tile is not None and pending_tile != "":
+        out[_PENDING_TILE[pending_tile]] = 1.0
     target = player.pending_target
     if target is not None:
         out[_TARGET] = 1.0

@@ -8,11 +8,15 @@ its owner under the counterfeit rule once dealt, and the pot's counterfeits only
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
+
 from referee.engine import Seat
 from referee.games.underground_dice.state import STAKE_FAKES, UndergroundDiceState
 from referee.games.underground_dice.views import HIDDEN_DICE_PHASES
 from sdk.envs.encodings import game_encoding
-from sdk.envs.state_encoders.parts import naming_vocabulary_errors, over_cap
+from sdk.envs.state_encoders.parts import block_taker, naming_vocabulary_errors, over_cap
 
 _E = game_encoding("underground_dice").view
 
@@ -47,87 +51,91 @@ _BANKRUPT, _COUNTERFEIT, _UNTIL = _E.start("bankrupt"), _E.start("counterfeit_ru
 _STAKE_CAP, _MAX_TURNS = _E.start("stake_cap"), _E.start("max_parent_turns")
 
 
-def _encode(state: UndergroundDiceState, seat: Seat, out: dict[int, float]) -> None:
-    """Write the slots of `seat`'s view encoding, with only the secrets that seat may see."""
+def _encode(state: UndergroundDiceState, seat: Seat, slots: dict[int, float]) -> None:
+    """Write the slots of `seat`'s view encoding, with only the secrets that seat may see: the whole vector as one
+    block (a small vector: its few dozen slots set in a float32 array, copied in one go)."""
+    values = np.zeros(_E.size, np.float32)
+    out: Any = memoryview(values)  # float32 slots
     phase = state.phase
     out[_SEAT] = 1.0
-    out[_SEAT + 1] = seat
+    out[_SEAT + 1] = float(seat)
     out[_PHASE[phase]] = 1.0
     parent = state.parent
     if parent is not None:
         out[_PARENT] = 1.0
-        out[_PARENT + 1] = parent
+        out[_PARENT + 1] = float(parent)
         out[_CHILD] = 1.0
-        out[_CHILD + 1] = 1 - parent
+        out[_CHILD + 1] = float(1 - parent)
     completed = state.completed
     if len(completed) > _COMPLETED_CAP:
         raise over_cap("completed_parent_turns", len(completed), _COMPLETED_CAP)
-    out[_COMPLETED] = len(completed)
+    out[_COMPLETED] = float(len(completed))
     for i, count in enumerate(completed, _COMPLETED + 1):
-        out[i] = count
-    out[_TURN] = state.turn_number
-    out[_PINS] = state.p
-    out[_SHIGORO] = state.q
+        out[i] = float(count)
+    out[_TURN] = float(state.turn_number)
+    out[_PINS] = float(state.p)
+    out[_SHIGORO] = float(state.q)
     used = state.used_dice
     if len(used) > _USED_CAP:
         raise over_cap("used_dice", len(used), _USED_CAP)
-    out[_USED] = len(used)
+    out[_USED] = float(len(used))
     for i, (kind, face) in enumerate(used):
         present, kinds, face_slot = _USED_ITEMS[i]
         out[present] = 1.0
         out[kinds[kind]] = 1.0
-        out[face_slot] = face
+        out[face_slot] = float(face)
     counterfeit = state.counterfeit
-    out[_HANDS] = 2
+    out[_HANDS] = 2.0
     for owner in (0, 1):
         present, bills, genuine, fakes = _HAND_ITEMS[owner]
         out[present] = 1.0
-        out[bills] = state.hand(owner)
+        out[bills] = float(state.hand(owner))
         if counterfeit and owner == seat and state.dealt_fakes[owner] is not None:
             out[genuine] = 1.0
-            out[genuine + 1] = state.genuine[owner]
+            out[genuine + 1] = float(state.genuine[owner])
             out[fakes] = 1.0
-            out[fakes + 1] = state.fakes[owner]
-    out[_POT] = state.pot
+            out[fakes + 1] = float(state.fakes[owner])
+    out[_POT] = float(state.pot)
     if state.announced is not None:
         out[_ANNOUNCED] = 1.0
-        out[_ANNOUNCED + 1] = state.announced
+        out[_ANNOUNCED + 1] = float(state.announced)
     if state.stake is not None:
         out[_STAKE] = 1.0
-        out[_STAKE + 1] = state.stake
+        out[_STAKE + 1] = float(state.stake)
     if state.guess is not None:
         out[_GUESS] = 1.0
-        out[_GUESS + 1] = state.guess
+        out[_GUESS + 1] = float(state.guess)
     if state.revealed_total is not None:
         out[_REVEALED] = 1.0
-        out[_REVEALED + 1] = state.revealed_total
+        out[_REVEALED + 1] = float(state.revealed_total)
         out[_HIT] = 1.0
-        out[_HIT + 1] = bool(state.hit)
+        out[_HIT + 1] = float(bool(state.hit))
     if seat == parent and phase in HIDDEN_DICE_PHASES:
         if state.pins_set is not None:
             out[_SET_PINS] = 1.0
-            out[_SET_PINS + 1] = state.pins_set
+            out[_SET_PINS + 1] = float(state.pins_set)
         faces = state.faces_set
         if faces is not None and faces != "":
             out[_SET_FACES[faces]] = 1.0
     if counterfeit and seat == state.pot_owner and state.pot > 0 and phase != STAKE_FAKES:
         out[_POT_FAKES] = 1.0
-        out[_POT_FAKES + 1] = state.pot_fakes
+        out[_POT_FAKES + 1] = float(state.pot_fakes)
     if state.giver is not None and state.receiver is not None:
         out[_TRANSFER] = 1.0
-        out[_GIVER] = state.giver
-        out[_RECEIVER] = state.receiver
-        out[_AMOUNT] = state.amount
-        out[_FROM_STAKE] = state.from_stake
+        out[_GIVER] = float(state.giver)
+        out[_RECEIVER] = float(state.receiver)
+        out[_AMOUNT] = float(state.amount)
+        out[_FROM_STAKE] = float(state.from_stake)
     if state.bankrupt is not None:
         out[_BANKRUPT] = 1.0
-        out[_BANKRUPT + 1] = state.bankrupt
-    out[_COUNTERFEIT] = counterfeit
-    out[_UNTIL] = state.until_bankruptcy
+        out[_BANKRUPT + 1] = float(state.bankrupt)
+    out[_COUNTERFEIT] = float(counterfeit)
+    out[_UNTIL] = float(state.until_bankruptcy)
     if state.stake_cap is not None:
         out[_STAKE_CAP] = 1.0
-        out[_STAKE_CAP + 1] = state.stake_cap
-    out[_MAX_TURNS] = state.max_parent_turns
+        out[_STAKE_CAP + 1] = float(state.stake_cap)
+    out[_MAX_TURNS] = float(state.max_parent_turns)
+    block_taker(slots)((0, values))
 
 
-encode = naming_vocabulary_errors('underground_dice', _encode)
+encode = naming_vocabulary_errors('underground_dice', _encode)  # type: ignore[arg-type]

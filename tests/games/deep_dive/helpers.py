@@ -31,6 +31,7 @@ def tile(state: DeepDiveState, tile_id: str) -> int:
 def _reveal_for_setup(state: DeepDiveState, tile_id: str) -> int:
     index = tile(state, tile_id)
     depth = state.data.tiles[index].depth
+    state.renew_tokens()  # edited outside the rules: views written before must not be found again
     state.unseen[depth - 1].remove(index)
     state.face_down[depth - 1] -= 1
     return index
@@ -92,6 +93,7 @@ def set_stack(state: DeepDiveState, depth: int, face_down: int, keep: Iterable[s
     pool = wanted + others[: face_down + state.removed_per_depth - len(wanted)]
     state.unseen[index] = sorted(pool)
     state.face_down[index] = face_down
+    state.renew_tokens()
 
 
 def exhaust(state: DeepDiveState, *depths: int) -> None:
