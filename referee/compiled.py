@@ -49,7 +49,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
         "referee.games.merchants.wire",
         "referee.games.underground_dice.wire",
     ),
-    ENVS: (),
+    ENVS: ("sdk.envs.table", "sdk.envs.actions", "sdk.envs.encoding", "sdk.envs.state_encoders.parts"),
 }
 #: how `build_status` names each group
 LABELS = {MERCHANTS: "Merchants of B99 engine", WRITERS: "request writers", ENVS: "training environments"}

@@ -264,6 +264,8 @@ def test_a_failed_build_says_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert compiled.build_status(compiled.WRITERS) == "request writers: runs as Python, compiling failed (gcc: command not found)"
     assert compiled.changed_modules(compiled.WRITERS) == list(compiled.GROUPS[compiled.WRITERS])
     assert compiled.changed_modules(compiled.MERCHANTS) == []
+    assert compiled.build_status(compiled.ENVS) == "training environments: runs as Python, not compiled (no build record)"
+    monkeypatch.setitem(compiled.GROUPS, compiled.ENVS, ())
     assert compiled.build_status(compiled.ENVS) == "training environments: nothing listed to compile (referee/compiled.py)"
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from operator import attrgetter
+from typing import Any
 
 import numpy as np
 
@@ -61,7 +62,9 @@ class ActionSpace:
     def legal(self, options: Sequence[Option]) -> tuple[np.ndarray, dict[int, int]]:
         """The remembered mask of these options (not to be changed: `mask` copies it) and action index -> position.
 
-        Both are made once per set of option ids, so an environment step finds its option by one lookup.
+        Both are made once per set of option ids, so an environment step finds its option by one lookup. (Looking
+        up a tuple of options by its identity first was tried: most engines make a new tuple per position, and
+        thousands of them kept alive cost the garbage collector more than the lookups saved.)
         """
         key = tuple(map(_option_id, options))
         known = self.legals.get(key)
@@ -85,7 +88,7 @@ class ActionSpace:
             raise
         return mask
 
-    def find(self, action: int, options: Sequence[Option]) -> Option | None:
+    def find(self, action: Any, options: Sequence[Option]) -> Option | None:  # noqa: ANN401 - any value a learner gives
         """The legal option an action index stands for, None if it stands for none (`option_for` says why)."""
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < self.size:
             return None
@@ -95,7 +98,7 @@ class ActionSpace:
                 return option
         return None
 
-    def option_for(self, action: int, options: Sequence[Option], where: str) -> Option:
+    def option_for(self, action: Any, options: Sequence[Option], where: str) -> Option:
         """The legal option an action index stands for; IllegalActionError names the action otherwise."""
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= int(action) < self.size:
             raise IllegalActionError(f"{self.game_id}: action {action!r} is outside 0..{self.size - 1} ({where})")

@@ -35,10 +35,6 @@ class EncodingError(ArenaError):
     """A view does not fit its game's encoding (unknown value, list over its cap, undeclared field)."""
 
 
-#: up to this many slots in a dict are set one by one; more go through numpy arrays
-_FEW_SLOTS = 80
-
-
 class Slots(dict):  # type: ignore[type-arg]
     """The slots an encoder sets (slot -> value), plus parts of the vector made beforehand as numpy arrays.
 
@@ -49,10 +45,7 @@ class Slots(dict):  # type: ignore[type-arg]
     the dict's slots and the runs are set over them; a slot is set in at most one of the dict and the runs.
     """
 
-    __slots__ = ("runs", "blocks")
-
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self) -> None:  # dict's own __init__ has nothing to do for an empty dict
         self.runs: list[tuple[np.ndarray, np.ndarray]] = []
         self.blocks: list[tuple[int, np.ndarray]] = []
 
@@ -280,16 +273,14 @@ class ViewEncoding:
 
     def vector(self, out: dict[int, float]) -> np.ndarray:
         """A new float32 vector of `size` slots holding `out`'s slots and, for `Slots`, its blocks and runs (zeros elsewhere)."""
-        vector = np.zeros(self.size, dtype=np.float32)
-        slots = memoryview(vector)  # item and slice assignment without numpy's per-call cost
+        vector: Any = np.zeros(self.size, dtype=np.float32)  # Any: numpy's stubs do not declare its buffer
+        slots: Any = memoryview(vector)  # item and slice assignment without numpy's per-call cost (floats too)
         for start, values in getattr(out, "blocks", ()):
             slots[start : start + len(values)] = values
-        try:
-            if len(out) > _FEW_SLOTS:
-                raise TypeError
+        try:  # one by one is quicker than numpy's arrays of slots and values, even for a thousand slots
             for slot, value in out.items():
                 slots[slot] = value
-        except (TypeError, ValueError):  # many slots, or a value that is not a float (numpy converts it)
+        except (TypeError, ValueError):  # a value that is not a number Python converts (numpy converts it)
             vector[np.fromiter(out.keys(), np.intp, len(out))] = np.fromiter(out.values(), np.float32, len(out))
         runs = getattr(out, "runs", None)
         if runs:
@@ -419,7 +410,10 @@ class ViewEncoding:
             self.blocks.append(Block(at, len(vocab), path, "one-hot: " + _listing(vocab)))
             return _OneHot(path, vocab)
         if fd.type == FieldDescriptor.TYPE_ENUM:
-            names = [value.name for value in fd.enum_type.values]
+            enum_type = fd.enum_type
+            if enum_type is None:
+                raise EncodingError(f"{self.game_id}: view field {path} is an enum without its values")
+            names = [value.name for value in enum_type.values]
             self.blocks.append(Block(at, len(names), path, "one-hot: " + _listing(names)))
             return _OneHot(path, names)
         if fd.type in _NUMBER_TYPES:

@@ -18,21 +18,28 @@ class StaleViewError(ArenaError):
     """An info's view was first read after its game had moved on in a way that cannot be replayed."""
 
 
+#: what makes an info's view: a function and its arguments, `(make_view, *arguments)`
+ViewSource = tuple[Any, ...]
+
+
 class SeatInfo(dict):  # type: ignore[type-arg]
-    """`{"view": ..., **fields}` whose view is made by `make_view()` when first read."""
+    """`{"view": ..., **fields}` whose view is made by `make_view(*arguments)` when first read.
+
+    `source` is `make_view` alone or `(make_view, *arguments)` (an environment hands out one info a step: a tuple
+    costs less than a new function holding the arguments)."""
 
     __slots__ = ("_make_view",)
 
-    def __init__(self, make_view: Callable[[], Any], **fields: Any) -> None:
+    def __init__(self, source: Callable[[], Any] | ViewSource, **fields: Any) -> None:
         super().__init__(fields)
-        self._make_view: Callable[[], Any] | None = make_view
+        self._make_view: ViewSource | None = source if type(source) is tuple else (source,)
 
     def _fill(self) -> None:
         """Build the view now (once)."""
-        make_view = self._make_view
-        if make_view is None:
+        source = self._make_view
+        if source is None:
             return
-        dict.__setitem__(self, "view", make_view())
+        dict.__setitem__(self, "view", source[0](*source[1:]))
         self._make_view = None
 
     # reading one key: only "view" needs building
@@ -141,3 +148,15 @@ class SeatInfo(dict):  # type: ignore[type-arg]
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (dict, (self.copy(),))
+
+
+_new_dict = dict.__new__
+_init_dict = dict.__init__
+
+
+def lazy_info(source: ViewSource, decision: str | None, options: list[Any]) -> SeatInfo:
+    """`SeatInfo(source, decision=decision, options=options)` without a Python-level `__init__` (one per step)."""
+    info: SeatInfo = _new_dict(SeatInfo)
+    _init_dict(info, decision=decision, options=options)
+    info._make_view = source
+    return info

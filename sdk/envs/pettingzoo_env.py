@@ -62,7 +62,7 @@ class B99AECEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
-        self.infos = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._after_move()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -85,7 +85,7 @@ class B99AECEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        self.table.act(self.agent_seat[agent], action)  # type: ignore[arg-type]
+        self.table.act(self.agent_seat[agent], action)
         self._after_move()
 
     def _after_move(self) -> None:
@@ -97,7 +97,7 @@ class B99AECEnv(AECEnv):  # type: ignore[misc]
         seat, info = table.mover_info()
         if seat is not None:
             self.agent_selection = agent = self.possible_agents[seat]
-            self.infos[agent] = info
+            self.infos[agent] = info  # type: ignore[assignment]
             return
         for agent, reward in zip(self.possible_agents, table.rewards()):
             self.rewards[agent] = reward

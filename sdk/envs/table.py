@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -29,9 +29,10 @@ from referee.chance import sample_outcome
 from referee.engine import GameResult, GameState, Option, Seat
 from referee.errors import GameOverError, NotDecidingError
 from referee.registry import get_game
-from sdk.envs.encoding import Slots
+from sdk.envs.actions import ActionSpace
+from sdk.envs.encoding import Slots, ViewEncoding
 from sdk.envs.encodings import GameEncoding, game_encoding
-from sdk.envs.info import SeatInfo, StaleViewError
+from sdk.envs.info import SeatInfo, StaleViewError, lazy_info
 from sdk.envs.state_encoders import StateEncoder, state_encoder
 
 
@@ -54,8 +55,14 @@ def rewards_for(result: GameResult, solo_opponent: bool) -> list[float]:
 
 
 _UNKNOWN: Any = object()
+#: a link of a table's log, (earlier link, kind, value): typed Any so that links stay the very objects made
+#: (a compiled build would unpack a typed tuple and make a new one, and the log is followed by identity)
+Log = Any
+
+#: the seat to move's (seat, mask, action index -> position in the engine's options, the engine's options)
+Legal = tuple[Seat, np.ndarray, dict[int, int], Sequence[Option]]
 #: the first link of every log: the initial state
-_START: tuple[Any, str, Any] = (None, "start", None)
+_START: Log = (None, "start", None)
 
 
 class Table:
@@ -68,32 +75,45 @@ class Table:
         variants: Mapping[str, Any] | None = None,
         auto_chance: bool = True,
         from_state: bool = True,
+        *,
+        copy_of: Table | None = None,
     ) -> None:
-        #: False when the driver resolves chance nodes itself (OpenSpiel's chance player)
-        self.auto_chance = auto_chance
-        self.game = get_game(game_id)
-        self.config = self.game.make_config(players, dict(variants or {}))
-        self.encoding: GameEncoding = game_encoding(game_id)
-        #: the game's encoder from the state (sdk/envs/state_encoders), None to encode the view
-        #: (`from_state=False` forces the view's encoding, which the encoder from the state must equal)
-        self.state_encoder: StateEncoder | None = state_encoder(game_id) if from_state else None
+        """A new game of `game_id`, or (`copy_of`) a copy of another table's game through the engine's cheap `clone`."""
+        if copy_of is None:
+            #: False when the driver resolves chance nodes itself (OpenSpiel's chance player)
+            self.auto_chance = auto_chance
+            self.game = get_game(game_id)
+            self.config = self.game.make_config(players, dict(variants or {}))
+            self.encoding: GameEncoding = game_encoding(game_id)
+            #: the game's encoder from the state (sdk/envs/state_encoders), None to encode the view
+            #: (`from_state=False` forces the view's encoding, which the encoder from the state must equal)
+            self.state_encoder: StateEncoder | None = state_encoder(game_id) if from_state else None
+            self.rng = random.Random(0)
+            self.state: GameState = self.game.new_initial_state(self.config)
+            #: what was applied since the initial state: (earlier link, "chance", "chances" or "decide", an outcome
+            #: id, the outcome ids drawn in one go, or the choices),
+            #: None when the state was set or edited from outside (its positions cannot be replayed then)
+            self.log: Log | None = _START
+            self.pending: dict[Seat, str] = {}
+            #: counts the positions the table has been at (an info's view belongs to one of them)
+            self.version = 0
+        else:  # component data and encodings stay shared
+            self.auto_chance, self.game, self.config = copy_of.auto_chance, copy_of.game, copy_of.config
+            self.encoding, self.state_encoder = copy_of.encoding, copy_of.state_encoder
+            self.rng = random.Random()
+            self.rng.setstate(copy_of.rng.getstate())
+            self.state = copy_of.state.clone()
+            self.log, self.pending, self.version = copy_of.log, dict(copy_of.pending), copy_of.version
         self.players = self.config.players
-        self.rng = random.Random(0)
-        self.state: GameState = self.game.new_initial_state(self.config)
-        #: what was applied since the initial state: (earlier link, "chance", "chances" or "decide", an outcome id,
-        #: the outcome ids drawn in one go, or the choices),
-        #: None when the state was set or edited from outside (its positions cannot be replayed then)
-        self.log: tuple[Any, str, Any] | None = _START
-        self.pending: dict[Seat, str] = {}
-        #: counts the positions the table has been at (an info's view belongs to one of them)
-        self.version = 0
         #: this position's seat to move and deciding seats (None at the end; _UNKNOWN until asked), each
         #: seat's options and view once asked for, and the seat to move's (seat, mask, action -> position)
         self.mover: Any = _UNKNOWN
         self.deciding: Any = _UNKNOWN
         self.option_lists: dict[Seat, list[Option]] = {}
         self.views: dict[Seat, dict[str, Any]] = {}
-        self.legal: tuple[Seat, np.ndarray, dict[int, int], list[Option]] | None = None
+        self.legal: Legal | None = None
+        self.actions: ActionSpace = self.encoding.actions
+        self.view_encoding: ViewEncoding = self.encoding.view
 
     # ----- driving ------------------------------------------------------------------------
     def reset(self, seed: int | None = None) -> None:
@@ -195,9 +215,9 @@ class Table:
             view = self.views[seat] = self.state.private_view(seat)
         return view
 
-    def _legal(self, seat: Seat) -> tuple[Seat, np.ndarray, dict[int, int], list[Option]] | None:
-        """The seat to move's (seat, mask, action index -> position in its options, options), made once per
-        position; None when `seat` is not the seat to move. `self.legal` holds it only for the seat to move."""
+    def _legal(self, seat: Seat) -> Legal | None:
+        """The seat to move's (seat, mask, action index -> position in the engine's options, those options), made
+        once per position; None when `seat` is not the seat to move. `self.legal` holds it only for the seat to move."""
         legal = self.legal
         if legal is None or legal[0] != seat:
             mover = self.mover
@@ -205,9 +225,16 @@ class Table:
                 mover = self.to_move()
             if mover != seat or mover is None:
                 return None
-            options = self.options(seat)
-            mask, positions = self.encoding.actions.legal(options)
-            legal = self.legal = (seat, mask, positions, options)
+            legal = self._make_legal(seat)
+        return legal
+
+    def _make_legal(self, seat: Seat) -> Legal:
+        """The seat to move's legal options as the engine gives them (kept for the table alone: a learner is handed
+        a list of its own), their mask and action index -> position (`ActionSpace.legal`, made once per option set)."""
+        options = self.state.legal_options(seat)
+        mask, positions = self.actions.legal(options)
+        legal: Legal = (seat, mask, positions, options)
+        self.legal = legal
         return legal
 
     def mover_info(self) -> tuple[Seat | None, dict[str, Any] | None]:
@@ -220,36 +247,39 @@ class Table:
             return None, None
         legal = self.legal
         if legal is None or legal[0] != seat:
-            options = self.option_lists.get(seat)
-            if options is None:  # the seat to move decides and has not chosen yet
-                options = self.option_lists[seat] = list(self.state.legal_options(seat))
-            mask, positions = self.encoding.actions.legal(options)
-            legal = self.legal = (seat, mask, positions, options)
-        return seat, SeatInfo(self.view_maker(seat), decision=self.state.decision_name(seat), options=legal[3])
+            legal = self._make_legal(seat)
+        info = lazy_info((view_at, self, seat, self.version, self.log), self.state.decision_name(seat), list(legal[3]))
+        return seat, info
 
-    def act(self, seat: Seat, action: int) -> None:
+    def act(self, seat: Seat, action: Any) -> None:  # noqa: ANN401 - an int or numpy integer (else the error names it)
         """The seat chooses by action index; IllegalActionError names an illegal one, nothing is applied then."""
-        legal = self._legal(seat)
-        if legal is None:
-            if self.state.is_terminal():
-                raise GameOverError(f"{self.game.id}: the game is over; action {action!r} cannot be played")
-            raise NotDecidingError(f"{self.game.id}: seat {seat} is not the seat to move (seat {self.to_move()} is)")
-        options = legal[3]
+        legal = self.legal
+        if legal is None or legal[0] != seat:
+            legal = self._legal(seat)
+            if legal is None:
+                if self.state.is_terminal():
+                    raise GameOverError(f"{self.game.id}: the game is over; action {action!r} cannot be played")
+                raise NotDecidingError(f"{self.game.id}: seat {seat} is not the seat to move (seat {self.to_move()} is)")
         if type(action) is not int and isinstance(action, np.integer):
             action = int(action)
         position = legal[2].get(action) if type(action) is int else None
-        option = options[position] if position is not None else None
-        actions = self.encoding.actions
-        if option is None or option.id != actions.ids[action]:  # the error names the action and where it was played
-            option = actions.option_for(action, options, f"for seat {seat} at {self.state.decision_name(seat)!r}")
+        if position is None:  # not a legal action index: the error names it and where it was played
+            option = self.actions.option_for(action, legal[3], f"for seat {seat} at {self.state.decision_name(seat)!r}")
+        else:
+            option = legal[3][position]
         if self.pending or len(self.deciding) != 1:
             self.choose(seat, option.id)
             return
-        self.state._apply_decisions({seat: option})  # the one deciding seat's legal option (checked above)
+        state = self.state
+        state._apply_decisions({seat: option})  # the one deciding seat's legal option (checked above)
         if self.log is not None:
             self.log = (self.log, "decide", {seat: option.id})
         self._moved()
-        if self.auto_chance:
+        if state.is_terminal():
+            self.deciding = self.mover = None
+        elif not state.is_chance_node():
+            self.deciding = state.deciding_seats()
+        elif self.auto_chance:
             self.resolve_chance()
 
     def choose(self, seat: Seat, option_id: str) -> None:
@@ -271,14 +301,7 @@ class Table:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Table:
         """A copy through the engine's cheap `clone` (component data and encodings stay shared)."""
-        twin = Table.__new__(Table)
-        twin.__dict__.update(self.__dict__)
-        twin.state = self.state.clone()
-        twin.pending = dict(self.pending)
-        twin.mover, twin.deciding, twin.legal, twin.option_lists, twin.views = _UNKNOWN, _UNKNOWN, None, {}, {}
-        twin.rng = random.Random()
-        twin.rng.setstate(self.rng.getstate())
-        return twin
+        return Table(self.game.id, copy_of=self)
 
     # ----- what a seat sees ------------------------------------------------------------------
     def observation(self, seat: Seat) -> dict[str, np.ndarray]:
@@ -288,17 +311,22 @@ class Table:
     def encode(self, seat: Seat) -> np.ndarray:
         """The seat's observation vector: the game's encoder from the state, or its view encoded (the same vector)."""
         out = Slots()
-        if self.state_encoder is not None:
-            self.state_encoder(self.state, seat, out)
+        encoder = self.state_encoder
+        if encoder is not None:
+            encoder(self.state, seat, out)
         else:
-            self.encoding.view.encode_into(self.view(seat), out)
-        return self.encoding.view.vector(out)
+            self.view_encoding.encode_into(self.view(seat), out)
+        return self.view_encoding.vector(out)
 
     def action_mask(self, seat: Seat) -> np.ndarray:
-        """The seat's legal-action mask alone (all zeros unless it is to choose now), without encoding its view."""
-        legal = self._legal(seat)
-        if legal is None:
-            return self.encoding.actions.mask([])
+        """The seat's legal-action mask alone (all zeros unless it is to choose now), without encoding its view.
+
+        A new array each time (the table's own stays as it is whatever a learner does with it)."""
+        legal = self.legal
+        if legal is None or legal[0] != seat:
+            legal = self._legal(seat)
+            if legal is None:
+                return np.zeros(self.actions.size, dtype=np.int8)
         return legal[1].copy()
 
     def info(self, seat: Seat, **extra: Any) -> dict[str, Any]:
@@ -307,38 +335,36 @@ class Table:
         The view is built when first read (a `SeatInfo`): most learners never read it.
         """
         legal = self._legal(seat)
+        source = (view_at, self, seat, self.version, self.log)
         if legal is None:
-            return SeatInfo(self.view_maker(seat), decision=None, options=[], **extra)
-        return SeatInfo(self.view_maker(seat), decision=self.state.decision_name(seat), options=legal[3], **extra)
+            return SeatInfo(source, decision=None, options=[], **extra)
+        return SeatInfo(source, decision=self.state.decision_name(seat), options=list(legal[3]), **extra)
 
     def final_info(self, seat: Seat) -> dict[str, Any]:
         """At the end: the seat's view (built when first read) and the result."""
-        return SeatInfo(self.view_maker(seat), result=self.state.result())
+        return SeatInfo((view_at, self, seat, self.version, self.log), result=self.state.result())
 
-    def view_maker(self, seat: Seat) -> Callable[[], dict[str, Any]]:
-        """A function giving the seat's view of this position, even when called after the game has moved on."""
-        version, log = self.version, self.log
+    def view_at(self, seat: Seat, version: int, log: Log | None) -> dict[str, Any]:
+        """The seat's view of the position the table was at when its `version` was `version` (and its log `log`),
+        replayed from the start when the game has moved on since."""
+        if self.version == version:
+            return self.view(seat)
+        if log is None:
+            raise StaleViewError(
+                f"{self.game.id}: seat {seat}'s view was first read after the game moved on, from a position "
+                "set from outside the table (read info['view'] during the step that returned it)"
+            )
+        return self.replayed(log).private_view(seat)
 
-        def make_view() -> dict[str, Any]:
-            if self.version == version:
-                return self.view(seat)
-            if log is None:
-                raise StaleViewError(
-                    f"{self.game.id}: seat {seat}'s view was first read after the game moved on, from a position "
-                    "set from outside the table (read info['view'] during the step that returned it)"
-                )
-            return self.replayed(log).private_view(seat)
-
-        return make_view
-
-    def replayed(self, log: tuple[Any, str, Any]) -> GameState:
+    def replayed(self, log: Log) -> GameState:
         """The position a log leads to, replayed on a new initial state."""
-        entries = []
+        entries: list[tuple[str, Any]] = []
         while log is not _START:
             log, kind, value = log
             entries.append((kind, value))
         state = self.game.new_initial_state(self.config)
-        for kind, value in reversed(entries):
+        entries.reverse()
+        for kind, value in entries:
             if kind == "chances":
                 for outcome_id in value:
                     state.apply_chance(outcome_id)
@@ -353,3 +379,8 @@ class Table:
         if not self.state.is_terminal():
             return [0.0] * self.players
         return rewards_for(self.state.result(), bool(self.game.solo_opponent))
+
+
+def view_at(table: Table, seat: Seat, version: int, log: Log | None) -> dict[str, Any]:
+    """`table.view_at`, as the first item of an info's view source (a plain function: no bound method per step)."""
+    return table.view_at(seat, version, log)

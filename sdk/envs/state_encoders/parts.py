@@ -16,12 +16,9 @@ from typing import Any
 import numpy as np
 
 from referee.engine import GameState, Seat
-from referee.wire import Blocks
 from sdk.envs.encoding import EncodingError
 from sdk.envs.state_encoders import StateEncoder
 
-#: parts kept per memory before it is emptied (random play makes new ones forever)
-MEMORY_SIZE = 20_000
 
 
 #: a part as a stretch of the vector: its first slot and its float32 values, zeros included (what
@@ -58,7 +55,7 @@ def make_block(start: int, size: int, make: Callable[[memoryview], None]) -> Blo
     `make` gets the block's slots (zeros, float32, through a memoryview: `slots[i] = value`, with `i`
     counted from `start`).
     """
-    values = np.zeros(size, np.float32)
+    values: Any = np.zeros(size, np.float32)  # Any: numpy's stubs do not declare its buffer
     make(memoryview(values))
     return start, values
 
@@ -95,20 +92,6 @@ def block_taker(out: dict[int, float]) -> Callable[[Block], None]:
     return set_slots
 
 
-class Memory(Blocks):
-    """Parts of vectors by the exact state they were made from (`key`), emptied when it holds MEMORY_SIZE
-    (the wire's memory of serialized parts, holding blocks of the vector instead of bytes)."""
-
-    __slots__ = ()
-
-    def __init__(self) -> None:
-        super().__init__(MEMORY_SIZE)
-
-    def block(self, key: Hashable, start: int, size: int, make: Callable[[memoryview], None]) -> Block:
-        """Write the part for `key` with `make` (as `make_block`) and keep it; callers look it up first."""
-        return self.keep(key, make_block(start, size, make))
-
-
 def over_cap(path: str, items: int, cap: int) -> EncodingError:
     """The error the view's encoding raises for a list holding more items than its cap."""
     return EncodingError(f"view field {path} holds {items} items, more than its cap {cap}")
@@ -141,8 +124,6 @@ class Recent:
     The copies go as deep as lists and dicts go, or, with `nested=False`, one level (for values whose
     items are replaced, never changed in place: quicker to copy).
     """
-
-    __slots__ = ("seen", "nested")
 
     def __init__(self, places: int, nested: bool = True) -> None:
         self.seen: list[tuple[Any, Block] | None] = [None] * places
@@ -178,3 +159,8 @@ def _copied(value: Any) -> Any:  # noqa: ANN401
                 return {key: _copied(item) for key, item in value.items()}
         return value.copy()
     return value
+
+
+# Memory is a subclass of the wire's Blocks, a Python class: it lives in its own module, which a compiled build of
+# this one leaves as Python (a compiled class cannot derive from it)
+from sdk.envs.state_encoders.memory import MEMORY_SIZE, Memory  # noqa: E402
