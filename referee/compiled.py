@@ -49,7 +49,17 @@ GROUPS: dict[str, tuple[str, ...]] = {
         "referee.games.merchants.wire",
         "referee.games.underground_dice.wire",
     ),
-    ENVS: ("sdk.envs.table", "sdk.envs.actions", "sdk.envs.encoding", "sdk.envs.state_encoders.parts"),
+    ENVS: (
+        "sdk.envs.table",
+        "sdk.envs.actions",
+        "sdk.envs.encoding",
+        "sdk.envs.state_encoders.parts",
+        "sdk.envs.state_encoders.deep_dive",
+        "sdk.envs.state_encoders.fuji99",
+        "sdk.envs.state_encoders.magnificent",
+        "sdk.envs.state_encoders.merchants",
+        "sdk.envs.state_encoders.underground_dice",
+    ),
 }
 #: how `build_status` names each group
 LABELS = {MERCHANTS: "Merchants of B99 engine", WRITERS: "request writers", ENVS: "training environments"}

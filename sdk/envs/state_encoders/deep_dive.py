@@ -190,7 +190,7 @@ def _depth_block(state: DeepDiveState, index: int) -> Block:
     ]
     made = _made_depths[index]
     if made is None or made.tiles is not tiles or made.shown[1] != shown[1]:
-        values = np.zeros(DEPTH_STRIDE, np.float32)
+        values: Any = np.zeros(DEPTH_STRIDE, np.float32)  # Any: numpy's stubs do not declare its buffer
         out: Any = memoryview(values)
         _write_depth_counts(state, index, out)
         _write_unseen(state, index, values)
@@ -226,7 +226,7 @@ def _board_block(state: DeepDiveState, player: int) -> Block:
     shown: list[Any] = [list(columns[0]), list(columns[1]), list(columns[2]), list(state.rocks[player]), list(state.captured[player])]
     made = _made_boards[player]
     if made is None or made.tiles is not tiles:
-        values = np.zeros(BOARD_STRIDE, np.float32)
+        values: Any = np.zeros(BOARD_STRIDE, np.float32)  # Any: numpy's stubs do not declare its buffer
         _write_board(state, player, memoryview(values), 0)
     else:
         before = made.shown

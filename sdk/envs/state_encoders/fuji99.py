@@ -204,7 +204,7 @@ def _encode(state: Fuji99State, seat: Seat, out: dict[int, float]) -> None:
 def _cards_block(state: Fuji99State, p: int) -> Block:
     """Seat `p`'s hand, hand danger and omens: the end of its stretch of the vector."""
     start = _SEAT_SLOTS[p][9]
-    values = np.zeros(_SEAT_SLOTS[p][0] + _SEAT_STRIDE - start, np.float32)
+    values: Any = np.zeros(_SEAT_SLOTS[p][0] + _SEAT_STRIDE - start, np.float32)  # Any: numpy's stubs do not declare its buffer
     out: Any = memoryview(values)  # float32 slots
     at = -start
     s_hand, s_danger, s_omens = _SEAT_SLOTS[p][9:]

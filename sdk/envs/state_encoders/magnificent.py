@@ -228,7 +228,7 @@ def _keep_market(state: MagnificentState) -> tuple[MagnificentState, tuple[Any, 
     track_tents, wagons = state.track_tents, state.wagons
     tracks_key = (tuple((colour, tuple(tents)) for colour, tents in track_tents.items()), tuple(wagons.items()), id(state.c))
     tracks = _tracks.get(tracks_key) or _tracks.block(tracks_key, TRACKS, TRACKS_SIZE, lambda slots: _write_tracks(state, slots, 0))
-    values = np.zeros(MARKET_SIZE, np.float32)
+    values: Any = np.zeros(MARKET_SIZE, np.float32)  # Any: numpy's stubs do not declare its buffer
     slots: Any = memoryview(values)  # float32 slots
     _write_main_tent(state.main_tent, slots, 0)
     _write_display(state.display, slots, DISPLAY - MAIN_TENT)
@@ -269,7 +269,7 @@ def _keep_player(state: MagnificentState, seat: int, player: Player) -> tuple[Pl
         camp_key, PLAYERS_ITEM + seat * PLAYERS_STRIDE + _P_TILES, CAMP_SIZE,
         lambda slots: _write_camp(state, player, slots, -_P_TILES),
     )
-    values = np.zeros(PLAYERS_STRIDE, np.float32)
+    values: Any = np.zeros(PLAYERS_STRIDE, np.float32)  # Any: numpy's stubs do not declare its buffer
     _write_player(seat, player, memoryview(values), 0)
     values[_P_TILES : _P_TILES + CAMP_SIZE] = camp[1]
     known = (player, seat, player.copy(), (PLAYERS_ITEM + seat * PLAYERS_STRIDE, values))

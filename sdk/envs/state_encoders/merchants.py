@@ -163,7 +163,7 @@ _boards, _layouts, _publics = Blocks(), Blocks(), Blocks(64)
 def _board(seat: Seat, player: Any) -> np.ndarray:  # noqa: ANN401 - the state's PlayerState
     """Seat `seat`'s stretch of the vector as far as its board shows it: presence, seat, score, shop (in the view's
     order: sorted by square), discards, unused and used chips, final record (hand size and reputation count: 0)."""
-    values = np.zeros(_SEAT_STRIDE, np.float32)
+    values: Any = np.zeros(_SEAT_STRIDE, np.float32)  # Any: numpy's stubs do not declare its buffer
     slots: Any = memoryview(values)  # float32 slots set one by one (a memoryview: no numpy call per slot)
     slots[_R_PRESENT] = 1.0
     slots[_R_SEAT] = seat
@@ -230,7 +230,7 @@ def _layout(
     if revealed and d_card is not None:
         out[_D_CARD[d_card]] = 1.0
         out[_D_KIND[grey_kinds[grey["D"]]]] = 1.0
-    values = np.zeros(_LAYOUT_SIZE, np.float32)
+    values: Any = np.zeros(_LAYOUT_SIZE, np.float32)  # Any: numpy's stubs do not declare its buffer
     slots: Any = memoryview(values)  # float32 slots set one by one (a memoryview: no numpy call per slot)
     for slot, value in out.items():
         slots[slot - _LAYOUT_STRETCH] = value
@@ -244,7 +244,7 @@ def _public(state: MerchantsState) -> Block:
     players = len(players_state)
     if players > _SEATS_CAP:
         raise over_cap("seats", players, _SEATS_CAP)
-    values = np.zeros(_PUBLIC_SIZE, np.float32)
+    values: Any = np.zeros(_PUBLIC_SIZE, np.float32)  # Any: numpy's stubs do not declare its buffer
     slots: Any = memoryview(values)  # float32 slots set one by one (a memoryview: no numpy call per slot)
     phase = state.phase
     round_number = state.round

@@ -54,7 +54,7 @@ _STAKE_CAP, _MAX_TURNS = _E.start("stake_cap"), _E.start("max_parent_turns")
 def _encode(state: UndergroundDiceState, seat: Seat, slots: dict[int, float]) -> None:
     """Write the slots of `seat`'s view encoding, with only the secrets that seat may see: the whole vector as one
     block (a small vector: its few dozen slots set in a float32 array, copied in one go)."""
-    values = np.zeros(_E.size, np.float32)
+    values: Any = np.zeros(_E.size, np.float32)  # Any: numpy's stubs do not declare its buffer
     out: Any = memoryview(values)  # float32 slots
     phase = state.phase
     out[_SEAT] = 1.0
