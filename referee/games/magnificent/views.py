@@ -145,6 +145,27 @@ def track_view(state: MagnificentState, tables: _Tables, colour: str) -> dict[st
     return {"colour": colour, "wagon": state.wagons[colour], "spaces": list(spaces)}
 
 
+
+def market_shown(state: MagnificentState) -> tuple[Any, ...]:
+    """What the market shows (main tent to supply, and the components it is read with), as the state holds it:
+    the View writer and the state encoder compare it with `market_copy` of an earlier state to reuse their part."""
+    return (
+        state.main_tent, state.display, state.poster_display, len(state.poster_deck), state.poster_discard,
+        len(state.master_deck), len(state.trainer_deck), state.draft_pool, state.removed_trainers, state.track_tents,
+        state.wagons, state.supply, state.c,
+    )
+
+
+def market_copy(state: MagnificentState) -> tuple[Any, ...]:
+    """`market_shown` with every container copied, nested lists included: a copy compares by its contents, where
+    the state's own objects would compare equal to themselves by identity."""
+    return (
+        state.main_tent.copy(), [slot.copy() for slot in state.display], state.poster_display.copy(),
+        len(state.poster_deck), state.poster_discard.copy(), len(state.master_deck), len(state.trainer_deck),
+        state.draft_pool.copy(), state.removed_trainers.copy(), {colour: tents.copy() for colour, tents in state.track_tents.items()},
+        state.wagons.copy(), state.supply.copy(), state.c,
+    )
+
 def main_tent_order(key: str) -> tuple[int, str]:
     """Dice in the main tent by colour (O, G, P, C), then by key."""
     return ("OGPC".index(key[0]), key)

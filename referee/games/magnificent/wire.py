@@ -16,7 +16,9 @@ from referee.engine import Seat
 from referee.games.magnificent.data import TILE_TYPES
 from referee.games.magnificent.model import Player, Turn
 from referee.games.magnificent.state import MagnificentState
-from referee.games.magnificent.views import camp_rows, final_scores, hat_label, main_tent_order, own_draft, track_view, view_tables
+from referee.games.magnificent.views import (
+    camp_rows, final_scores, hat_label, main_tent_order, market_copy, market_shown, own_draft, track_view, view_tables,
+)
 from referee.wire import (
     Blocks,
     GameWire,
@@ -124,13 +126,13 @@ def _public(state: MagnificentState) -> bytes:
         pending = _DECISIONS.keep((decision, deciding), string_field(DECISION, decision) + packed_field(DECIDING, deciding))
     parts = [head, pending]
     known_market = _MARKETS.get(id(state))
-    if known_market is not None and known_market[0] is state and known_market[1] == _market_now(state):
+    if known_market is not None and known_market[0] is state and known_market[1] == market_shown(state):
         parts.append(known_market[2])
     else:
         market = _market(state)
         if len(_MARKETS) >= _KEPT_LIMIT:
             _MARKETS.clear()
-        _MARKETS[id(state)] = (state, _market_copy(state), market)
+        _MARKETS[id(state)] = (state, market_copy(state), market)
         parts.append(market)
     for index, player in enumerate(state.players_state):
         known = _PLAYERS.get(id(player))
@@ -177,30 +179,12 @@ _DECISIONS = Blocks()
 _TAILS = Blocks()
 #: Entries the memories of markets (by state) and players (by player) keep before they are emptied.
 _KEPT_LIMIT = 256
-#: id(state) -> (the state, a copy of what its market fields show (`_market_copy`), View fields 7-17 written)
+#: id(state) -> (the state, a copy of what its market fields show (`views.market_copy`), View fields 7-17 written)
 _MARKETS: dict[int, tuple[MagnificentState, tuple[Any, ...], bytes]] = {}
 #: id(player) -> (the player, its seat, a copy of it as written, its View field 18 written)
 _PLAYERS: dict[int, tuple[Player, int, Player, bytes]] = {}
 
 
-def _market_now(state: MagnificentState) -> tuple[Any, ...]:
-    """What View fields 7-17 show, as the state holds it (compared with `_market_copy` of an earlier state)."""
-    return (
-        state.main_tent, state.display, state.poster_display, len(state.poster_deck), state.poster_discard,
-        len(state.master_deck), len(state.trainer_deck), state.draft_pool, state.removed_trainers, state.track_tents,
-        state.wagons, state.supply,
-    )
-
-
-def _market_copy(state: MagnificentState) -> tuple[Any, ...]:
-    """`_market_now` with every container copied, nested lists included: a copy compares by its contents, where
-    the state's own objects would compare equal to themselves by identity."""
-    return (
-        state.main_tent.copy(), [slot.copy() for slot in state.display], state.poster_display.copy(),
-        len(state.poster_deck), state.poster_discard.copy(), len(state.master_deck), len(state.trainer_deck),
-        state.draft_pool.copy(), state.removed_trainers.copy(), {colour: tents.copy() for colour, tents in state.track_tents.items()},
-        state.wagons.copy(), state.supply.copy(),
-    )
 
 
 def _market(state: MagnificentState) -> bytes:

@@ -17,6 +17,7 @@ from referee.games.magnificent import draft
 from referee.games.magnificent.data import TILE_TYPES
 from referee.games.magnificent.model import Player, position_label
 from referee.games.magnificent.state import MagnificentState
+from referee.games.magnificent.views import market_copy, market_shown
 from sdk.envs.encodings import game_encoding
 from sdk.envs.state_encoders.parts import Block, Memory, block_taker, check_cap, naming_vocabulary_errors
 
@@ -156,7 +157,7 @@ def _encode(state: MagnificentState, seat: Seat, out: dict[int, float]) -> None:
     for position, s in enumerate(deciding):
         out[DECIDING + 1 + position] = float(s)
     market = _MARKETS.get(id(state))
-    if market is None or market[0] is not state or market[1] != _market_now(state):
+    if market is None or market[0] is not state or market[1] != market_shown(state):
         market = _keep_market(state)
     put_block(market[2])
     players = state.players_state
@@ -195,7 +196,7 @@ def _encode(state: MagnificentState, seat: Seat, out: dict[int, float]) -> None:
 
 #: Entries the memories of markets (by state) and players (by player object) keep before they are emptied.
 _SEEN_LIMIT = 256
-#: id(state) -> (the state, a copy of what its market shows (`_market_copy`), the market's block: slots
+#: id(state) -> (the state, a copy of what its market shows (`views.market_copy`), the market's block: slots
 #: MAIN_TENT..PLAYERS, the main tent to the supply)
 _MARKETS: dict[int, tuple[MagnificentState, tuple[Any, ...], Block]] = {}
 #: id(player) -> (the player, its seat, a copy of it as its block was written, its block: the player's whole part)
@@ -203,24 +204,6 @@ _PLAYERS_SEEN: dict[int, tuple[Player, int, Player, Block]] = {}
 MARKET_SIZE = PLAYERS - MAIN_TENT
 
 
-def _market_now(state: MagnificentState) -> tuple[Any, ...]:
-    """What the market's slots show, as the state holds it (compared with `_market_copy` of an earlier state)."""
-    return (
-        state.main_tent, state.display, state.poster_display, len(state.poster_deck), state.poster_discard,
-        len(state.master_deck), len(state.trainer_deck), state.draft_pool, state.removed_trainers, state.track_tents,
-        state.wagons, state.supply, state.c,
-    )
-
-
-def _market_copy(state: MagnificentState) -> tuple[Any, ...]:
-    """`_market_now` with every container copied, nested lists included: a copy compares by its contents, where
-    the state's own objects would compare equal to themselves by identity."""
-    return (
-        state.main_tent.copy(), [slot.copy() for slot in state.display], state.poster_display.copy(),
-        len(state.poster_deck), state.poster_discard.copy(), len(state.master_deck), len(state.trainer_deck),
-        state.draft_pool.copy(), state.removed_trainers.copy(), {colour: tents.copy() for colour, tents in state.track_tents.items()},
-        state.wagons.copy(), state.supply.copy(), state.c,
-    )
 
 
 def _keep_market(state: MagnificentState) -> tuple[MagnificentState, tuple[Any, ...], Block]:
@@ -254,7 +237,7 @@ def _keep_market(state: MagnificentState) -> tuple[MagnificentState, tuple[Any, 
         slots[at + SUPPLY_TYPE[tile_type]] = 1.0
         slots[at + SUPPLY_COUNT] = float(supply[tile_type])
         at += SUPPLY_STRIDE
-    market = (state, _market_copy(state), (MAIN_TENT, values))
+    market = (state, market_copy(state), (MAIN_TENT, values))
     if len(_MARKETS) >= _SEEN_LIMIT:
         _MARKETS.clear()
     _MARKETS[id(state)] = market
