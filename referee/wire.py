@@ -332,6 +332,7 @@ class _EventKind:
 
 
 _Block = TypeVar("_Block")
+_Owner = TypeVar("_Owner")
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled with the writers, subclassed by the encoders' Memory
@@ -354,6 +355,20 @@ class Blocks(dict):  # type: ignore[type-arg]
             self.clear()
         self[block_key] = block
         return block
+
+
+_Kept = TypeVar("_Kept")
+
+
+def kept_for(memory: dict[int, tuple[Any, _Kept]], owner: _Owner, make: Callable[[_Owner], _Kept], limit: int) -> _Kept:
+    """What `memory` keeps for `owner` (a state, say), found by identity, made by `make(owner)` when missing;
+    `memory` keeps the owner so its id is never taken by another object, and is emptied when it holds `limit`."""
+    known = memory.get(id(owner))
+    if known is None or known[0] is not owner:
+        if len(memory) >= limit:
+            memory.clear()
+        known = memory[id(owner)] = (owner, make(owner))
+    return known[1]
 
 
 def blocks_of(registry: dict[int, tuple[Any, Blocks]], owner: object) -> Blocks:

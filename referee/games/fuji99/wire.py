@@ -19,6 +19,7 @@ from referee.wire import (
     GameWire,
     SharedParts,
     blocks_of,
+    kept_for,
     key,
     message_field,
     shared_part,
@@ -112,10 +113,9 @@ class _Written:
     """What was last written for one state: each seat's part and the discard pile, with copies of what they
     showed then. A part as it was (compared in C with its copy: no key built) is not written again."""
 
-    __slots__ = ("state", "seats", "seat_blocks", "discard", "discard_block")
+    __slots__ = ("seats", "seat_blocks", "discard", "discard_block")
 
     def __init__(self, state: Fuji99State) -> None:
-        self.state = state
         #: per seat: position, turns taken, bag, yellow spaces reached, hand, cubes on the hand's cards, omens
         self.seats: list[tuple[int, int, list[int], list[bool], list[str], tuple[int | None, ...], list[tuple[str, bool]]] | None] = (
             [None] * state.players
@@ -125,23 +125,14 @@ class _Written:
         self.discard_block = b""
 
 
-#: id(state) -> what was last written for it; emptied when full.
-_WRITTEN: dict[int, _Written] = {}
+#: id(state) -> (the state, what was last written for it); emptied when full.
+_WRITTEN: dict[int, tuple[Fuji99State, _Written]] = {}
 _WRITTEN_LIMIT = 256
-
-
-def _written_for(state: Fuji99State) -> _Written:
-    written = _WRITTEN.get(id(state))
-    if written is None or written.state is not state:
-        if len(_WRITTEN) >= _WRITTEN_LIMIT:
-            _WRITTEN.clear()
-        written = _WRITTEN[id(state)] = _Written(state)
-    return written
 
 
 def _public(state: Fuji99State) -> bytes:
     """Every View field but the viewer's seat (field 1): nothing in this game's view is secret."""
-    written = _written_for(state)
+    written = kept_for(_WRITTEN, state, _Written, _WRITTEN_LIMIT)
     phase = state.phase
     parts = [
         varint_field(PLAYERS, state.players),

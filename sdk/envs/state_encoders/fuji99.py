@@ -16,6 +16,7 @@ from referee.engine import Seat
 from referee.games.fuji99.data import FujiData
 from referee.games.fuji99.phases import CUBES, OVER
 from referee.games.fuji99.state import Fuji99State
+from referee.wire import kept_for
 from sdk.envs.encodings import game_encoding
 from sdk.envs.state_encoders.parts import Block, block_taker, naming_vocabulary_errors, over_cap
 
@@ -105,27 +106,17 @@ class _Seen:
     """Each seat's cards (hand and omens) as the block last handed out for one state, with a copy of what they
     showed then: cards as they were (compared in C with the copy, no key made) are handed out again."""
 
-    __slots__ = ("state", "seats", "blocks")
+    __slots__ = ("seats", "blocks")
 
     def __init__(self, state: Fuji99State) -> None:
-        self.state = state
         #: per seat: its hand, the cubes on the hand's cards and its omens
         self.seats: list[tuple[list[str], tuple[int | None, ...], list[tuple[str, bool]]] | None] = [None] * state.players
         self.blocks: list[Block | None] = [None] * state.players
 
 
-#: id(state) -> the seats' blocks last handed out for it; emptied when full.
-_SEEN: dict[int, _Seen] = {}
+#: id(state) -> (the state, the seats' blocks last handed out for it); emptied when full.
+_SEEN: dict[int, tuple[Fuji99State, _Seen]] = {}
 _SEEN_LIMIT = 256
-
-
-def _seen(state: Fuji99State) -> _Seen:
-    seen = _SEEN.get(id(state))
-    if seen is None or seen.state is not state:
-        if len(_SEEN) >= _SEEN_LIMIT:
-            _SEEN.clear()
-        seen = _SEEN[id(state)] = _Seen(state)
-    return seen
 
 
 def _encode(state: Fuji99State, seat: Seat, out: dict[int, float]) -> None:
@@ -145,7 +136,7 @@ def _encode(state: Fuji99State, seat: Seat, out: dict[int, float]) -> None:
     if players > _SEATS_CAP:
         raise over_cap("seats", players, _SEATS_CAP)
     out[_SEATS] = float(players)
-    seen = _seen(state)
+    seen = kept_for(_SEEN, state, _Seen, _SEEN_LIMIT)
     cubes_get = state.cubes.get
     for p in range(players):
         present, s_seat, s_pos, s_turns, s_clear, s_yellow, s_red, s_got20, s_got50 = _SEAT_SLOTS[p][:9]
