@@ -224,16 +224,22 @@ def _write(state: Fuji99State, table: _Table) -> None:
             out[slots[8]] = 1.0 if got[p][1] else 0.0
         last[_L_GOT] = [marks.copy() for marks in got]
     hands, cubes, omens = state.hands, state.cubes, state.omens
-    cards_changed = hands != last[_L_HANDS] or cubes != last[_L_CUBES] or omens != last[_L_OMENS]
-    if cards_changed:
+    hands_changed = hands != last[_L_HANDS]
+    if hands_changed or cubes != last[_L_CUBES] or omens != last[_L_OMENS]:
         cubes_get = cubes.get
         for p in range(players):
-            hand = hands[p]
-            seen = (hand, tuple(map(cubes_get, hand)), omens[p])
-            if seen != table.cards[p]:
+            hand, seat_omens = hands[p], omens[p]
+            on_hand = tuple(map(cubes_get, hand))
+            kept = table.cards[p]
+            if kept is None or hand != kept[0] or seat_omens != kept[2]:
                 _write_cards(state, p, out)
-                table.cards[p] = (hand.copy(), seen[1], omens[p].copy())
-        last[_L_HANDS] = [hand.copy() for hand in hands]
+            elif on_hand != kept[1]:  # only the clear cubes on the hand's cards (and so its danger) changed
+                _write_cubes(state, p, out)
+            else:
+                continue
+            table.cards[p] = (hand.copy(), on_hand, seat_omens.copy())
+        if hands_changed:
+            last[_L_HANDS] = [hand.copy() for hand in hands]
         last[_L_CUBES] = cubes.copy()
         last[_L_OMENS] = [seat_omens.copy() for seat_omens in omens]
     draw = state.draw
@@ -257,7 +263,7 @@ def _write(state: Fuji99State, table: _Table) -> None:
     if value is not last[_L_AVAILABLE]:
         out[available] = state.available
         last[_L_AVAILABLE] = value
-    if cards_changed or active is not last[_L_BONUS]:  # a persistent card's bonus in the active seat's hand
+    if hands_changed or active is not last[_L_BONUS]:  # a persistent card's bonus in the active seat's hand
         out[bonus_slot] = state.move_bonus(active)
         last[_L_BONUS] = active
     value = state.pagoda
@@ -375,6 +381,22 @@ def _write_cards(state: Fuji99State, p: int, out: Any) -> None:  # noqa: ANN401 
         out[o_present] = 1.0
         out[o_cards[card]] = 1.0
         out[o_active] = 1.0 if active else 0.0
+
+
+def _write_cubes(state: Fuji99State, p: int, out: Any) -> None:  # noqa: ANN401 - a memoryview of float32
+    """Seat `p`'s clear cubes on its hand's cards, their danger and the hand's (its cards as written before)."""
+    total = 0
+    places = _hand_slots(state.data)[p]
+    cubes_get = state.cubes.get
+    for i, card in enumerate(state.hands[p]):
+        _, per_card, h_cubes, h_danger = places[i]
+        printed = per_card[card][2]
+        on_card = cubes_get(card, 0)
+        out[h_cubes] = on_card
+        danger = on_card if printed is None else printed
+        out[h_danger] = danger
+        total += danger
+    out[_SEAT_SLOTS[p][10]] = total
 
 
 def encode(state: Fuji99State, seat: Seat, slots: dict[int, float]) -> None:
