@@ -118,26 +118,24 @@ _L_POS: Final = 4
 _L_TURNS: Final = 5
 _L_BAGS: Final = 6
 _L_GOT: Final = 7
-_L_HANDS: Final = 8
-_L_CUBES: Final = 9
-_L_OMENS: Final = 10
-_L_DRAW: Final = 11
-_L_TO_DRAW: Final = 12
-_L_RED: Final = 13
-_L_SPENT: Final = 14
-_L_AVAILABLE: Final = 15
-_L_BONUS: Final = 16
-_L_PAGODA: Final = 17
-_L_YELLOW: Final = 18
-_L_DECK: Final = 19
-_L_DISCARD: Final = 20
-_L_RESOLVING: Final = 21
-_L_DRAWING: Final = 22
-_L_PLACED: Final = 23
-_L_TO_PLACE: Final = 24
-_L_WINNER: Final = 25
-_L_OVER: Final = 26
-_L_VALUES: Final = 27
+_L_CUBES: Final = 8
+_L_DRAW: Final = 9
+_L_TO_DRAW: Final = 10
+_L_RED: Final = 11
+_L_SPENT: Final = 12
+_L_AVAILABLE: Final = 13
+_L_BONUS: Final = 14
+_L_PAGODA: Final = 15
+_L_YELLOW: Final = 16
+_L_DECK: Final = 17
+_L_DISCARD: Final = 18
+_L_RESOLVING: Final = 19
+_L_DRAWING: Final = 20
+_L_PLACED: Final = 21
+_L_TO_PLACE: Final = 22
+_L_WINNER: Final = 23
+_L_OVER: Final = 24
+_L_VALUES: Final = 25
 
 
 class _Unset:
@@ -224,24 +222,22 @@ def _write(state: Fuji99State, table: _Table) -> None:
             out[slots[8]] = 1.0 if got[p][1] else 0.0
         last[_L_GOT] = [marks.copy() for marks in got]
     hands, cubes, omens = state.hands, state.cubes, state.omens
-    hands_changed = hands != last[_L_HANDS]
-    if hands_changed or cubes != last[_L_CUBES] or omens != last[_L_OMENS]:
-        cubes_get = cubes.get
-        for p in range(players):
-            hand, seat_omens = hands[p], omens[p]
-            on_hand = tuple(map(cubes_get, hand))
-            kept = table.cards[p]
-            if kept is None or hand != kept[0] or seat_omens != kept[2]:
-                _write_cards(state, p, out)
-            elif on_hand != kept[1]:  # only the clear cubes on the hand's cards (and so its danger) changed
-                _write_cubes(state, p, out)
-            else:
-                continue
-            table.cards[p] = (hand.copy(), on_hand, seat_omens.copy())
-        if hands_changed:
-            last[_L_HANDS] = [hand.copy() for hand in hands]
+    cubes_changed = cubes != last[_L_CUBES]
+    if cubes_changed:
         last[_L_CUBES] = cubes.copy()
-        last[_L_OMENS] = [seat_omens.copy() for seat_omens in omens]
+    bonus_due = active is not last[_L_BONUS]
+    cubes_get = cubes.get
+    for p in range(players):
+        hand, seat_omens = hands[p], omens[p]
+        kept = table.cards[p]
+        if kept is not None and not cubes_changed and hand == kept[0] and seat_omens == kept[2]:
+            continue
+        on_hand = tuple(map(cubes_get, hand))
+        if kept is None or hand != kept[0] or on_hand != kept[1] or seat_omens != kept[2]:
+            if p == active and (kept is None or hand != kept[0]):
+                bonus_due = True
+            _write_cards(state, p, out)
+            table.cards[p] = (hand.copy(), on_hand, seat_omens.copy())
     draw = state.draw
     if draw != last[_L_DRAW]:
         out[_CURRENT[0]], out[_CURRENT[1]], out[_CURRENT[2]] = draw
@@ -263,7 +259,7 @@ def _write(state: Fuji99State, table: _Table) -> None:
     if value is not last[_L_AVAILABLE]:
         out[available] = state.available
         last[_L_AVAILABLE] = value
-    if hands_changed or active is not last[_L_BONUS]:  # a persistent card's bonus in the active seat's hand
+    if bonus_due:  # a persistent card's bonus in the active seat's hand: when that hand or the active seat changed
         out[bonus_slot] = state.move_bonus(active)
         last[_L_BONUS] = active
     value = state.pagoda
@@ -381,22 +377,6 @@ def _write_cards(state: Fuji99State, p: int, out: Any) -> None:  # noqa: ANN401 
         out[o_present] = 1.0
         out[o_cards[card]] = 1.0
         out[o_active] = 1.0 if active else 0.0
-
-
-def _write_cubes(state: Fuji99State, p: int, out: Any) -> None:  # noqa: ANN401 - a memoryview of float32
-    """Seat `p`'s clear cubes on its hand's cards, their danger and the hand's (its cards as written before)."""
-    total = 0
-    places = _hand_slots(state.data)[p]
-    cubes_get = state.cubes.get
-    for i, card in enumerate(state.hands[p]):
-        _, per_card, h_cubes, h_danger = places[i]
-        printed = per_card[card][2]
-        on_card = cubes_get(card, 0)
-        out[h_cubes] = on_card
-        danger = on_card if printed is None else printed
-        out[h_danger] = danger
-        total += danger
-    out[_SEAT_SLOTS[p][10]] = total
 
 
 def encode(state: Fuji99State, seat: Seat, slots: dict[int, float]) -> None:
