@@ -7,6 +7,7 @@ then found by a tuple of what it shows. Tests compare the two on random games of
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -17,7 +18,7 @@ from referee.games.magnificent.data import TILE_TYPES
 from referee.games.magnificent.model import Player, Turn
 from referee.games.magnificent.state import MagnificentState
 from referee.games.magnificent.views import (
-    camp_rows, final_scores, hat_label, main_tent_order, market_copy, market_shown, own_draft, track_view, view_tables,
+    camp_rows, final_scores, hat_label, main_tent_order, own_draft, track_view, view_tables,
 )
 from referee.wire import (
     Blocks,
@@ -25,6 +26,7 @@ from referee.wire import (
     SharedParts,
     blocks_of,
     encode,
+    kept_for,
     key,
     message_field,
     optional_string_field,
@@ -113,49 +115,165 @@ def view_bytes(state: MagnificentState, seat: Seat, shared: SharedParts | None =
 
 
 def _public(state: MagnificentState) -> bytes:
-    """View fields 2-25: what every seat sees. The market and each player are found again, when they are as they
-    were last written, by comparing them with a copy kept then (in C, no key built); the turn is written by hand."""
-    decision = state.decision_code()
-    counts = (state.round, state.start_player, state.turn_count)
-    head = _HEADS.get(counts)
-    if head is None:
-        head = _HEADS.keep(counts, _head(*counts))
-    deciding = state.deciding_seats()
-    pending = _DECISIONS.get((decision, deciding))
-    if pending is None:
-        pending = _DECISIONS.keep((decision, deciding), string_field(DECISION, decision) + packed_field(DECIDING, deciding))
-    parts = [head, pending]
-    known_market = _MARKETS.get(id(state))
-    if known_market is not None and known_market[0] is state and known_market[1] == market_shown(state):
-        parts.append(known_market[2])
-    else:
-        market = _market(state)
-        if len(_MARKETS) >= _KEPT_LIMIT:
-            _MARKETS.clear()
-        _MARKETS[id(state)] = (state, market_copy(state), market)
-        parts.append(market)
-    for index, player in enumerate(state.players_state):
-        known = _PLAYERS.get(id(player))
-        if known is not None and known[0] is player and known[1] == index and known[2] == player:
-            parts.append(known[3])
-            continue
-        block = _player(state, index, player)
-        if len(_PLAYERS) >= _KEPT_LIMIT:
-            _PLAYERS.clear()
-        _PLAYERS[id(player)] = (player, index, player.copy(), block)
-        parts.append(block)
-    if state.turn is not None:
-        parts.append(_turn(state, state.turn, decision))
-    tail_key = (state.poster_in_hand, state.side_b, state.over, state.draft, state.draft_round)
-    tail = _TAILS.get(tail_key)
-    if tail is None:
-        tail = _TAILS.keep(tail_key, _tail(*tail_key))
+    """View fields 2-25: what every seat sees. Each part (the counts, the decision, each part of the market, each
+    player's two halves, the turn, the tail) is written again only when what it shows differs from the copy kept
+    when it was last written for this state (compared in C, identity first: no key built); most requests find
+    all but one or two parts as they were."""
+    written = _written(state)
+    round_number, start_player, turn_count = state.round, state.start_player, state.turn_count
+    if round_number != written.round or start_player != written.start_player or turn_count != written.turn_count:
+        written.round, written.start_player, written.turn_count = round_number, start_player, turn_count
+        written.head = _head(round_number, start_player, turn_count)
+    pending = state.pending
+    if pending != written.pending:
+        # The decision's code and its deciding seats follow from `pending` (and the player count) alone.
+        decision = state.decision_code()
+        deciding = state.deciding_seats()
+        block = _DECISIONS.get((decision, deciding))
+        if block is None:
+            block = _DECISIONS.keep((decision, deciding), string_field(DECISION, decision) + packed_field(DECIDING, deciding))
+        written.pending, written.decision, written.pending_block = pending, decision, block
+    parts = [written.head, written.pending_block, _market(state, written)]
+    players = state.players_state
+    kept_players = written.players
+    if len(kept_players) != len(players):
+        kept_players = written.players = [_PlayerWritten(player) for player in players]
+    for index, player in enumerate(players):
+        kept = kept_players[index]
+        if kept.player is not player:
+            kept = kept_players[index] = _PlayerWritten(player)
+        parts.append(kept.written(state, index))
+    turn = state.turn
+    if turn is not None:
+        parts.append(_turn_part(state, written, turn))
+    tail = _TAIL_SHOWN(state)
+    if tail != written.tail:
+        written.tail = tail
+        written.tail_blocks = _tail(*tail)
+    tail_blocks = written.tail_blocks
     if state.final:
         # Field 23 sits between fields 22 and 24 (a finished game only).
-        parts.append(tail[0] + encode(pb.View, {"final_scores": final_scores(state)}).SerializeToString() + tail[1])
+        parts.append(tail_blocks[0] + encode(pb.View, {"final_scores": final_scores(state)}).SerializeToString() + tail_blocks[1])
     else:
-        parts.append(tail[0] + tail[1])
+        parts.append(tail_blocks[0] + tail_blocks[1])
     return b"".join(parts)
+
+
+#: (poster in hand, side B, over, draft, draft round): the values of View fields 20-22 and 24-25
+_TAIL_SHOWN = operator.attrgetter("poster_in_hand", "side_b", "over", "draft", "draft_round")
+#: The turn's fields a view shows (TurnInfo, besides its power and the tent of VD2), and the power bonus (its power
+#: reads it), in one C call
+_TURN_SHOWN = operator.attrgetter(
+    "seat", "die_colour", "die_value", "card", "acting", "action", "build_colour", "wagon_colour", "master_used",
+    "trainers_used", "extra_small", "extra_show", "points_per_show", "resolved", "pending_tiles", "tile", "anchor",
+    "shows", "chosen", "extra_gems_due", "tent_space", "power_bonus",
+)
+#: What a player's field 18 shows: fields 2-8 and 16 (board to masters, turns taken: its dice), then fields 9-15
+#: (trainers to hats), in one C call
+_PLAYER_SHOWN = operator.attrgetter(
+    "board", "points", "coins", "gems", "markers", "spent", "masters", "dice", "trainers", "tiles", "posters", "tents",
+    "completed", "hats",
+)
+#: How many of `_PLAYER_SHOWN`'s fields the first half (fields 1-8 and 16) shows
+_PLAYER_HEAD_FIELDS = 8
+
+
+def _copied(shown: tuple[Any, ...]) -> tuple[Any, ...]:
+    """`shown` with each list or dict copied: the copy compares by contents where the state's own containers, shown
+    again, would be the same objects mutated since."""
+    return tuple([item.copy() if type(item) is list or type(item) is dict else item for item in shown])
+
+
+class _Written:
+    """What was last written for one state, part by part, with copies of what each part showed then."""
+
+    def __init__(self, state: MagnificentState) -> None:
+        self.round = self.start_player = self.turn_count = -1
+        #: View fields 2-4
+        self.head = b""
+        #: ("", -1) before the first request: no state's pending decision
+        self.pending: tuple[str, int] | None = ("", -1)
+        self.decision = ""
+        #: View fields 5-6
+        self.pending_block = b""
+        self.main_tent: dict[str, int] | None = None
+        self.main_tent_block = b""
+        self.display: list[list[str | None]] | None = None
+        self.display_block = b""
+        #: the poster display, the poster deck's size, the poster discard, the master and trainer decks' sizes, the
+        #: draft pool, the removed trainers
+        self.middle: tuple[Any, ...] = ()
+        self.middle_block = b""
+        self.track_tents: dict[str, list[str | None]] | None = None
+        self.wagons: dict[str, int] | None = None
+        self.tracks_block = b""
+        self.supply: dict[str, int] | None = None
+        self.supply_block = b""
+        self.players: list[_PlayerWritten] = []
+        #: what the turn showed (`_TURN_SHOWN`, copied), its power, the tent of VD2, and its field 19
+        self.turn_shown: tuple[Any, ...] = ()
+        self.power = 0
+        self.tent: str | None = None
+        self.turn_block = b""
+        self.tail: tuple[Any, ...] = ()
+        self.tail_blocks = (b"", b"")
+
+
+class _PlayerWritten:
+    """One player's View field 18 as last written for a state, with a copy of what it showed then."""
+
+    def __init__(self, player: Player) -> None:
+        self.player = player
+        self.index = -1
+        #: `_PLAYER_SHOWN` as last written, copied
+        self.shown: tuple[Any, ...] = ()
+        #: fields 1-8 (seat to masters), then 9-15 (trainers to hats), then 16 (turns taken); and the whole field 18
+        self.head_block = b""
+        self.belongings_block = b""
+        self.turns_block = b""
+        self.block = b""
+        #: whether the last request found the player changed (the turn's power reads its dice)
+        self.changed = True
+
+    def written(self, state: MagnificentState, index: int) -> bytes:
+        """The player's field 18, each half written again where it differs from its copy."""
+        player = self.player
+        shown = _PLAYER_SHOWN(player)
+        kept = self.shown
+        if shown == kept and index == self.index:
+            self.changed = False
+            return self.block
+        self.changed = True
+        if index != self.index or shown[:_PLAYER_HEAD_FIELDS] != kept[:_PLAYER_HEAD_FIELDS]:
+            self.index = index
+            self.head_block = _player_head(index, player)
+            self.turns_block = varint_field(P_TURNS_TAKEN, len(player.dice))
+        if shown[_PLAYER_HEAD_FIELDS:] != kept[_PLAYER_HEAD_FIELDS:]:
+            self.belongings_block = _belongings(state, player)
+        self.shown = _copied(shown)
+        self.block = message_field(PLAYERS, self.head_block + self.belongings_block + self.turns_block)
+        return self.block
+
+
+def _turn_part(state: MagnificentState, written: _Written, turn: Turn) -> bytes:
+    """View field 19, written again when the turn, its power or the tent it takes differ from what was written.
+
+    The power (`state.power()`) reads only the turn (its die, card, colour and power bonus, all in `_TURN_SHOWN`)
+    and the dice of the turn's player: it is asked again only when one of them changed since the last request."""
+    shown = _TURN_SHOWN(turn)
+    tent: str | None = None
+    if written.decision == "VD2":
+        colour, space = turn.tent_space
+        tent = state.track_tents[colour][space] or ""
+    if shown == written.turn_shown and tent == written.tent and not written.players[turn.seat].changed:
+        return written.turn_block
+    power = state.power()
+    if shown != written.turn_shown or tent != written.tent or power != written.power:
+        written.turn_shown = _copied(shown)
+        written.power = power
+        written.tent = tent
+        written.turn_block = _turn(state, turn, power, tent)
+    return written.turn_block
 
 
 def _head(round_number: int, start_player: int, turn_count: int) -> bytes:
@@ -171,51 +289,88 @@ def _tail(poster_in_hand: str, side_b: bool, over: bool, draft: bool, draft_roun
     )
 
 
-#: View fields 2-4 already written, by their values (3 rounds x 6 start players x the turns of a round).
-_HEADS = Blocks(4096)
 #: View fields 5-6 already written, by the decision and the seats deciding.
 _DECISIONS = Blocks()
-#: View fields 20-22 and 24-25 already written, by their values.
-_TAILS = Blocks()
-#: Entries the memories of markets (by state) and players (by player) keep before they are emptied.
+#: States whose parts are kept (`_Written`) before that memory is emptied.
 _KEPT_LIMIT = 256
-#: id(state) -> (the state, a copy of what its market fields show (`views.market_copy`), View fields 7-17 written)
-_MARKETS: dict[int, tuple[MagnificentState, tuple[Any, ...], bytes]] = {}
-#: id(player) -> (the player, its seat, a copy of it as written, its View field 18 written)
-_PLAYERS: dict[int, tuple[Player, int, Player, bytes]] = {}
+#: id(state) -> (the state, what was last written for it)
+_WRITTEN: dict[int, tuple[MagnificentState, _Written]] = {}
 
 
+def _written(state: MagnificentState) -> _Written:
+    """What was last written for `state`: most requests are for the state the last one was for."""
+    global _LAST
+    last = _LAST
+    if last is not None and last[0] is state:
+        return last[1]
+    written = kept_for(_WRITTEN, state, _Written, _KEPT_LIMIT)
+    _LAST = (state, written)
+    return written
 
 
-def _market(state: MagnificentState) -> bytes:
-    """View fields 7-17: the main tent, the display, posters, decks, the draft pool, tracks and the supply."""
-    tables = view_tables(state)
+#: The state of the last request, and what was written for it (`_written`)
+_LAST: tuple[MagnificentState, _Written] | None = None
+
+
+def _market(state: MagnificentState, written: _Written) -> bytes:
+    """View fields 7-17: the main tent, the display, posters, decks, the draft pool, tracks and the supply; each
+    group written again only when it differs from the copy kept when it was last written."""
     main_tent = state.main_tent
-    written = blocks_of(_PARTS, state.c)
-    parts = [
-        _remembered(written, ("main tent", *main_tent.items()), _main_tent, main_tent),
-        _remembered(written, ("display", *map(tuple, state.display)), _display, state.display),
-        strings_field(POSTER_DISPLAY, [poster or "" for poster in state.poster_display]),
-        varint_field(POSTER_DECK_SIZE, len(state.poster_deck)),
-        strings_field(POSTER_DISCARD, state.poster_discard),
-        varint_field(MASTER_DECK_SIZE, len(state.master_deck)),
-        varint_field(TRAINER_DECK_SIZE, len(state.trainer_deck)),
-        strings_field(DRAFT_POOL, state.draft_pool),
-        strings_field(REMOVED_TRAINERS, state.removed_trainers),
-    ]
+    if main_tent != written.main_tent:
+        blocks = blocks_of(_PARTS, state.c)
+        written.main_tent = main_tent.copy()
+        written.main_tent_block = _remembered(blocks, ("main tent", *main_tent.items()), _main_tent, main_tent)
+    display = state.display
+    if display != written.display:
+        blocks = blocks_of(_PARTS, state.c)
+        written.display = [slot.copy() for slot in display]
+        written.display_block = _remembered(blocks, ("display", *map(tuple, display)), _display, display)
+    middle = (
+        state.poster_display, len(state.poster_deck), state.poster_discard, len(state.master_deck), len(state.trainer_deck),
+        state.draft_pool, state.removed_trainers,
+    )
+    if middle != written.middle:
+        written.middle = _copied(middle)
+        written.middle_block = b"".join(
+            [
+                strings_field(POSTER_DISPLAY, [poster or "" for poster in state.poster_display]),
+                varint_field(POSTER_DECK_SIZE, len(state.poster_deck)),
+                strings_field(POSTER_DISCARD, state.poster_discard),
+                varint_field(MASTER_DECK_SIZE, len(state.master_deck)),
+                varint_field(TRAINER_DECK_SIZE, len(state.trainer_deck)),
+                strings_field(DRAFT_POOL, state.draft_pool),
+                strings_field(REMOVED_TRAINERS, state.removed_trainers),
+            ]
+        )
+    track_tents = state.track_tents
+    wagons = state.wagons
+    if track_tents != written.track_tents or wagons != written.wagons:
+        written.track_tents = {colour: tents.copy() for colour, tents in track_tents.items()}
+        written.wagons = wagons.copy()
+        written.tracks_block = _tracks(state)
+    supply = state.supply
+    if supply != written.supply:
+        written.supply = supply.copy()
+        written.supply_block = _remembered(blocks_of(_PARTS, state.c), ("supply", *map(supply.__getitem__, TILE_TYPES)), _supply, supply)
+    return written.main_tent_block + written.display_block + written.middle_block + written.tracks_block + written.supply_block
+
+
+def _tracks(state: MagnificentState) -> bytes:
+    """View field 16: each colour's track, found by what it shows."""
+    tables = view_tables(state)
+    blocks = blocks_of(_PARTS, state.c)
+    parts = []
     for colour, tents in state.track_tents.items():
         part_key = (colour, state.wagons[colour], tuple(tents))
-        block = written.get(part_key)
+        block = blocks.get(part_key)
         if block is None:
-            block = written.keep(part_key, message_field(TRACKS, encode(pb.Track, track_view(state, tables, colour)).SerializeToString()))
+            block = blocks.keep(part_key, message_field(TRACKS, encode(pb.Track, track_view(state, tables, colour)).SerializeToString()))
         parts.append(block)
-    supply = state.supply
-    parts.append(_remembered(written, ("supply", *map(supply.__getitem__, TILE_TYPES)), _supply, supply))
     return b"".join(parts)
 
 
-def _player(state: MagnificentState, index: int, player: Player) -> bytes:
-    """View field 18 for one player (as views.player_view shows it), written field by field."""
+def _player_head(index: int, player: Player) -> bytes:
+    """Player fields 1-8 (as views.player_view shows them): its seat, board, points, coins, gems, markers and masters."""
     dice = player.dice
     masters = []
     for card in player.masters:
@@ -225,7 +380,22 @@ def _player(state: MagnificentState, index: int, player: Player) -> bytes:
         else:
             die_body = string_field(COLOUR, die[0]) + varint_field(VALUE, die[1])
             masters.append(message_field(P_MASTERS, string_field(SLOT_CARD, card) + message_field(SLOT_DIE, die_body)))
-    # Fields 9-15 change a few times a game: found by what they show.
+    return b"".join(
+        [
+            varint_field(P_SEAT, index),
+            string_field(P_BOARD, player.board),
+            varint_field(P_POINTS, player.points),
+            varint_field(P_COINS, player.coins),
+            packed_field(P_GEMS, player.gems),
+            varint_field(P_MARKERS, player.markers),
+            varint_field(P_SPENT, player.spent),
+            *masters,
+        ]
+    )
+
+
+def _belongings(state: MagnificentState, player: Player) -> bytes:
+    """Player fields 9-15 (trainers to hats): they change a few times a game, so they are found by what they show."""
     belongings = (
         tuple(player.trainers), tuple(player.tiles), tuple(player.posters), tuple(player.tents), tuple(player.completed),
         tuple(player.hats),
@@ -242,21 +412,7 @@ def _player(state: MagnificentState, index: int, player: Player) -> bytes:
             + strings_field(P_COMPLETED, player.completed)
             + strings_field(P_HATS, [hat_label(hat) for hat in player.hats]),
         )
-    body = b"".join(
-        [
-            varint_field(P_SEAT, index),
-            string_field(P_BOARD, player.board),
-            varint_field(P_POINTS, player.points),
-            varint_field(P_COINS, player.coins),
-            packed_field(P_GEMS, player.gems),
-            varint_field(P_MARKERS, player.markers),
-            varint_field(P_SPENT, player.spent),
-            *masters,
-            block,
-            varint_field(P_TURNS_TAKEN, len(dice)),
-        ]
-    )
-    return message_field(PLAYERS, body)
+    return block
 
 
 def _tiles_and_camp(state: MagnificentState, player: Player) -> bytes:
@@ -272,23 +428,19 @@ def _tiles_and_camp(state: MagnificentState, player: Player) -> bytes:
 _BELONGINGS: dict[int, tuple[Any, Blocks]] = {}
 
 
-def _turn(state: MagnificentState, turn: Turn, decision: str) -> bytes:
-    """View field 19, the turn in progress (as views.turn_view shows it): its die, card and action (fields 1-9),
-    then its effects (10-21), each found by what it shows (the effects are mostly as a turn begins)."""
+def _turn(state: MagnificentState, turn: Turn, power: int, tent: str | None) -> bytes:
+    """View field 19, the turn in progress (as views.turn_view shows it, with its power and the tent VD2 takes): its
+    die, card and action (fields 1-9), then its effects (10-21), each found by what it shows."""
     acting = turn.acting
     action = turn.action
     die = (
-        turn.seat, turn.die_colour, turn.die_value, turn.card, acting, action, state.power(),
+        turn.seat, turn.die_colour, turn.die_value, turn.card, acting, action, power,
         turn.build_colour or (acting if action == "BUILD" else ""), turn.wagon_colour or (acting if action == "TRAVEL" else ""),
         turn.master_used,
     )
     head = _TURN_HEADS.get(die)
     if head is None:
         head = _TURN_HEADS.keep(die, _turn_head(*die))
-    tent: str | None = None
-    if decision == "VD2":
-        colour, space = turn.tent_space
-        tent = state.track_tents[colour][space] or ""
     effects = (
         tuple(turn.trainers_used), turn.extra_small, turn.extra_show, turn.points_per_show, turn.resolved,
         tuple(turn.pending_tiles), turn.tile, turn.anchor, turn.shows, tuple(turn.chosen), turn.extra_gems_due, tent,
