@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -83,23 +84,27 @@ def _hand(state: Fuji99State, written_parts: Blocks, cards: Sequence[str]) -> tu
     return hand, hand_danger
 
 
-def _seat(state: Fuji99State, player: int, hand: list[bytes], hand_danger: int) -> bytes:
-    clear, yellow, red = state.bags[player]
-    got = state.got[player]
-    body = b"".join(
+def _seat_head(player: int, position: int, turns_taken: int) -> bytes:
+    """Player fields 1-3."""
+    return varint_field(PLAYER_SEAT, player) + varint_field(POSITION, position) + varint_field(TURNS_TAKEN, turns_taken)
+
+
+def _bag_and_got(bag: list[int], got: list[bool]) -> bytes:
+    """Player fields 4-6: the bag's cubes, and the yellow spaces reached."""
+    clear, yellow, red = bag
+    return _cubes(BAG, clear, yellow, red) + varint_field(GOT20, got[0]) + varint_field(GOT50, got[1])
+
+
+def _hand_and_omens(state: Fuji99State, player: int) -> bytes:
+    """Player fields 7-9: the hand's cards and danger, and the omens."""
+    hand, hand_danger = _hand(state, blocks_of(_PARTS, state.data), state.hands[player])
+    return b"".join(
         [
-            varint_field(PLAYER_SEAT, player),
-            varint_field(POSITION, state.pos[player]),
-            varint_field(TURNS_TAKEN, state.turns_taken[player]),
-            _cubes(BAG, clear, yellow, red),
-            varint_field(GOT20, got[0]),
-            varint_field(GOT50, got[1]),
             *hand,
             varint_field(HAND_DANGER, hand_danger),
             *[message_field(OMENS, string_field(OMEN_CARD, card) + varint_field(OMEN_ACTIVE, active)) for card, active in state.omens[player]],
         ]
     )
-    return message_field(SEATS, body)
 
 
 def view_bytes(state: Fuji99State, seat: Seat, shared: SharedParts | None = None) -> bytes:
@@ -109,76 +114,188 @@ def view_bytes(state: Fuji99State, seat: Seat, shared: SharedParts | None = None
     return SEAT + varint(seat) + public
 
 
-class _Written:
-    """What was last written for one state: each seat's part and the discard pile, with copies of what they
-    showed then. A part as it was (compared in C with its copy: no key built) is not written again."""
+class _SeatWritten:
+    """One seat's View field 8 as last written for a state: its three parts, each with a copy of what it showed."""
 
-    __slots__ = ("seats", "seat_blocks", "discard", "discard_block")
+    def __init__(self) -> None:
+        self.position = self.turns_taken = -1
+        self.bag: list[int] = []
+        self.got: list[bool] = []
+        self.hand: list[str] | None = None
+        #: the clear cubes on the hand's cards, in hand order
+        self.on_hand: tuple[int, ...] = ()
+        self.omens: list[tuple[str, bool]] | None = None
+        #: fields 1-3, 4-6 and 7-9
+        self.head = b""
+        self.bag_block = b""
+        self.hand_block = b""
+        #: the whole field 8
+        self.block = b""
+        #: the hand's move bonus (`Fuji99State.move_bonus`), None until asked since the hand last changed
+        self.move_bonus: int | None = None
+
+
+class _Written:
+    """What was last written for one state, part by part, with copies of what each part showed then. A part as it
+    was (compared in C with its copy, identity first: no key built) is not written again."""
 
     def __init__(self, state: Fuji99State) -> None:
-        #: per seat: position, turns taken, bag, yellow spaces reached, hand, cubes on the hand's cards, omens
-        self.seats: list[tuple[int, int, list[int], list[bool], list[str], tuple[int | None, ...], list[tuple[str, bool]]] | None] = (
-            [None] * state.players
-        )
-        self.seat_blocks: list[bytes] = [b""] * state.players
-        self.discard: list[str] | None = None
-        self.discard_block = b""
+        self.seats = [_SeatWritten() for _ in range(state.players)]
+        #: a copy of the clear cubes on every hand's cards
+        self.cubes: dict[str, int] | None = None
+        #: `_HEAD_SHOWN` and View fields 2-7
+        self.head_shown: tuple[Any, ...] = ()
+        self.head = b""
+        #: `_MIDDLE_SHOWN` (copied), the deck's size and the active seat's move bonus; View fields 9-18
+        self.middle_shown: tuple[Any, ...] = ()
+        self.middle_phase = ""
+        self.deck_size = -1
+        self.move_bonus = -1
+        self.middle = b""
+        #: `_TAIL_SHOWN` (copied) and View fields 19-25
+        self.tail_shown: tuple[Any, ...] = ()
+        self.tail = b""
 
 
 #: id(state) -> (the state, what was last written for it); emptied when full.
 _WRITTEN: dict[int, tuple[Fuji99State, _Written]] = {}
 _WRITTEN_LIMIT = 256
+#: The state of the last request, and what was written for it (`_written`)
+_LAST: tuple[Fuji99State, _Written] | None = None
+#: What View fields 2-7, 9-17 and 19-25 show, each read in one C call (`players` and `max_rounds` never change)
+_HEAD_SHOWN = operator.attrgetter("round", "active", "phase", "m")
+_MIDDLE_SHOWN = operator.attrgetter("draw", "to_draw", "red_area", "spent", "available", "pagoda", "yellow_left")
+_TAIL_SHOWN = operator.attrgetter("discard", "resolving", "drawing", "placed", "to_place", "winner", "over")
+
+
+def _written(state: Fuji99State) -> _Written:
+    """What was last written for `state`: most requests are for the state the last one was for."""
+    global _LAST
+    last = _LAST
+    if last is not None and last[0] is state:
+        return last[1]
+    written = kept_for(_WRITTEN, state, _Written, _WRITTEN_LIMIT)
+    _LAST = (state, written)
+    return written
+
+
+def _copied(shown: tuple[Any, ...]) -> tuple[Any, ...]:
+    """`shown` with each list or dict copied: the copy compares by contents where the state's own containers, shown
+    again, would be the same objects mutated since."""
+    return tuple([item.copy() if type(item) is list or type(item) is dict else item for item in shown])
 
 
 def _public(state: Fuji99State) -> bytes:
-    """Every View field but the viewer's seat (field 1): nothing in this game's view is secret."""
-    written = kept_for(_WRITTEN, state, _Written, _WRITTEN_LIMIT)
-    phase = state.phase
-    parts = [
-        varint_field(PLAYERS, state.players),
-        varint_field(ROUND, state.round),
-        varint_field(MAX_ROUNDS, state.max_rounds),
-        varint_field(ACTIVE, state.active),
-        string_field(PHASE, phase),
-        varint_field(MOVEMENT, state.m),
-    ]
-    cubes_get = state.cubes.get
+    """Every View field but the viewer's seat (field 1): nothing in this game's view is secret. Each part is written
+    again only when what it shows differs from the copy kept when it was last written for this state."""
+    written = _written(state)
+    head = _HEAD_SHOWN(state)
+    if head != written.head_shown:
+        written.head_shown = head
+        round_number, active, phase, movement = head
+        written.head = b"".join(
+            [
+                varint_field(PLAYERS, state.players),
+                varint_field(ROUND, round_number),
+                varint_field(MAX_ROUNDS, state.max_rounds),
+                varint_field(ACTIVE, active),
+                string_field(PHASE, phase),
+                varint_field(MOVEMENT, movement),
+            ]
+        )
+    parts = [written.head]
+    cubes = state.cubes
+    cubes_changed = cubes != written.cubes
+    if cubes_changed:
+        written.cubes = cubes.copy()
+    seats = written.seats
     for player in range(state.players):
-        hand = state.hands[player]
-        on_hand = tuple(map(cubes_get, hand))
-        seat = (state.pos[player], state.turns_taken[player], state.bags[player], state.got[player], hand, on_hand, state.omens[player])
-        if written.seats[player] == seat:
-            parts.append(written.seat_blocks[player])
-            continue
-        block = _seat(state, player, *_hand(state, blocks_of(_PARTS, state.data), hand))
-        written.seats[player] = (seat[0], seat[1], seat[2].copy(), seat[3].copy(), hand.copy(), on_hand, seat[6].copy())
-        written.seat_blocks[player] = block
-        parts.append(block)
-    parts += [
-        _cubes(CURRENT_DRAW, *state.draw),
-        varint_field(CUBES_TO_DRAW, state.to_draw if phase == CUBES else 0),
-        varint_field(RED_AREA, state.red_area),
-        varint_field(SPENT_YELLOW, state.spent),
-        varint_field(AVAILABLE_YELLOW, state.available),
-        varint_field(MOVE_BONUS, state.move_bonus(state.active)),
-        varint_field(PAGODA, state.pagoda),
-        varint_field(YELLOW_ON_20, state.yellow_left[0]),
-        varint_field(YELLOW_ON_50, state.yellow_left[1]),
-        varint_field(DECK_SIZE, len(state.deck)),
-    ]
-    discard = state.discard
-    if written.discard != discard:
-        written.discard = discard.copy()
-        written.discard_block = strings_field(DISCARD, discard)
-    parts += [written.discard_block, strings_field(RESOLVING, state.resolving)]
-    if state.drawing is not None:
-        parts.append(DRAWING_CARD + varint(state.drawing))
-    if state.placed:
-        parts += [message_field(PLACED, string_field(PLACED_CARD, card) + varint_field(PLACED_CUBES, count)) for card, count in state.placed.items()]
-    parts.append(varint_field(CUBES_TO_PLACE, state.to_place))
-    if state.winner is not None:
-        parts.append(WINNER + varint(state.winner))
-    parts.append(varint_field(OVER, state.over))
+        parts.append(_seat(state, seats[player], player, cubes_changed))
+    active = state.active
+    kept_seat = seats[active]
+    move_bonus = kept_seat.move_bonus
+    if move_bonus is None:
+        move_bonus = kept_seat.move_bonus = state.move_bonus(active)
+    middle = _MIDDLE_SHOWN(state)
+    deck_size = len(state.deck)
+    if middle != written.middle_shown or deck_size != written.deck_size or move_bonus != written.move_bonus or head[2] != written.middle_phase:
+        written.middle_shown = _copied(middle)
+        written.deck_size = deck_size
+        written.move_bonus = move_bonus
+        written.middle_phase = head[2]
+        draw, to_draw, red_area, spent, available, pagoda, yellow_left = middle
+        written.middle = b"".join(
+            [
+                _cubes(CURRENT_DRAW, draw[0], draw[1], draw[2]),
+                varint_field(CUBES_TO_DRAW, to_draw if head[2] == CUBES else 0),
+                varint_field(RED_AREA, red_area),
+                varint_field(SPENT_YELLOW, spent),
+                varint_field(AVAILABLE_YELLOW, available),
+                varint_field(MOVE_BONUS, move_bonus),
+                varint_field(PAGODA, pagoda),
+                varint_field(YELLOW_ON_20, yellow_left[0]),
+                varint_field(YELLOW_ON_50, yellow_left[1]),
+                varint_field(DECK_SIZE, deck_size),
+            ]
+        )
+    parts.append(written.middle)
+    tail = _TAIL_SHOWN(state)
+    if tail != written.tail_shown:
+        written.tail_shown = _copied(tail)
+        written.tail = _tail(*tail)
+    parts.append(written.tail)
+    return b"".join(parts)
+
+
+def _seat(state: Fuji99State, kept: _SeatWritten, player: int, cubes_changed: bool) -> bytes:
+    """One seat's View field 8, each of its parts written again where it differs from its copy."""
+    changed = False
+    position = state.pos[player]
+    turns_taken = state.turns_taken[player]
+    if position != kept.position or turns_taken != kept.turns_taken:
+        kept.position, kept.turns_taken = position, turns_taken
+        kept.head = _seat_head(player, position, turns_taken)
+        changed = True
+    bag = state.bags[player]
+    got = state.got[player]
+    if bag != kept.bag or got != kept.got:
+        kept.bag, kept.got = bag.copy(), got.copy()
+        kept.bag_block = _bag_and_got(bag, got)
+        changed = True
+    hand = state.hands[player]
+    omens = state.omens[player]
+    hand_changed = hand != kept.hand
+    on_hand = kept.on_hand
+    if hand_changed or cubes_changed:
+        cubes_get = state.cubes.get
+        on_hand = tuple([cubes_get(card, 0) for card in hand])
+    if hand_changed or on_hand != kept.on_hand or omens != kept.omens:
+        if hand_changed:
+            kept.hand = hand.copy()
+            kept.move_bonus = None
+        kept.on_hand = on_hand
+        kept.omens = omens.copy()
+        kept.hand_block = _hand_and_omens(state, player)
+        changed = True
+    if changed:
+        kept.block = message_field(SEATS, kept.head + kept.bag_block + kept.hand_block)
+    return kept.block
+
+
+def _tail(
+    discard: list[str], resolving: list[str], drawing: int | None, placed: dict[str, int], to_place: int, winner: int | None,
+    over: bool,
+) -> bytes:
+    """View fields 19-25."""
+    parts = [strings_field(DISCARD, discard), strings_field(RESOLVING, resolving)]
+    if drawing is not None:
+        parts.append(DRAWING_CARD + varint(drawing))
+    if placed:
+        parts += [message_field(PLACED, string_field(PLACED_CARD, card) + varint_field(PLACED_CUBES, count)) for card, count in placed.items()]
+    parts.append(varint_field(CUBES_TO_PLACE, to_place))
+    if winner is not None:
+        parts.append(WINNER + varint(winner))
+    parts.append(varint_field(OVER, over))
     return b"".join(parts)
 
 

@@ -126,13 +126,13 @@ def _public(state: MagnificentState) -> bytes:
         written.head = _head(round_number, start_player, turn_count)
     pending = state.pending
     if pending != written.pending:
-        # The decision's code and its deciding seats follow from `pending` (and the player count) alone.
-        decision = state.decision_code()
-        deciding = state.deciding_seats()
-        block = _DECISIONS.get((decision, deciding))
-        if block is None:
-            block = _DECISIONS.keep((decision, deciding), string_field(DECISION, decision) + packed_field(DECIDING, deciding))
-        written.pending, written.decision, written.pending_block = pending, decision, block
+        # The decision's code and its deciding seats follow from `pending` (and the state's player count) alone.
+        known = written.decisions.get(pending)
+        if known is None:
+            decision = state.decision_code()
+            known = written.decisions[pending] = (decision, string_field(DECISION, decision) + packed_field(DECIDING, state.deciding_seats()))
+        written.pending = pending
+        written.decision, written.pending_block = known
     parts = [written.head, written.pending_block, _market(state, written)]
     players = state.players_state
     kept_players = written.players
@@ -168,14 +168,19 @@ _TURN_SHOWN = operator.attrgetter(
     "trainers_used", "extra_small", "extra_show", "points_per_show", "resolved", "pending_tiles", "tile", "anchor",
     "shows", "chosen", "extra_gems_due", "tent_space", "power_bonus",
 )
+#: `_TURN_SHOWN`'s fields 1-9 of TurnInfo (with the power) end here, its fields 10-21 (with the tent) there
+_TURN_HEAD_FIELDS, _TURN_EFFECT_FIELDS = 9, 20
+#: where `_TURN_SHOWN` holds lists (trainers used, pending tiles, chosen slots)
+_TURN_LISTS = (9, 14, 18)
 #: What a player's field 18 shows: fields 2-8 and 16 (board to masters, turns taken: its dice), then fields 9-15
 #: (trainers to hats), in one C call
 _PLAYER_SHOWN = operator.attrgetter(
     "board", "points", "coins", "gems", "markers", "spent", "masters", "dice", "trainers", "tiles", "posters", "tents",
     "completed", "hats",
 )
-#: How many of `_PLAYER_SHOWN`'s fields the first half (fields 1-8 and 16) shows
+#: How many of `_PLAYER_SHOWN`'s fields fields 1-8 and 16 show; where it holds each of fields 9-14 after them
 _PLAYER_HEAD_FIELDS = 8
+_PLAYER_TRAINERS, _PLAYER_TILES, _PLAYER_POSTERS, _PLAYER_TENTS, _PLAYER_COMPLETED = 8, 9, 10, 11, 12
 
 
 def _copied(shown: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -196,6 +201,8 @@ class _Written:
         self.decision = ""
         #: View fields 5-6
         self.pending_block = b""
+        #: pending decision -> its code and View fields 5-6 (a game has a few dozen)
+        self.decisions: dict[tuple[str, int] | None, tuple[str, bytes]] = {}
         self.main_tent: dict[str, int] | None = None
         self.main_tent_block = b""
         self.display: list[list[str | None]] | None = None
@@ -215,6 +222,9 @@ class _Written:
         self.power = 0
         self.tent: str | None = None
         self.turn_block = b""
+        #: fields 1-9 and 10-21 of the turn's TurnInfo
+        self.turn_head = b""
+        self.turn_effects = b""
         self.tail: tuple[Any, ...] = ()
         self.tail_blocks = (b"", b"")
 
@@ -227,16 +237,16 @@ class _PlayerWritten:
         self.index = -1
         #: `_PLAYER_SHOWN` as last written, copied
         self.shown: tuple[Any, ...] = ()
-        #: fields 1-8 (seat to masters), then 9-15 (trainers to hats), then 16 (turns taken); and the whole field 18
-        self.head_block = b""
-        self.belongings_block = b""
-        self.turns_block = b""
+        #: fields 1-8 (seat to masters), 9 to 15 (trainers, tiles and camp, posters, tents, completed, hats), 16 (turns
+        #: taken), each as last written
+        self.blocks: list[bytes] = [b""] * 8
+        #: the whole field 18
         self.block = b""
         #: whether the last request found the player changed (the turn's power reads its dice)
         self.changed = True
 
     def written(self, state: MagnificentState, index: int) -> bytes:
-        """The player's field 18, each half written again where it differs from its copy."""
+        """The player's field 18, each of its parts written again where it differs from its copy."""
         player = self.player
         shown = _PLAYER_SHOWN(player)
         kept = self.shown
@@ -244,36 +254,60 @@ class _PlayerWritten:
             self.changed = False
             return self.block
         self.changed = True
-        if index != self.index or shown[:_PLAYER_HEAD_FIELDS] != kept[:_PLAYER_HEAD_FIELDS]:
+        blocks = self.blocks
+        if not kept or index != self.index or shown[:_PLAYER_HEAD_FIELDS] != kept[:_PLAYER_HEAD_FIELDS]:
             self.index = index
-            self.head_block = _player_head(index, player)
-            self.turns_block = varint_field(P_TURNS_TAKEN, len(player.dice))
-        if shown[_PLAYER_HEAD_FIELDS:] != kept[_PLAYER_HEAD_FIELDS:]:
-            self.belongings_block = _belongings(state, player)
+            blocks[0] = _player_head(index, player)
+            blocks[7] = varint_field(P_TURNS_TAKEN, len(player.dice))
+        if not kept:
+            for part in range(_PLAYER_HEAD_FIELDS, len(shown)):
+                blocks[part - _PLAYER_HEAD_FIELDS + 1] = _belonging(state, player, part, shown[part])
+        else:
+            for part in range(_PLAYER_HEAD_FIELDS, len(shown)):
+                if shown[part] != kept[part]:
+                    blocks[part - _PLAYER_HEAD_FIELDS + 1] = _belonging(state, player, part, shown[part])
         self.shown = _copied(shown)
-        self.block = message_field(PLAYERS, self.head_block + self.belongings_block + self.turns_block)
+        self.block = message_field(PLAYERS, b"".join(blocks))
         return self.block
 
 
 def _turn_part(state: MagnificentState, written: _Written, turn: Turn) -> bytes:
-    """View field 19, written again when the turn, its power or the tent it takes differ from what was written.
+    """View field 19, its fields 1-9 and 10-21 each written again when what they show differs from what was written.
 
     The power (`state.power()`) reads only the turn (its die, card, colour and power bonus, all in `_TURN_SHOWN`)
     and the dice of the turn's player: it is asked again only when one of them changed since the last request."""
     shown = _TURN_SHOWN(turn)
+    kept = written.turn_shown
     tent: str | None = None
     if written.decision == "VD2":
         colour, space = turn.tent_space
         tent = state.track_tents[colour][space] or ""
-    if shown == written.turn_shown and tent == written.tent and not written.players[turn.seat].changed:
+    if shown == kept and tent == written.tent and not written.players[turn.seat].changed:
         return written.turn_block
     power = state.power()
-    if shown != written.turn_shown or tent != written.tent or power != written.power:
-        written.turn_shown = _copied(shown)
-        written.power = power
-        written.tent = tent
-        written.turn_block = _turn(state, turn, power, tent)
+    head_changed = power != written.power or shown[:_TURN_HEAD_FIELDS] != kept[:_TURN_HEAD_FIELDS]
+    effects_changed = tent != written.tent or shown[_TURN_HEAD_FIELDS:_TURN_EFFECT_FIELDS] != kept[_TURN_HEAD_FIELDS:_TURN_EFFECT_FIELDS]
+    if not kept or head_changed:
+        head_key = (*shown[:_TURN_HEAD_FIELDS], power)
+        head = _TURN_HEADS.get(head_key)
+        if head is None:
+            head = _TURN_HEADS.keep(head_key, _turn_head(turn, power))
+        written.turn_head = head
+    if not kept or effects_changed:
+        written.turn_effects = _turn_effects(turn, tent)
+    written.turn_shown = _turn_copy(shown)
+    written.power = power
+    written.tent = tent
+    written.turn_block = message_field(TURN, written.turn_head + written.turn_effects)
     return written.turn_block
+
+
+def _turn_copy(shown: tuple[Any, ...]) -> tuple[Any, ...]:
+    """`_TURN_SHOWN` of a turn with its lists copied (`_copied`, knowing where they are)."""
+    kept = list(shown)
+    for index in _TURN_LISTS:
+        kept[index] = kept[index].copy()
+    return tuple(kept)
 
 
 def _head(round_number: int, start_player: int, turn_count: int) -> bytes:
@@ -289,8 +323,6 @@ def _tail(poster_in_hand: str, side_b: bool, over: bool, draft: bool, draft_roun
     )
 
 
-#: View fields 5-6 already written, by the decision and the seats deciding.
-_DECISIONS = Blocks()
 #: States whose parts are kept (`_Written`) before that memory is emptied.
 _KEPT_LIMIT = 256
 #: id(state) -> (the state, what was last written for it)
@@ -394,25 +426,25 @@ def _player_head(index: int, player: Player) -> bytes:
     )
 
 
-def _belongings(state: MagnificentState, player: Player) -> bytes:
-    """Player fields 9-15 (trainers to hats): they change a few times a game, so they are found by what they show."""
-    belongings = (
-        tuple(player.trainers), tuple(player.tiles), tuple(player.posters), tuple(player.tents), tuple(player.completed),
-        tuple(player.hats),
-    )
-    written = blocks_of(_BELONGINGS, state.c)
-    block = written.get(belongings)
-    if block is None:
-        block = written.keep(
-            belongings,
-            strings_field(P_TRAINERS, player.trainers)
-            + _tiles_and_camp(state, player)
-            + strings_field(P_POSTERS, [poster or "" for poster in player.posters])
-            + strings_field(P_TENTS, [tent or "" for tent in player.tents])
-            + strings_field(P_COMPLETED, player.completed)
-            + strings_field(P_HATS, [hat_label(hat) for hat in player.hats]),
-        )
-    return block
+def _belonging(state: MagnificentState, player: Player, part: int, shown: Any) -> bytes:  # noqa: ANN401 - one of its lists
+    """One of a player's fields 9-15 from what `_PLAYER_SHOWN` read at `part`: its trainers, tiles (and the camp's
+    rows they draw), posters, tents, completed posters or hats."""
+    if part == _PLAYER_TRAINERS:
+        return strings_field(P_TRAINERS, shown)
+    if part == _PLAYER_TILES:
+        tiles = tuple(shown)
+        blocks = blocks_of(_CAMPS, state.c)
+        block = blocks.get(tiles)
+        if block is None:
+            block = blocks.keep(tiles, _tiles_and_camp(state, player))
+        return block
+    if part == _PLAYER_POSTERS:
+        return strings_field(P_POSTERS, [poster or "" for poster in shown])
+    if part == _PLAYER_TENTS:
+        return strings_field(P_TENTS, [tent or "" for tent in shown])
+    if part == _PLAYER_COMPLETED:
+        return strings_field(P_COMPLETED, shown)
+    return strings_field(P_HATS, [hat_label(hat) for hat in shown])
 
 
 def _tiles_and_camp(state: MagnificentState, player: Player) -> bytes:
@@ -424,75 +456,58 @@ def _tiles_and_camp(state: MagnificentState, player: Player) -> bytes:
     return b"".join(placed) + strings_field(P_CAMP, camp_rows(state, view_tables(state), player))
 
 
-#: Per components object: Player fields 9-15 already written, by what they show.
-_BELONGINGS: dict[int, tuple[Any, Blocks]] = {}
+#: Per components object: Player fields 10-11 already written, by the tiles placed.
+_CAMPS: dict[int, tuple[Any, Blocks]] = {}
 
 
-def _turn(state: MagnificentState, turn: Turn, power: int, tent: str | None) -> bytes:
-    """View field 19, the turn in progress (as views.turn_view shows it, with its power and the tent VD2 takes): its
-    die, card and action (fields 1-9), then its effects (10-21), each found by what it shows."""
+def _turn_head(turn: Turn, power: int) -> bytes:
+    """TurnInfo fields 1-9: the turn's seat, die, card, colour, action and power."""
     acting = turn.acting
     action = turn.action
-    die = (
-        turn.seat, turn.die_colour, turn.die_value, turn.card, acting, action, power,
-        turn.build_colour or (acting if action == "BUILD" else ""), turn.wagon_colour or (acting if action == "TRAVEL" else ""),
-        turn.master_used,
+    die_colour = turn.die_colour
+    return b"".join(
+        [
+            varint_field(T_SEAT, turn.seat),
+            message_field(T_DIE, string_field(COLOUR, die_colour) + varint_field(VALUE, turn.die_value)) if die_colour else b"",
+            string_field(T_CARD, turn.card),
+            string_field(T_ACTING, acting),
+            string_field(T_ACTION, action),
+            varint_field(T_POWER, power),
+            string_field(T_BUILD_COLOUR, turn.build_colour or (acting if action == "BUILD" else "")),
+            string_field(T_WAGON_COLOUR, turn.wagon_colour or (acting if action == "TRAVEL" else "")),
+            varint_field(T_MASTER_USED, turn.master_used),
+        ]
     )
-    head = _TURN_HEADS.get(die)
-    if head is None:
-        head = _TURN_HEADS.keep(die, _turn_head(*die))
+
+
+def _turn_effects(turn: Turn, tent: str | None) -> bytes:
+    """TurnInfo fields 10-21: the turn's effects so far (mostly as a turn begins: found by what they show)."""
     effects = (
         tuple(turn.trainers_used), turn.extra_small, turn.extra_show, turn.points_per_show, turn.resolved,
         tuple(turn.pending_tiles), turn.tile, turn.anchor, turn.shows, tuple(turn.chosen), turn.extra_gems_due, tent,
     )
-    tail = _TURN_EFFECTS.get(effects)
-    if tail is None:
-        tail = _TURN_EFFECTS.keep(effects, _turn_effects(*effects))
-    return message_field(TURN, head + tail)
-
-
-def _turn_head(
-    seat: int, die_colour: str, die_value: int, card: str, acting: str, action: str, power: int, build_colour: str,
-    wagon_colour: str, master_used: bool,
-) -> bytes:
-    """TurnInfo fields 1-9."""
-    return b"".join(
-        [
-            varint_field(T_SEAT, seat),
-            message_field(T_DIE, string_field(COLOUR, die_colour) + varint_field(VALUE, die_value)) if die_colour else b"",
-            string_field(T_CARD, card),
-            string_field(T_ACTING, acting),
-            string_field(T_ACTION, action),
-            varint_field(T_POWER, power),
-            string_field(T_BUILD_COLOUR, build_colour),
-            string_field(T_WAGON_COLOUR, wagon_colour),
-            varint_field(T_MASTER_USED, master_used),
-        ]
-    )
-
-
-def _turn_effects(
-    trainers_used: tuple[str, ...], extra_small: int, extra_shows: int, points_per_show: int, resolved: bool,
-    pending_tiles: tuple[str, ...], tile_type: str, anchor: tuple[int, int], shows: int, chosen: tuple[int, ...],
-    extra_gems_due: int, tent: str | None,
-) -> bytes:
-    """TurnInfo fields 10-21."""
-    x, y = anchor
-    return b"".join(
-        [
-            strings_field(T_TRAINERS_USED, trainers_used),
-            varint_field(T_EXTRA_SMALL, extra_small),
-            varint_field(T_EXTRA_SHOWS, extra_shows),
-            varint_field(T_POINTS_PER_SHOW, points_per_show),
-            varint_field(T_RESOLVED, resolved),
-            strings_field(T_PENDING_TILES, pending_tiles),
-            string_field(T_TILE_TYPE, tile_type),
-            message_field(T_ANCHOR, varint_field(CELL_X, x) + varint_field(CELL_Y, y)) if x >= 0 else b"",
-            varint_field(T_SHOWS, shows),
-            packed_field(T_CHOSEN, [slot + 1 for slot in chosen]),
-            varint_field(T_EXTRA_GEMS_DUE, extra_gems_due),
-            optional_string_field(T_TENT, tent),
-        ]
+    block = _TURN_EFFECTS.get(effects)
+    if block is not None:
+        return block
+    x, y = turn.anchor
+    return _TURN_EFFECTS.keep(
+        effects,
+        b"".join(
+            [
+                strings_field(T_TRAINERS_USED, turn.trainers_used),
+                varint_field(T_EXTRA_SMALL, turn.extra_small),
+                varint_field(T_EXTRA_SHOWS, turn.extra_show),
+                varint_field(T_POINTS_PER_SHOW, turn.points_per_show),
+                varint_field(T_RESOLVED, turn.resolved),
+                strings_field(T_PENDING_TILES, turn.pending_tiles),
+                string_field(T_TILE_TYPE, turn.tile),
+                message_field(T_ANCHOR, varint_field(CELL_X, x) + varint_field(CELL_Y, y)) if x >= 0 else b"",
+                varint_field(T_SHOWS, turn.shows),
+                packed_field(T_CHOSEN, [slot + 1 for slot in turn.chosen]),
+                varint_field(T_EXTRA_GEMS_DUE, turn.extra_gems_due),
+                optional_string_field(T_TENT, tent),
+            ]
+        ),
     )
 
 
