@@ -14,6 +14,7 @@ from b99.games import fuji99_pb2 as pb
 
 from referee.engine import Seat
 from referee.games.fuji99.phases import CUBES
+from referee.games.fuji99.phases import OVER as PHASE_OVER
 from referee.games.fuji99.state import Fuji99State
 from referee.wire import (
     Blocks,
@@ -23,12 +24,65 @@ from referee.wire import (
     kept_for,
     key,
     message_field,
+    packed_field,
     shared_part,
     string_field,
     strings_field,
     varint,
     varint_field,
 )
+
+class IntField:
+    """A proto3 integer (or bool) field of one key, its small values' bytes written once: a view writer writes the same
+    few values again and again, and a lookup costs less than joining a key and a varint (shared with The Magnificent's
+    writer; a candidate for referee.wire, beside `varint_field`)."""
+
+    def __init__(self, field_key: bytes) -> None:
+        self.key = field_key
+        #: value -> the field's bytes, for 0 <= value < _SMALL_VALUES (nothing for 0: proto3 leaves out a default)
+        self.small = [varint_field(field_key, value) for value in range(_SMALL_VALUES)]
+
+    def of(self, value: int) -> bytes:
+        """`varint_field(key, value)`."""
+        if 0 <= value < _SMALL_VALUES:
+            return self.small[value]
+        return varint_field(self.key, value)
+
+
+class StringField:
+    """A proto3 string field of one key, each text's bytes written once (as `IntField`, for ids, names and colours)."""
+
+    def __init__(self, field_key: bytes) -> None:
+        self.key = field_key
+        #: text -> the field's bytes; emptied when it holds _KNOWN_TEXTS
+        self.known: dict[str, bytes] = {}
+
+    def of(self, text: str) -> bytes:
+        """`string_field(key, text)`."""
+        known = self.known.get(text)
+        if known is None:
+            if len(self.known) >= _KNOWN_TEXTS:
+                self.known.clear()
+            known = self.known[text] = string_field(self.key, text)
+        return known
+
+
+#: Values an IntField writes once; texts a StringField keeps before it is emptied.
+_SMALL_VALUES = 128
+_KNOWN_TEXTS = 4096
+
+
+def small_packed_field(field_key: bytes, values: list[int]) -> bytes:
+    """`packed_field` for a short list: values 0-127 are their own varints, written in one call."""
+    if not values:
+        return b""
+    if len(values) < 128:
+        for value in values:
+            if not 0 <= value < 128:
+                return packed_field(field_key, values)
+        return field_key + varint(len(values)) + bytes(values)
+    return packed_field(field_key, values)
+
 
 # View
 SEAT, PLAYERS, ROUND, MAX_ROUNDS, ACTIVE, PHASE, MOVEMENT, SEATS, CURRENT_DRAW = (
@@ -54,8 +108,37 @@ PLACED_CARD, PLACED_CUBES = key(1, 2), key(2, 0)
 _PARTS: dict[int, tuple[Any, Blocks]] = {}
 
 
+class _CubesField:
+    """A Cubes message field of one key (a bag, the current draw), each count of cubes written once."""
+
+    def __init__(self, field_key: bytes) -> None:
+        self.key = field_key
+        #: (clear << 16 | yellow << 8 | red) -> the field's bytes
+        self.known: dict[int, bytes] = {}
+
+    def of(self, clear: int, yellow: int, red: int) -> bytes:
+        if not (0 <= clear < 256 and 0 <= yellow < 256 and 0 <= red < 256):
+            return _cubes(self.key, clear, yellow, red)
+        code = clear << 16 | yellow << 8 | red
+        known = self.known.get(code)
+        if known is None:
+            known = self.known[code] = _cubes(self.key, clear, yellow, red)
+        return known
+
+
 def _cubes(field_key: bytes, clear: int, yellow: int, red: int) -> bytes:
     return message_field(field_key, varint_field(CLEAR, clear) + varint_field(YELLOW, yellow) + varint_field(RED, red))
+
+
+_PLAYERS_FIELD, _ROUND, _MAX_ROUNDS, _ACTIVE, _MOVEMENT = IntField(PLAYERS), IntField(ROUND), IntField(MAX_ROUNDS), IntField(ACTIVE), IntField(MOVEMENT)
+_PHASE = StringField(PHASE)
+_CURRENT_DRAW, _BAG = _CubesField(CURRENT_DRAW), _CubesField(BAG)
+_CUBES_TO_DRAW, _RED_AREA, _SPENT_YELLOW, _AVAILABLE_YELLOW, _MOVE_BONUS = (
+    IntField(CUBES_TO_DRAW), IntField(RED_AREA), IntField(SPENT_YELLOW), IntField(AVAILABLE_YELLOW), IntField(MOVE_BONUS),
+)
+_PAGODA, _YELLOW_ON_20, _YELLOW_ON_50, _DECK_SIZE = IntField(PAGODA), IntField(YELLOW_ON_20), IntField(YELLOW_ON_50), IntField(DECK_SIZE)
+_PLAYER_SEAT, _POSITION, _TURNS_TAKEN, _GOT20, _GOT50 = IntField(PLAYER_SEAT), IntField(POSITION), IntField(TURNS_TAKEN), IntField(GOT20), IntField(GOT50)
+_CUBES_TO_PLACE, _OVER = IntField(CUBES_TO_PLACE), IntField(OVER)
 
 
 def _hand_card(card: str, card_type: str, cubes: int, danger: int) -> bytes:
@@ -86,13 +169,13 @@ def _hand(state: Fuji99State, written_parts: Blocks, cards: Sequence[str]) -> tu
 
 def _seat_head(player: int, position: int, turns_taken: int) -> bytes:
     """Player fields 1-3."""
-    return varint_field(PLAYER_SEAT, player) + varint_field(POSITION, position) + varint_field(TURNS_TAKEN, turns_taken)
+    return _PLAYER_SEAT.of(player) + _POSITION.of(position) + _TURNS_TAKEN.of(turns_taken)
 
 
 def _bag_and_got(bag: list[int], got: list[bool]) -> bytes:
     """Player fields 4-6: the bag's cubes, and the yellow spaces reached."""
     clear, yellow, red = bag
-    return _cubes(BAG, clear, yellow, red) + varint_field(GOT20, got[0]) + varint_field(GOT50, got[1])
+    return _BAG.of(clear, yellow, red) + _GOT20.of(got[0]) + _GOT50.of(got[1])
 
 
 def _hand_and_omens(state: Fuji99State, player: int) -> bytes:
@@ -115,16 +198,11 @@ def view_bytes(state: Fuji99State, seat: Seat, shared: SharedParts | None = None
 
 
 class _SeatWritten:
-    """One seat's View field 8 as last written for a state: its three parts, each with a copy of what it showed."""
+    """One seat's View field 8 as last written for a state, and its parts."""
 
     def __init__(self) -> None:
-        self.position = self.turns_taken = -1
-        self.bag: list[int] = []
-        self.got: list[bool] = []
-        self.hand: list[str] | None = None
-        #: the clear cubes on the hand's cards, in hand order
+        #: the clear cubes on the hand's cards, in hand order, as last written
         self.on_hand: tuple[int, ...] = ()
-        self.omens: list[tuple[str, bool]] | None = None
         #: fields 1-3, 4-6 and 7-9
         self.head = b""
         self.bag_block = b""
@@ -141,8 +219,9 @@ class _Written:
 
     def __init__(self, state: Fuji99State) -> None:
         self.seats = [_SeatWritten() for _ in range(state.players)]
-        #: a copy of the clear cubes on every hand's cards
-        self.cubes: dict[str, int] | None = None
+        #: `_SEATS_SHOWN` as last written, copied, and every seat's field 8
+        self.seats_shown: tuple[Any, ...] = ()
+        self.seats_block = b""
         #: `_HEAD_SHOWN` and View fields 2-7
         self.head_shown: tuple[Any, ...] = ()
         self.head = b""
@@ -154,6 +233,7 @@ class _Written:
         self.middle = b""
         #: `_TAIL_SHOWN` (copied) and View fields 19-25
         self.tail_shown: tuple[Any, ...] = ()
+        self.over = False
         self.tail = b""
 
 
@@ -165,7 +245,11 @@ _LAST: tuple[Fuji99State, _Written] | None = None
 #: What View fields 2-7, 9-17 and 19-25 show, each read in one C call (`players` and `max_rounds` never change)
 _HEAD_SHOWN = operator.attrgetter("round", "active", "phase", "m")
 _MIDDLE_SHOWN = operator.attrgetter("draw", "to_draw", "red_area", "spent", "available", "pagoda", "yellow_left")
-_TAIL_SHOWN = operator.attrgetter("discard", "resolving", "drawing", "placed", "to_place", "winner", "over")
+#: What the seats' fields 8 show, for all seats at once: positions, turns taken, bags, yellow spaces reached, hands,
+#: omens, and the clear cubes on the hands' cards
+_SEATS_SHOWN = operator.attrgetter("pos", "turns_taken", "bags", "got", "hands", "omens", "cubes")
+#: (`over` is the phase OVER: read from the head, without calling the state's property)
+_TAIL_SHOWN = operator.attrgetter("discard", "resolving", "drawing", "placed", "to_place", "winner")
 
 
 def _written(state: Fuji99State) -> _Written:
@@ -177,6 +261,20 @@ def _written(state: Fuji99State) -> _Written:
     written = kept_for(_WRITTEN, state, _Written, _WRITTEN_LIMIT)
     _LAST = (state, written)
     return written
+
+
+def _move_bonus(state: Fuji99State, seat: int) -> int:
+    """`state.move_bonus(seat)`: it reads the seat's hand alone (and the component data), so it is kept by hand."""
+    hand = tuple(state.hands[seat])
+    bonuses = blocks_of(_BONUSES, state.data)
+    bonus = bonuses.get(hand)
+    if bonus is None:
+        bonus = bonuses.keep(hand, state.move_bonus(seat))
+    return bonus
+
+
+#: Per component data: a hand's move bonus, by its cards.
+_BONUSES: dict[int, tuple[Any, Blocks]] = {}
 
 
 def _copied(shown: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -195,27 +293,21 @@ def _public(state: Fuji99State) -> bytes:
         round_number, active, phase, movement = head
         written.head = b"".join(
             [
-                varint_field(PLAYERS, state.players),
-                varint_field(ROUND, round_number),
-                varint_field(MAX_ROUNDS, state.max_rounds),
-                varint_field(ACTIVE, active),
-                string_field(PHASE, phase),
-                varint_field(MOVEMENT, movement),
+                _PLAYERS_FIELD.of(state.players),
+                _ROUND.of(round_number),
+                _MAX_ROUNDS.of(state.max_rounds),
+                _ACTIVE.of(active),
+                _PHASE.of(phase),
+                _MOVEMENT.of(movement),
             ]
         )
     parts = [written.head]
-    cubes = state.cubes
-    cubes_changed = cubes != written.cubes
-    if cubes_changed:
-        written.cubes = cubes.copy()
-    seats = written.seats
-    for player in range(state.players):
-        parts.append(_seat(state, seats[player], player, cubes_changed))
+    parts.append(_seats(state, written))
     active = state.active
-    kept_seat = seats[active]
+    kept_seat = written.seats[active]
     move_bonus = kept_seat.move_bonus
     if move_bonus is None:
-        move_bonus = kept_seat.move_bonus = state.move_bonus(active)
+        move_bonus = kept_seat.move_bonus = _move_bonus(state, active)
     middle = _MIDDLE_SHOWN(state)
     deck_size = len(state.deck)
     if middle != written.middle_shown or deck_size != written.deck_size or move_bonus != written.move_bonus or head[2] != written.middle_phase:
@@ -226,60 +318,86 @@ def _public(state: Fuji99State) -> bytes:
         draw, to_draw, red_area, spent, available, pagoda, yellow_left = middle
         written.middle = b"".join(
             [
-                _cubes(CURRENT_DRAW, draw[0], draw[1], draw[2]),
-                varint_field(CUBES_TO_DRAW, to_draw if head[2] == CUBES else 0),
-                varint_field(RED_AREA, red_area),
-                varint_field(SPENT_YELLOW, spent),
-                varint_field(AVAILABLE_YELLOW, available),
-                varint_field(MOVE_BONUS, move_bonus),
-                varint_field(PAGODA, pagoda),
-                varint_field(YELLOW_ON_20, yellow_left[0]),
-                varint_field(YELLOW_ON_50, yellow_left[1]),
-                varint_field(DECK_SIZE, deck_size),
+                _CURRENT_DRAW.of(draw[0], draw[1], draw[2]),
+                _CUBES_TO_DRAW.of(to_draw if head[2] == CUBES else 0),
+                _RED_AREA.of(red_area),
+                _SPENT_YELLOW.of(spent),
+                _AVAILABLE_YELLOW.of(available),
+                _MOVE_BONUS.of(move_bonus),
+                _PAGODA.of(pagoda),
+                _YELLOW_ON_20.of(yellow_left[0]),
+                _YELLOW_ON_50.of(yellow_left[1]),
+                _DECK_SIZE.of(deck_size),
             ]
         )
     parts.append(written.middle)
     tail = _TAIL_SHOWN(state)
-    if tail != written.tail_shown:
+    over = head[2] == PHASE_OVER
+    if tail != written.tail_shown or over != written.over:
         written.tail_shown = _copied(tail)
-        written.tail = _tail(*tail)
+        written.over = over
+        discard, resolving, drawing, placed, to_place, winner = tail
+        written.tail = _tail(discard, resolving, drawing, placed, to_place, winner, over)
     parts.append(written.tail)
     return b"".join(parts)
 
 
-def _seat(state: Fuji99State, kept: _SeatWritten, player: int, cubes_changed: bool) -> bytes:
-    """One seat's View field 8, each of its parts written again where it differs from its copy."""
-    changed = False
-    position = state.pos[player]
-    turns_taken = state.turns_taken[player]
-    if position != kept.position or turns_taken != kept.turns_taken:
-        kept.position, kept.turns_taken = position, turns_taken
-        kept.head = _seat_head(player, position, turns_taken)
-        changed = True
-    bag = state.bags[player]
-    got = state.got[player]
-    if bag != kept.bag or got != kept.got:
-        kept.bag, kept.got = bag.copy(), got.copy()
-        kept.bag_block = _bag_and_got(bag, got)
-        changed = True
-    hand = state.hands[player]
-    omens = state.omens[player]
-    hand_changed = hand != kept.hand
-    on_hand = kept.on_hand
-    if hand_changed or cubes_changed:
-        cubes_get = state.cubes.get
-        on_hand = tuple([cubes_get(card, 0) for card in hand])
-    if hand_changed or on_hand != kept.on_hand or omens != kept.omens:
-        if hand_changed:
-            kept.hand = hand.copy()
-            kept.move_bonus = None
-        kept.on_hand = on_hand
-        kept.omens = omens.copy()
-        kept.hand_block = _hand_and_omens(state, player)
-        changed = True
-    if changed:
-        kept.block = message_field(SEATS, kept.head + kept.bag_block + kept.hand_block)
-    return kept.block
+def _seats(state: Fuji99State, written: _Written) -> bytes:
+    """View field 8 of every seat. What all seats show is compared at once with a copy (a few C calls); where it
+    differs, each seat's parts (fields 1-3, 4-6, 7-9) that differ from their copies are written again."""
+    shown = _SEATS_SHOWN(state)
+    kept = written.seats_shown
+    if shown == kept:
+        return written.seats_block
+    first = not kept
+    heads = first or shown[0] != kept[0] or shown[1] != kept[1]
+    bags = first or shown[2] != kept[2] or shown[3] != kept[3]
+    cubes_changed = first or shown[6] != kept[6]
+    hands = cubes_changed or shown[4] != kept[4] or shown[5] != kept[5]
+    positions, turns_taken, all_bags, all_got, all_hands, all_omens, cubes = shown
+    if first:
+        # The copies, kept in lists of our own: a seat's entries are replaced where they change.
+        kept = written.seats_shown = (
+            positions.copy(), turns_taken.copy(), [bag.copy() for bag in all_bags], [got.copy() for got in all_got],
+            [hand.copy() for hand in all_hands], [omens.copy() for omens in all_omens], cubes.copy(),
+        )
+    kept_positions, kept_turns, kept_bags, kept_got, kept_hands, kept_omens = kept[0], kept[1], kept[2], kept[3], kept[4], kept[5]
+    cubes_get = cubes.get
+    blocks = []
+    for player in range(state.players):
+        seat = written.seats[player]
+        changed = first
+        if first or heads and (positions[player] != kept_positions[player] or turns_taken[player] != kept_turns[player]):
+            seat.head = _seat_head(player, positions[player], turns_taken[player])
+            kept_positions[player] = positions[player]
+            kept_turns[player] = turns_taken[player]
+            changed = True
+        if first or bags and (all_bags[player] != kept_bags[player] or all_got[player] != kept_got[player]):
+            seat.bag_block = _bag_and_got(all_bags[player], all_got[player])
+            kept_bags[player] = all_bags[player].copy()
+            kept_got[player] = all_got[player].copy()
+            changed = True
+        if hands:
+            hand = all_hands[player]
+            hand_changed = first or hand != kept_hands[player]
+            on_hand = seat.on_hand
+            if hand_changed or cubes_changed:
+                on_hand = tuple([cubes_get(card, 0) for card in hand])
+            if hand_changed or on_hand != seat.on_hand or all_omens[player] != kept_omens[player]:
+                if hand_changed:
+                    seat.move_bonus = None
+                    kept_hands[player] = hand.copy()
+                seat.on_hand = on_hand
+                kept_omens[player] = all_omens[player].copy()
+                seat.hand_block = _hand_and_omens(state, player)
+                changed = True
+        if changed:
+            seat.block = message_field(SEATS, seat.head + seat.bag_block + seat.hand_block)
+        blocks.append(seat.block)
+    if cubes_changed and not first:
+        written.seats_shown = (*kept[:6], cubes.copy())
+    written.seats_block = b"".join(blocks)
+    return written.seats_block
 
 
 def _tail(
@@ -292,10 +410,10 @@ def _tail(
         parts.append(DRAWING_CARD + varint(drawing))
     if placed:
         parts += [message_field(PLACED, string_field(PLACED_CARD, card) + varint_field(PLACED_CUBES, count)) for card, count in placed.items()]
-    parts.append(varint_field(CUBES_TO_PLACE, to_place))
+    parts.append(_CUBES_TO_PLACE.of(to_place))
     if winner is not None:
         parts.append(WINNER + varint(winner))
-    parts.append(varint_field(OVER, over))
+    parts.append(_OVER.of(over))
     return b"".join(parts)
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from b99.games import magnificent_pb2 as pb
 
 from referee.engine import Seat
+from referee.games.fuji99.wire import IntField, StringField, small_packed_field
 from referee.games.magnificent.data import TILE_TYPES
 from referee.games.magnificent.model import Player, Turn
 from referee.games.magnificent.state import MagnificentState
@@ -404,26 +405,34 @@ def _tracks(state: MagnificentState) -> bytes:
 def _player_head(index: int, player: Player) -> bytes:
     """Player fields 1-8 (as views.player_view shows them): its seat, board, points, coins, gems, markers and masters."""
     dice = player.dice
-    masters = []
+    parts = [
+        _P_SEAT.of(index),
+        _P_BOARD.of(player.board),
+        _P_POINTS.of(player.points),
+        _P_COINS.of(player.coins),
+        small_packed_field(P_GEMS, player.gems),
+        _P_MARKERS.of(player.markers),
+        _P_SPENT.of(player.spent),
+    ]
     for card in player.masters:
         die = dice.get(card)
-        if die is None:
-            masters.append(message_field(P_MASTERS, string_field(SLOT_CARD, card)))
-        else:
-            die_body = string_field(COLOUR, die[0]) + varint_field(VALUE, die[1])
-            masters.append(message_field(P_MASTERS, string_field(SLOT_CARD, card) + message_field(SLOT_DIE, die_body)))
-    return b"".join(
-        [
-            varint_field(P_SEAT, index),
-            string_field(P_BOARD, player.board),
-            varint_field(P_POINTS, player.points),
-            varint_field(P_COINS, player.coins),
-            packed_field(P_GEMS, player.gems),
-            varint_field(P_MARKERS, player.markers),
-            varint_field(P_SPENT, player.spent),
-            *masters,
-        ]
-    )
+        master_key = (card, die)
+        block = _MASTERS.get(master_key)
+        if block is None:
+            if die is None:
+                block = message_field(P_MASTERS, string_field(SLOT_CARD, card))
+            else:
+                die_body = string_field(COLOUR, die[0]) + varint_field(VALUE, die[1])
+                block = message_field(P_MASTERS, string_field(SLOT_CARD, card) + message_field(SLOT_DIE, die_body))
+            _MASTERS.keep(master_key, block)
+        parts.append(block)
+    return b"".join(parts)
+
+
+#: Player field 8, one master card with the die on it (or none), already written, by the card and its die.
+_MASTERS = Blocks(4096)
+_P_SEAT, _P_POINTS, _P_COINS, _P_MARKERS, _P_SPENT = IntField(P_SEAT), IntField(P_POINTS), IntField(P_COINS), IntField(P_MARKERS), IntField(P_SPENT)
+_P_BOARD = StringField(P_BOARD)
 
 
 def _belonging(state: MagnificentState, player: Player, part: int, shown: Any) -> bytes:  # noqa: ANN401 - one of its lists
@@ -467,17 +476,22 @@ def _turn_head(turn: Turn, power: int) -> bytes:
     die_colour = turn.die_colour
     return b"".join(
         [
-            varint_field(T_SEAT, turn.seat),
-            message_field(T_DIE, string_field(COLOUR, die_colour) + varint_field(VALUE, turn.die_value)) if die_colour else b"",
-            string_field(T_CARD, turn.card),
-            string_field(T_ACTING, acting),
-            string_field(T_ACTION, action),
-            varint_field(T_POWER, power),
-            string_field(T_BUILD_COLOUR, turn.build_colour or (acting if action == "BUILD" else "")),
-            string_field(T_WAGON_COLOUR, turn.wagon_colour or (acting if action == "TRAVEL" else "")),
-            varint_field(T_MASTER_USED, turn.master_used),
+            _T_SEAT.of(turn.seat),
+            message_field(T_DIE, _COLOUR.of(die_colour) + _VALUE.of(turn.die_value)) if die_colour else b"",
+            _T_CARD.of(turn.card),
+            _T_ACTING.of(acting),
+            _T_ACTION.of(action),
+            _T_POWER.of(power),
+            _T_BUILD_COLOUR.of(turn.build_colour or (acting if action == "BUILD" else "")),
+            _T_WAGON_COLOUR.of(turn.wagon_colour or (acting if action == "TRAVEL" else "")),
+            _T_MASTER_USED.of(turn.master_used),
         ]
     )
+
+
+_T_SEAT, _VALUE, _T_POWER, _T_MASTER_USED = IntField(T_SEAT), IntField(VALUE), IntField(T_POWER), IntField(T_MASTER_USED)
+_COLOUR, _T_CARD, _T_ACTING, _T_ACTION = StringField(COLOUR), StringField(T_CARD), StringField(T_ACTING), StringField(T_ACTION)
+_T_BUILD_COLOUR, _T_WAGON_COLOUR = StringField(T_BUILD_COLOUR), StringField(T_WAGON_COLOUR)
 
 
 def _turn_effects(turn: Turn, tent: str | None) -> bytes:
