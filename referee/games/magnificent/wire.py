@@ -162,17 +162,16 @@ def _public(state: MagnificentState) -> bytes:
 
 #: (poster in hand, side B, over, draft, draft round): the values of View fields 20-22 and 24-25
 _TAIL_SHOWN = operator.attrgetter("poster_in_hand", "side_b", "over", "draft", "draft_round")
-#: The turn's fields a view shows (TurnInfo, besides its power and the tent of VD2), and the power bonus (its power
-#: reads it), in one C call
-_TURN_SHOWN = operator.attrgetter(
-    "seat", "die_colour", "die_value", "card", "acting", "action", "build_colour", "wagon_colour", "master_used",
-    "trainers_used", "extra_small", "extra_show", "points_per_show", "resolved", "pending_tiles", "tile", "anchor",
-    "shows", "chosen", "extra_gems_due", "tent_space", "power_bonus",
+#: What the turn's fields 1-9 show (TurnInfo, besides the power), then its fields 10-21 that hold no list (besides the
+#: tent of VD2), and what its power reads besides (its power bonus), in one C call each; then its lists (trainers used,
+#: pending tiles, chosen slots)
+_TURN_HEAD_SHOWN = operator.attrgetter(
+    "seat", "die_colour", "die_value", "card", "acting", "action", "build_colour", "wagon_colour", "master_used", "power_bonus",
 )
-#: `_TURN_SHOWN`'s fields 1-9 of TurnInfo (with the power) end here, its fields 10-21 (with the tent) there
-_TURN_HEAD_FIELDS, _TURN_EFFECT_FIELDS = 9, 20
-#: where `_TURN_SHOWN` holds lists (trainers used, pending tiles, chosen slots)
-_TURN_LISTS = (9, 14, 18)
+_TURN_EFFECTS_SHOWN = operator.attrgetter(
+    "extra_small", "extra_show", "points_per_show", "resolved", "tile", "anchor", "shows", "extra_gems_due", "tent_space",
+)
+_TURN_LISTS = operator.attrgetter("trainers_used", "pending_tiles", "chosen")
 #: What a player's field 18 shows: fields 2-8 and 16 (board to masters, turns taken: its dice), then fields 9-15
 #: (trainers to hats), in one C call
 _PLAYER_SHOWN = operator.attrgetter(
@@ -218,8 +217,11 @@ class _Written:
         self.supply: dict[str, int] | None = None
         self.supply_block = b""
         self.players: list[_PlayerWritten] = []
-        #: what the turn showed (`_TURN_SHOWN`, copied), its power, the tent of VD2, and its field 19
-        self.turn_shown: tuple[Any, ...] = ()
+        #: what the turn showed (`_TURN_HEAD_SHOWN`, `_TURN_EFFECTS_SHOWN`, `_TURN_LISTS` copied), its power, the tent
+        #: of VD2, and its field 19
+        self.turn_head_shown: tuple[Any, ...] = ()
+        self.turn_effects_shown: tuple[Any, ...] = ()
+        self.turn_lists: tuple[Any, ...] = ()
         self.power = 0
         self.tent: str | None = None
         self.turn_block = b""
@@ -275,40 +277,33 @@ class _PlayerWritten:
 def _turn_part(state: MagnificentState, written: _Written, turn: Turn) -> bytes:
     """View field 19, its fields 1-9 and 10-21 each written again when what they show differs from what was written.
 
-    The power (`state.power()`) reads only the turn (its die, card, colour and power bonus, all in `_TURN_SHOWN`)
+    The power (`state.power()`) reads only the turn (its die, card, colour and power bonus, all in `_TURN_HEAD_SHOWN`)
     and the dice of the turn's player: it is asked again only when one of them changed since the last request."""
-    shown = _TURN_SHOWN(turn)
-    kept = written.turn_shown
+    head = _TURN_HEAD_SHOWN(turn)
+    effects = _TURN_EFFECTS_SHOWN(turn)
+    lists = _TURN_LISTS(turn)
     tent: str | None = None
     if written.decision == "VD2":
         colour, space = turn.tent_space
         tent = state.track_tents[colour][space] or ""
-    if shown == kept and tent == written.tent and not written.players[turn.seat].changed:
+    head_same = head == written.turn_head_shown and not written.players[turn.seat].changed
+    effects_same = effects == written.turn_effects_shown and lists == written.turn_lists and tent == written.tent
+    if head_same and effects_same:
         return written.turn_block
-    power = state.power()
-    head_changed = power != written.power or shown[:_TURN_HEAD_FIELDS] != kept[:_TURN_HEAD_FIELDS]
-    effects_changed = tent != written.tent or shown[_TURN_HEAD_FIELDS:_TURN_EFFECT_FIELDS] != kept[_TURN_HEAD_FIELDS:_TURN_EFFECT_FIELDS]
-    if not kept or head_changed:
-        head_key = (*shown[:_TURN_HEAD_FIELDS], power)
-        head = _TURN_HEADS.get(head_key)
-        if head is None:
-            head = _TURN_HEADS.keep(head_key, _turn_head(turn, power))
-        written.turn_head = head
-    if not kept or effects_changed:
+    if not head_same:
+        power = state.power()
+        if head != written.turn_head_shown or power != written.power:
+            written.turn_head_shown = head
+            written.power = power
+            written.turn_head = _turn_head(turn, power)
+    if not effects_same:
+        written.turn_effects_shown = effects
+        trainers_used, pending_tiles, chosen = lists
+        written.turn_lists = (trainers_used.copy(), pending_tiles.copy(), chosen.copy())
+        written.tent = tent
         written.turn_effects = _turn_effects(turn, tent)
-    written.turn_shown = _turn_copy(shown)
-    written.power = power
-    written.tent = tent
     written.turn_block = message_field(TURN, written.turn_head + written.turn_effects)
     return written.turn_block
-
-
-def _turn_copy(shown: tuple[Any, ...]) -> tuple[Any, ...]:
-    """`_TURN_SHOWN` of a turn with its lists copied (`_copied`, knowing where they are)."""
-    kept = list(shown)
-    for index in _TURN_LISTS:
-        kept[index] = kept[index].copy()
-    return tuple(kept)
 
 
 def _head(round_number: int, start_player: int, turn_count: int) -> bytes:
@@ -495,39 +490,37 @@ _T_BUILD_COLOUR, _T_WAGON_COLOUR = StringField(T_BUILD_COLOUR), StringField(T_WA
 
 
 def _turn_effects(turn: Turn, tent: str | None) -> bytes:
-    """TurnInfo fields 10-21: the turn's effects so far (mostly as a turn begins: found by what they show)."""
-    effects = (
-        tuple(turn.trainers_used), turn.extra_small, turn.extra_show, turn.points_per_show, turn.resolved,
-        tuple(turn.pending_tiles), turn.tile, turn.anchor, turn.shows, tuple(turn.chosen), turn.extra_gems_due, tent,
-    )
-    block = _TURN_EFFECTS.get(effects)
-    if block is not None:
-        return block
+    """TurnInfo fields 10-21: the turn's effects so far."""
     x, y = turn.anchor
-    return _TURN_EFFECTS.keep(
-        effects,
-        b"".join(
-            [
-                strings_field(T_TRAINERS_USED, turn.trainers_used),
-                varint_field(T_EXTRA_SMALL, turn.extra_small),
-                varint_field(T_EXTRA_SHOWS, turn.extra_show),
-                varint_field(T_POINTS_PER_SHOW, turn.points_per_show),
-                varint_field(T_RESOLVED, turn.resolved),
-                strings_field(T_PENDING_TILES, turn.pending_tiles),
-                string_field(T_TILE_TYPE, turn.tile),
-                message_field(T_ANCHOR, varint_field(CELL_X, x) + varint_field(CELL_Y, y)) if x >= 0 else b"",
-                varint_field(T_SHOWS, turn.shows),
-                packed_field(T_CHOSEN, [slot + 1 for slot in turn.chosen]),
-                varint_field(T_EXTRA_GEMS_DUE, turn.extra_gems_due),
-                optional_string_field(T_TENT, tent),
-            ]
-        ),
+    chosen = turn.chosen
+    return b"".join(
+        [
+            _strings(_T_TRAINERS_USED, turn.trainers_used),
+            _T_EXTRA_SMALL.of(turn.extra_small),
+            _T_EXTRA_SHOWS.of(turn.extra_show),
+            _T_POINTS_PER_SHOW.of(turn.points_per_show),
+            _T_RESOLVED.of(turn.resolved),
+            _strings(_T_PENDING_TILES, turn.pending_tiles),
+            _T_TILE_TYPE.of(turn.tile),
+            message_field(T_ANCHOR, _CELL_X.of(x) + _CELL_Y.of(y)) if x >= 0 else b"",
+            _T_SHOWS.of(turn.shows),
+            packed_field(T_CHOSEN, [slot + 1 for slot in chosen]) if chosen else b"",
+            _T_EXTRA_GEMS_DUE.of(turn.extra_gems_due),
+            optional_string_field(T_TENT, tent),
+        ]
     )
 
 
-#: TurnInfo fields 1-9 and 10-21 already written, by what they show.
-_TURN_HEADS = Blocks(4096)
-_TURN_EFFECTS = Blocks(4096)
+def _strings(field: StringField, texts: list[str]) -> bytes:
+    """A repeated string field (`strings_field`), each element from `field`'s table."""
+    if not texts:
+        return b""
+    return b"".join([field.of(text) if text else field.key + b"\x00" for text in texts])
+
+
+_T_EXTRA_SMALL, _T_EXTRA_SHOWS, _T_POINTS_PER_SHOW, _T_RESOLVED = IntField(T_EXTRA_SMALL), IntField(T_EXTRA_SHOWS), IntField(T_POINTS_PER_SHOW), IntField(T_RESOLVED)
+_T_SHOWS, _T_EXTRA_GEMS_DUE, _CELL_X, _CELL_Y = IntField(T_SHOWS), IntField(T_EXTRA_GEMS_DUE), IntField(CELL_X), IntField(CELL_Y)
+_T_TRAINERS_USED, _T_PENDING_TILES, _T_TILE_TYPE = StringField(T_TRAINERS_USED), StringField(T_PENDING_TILES), StringField(T_TILE_TYPE)
 
 
 WIRE = GameWire(view=pb.View, option=pb.OptionPayload, event=pb.Event, view_bytes=view_bytes)
