@@ -238,11 +238,12 @@ class _PlayerWritten:
     def __init__(self, player: Player) -> None:
         self.player = player
         self.index = -1
-        #: `_PLAYER_SHOWN` as last written, copied
+        #: `_PLAYER_SHOWN` as last written, copied (and the same copies in a list, where a changed entry is replaced)
         self.shown: tuple[Any, ...] = ()
-        #: fields 1-8 (seat to masters), 9 to 15 (trainers, tiles and camp, posters, tents, completed, hats), 16 (turns
-        #: taken), each as last written
-        self.blocks: list[bytes] = [b""] * 8
+        self.copies: list[Any] = []
+        #: fields 1-7 (seat to spent markers), 8 (masters), 9 to 15 (trainers, tiles and camp, posters, tents, completed,
+        #: hats), 16 (turns taken), each as last written
+        self.blocks: list[bytes] = [b""] * 9
         #: the whole field 18
         self.block = b""
         #: whether the last request found the player changed (the turn's power reads its dice)
@@ -252,24 +253,34 @@ class _PlayerWritten:
         """The player's field 18, each of its parts written again where it differs from its copy."""
         player = self.player
         shown = _PLAYER_SHOWN(player)
-        kept = self.shown
-        if shown == kept and index == self.index:
+        if shown == self.shown and index == self.index:
             self.changed = False
             return self.block
         self.changed = True
         blocks = self.blocks
-        if not kept or index != self.index or shown[:_PLAYER_HEAD_FIELDS] != kept[:_PLAYER_HEAD_FIELDS]:
+        copies = self.copies
+        first = not copies or index != self.index
+        if first:
+            copies = self.copies = list(_copied(shown))
             self.index = index
-            blocks[0] = _player_head(index, player)
-            blocks[7] = varint_field(P_TURNS_TAKEN, len(player.dice))
-        if not kept:
-            for part in range(_PLAYER_HEAD_FIELDS, len(shown)):
-                blocks[part - _PLAYER_HEAD_FIELDS + 1] = _belonging(state, player, part, shown[part])
-        else:
-            for part in range(_PLAYER_HEAD_FIELDS, len(shown)):
-                if shown[part] != kept[part]:
-                    blocks[part - _PLAYER_HEAD_FIELDS + 1] = _belonging(state, player, part, shown[part])
-        self.shown = _copied(shown)
+        board, points, coins, gems, markers, spent, masters, dice = shown[:8]
+        if first or board != copies[0] or points != copies[1] or coins != copies[2] or gems != copies[3] or markers != copies[4] or spent != copies[5]:
+            blocks[0] = b"".join(
+                [
+                    _P_SEAT.of(index), _P_BOARD.of(board), _P_POINTS.of(points), _P_COINS.of(coins),
+                    small_packed_field(P_GEMS, gems), _P_MARKERS.of(markers), _P_SPENT.of(spent),
+                ]
+            )
+            copies[0], copies[1], copies[2], copies[3], copies[4], copies[5] = board, points, coins, gems.copy(), markers, spent
+        if first or masters != copies[6] or dice != copies[7]:
+            blocks[1] = _masters(masters, dice)
+            blocks[8] = _P_TURNS_TAKEN.of(len(dice))
+            copies[6], copies[7] = masters.copy(), dice.copy()
+        for part in range(_PLAYER_HEAD_FIELDS, len(shown)):
+            if first or shown[part] != copies[part]:
+                blocks[part - _PLAYER_HEAD_FIELDS + 2] = _belonging(state, player, part, shown[part])
+                copies[part] = shown[part].copy()
+        self.shown = tuple(copies)
         self.block = message_field(PLAYERS, b"".join(blocks))
         return self.block
 
@@ -397,19 +408,10 @@ def _tracks(state: MagnificentState) -> bytes:
     return b"".join(parts)
 
 
-def _player_head(index: int, player: Player) -> bytes:
-    """Player fields 1-8 (as views.player_view shows them): its seat, board, points, coins, gems, markers and masters."""
-    dice = player.dice
-    parts = [
-        _P_SEAT.of(index),
-        _P_BOARD.of(player.board),
-        _P_POINTS.of(player.points),
-        _P_COINS.of(player.coins),
-        small_packed_field(P_GEMS, player.gems),
-        _P_MARKERS.of(player.markers),
-        _P_SPENT.of(player.spent),
-    ]
-    for card in player.masters:
+def _masters(masters: list[str], dice: dict[str, tuple[str, int]]) -> bytes:
+    """Player field 8: the master cards, each with the die on it (or none)."""
+    parts = []
+    for card in masters:
         die = dice.get(card)
         master_key = (card, die)
         block = _MASTERS.get(master_key)
@@ -428,6 +430,7 @@ def _player_head(index: int, player: Player) -> bytes:
 _MASTERS = Blocks(4096)
 _P_SEAT, _P_POINTS, _P_COINS, _P_MARKERS, _P_SPENT = IntField(P_SEAT), IntField(P_POINTS), IntField(P_COINS), IntField(P_MARKERS), IntField(P_SPENT)
 _P_BOARD = StringField(P_BOARD)
+_P_TURNS_TAKEN = IntField(P_TURNS_TAKEN)
 
 
 def _belonging(state: MagnificentState, player: Player, part: int, shown: Any) -> bytes:  # noqa: ANN401 - one of its lists
