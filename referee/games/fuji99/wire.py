@@ -231,9 +231,11 @@ class _Written:
         self.deck_size = -1
         self.move_bonus = -1
         self.middle = b""
-        #: `_TAIL_SHOWN` (copied) and View fields 19-25
+        #: `_TAIL_SHOWN` (copied), whether the game is over, and View fields 19-25
         self.tail_shown: tuple[Any, ...] = ()
         self.over = False
+        #: View field 19, the discard pile
+        self.discard = b""
         self.tail = b""
 
 
@@ -311,11 +313,11 @@ def _public(state: Fuji99State) -> bytes:
     middle = _MIDDLE_SHOWN(state)
     deck_size = len(state.deck)
     if middle != written.middle_shown or deck_size != written.deck_size or move_bonus != written.move_bonus or head[2] != written.middle_phase:
-        written.middle_shown = _copied(middle)
+        draw, to_draw, red_area, spent, available, pagoda, yellow_left = middle
+        written.middle_shown = (draw.copy(), to_draw, red_area, spent, available, pagoda, yellow_left.copy())
         written.deck_size = deck_size
         written.move_bonus = move_bonus
         written.middle_phase = head[2]
-        draw, to_draw, red_area, spent, available, pagoda, yellow_left = middle
         written.middle = b"".join(
             [
                 _CURRENT_DRAW.of(draw[0], draw[1], draw[2]),
@@ -334,10 +336,13 @@ def _public(state: Fuji99State) -> bytes:
     tail = _TAIL_SHOWN(state)
     over = head[2] == PHASE_OVER
     if tail != written.tail_shown or over != written.over:
-        written.tail_shown = _copied(tail)
-        written.over = over
         discard, resolving, drawing, placed, to_place, winner = tail
-        written.tail = _tail(discard, resolving, drawing, placed, to_place, winner, over)
+        kept = written.tail_shown
+        if not kept or discard != kept[0]:
+            written.discard = strings_field(DISCARD, discard)
+        written.tail_shown = (discard.copy(), resolving.copy(), drawing, placed.copy(), to_place, winner)
+        written.over = over
+        written.tail = written.discard + _tail(resolving, drawing, placed, to_place, winner, over)
     parts.append(written.tail)
     return b"".join(parts)
 
@@ -400,12 +405,9 @@ def _seats(state: Fuji99State, written: _Written) -> bytes:
     return written.seats_block
 
 
-def _tail(
-    discard: list[str], resolving: list[str], drawing: int | None, placed: dict[str, int], to_place: int, winner: int | None,
-    over: bool,
-) -> bytes:
-    """View fields 19-25."""
-    parts = [strings_field(DISCARD, discard), strings_field(RESOLVING, resolving)]
+def _tail(resolving: list[str], drawing: int | None, placed: dict[str, int], to_place: int, winner: int | None, over: bool) -> bytes:
+    """View fields 20-25."""
+    parts = [strings_field(RESOLVING, resolving)] if resolving else []
     if drawing is not None:
         parts.append(DRAWING_CARD + varint(drawing))
     if placed:
