@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from b99.games import fuji99_pb2 as pb
 
@@ -85,24 +85,53 @@ def small_packed_field(field_key: bytes, values: list[int]) -> bytes:
 
 
 # View
-SEAT, PLAYERS, ROUND, MAX_ROUNDS, ACTIVE, PHASE, MOVEMENT, SEATS, CURRENT_DRAW = (
-    key(1, 0), key(2, 0), key(3, 0), key(4, 0), key(5, 0), key(6, 2), key(7, 0), key(8, 2), key(9, 2),
-)
-CUBES_TO_DRAW, RED_AREA, SPENT_YELLOW, AVAILABLE_YELLOW, MOVE_BONUS, PAGODA, YELLOW_ON_20, YELLOW_ON_50 = (
-    key(10, 0), key(11, 0), key(12, 0), key(13, 0), key(14, 0), key(15, 0), key(16, 0), key(17, 0),
-)
-DECK_SIZE, DISCARD, RESOLVING, DRAWING_CARD, PLACED, CUBES_TO_PLACE, WINNER, OVER = (
-    key(18, 0), key(19, 2), key(20, 2), key(21, 0), key(22, 2), key(23, 0), key(24, 0), key(25, 0),
-)
+SEAT: Final = key(1, 0)
+PLAYERS: Final = key(2, 0)
+ROUND: Final = key(3, 0)
+MAX_ROUNDS: Final = key(4, 0)
+ACTIVE: Final = key(5, 0)
+PHASE: Final = key(6, 2)
+MOVEMENT: Final = key(7, 0)
+SEATS: Final = key(8, 2)
+CURRENT_DRAW: Final = key(9, 2)
+CUBES_TO_DRAW: Final = key(10, 0)
+RED_AREA: Final = key(11, 0)
+SPENT_YELLOW: Final = key(12, 0)
+AVAILABLE_YELLOW: Final = key(13, 0)
+MOVE_BONUS: Final = key(14, 0)
+PAGODA: Final = key(15, 0)
+YELLOW_ON_20: Final = key(16, 0)
+YELLOW_ON_50: Final = key(17, 0)
+DECK_SIZE: Final = key(18, 0)
+DISCARD: Final = key(19, 2)
+RESOLVING: Final = key(20, 2)
+DRAWING_CARD: Final = key(21, 0)
+PLACED: Final = key(22, 2)
+CUBES_TO_PLACE: Final = key(23, 0)
+WINNER: Final = key(24, 0)
+OVER: Final = key(25, 0)
 # Player
-PLAYER_SEAT, POSITION, TURNS_TAKEN, BAG, GOT20, GOT50, HAND, HAND_DANGER, OMENS = (
-    key(1, 0), key(2, 0), key(3, 0), key(4, 2), key(5, 0), key(6, 0), key(7, 2), key(8, 0), key(9, 2),
-)
+PLAYER_SEAT: Final = key(1, 0)
+POSITION: Final = key(2, 0)
+TURNS_TAKEN: Final = key(3, 0)
+BAG: Final = key(4, 2)
+GOT20: Final = key(5, 0)
+GOT50: Final = key(6, 0)
+HAND: Final = key(7, 2)
+HAND_DANGER: Final = key(8, 0)
+OMENS: Final = key(9, 2)
 # Cubes, HandCard, OmenCard, Placement
-CLEAR, YELLOW, RED = key(1, 0), key(2, 0), key(3, 0)
-CARD, CARD_TYPE, CARD_CUBES, CARD_DANGER = key(1, 2), key(2, 2), key(3, 0), key(4, 0)
-OMEN_CARD, OMEN_ACTIVE = key(1, 2), key(2, 0)
-PLACED_CARD, PLACED_CUBES = key(1, 2), key(2, 0)
+CLEAR: Final = key(1, 0)
+YELLOW: Final = key(2, 0)
+RED: Final = key(3, 0)
+CARD: Final = key(1, 2)
+CARD_TYPE: Final = key(2, 2)
+CARD_CUBES: Final = key(3, 0)
+CARD_DANGER: Final = key(4, 0)
+OMEN_CARD: Final = key(1, 2)
+OMEN_ACTIVE: Final = key(2, 0)
+PLACED_CARD: Final = key(1, 2)
+PLACED_CUBES: Final = key(2, 0)
 
 #: Per component data: hand cards already written (card, cubes on it -> the card and its danger).
 _PARTS: dict[int, tuple[Any, Blocks]] = {}
@@ -130,15 +159,30 @@ def _cubes(field_key: bytes, clear: int, yellow: int, red: int) -> bytes:
     return message_field(field_key, varint_field(CLEAR, clear) + varint_field(YELLOW, yellow) + varint_field(RED, red))
 
 
-_PLAYERS_FIELD, _ROUND, _MAX_ROUNDS, _ACTIVE, _MOVEMENT = IntField(PLAYERS), IntField(ROUND), IntField(MAX_ROUNDS), IntField(ACTIVE), IntField(MOVEMENT)
-_PHASE = StringField(PHASE)
-_CURRENT_DRAW, _BAG = _CubesField(CURRENT_DRAW), _CubesField(BAG)
-_CUBES_TO_DRAW, _RED_AREA, _SPENT_YELLOW, _AVAILABLE_YELLOW, _MOVE_BONUS = (
-    IntField(CUBES_TO_DRAW), IntField(RED_AREA), IntField(SPENT_YELLOW), IntField(AVAILABLE_YELLOW), IntField(MOVE_BONUS),
-)
-_PAGODA, _YELLOW_ON_20, _YELLOW_ON_50, _DECK_SIZE = IntField(PAGODA), IntField(YELLOW_ON_20), IntField(YELLOW_ON_50), IntField(DECK_SIZE)
-_PLAYER_SEAT, _POSITION, _TURNS_TAKEN, _GOT20, _GOT50 = IntField(PLAYER_SEAT), IntField(POSITION), IntField(TURNS_TAKEN), IntField(GOT20), IntField(GOT50)
-_CUBES_TO_PLACE, _OVER = IntField(CUBES_TO_PLACE), IntField(OVER)
+_PLAYERS_FIELD: Final = IntField(PLAYERS)
+_ROUND: Final = IntField(ROUND)
+_MAX_ROUNDS: Final = IntField(MAX_ROUNDS)
+_ACTIVE: Final = IntField(ACTIVE)
+_MOVEMENT: Final = IntField(MOVEMENT)
+_PHASE: Final = StringField(PHASE)
+_CURRENT_DRAW: Final = _CubesField(CURRENT_DRAW)
+_BAG: Final = _CubesField(BAG)
+_CUBES_TO_DRAW: Final = IntField(CUBES_TO_DRAW)
+_RED_AREA: Final = IntField(RED_AREA)
+_SPENT_YELLOW: Final = IntField(SPENT_YELLOW)
+_AVAILABLE_YELLOW: Final = IntField(AVAILABLE_YELLOW)
+_MOVE_BONUS: Final = IntField(MOVE_BONUS)
+_PAGODA: Final = IntField(PAGODA)
+_YELLOW_ON_20: Final = IntField(YELLOW_ON_20)
+_YELLOW_ON_50: Final = IntField(YELLOW_ON_50)
+_DECK_SIZE: Final = IntField(DECK_SIZE)
+_PLAYER_SEAT: Final = IntField(PLAYER_SEAT)
+_POSITION: Final = IntField(POSITION)
+_TURNS_TAKEN: Final = IntField(TURNS_TAKEN)
+_GOT20: Final = IntField(GOT20)
+_GOT50: Final = IntField(GOT50)
+_CUBES_TO_PLACE: Final = IntField(CUBES_TO_PLACE)
+_OVER: Final = IntField(OVER)
 
 
 def _hand_card(card: str, card_type: str, cubes: int, danger: int) -> bytes:
@@ -245,13 +289,13 @@ _WRITTEN_LIMIT = 256
 #: The state of the last request, and what was written for it (`_written`)
 _LAST: tuple[Fuji99State, _Written] | None = None
 #: What View fields 2-7, 9-17 and 19-25 show, each read in one C call (`players` and `max_rounds` never change)
-_HEAD_SHOWN = operator.attrgetter("round", "active", "phase", "m")
-_MIDDLE_SHOWN = operator.attrgetter("draw", "to_draw", "red_area", "spent", "available", "pagoda", "yellow_left")
+_HEAD_SHOWN: Final = operator.attrgetter("round", "active", "phase", "m")
+_MIDDLE_SHOWN: Final = operator.attrgetter("draw", "to_draw", "red_area", "spent", "available", "pagoda", "yellow_left")
 #: What the seats' fields 8 show, for all seats at once: positions, turns taken, bags, yellow spaces reached, hands,
 #: omens, and the clear cubes on the hands' cards
-_SEATS_SHOWN = operator.attrgetter("pos", "turns_taken", "bags", "got", "hands", "omens", "cubes")
+_SEATS_SHOWN: Final = operator.attrgetter("pos", "turns_taken", "bags", "got", "hands", "omens", "cubes")
 #: (`over` is the phase OVER: read from the head, without calling the state's property)
-_TAIL_SHOWN = operator.attrgetter("discard", "resolving", "drawing", "placed", "to_place", "winner")
+_TAIL_SHOWN: Final = operator.attrgetter("discard", "resolving", "drawing", "placed", "to_place", "winner")
 
 
 def _written(state: Fuji99State) -> _Written:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from b99.games import magnificent_pb2 as pb
 
@@ -39,36 +39,86 @@ from referee.wire import (
     varint_field,
 )
 
-SEAT, ROUND, START_PLAYER, TURN_COUNT, DECISION, DECIDING, MAIN_TENT, DISPLAY, POSTER_DISPLAY = (
-    key(1, 0), key(2, 0), key(3, 0), key(4, 0), key(5, 2), key(6, 2), key(7, 2), key(8, 2), key(9, 2),
-)
-POSTER_DECK_SIZE, POSTER_DISCARD, MASTER_DECK_SIZE, TRAINER_DECK_SIZE, DRAFT_POOL, REMOVED_TRAINERS = (
-    key(10, 0), key(11, 2), key(12, 0), key(13, 0), key(14, 2), key(15, 2),
-)
-TRACKS, SUPPLY, PLAYERS, TURN, POSTER_IN_HAND, SIDE_B, GAME_OVER, FINAL_SCORES = (
-    key(16, 2), key(17, 2), key(18, 2), key(19, 2), key(20, 2), key(21, 0), key(22, 0), key(23, 2),
-)
-DRAFT_MASTER_CARDS, DRAFT_ROUND = key(24, 0), key(25, 0)
+SEAT: Final = key(1, 0)
+ROUND: Final = key(2, 0)
+START_PLAYER: Final = key(3, 0)
+TURN_COUNT: Final = key(4, 0)
+DECISION: Final = key(5, 2)
+DECIDING: Final = key(6, 2)
+MAIN_TENT: Final = key(7, 2)
+DISPLAY: Final = key(8, 2)
+POSTER_DISPLAY: Final = key(9, 2)
+POSTER_DECK_SIZE: Final = key(10, 0)
+POSTER_DISCARD: Final = key(11, 2)
+MASTER_DECK_SIZE: Final = key(12, 0)
+TRAINER_DECK_SIZE: Final = key(13, 0)
+DRAFT_POOL: Final = key(14, 2)
+REMOVED_TRAINERS: Final = key(15, 2)
+TRACKS: Final = key(16, 2)
+SUPPLY: Final = key(17, 2)
+PLAYERS: Final = key(18, 2)
+TURN: Final = key(19, 2)
+POSTER_IN_HAND: Final = key(20, 2)
+SIDE_B: Final = key(21, 0)
+GAME_OVER: Final = key(22, 0)
+FINAL_SCORES: Final = key(23, 2)
+DRAFT_MASTER_CARDS: Final = key(24, 0)
+DRAFT_ROUND: Final = key(25, 0)
 # DieCount, Pair, TileSupply
-COLOUR, VALUE, COUNT = key(1, 2), key(2, 0), key(3, 0)
-SLOT, CARD, TRAINER = key(1, 0), key(2, 2), key(3, 2)
-TILE_TYPE, TILE_COUNT = key(1, 2), key(2, 0)
-CELL_X, CELL_Y = key(1, 0), key(2, 0)
-SLOT_CARD, SLOT_DIE = key(1, 2), key(2, 2)
-TILE_ORIENTATION, TILE_X, TILE_Y = key(2, 0), key(3, 0), key(4, 0)
+COLOUR: Final = key(1, 2)
+VALUE: Final = key(2, 0)
+COUNT: Final = key(3, 0)
+SLOT: Final = key(1, 0)
+CARD: Final = key(2, 2)
+TRAINER: Final = key(3, 2)
+TILE_TYPE: Final = key(1, 2)
+TILE_COUNT: Final = key(2, 0)
+CELL_X: Final = key(1, 0)
+CELL_Y: Final = key(2, 0)
+SLOT_CARD: Final = key(1, 2)
+SLOT_DIE: Final = key(2, 2)
+TILE_ORIENTATION: Final = key(2, 0)
+TILE_X: Final = key(3, 0)
+TILE_Y: Final = key(4, 0)
 # Player
-P_SEAT, P_BOARD, P_POINTS, P_COINS, P_GEMS, P_MARKERS, P_SPENT, P_MASTERS, P_TRAINERS, P_TILES, P_CAMP = (
-    key(1, 0), key(2, 2), key(3, 0), key(4, 0), key(5, 2), key(6, 0), key(7, 0), key(8, 2), key(9, 2), key(10, 2), key(11, 2),
-)
-P_POSTERS, P_TENTS, P_COMPLETED, P_HATS, P_TURNS_TAKEN = key(12, 2), key(13, 2), key(14, 2), key(15, 2), key(16, 0)
+P_SEAT: Final = key(1, 0)
+P_BOARD: Final = key(2, 2)
+P_POINTS: Final = key(3, 0)
+P_COINS: Final = key(4, 0)
+P_GEMS: Final = key(5, 2)
+P_MARKERS: Final = key(6, 0)
+P_SPENT: Final = key(7, 0)
+P_MASTERS: Final = key(8, 2)
+P_TRAINERS: Final = key(9, 2)
+P_TILES: Final = key(10, 2)
+P_CAMP: Final = key(11, 2)
+P_POSTERS: Final = key(12, 2)
+P_TENTS: Final = key(13, 2)
+P_COMPLETED: Final = key(14, 2)
+P_HATS: Final = key(15, 2)
+P_TURNS_TAKEN: Final = key(16, 0)
 # TurnInfo
-T_SEAT, T_DIE, T_CARD, T_ACTING, T_ACTION, T_POWER, T_BUILD_COLOUR, T_WAGON_COLOUR, T_MASTER_USED, T_TRAINERS_USED = (
-    key(1, 0), key(2, 2), key(3, 2), key(4, 2), key(5, 2), key(6, 0), key(7, 2), key(8, 2), key(9, 0), key(10, 2),
-)
-T_EXTRA_SMALL, T_EXTRA_SHOWS, T_POINTS_PER_SHOW, T_RESOLVED, T_PENDING_TILES, T_TILE_TYPE, T_ANCHOR, T_SHOWS = (
-    key(11, 0), key(12, 0), key(13, 0), key(14, 0), key(15, 2), key(16, 2), key(17, 2), key(18, 0),
-)
-T_CHOSEN, T_EXTRA_GEMS_DUE, T_TENT = key(19, 2), key(20, 0), key(21, 2)
+T_SEAT: Final = key(1, 0)
+T_DIE: Final = key(2, 2)
+T_CARD: Final = key(3, 2)
+T_ACTING: Final = key(4, 2)
+T_ACTION: Final = key(5, 2)
+T_POWER: Final = key(6, 0)
+T_BUILD_COLOUR: Final = key(7, 2)
+T_WAGON_COLOUR: Final = key(8, 2)
+T_MASTER_USED: Final = key(9, 0)
+T_TRAINERS_USED: Final = key(10, 2)
+T_EXTRA_SMALL: Final = key(11, 0)
+T_EXTRA_SHOWS: Final = key(12, 0)
+T_POINTS_PER_SHOW: Final = key(13, 0)
+T_RESOLVED: Final = key(14, 0)
+T_PENDING_TILES: Final = key(15, 2)
+T_TILE_TYPE: Final = key(16, 2)
+T_ANCHOR: Final = key(17, 2)
+T_SHOWS: Final = key(18, 0)
+T_CHOSEN: Final = key(19, 2)
+T_EXTRA_GEMS_DUE: Final = key(20, 0)
+T_TENT: Final = key(21, 2)
 
 #: Per components object: players' boards and tracks already written, by what they show.
 _PARTS: dict[int, tuple[Any, Blocks]] = {}
@@ -161,20 +211,20 @@ def _public(state: MagnificentState) -> bytes:
 
 
 #: (poster in hand, side B, over, draft, draft round): the values of View fields 20-22 and 24-25
-_TAIL_SHOWN = operator.attrgetter("poster_in_hand", "side_b", "over", "draft", "draft_round")
+_TAIL_SHOWN: Final = operator.attrgetter("poster_in_hand", "side_b", "over", "draft", "draft_round")
 #: What the turn's fields 1-9 show (TurnInfo, besides the power), then its fields 10-21 that hold no list (besides the
 #: tent of VD2), and what its power reads besides (its power bonus), in one C call each; then its lists (trainers used,
 #: pending tiles, chosen slots)
-_TURN_HEAD_SHOWN = operator.attrgetter(
+_TURN_HEAD_SHOWN: Final = operator.attrgetter(
     "seat", "die_colour", "die_value", "card", "acting", "action", "build_colour", "wagon_colour", "master_used", "power_bonus",
 )
-_TURN_EFFECTS_SHOWN = operator.attrgetter(
+_TURN_EFFECTS_SHOWN: Final = operator.attrgetter(
     "extra_small", "extra_show", "points_per_show", "resolved", "tile", "anchor", "shows", "extra_gems_due", "tent_space",
 )
-_TURN_LISTS = operator.attrgetter("trainers_used", "pending_tiles", "chosen")
+_TURN_LISTS: Final = operator.attrgetter("trainers_used", "pending_tiles", "chosen")
 #: What a player's field 18 shows: fields 2-8 and 16 (board to masters, turns taken: its dice), then fields 9-15
 #: (trainers to hats), in one C call
-_PLAYER_SHOWN = operator.attrgetter(
+_PLAYER_SHOWN: Final = operator.attrgetter(
     "board", "points", "coins", "gems", "markers", "spent", "masters", "dice", "trainers", "tiles", "posters", "tents",
     "completed", "hats",
 )
@@ -427,10 +477,14 @@ def _masters(masters: list[str], dice: dict[str, tuple[str, int]]) -> bytes:
 
 
 #: Player field 8, one master card with the die on it (or none), already written, by the card and its die.
-_MASTERS = Blocks(4096)
-_P_SEAT, _P_POINTS, _P_COINS, _P_MARKERS, _P_SPENT = IntField(P_SEAT), IntField(P_POINTS), IntField(P_COINS), IntField(P_MARKERS), IntField(P_SPENT)
-_P_BOARD = StringField(P_BOARD)
-_P_TURNS_TAKEN = IntField(P_TURNS_TAKEN)
+_MASTERS: Final = Blocks(4096)
+_P_SEAT: Final = IntField(P_SEAT)
+_P_POINTS: Final = IntField(P_POINTS)
+_P_COINS: Final = IntField(P_COINS)
+_P_MARKERS: Final = IntField(P_MARKERS)
+_P_SPENT: Final = IntField(P_SPENT)
+_P_BOARD: Final = StringField(P_BOARD)
+_P_TURNS_TAKEN: Final = IntField(P_TURNS_TAKEN)
 
 
 def _belonging(state: MagnificentState, player: Player, part: int, shown: Any) -> bytes:  # noqa: ANN401 - one of its lists
@@ -487,9 +541,16 @@ def _turn_head(turn: Turn, power: int) -> bytes:
     )
 
 
-_T_SEAT, _VALUE, _T_POWER, _T_MASTER_USED = IntField(T_SEAT), IntField(VALUE), IntField(T_POWER), IntField(T_MASTER_USED)
-_COLOUR, _T_CARD, _T_ACTING, _T_ACTION = StringField(COLOUR), StringField(T_CARD), StringField(T_ACTING), StringField(T_ACTION)
-_T_BUILD_COLOUR, _T_WAGON_COLOUR = StringField(T_BUILD_COLOUR), StringField(T_WAGON_COLOUR)
+_T_SEAT: Final = IntField(T_SEAT)
+_VALUE: Final = IntField(VALUE)
+_T_POWER: Final = IntField(T_POWER)
+_T_MASTER_USED: Final = IntField(T_MASTER_USED)
+_COLOUR: Final = StringField(COLOUR)
+_T_CARD: Final = StringField(T_CARD)
+_T_ACTING: Final = StringField(T_ACTING)
+_T_ACTION: Final = StringField(T_ACTION)
+_T_BUILD_COLOUR: Final = StringField(T_BUILD_COLOUR)
+_T_WAGON_COLOUR: Final = StringField(T_WAGON_COLOUR)
 
 
 def _turn_effects(turn: Turn, tent: str | None) -> bytes:
@@ -521,9 +582,17 @@ def _strings(field: StringField, texts: list[str]) -> bytes:
     return b"".join([field.of(text) if text else field.key + b"\x00" for text in texts])
 
 
-_T_EXTRA_SMALL, _T_EXTRA_SHOWS, _T_POINTS_PER_SHOW, _T_RESOLVED = IntField(T_EXTRA_SMALL), IntField(T_EXTRA_SHOWS), IntField(T_POINTS_PER_SHOW), IntField(T_RESOLVED)
-_T_SHOWS, _T_EXTRA_GEMS_DUE, _CELL_X, _CELL_Y = IntField(T_SHOWS), IntField(T_EXTRA_GEMS_DUE), IntField(CELL_X), IntField(CELL_Y)
-_T_TRAINERS_USED, _T_PENDING_TILES, _T_TILE_TYPE = StringField(T_TRAINERS_USED), StringField(T_PENDING_TILES), StringField(T_TILE_TYPE)
+_T_EXTRA_SMALL: Final = IntField(T_EXTRA_SMALL)
+_T_EXTRA_SHOWS: Final = IntField(T_EXTRA_SHOWS)
+_T_POINTS_PER_SHOW: Final = IntField(T_POINTS_PER_SHOW)
+_T_RESOLVED: Final = IntField(T_RESOLVED)
+_T_SHOWS: Final = IntField(T_SHOWS)
+_T_EXTRA_GEMS_DUE: Final = IntField(T_EXTRA_GEMS_DUE)
+_CELL_X: Final = IntField(CELL_X)
+_CELL_Y: Final = IntField(CELL_Y)
+_T_TRAINERS_USED: Final = StringField(T_TRAINERS_USED)
+_T_PENDING_TILES: Final = StringField(T_PENDING_TILES)
+_T_TILE_TYPE: Final = StringField(T_TILE_TYPE)
 
 
 WIRE = GameWire(view=pb.View, option=pb.OptionPayload, event=pb.Event, view_bytes=view_bytes)
