@@ -245,8 +245,6 @@ class _SeatWritten:
     """One seat's View field 8 as last written for a state, and its parts."""
 
     def __init__(self) -> None:
-        #: the clear cubes on the hand's cards, in hand order, as last written
-        self.on_hand: tuple[int, ...] = ()
         #: fields 1-3, 4-6 and 7-9
         self.head = b""
         self.bag_block = b""
@@ -411,7 +409,12 @@ def _seats(state: Fuji99State, written: _Written) -> bytes:
             [hand.copy() for hand in all_hands], [omens.copy() for omens in all_omens], cubes.copy(),
         )
     kept_positions, kept_turns, kept_bags, kept_got, kept_hands, kept_omens = kept[0], kept[1], kept[2], kept[3], kept[4], kept[5]
-    cubes_get = cubes.get
+    # The cards whose clear cubes changed (or that left every hand): only a hand holding one of them shows a change.
+    recounted: list[str] = []
+    if cubes_changed and not first:
+        kept_cubes: dict[str, int] = kept[6]
+        recounted = [card for card, count in cubes.items() if kept_cubes.get(card, -1) != count]
+        recounted += [card for card in kept_cubes if card not in cubes]
     blocks = []
     for player in range(state.players):
         seat = written.seats[player]
@@ -429,14 +432,10 @@ def _seats(state: Fuji99State, written: _Written) -> bytes:
         if hands:
             hand = all_hands[player]
             hand_changed = first or hand != kept_hands[player]
-            on_hand = seat.on_hand
-            if hand_changed or cubes_changed:
-                on_hand = tuple([cubes_get(card, 0) for card in hand])
-            if hand_changed or on_hand != seat.on_hand or all_omens[player] != kept_omens[player]:
+            if hand_changed or all_omens[player] != kept_omens[player] or _holds_any(hand, recounted):
                 if hand_changed:
                     seat.move_bonus = None
                     kept_hands[player] = hand.copy()
-                seat.on_hand = on_hand
                 kept_omens[player] = all_omens[player].copy()
                 seat.hand_block = _hand_and_omens(state, player)
                 changed = True
@@ -447,6 +446,14 @@ def _seats(state: Fuji99State, written: _Written) -> bytes:
         written.seats_shown = (*kept[:6], cubes.copy())
     written.seats_block = b"".join(blocks)
     return written.seats_block
+
+
+def _holds_any(hand: list[str], cards: list[str]) -> bool:
+    """Whether `hand` holds one of `cards`."""
+    for card in cards:
+        if card in hand:
+            return True
+    return False
 
 
 def _tail(resolving: list[str], drawing: int | None, placed: dict[str, int], to_place: int, winner: int | None, over: bool) -> bytes:
