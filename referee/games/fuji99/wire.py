@@ -67,7 +67,7 @@ class StringField:
         return known
 
 
-#: Values an IntField writes once; texts a StringField keeps before it is emptied.
+#: Values an IntField writes once; texts a StringField (counts of cubes a _CubesField) keeps before it is emptied.
 _SMALL_VALUES = 128
 _KNOWN_TEXTS = 4096
 
@@ -151,6 +151,8 @@ class _CubesField:
         code = clear << 16 | yellow << 8 | red
         known = self.known.get(code)
         if known is None:
+            if len(self.known) >= _KNOWN_TEXTS:
+                self.known.clear()
             known = self.known[code] = _cubes(self.key, clear, yellow, red)
         return known
 

@@ -201,12 +201,13 @@ def _public(state: MagnificentState) -> bytes:
     if tail != written.tail:
         written.tail = tail
         written.tail_blocks = _tail(*tail)
-    tail_blocks = written.tail_blocks
+        written.tail_block = written.tail_blocks[0] + written.tail_blocks[1]
     if state.final:
         # Field 23 sits between fields 22 and 24 (a finished game only).
+        tail_blocks = written.tail_blocks
         parts.append(tail_blocks[0] + encode(pb.View, {"final_scores": final_scores(state)}).SerializeToString() + tail_blocks[1])
     else:
-        parts.append(tail_blocks[0] + tail_blocks[1])
+        parts.append(written.tail_block)
     return b"".join(parts)
 
 
@@ -266,6 +267,8 @@ class _Written:
         self.tracks_block = b""
         self.supply: dict[str, int] | None = None
         self.supply_block = b""
+        #: View fields 7-17, the blocks above joined
+        self.market = b""
         self.players: list[_PlayerWritten] = []
         #: what the turn showed (`_TURN_HEAD_SHOWN`, `_TURN_EFFECTS_SHOWN`, `_TURN_LISTS` copied), its power, the tent
         #: of VD2, and its field 19
@@ -280,6 +283,8 @@ class _Written:
         self.turn_effects = b""
         self.tail: tuple[Any, ...] = ()
         self.tail_blocks = (b"", b"")
+        #: View fields 20-22 and 24-25 joined (no final scores)
+        self.tail_block = b""
 
 
 class _PlayerWritten:
@@ -404,13 +409,16 @@ _LAST: tuple[MagnificentState, _Written] | None = None
 def _market(state: MagnificentState, written: _Written) -> bytes:
     """View fields 7-17: the main tent, the display, posters, decks, the draft pool, tracks and the supply; each
     group written again only when it differs from the copy kept when it was last written."""
+    changed = False
     main_tent = state.main_tent
     if main_tent != written.main_tent:
+        changed = True
         blocks = blocks_of(_PARTS, state.c)
         written.main_tent = main_tent.copy()
         written.main_tent_block = _remembered(blocks, ("main tent", *main_tent.items()), _main_tent, main_tent)
     display = state.display
     if display != written.display:
+        changed = True
         blocks = blocks_of(_PARTS, state.c)
         written.display = [slot.copy() for slot in display]
         written.display_block = _remembered(blocks, ("display", *map(tuple, display)), _display, display)
@@ -419,6 +427,7 @@ def _market(state: MagnificentState, written: _Written) -> bytes:
         state.draft_pool, state.removed_trainers,
     )
     if middle != written.middle:
+        changed = True
         written.middle = _copied(middle)
         written.middle_block = b"".join(
             [
@@ -434,14 +443,20 @@ def _market(state: MagnificentState, written: _Written) -> bytes:
     track_tents = state.track_tents
     wagons = state.wagons
     if track_tents != written.track_tents or wagons != written.wagons:
+        changed = True
         written.track_tents = {colour: tents.copy() for colour, tents in track_tents.items()}
         written.wagons = wagons.copy()
         written.tracks_block = _tracks(state)
     supply = state.supply
     if supply != written.supply:
+        changed = True
         written.supply = supply.copy()
         written.supply_block = _remembered(blocks_of(_PARTS, state.c), ("supply", *map(supply.__getitem__, TILE_TYPES)), _supply, supply)
-    return written.main_tent_block + written.display_block + written.middle_block + written.tracks_block + written.supply_block
+    if changed:
+        written.market = b"".join(
+            [written.main_tent_block, written.display_block, written.middle_block, written.tracks_block, written.supply_block]
+        )
+    return written.market
 
 
 def _tracks(state: MagnificentState) -> bytes:
