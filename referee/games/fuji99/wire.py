@@ -323,12 +323,6 @@ def _move_bonus(state: Fuji99State, seat: int) -> int:
 _BONUSES: dict[int, tuple[Any, Blocks]] = {}
 
 
-def _copied(shown: tuple[Any, ...]) -> tuple[Any, ...]:
-    """`shown` with each list or dict copied: the copy compares by contents where the state's own containers, shown
-    again, would be the same objects mutated since."""
-    return tuple([item.copy() if type(item) is list or type(item) is dict else item for item in shown])
-
-
 def _public(state: Fuji99State) -> bytes:
     """Every View field but the viewer's seat (field 1): nothing in this game's view is secret. Each part is written
     again only when what it shows differs from the copy kept when it was last written for this state."""
