@@ -7,17 +7,19 @@ then found by a tuple of what it shows. Tests compare the two on random games of
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from b99.games import magnificent_pb2 as pb
 
 from referee.engine import Seat
+from referee.games.fuji99.wire import IntField, StringField, small_packed_field
 from referee.games.magnificent.data import TILE_TYPES
 from referee.games.magnificent.model import Player, Turn
 from referee.games.magnificent.state import MagnificentState
 from referee.games.magnificent.views import (
-    camp_rows, final_scores, hat_label, main_tent_order, market_copy, market_shown, own_draft, track_view, view_tables,
+    camp_rows, final_scores, hat_label, main_tent_order, own_draft, track_view, view_tables,
 )
 from referee.wire import (
     Blocks,
@@ -25,6 +27,7 @@ from referee.wire import (
     SharedParts,
     blocks_of,
     encode,
+    kept_for,
     key,
     message_field,
     optional_string_field,
@@ -36,36 +39,86 @@ from referee.wire import (
     varint_field,
 )
 
-SEAT, ROUND, START_PLAYER, TURN_COUNT, DECISION, DECIDING, MAIN_TENT, DISPLAY, POSTER_DISPLAY = (
-    key(1, 0), key(2, 0), key(3, 0), key(4, 0), key(5, 2), key(6, 2), key(7, 2), key(8, 2), key(9, 2),
-)
-POSTER_DECK_SIZE, POSTER_DISCARD, MASTER_DECK_SIZE, TRAINER_DECK_SIZE, DRAFT_POOL, REMOVED_TRAINERS = (
-    key(10, 0), key(11, 2), key(12, 0), key(13, 0), key(14, 2), key(15, 2),
-)
-TRACKS, SUPPLY, PLAYERS, TURN, POSTER_IN_HAND, SIDE_B, GAME_OVER, FINAL_SCORES = (
-    key(16, 2), key(17, 2), key(18, 2), key(19, 2), key(20, 2), key(21, 0), key(22, 0), key(23, 2),
-)
-DRAFT_MASTER_CARDS, DRAFT_ROUND = key(24, 0), key(25, 0)
+SEAT: Final = key(1, 0)
+ROUND: Final = key(2, 0)
+START_PLAYER: Final = key(3, 0)
+TURN_COUNT: Final = key(4, 0)
+DECISION: Final = key(5, 2)
+DECIDING: Final = key(6, 2)
+MAIN_TENT: Final = key(7, 2)
+DISPLAY: Final = key(8, 2)
+POSTER_DISPLAY: Final = key(9, 2)
+POSTER_DECK_SIZE: Final = key(10, 0)
+POSTER_DISCARD: Final = key(11, 2)
+MASTER_DECK_SIZE: Final = key(12, 0)
+TRAINER_DECK_SIZE: Final = key(13, 0)
+DRAFT_POOL: Final = key(14, 2)
+REMOVED_TRAINERS: Final = key(15, 2)
+TRACKS: Final = key(16, 2)
+SUPPLY: Final = key(17, 2)
+PLAYERS: Final = key(18, 2)
+TURN: Final = key(19, 2)
+POSTER_IN_HAND: Final = key(20, 2)
+SIDE_B: Final = key(21, 0)
+GAME_OVER: Final = key(22, 0)
+FINAL_SCORES: Final = key(23, 2)
+DRAFT_MASTER_CARDS: Final = key(24, 0)
+DRAFT_ROUND: Final = key(25, 0)
 # DieCount, Pair, TileSupply
-COLOUR, VALUE, COUNT = key(1, 2), key(2, 0), key(3, 0)
-SLOT, CARD, TRAINER = key(1, 0), key(2, 2), key(3, 2)
-TILE_TYPE, TILE_COUNT = key(1, 2), key(2, 0)
-CELL_X, CELL_Y = key(1, 0), key(2, 0)
-SLOT_CARD, SLOT_DIE = key(1, 2), key(2, 2)
-TILE_ORIENTATION, TILE_X, TILE_Y = key(2, 0), key(3, 0), key(4, 0)
+COLOUR: Final = key(1, 2)
+VALUE: Final = key(2, 0)
+COUNT: Final = key(3, 0)
+SLOT: Final = key(1, 0)
+CARD: Final = key(2, 2)
+TRAINER: Final = key(3, 2)
+TILE_TYPE: Final = key(1, 2)
+TILE_COUNT: Final = key(2, 0)
+CELL_X: Final = key(1, 0)
+CELL_Y: Final = key(2, 0)
+SLOT_CARD: Final = key(1, 2)
+SLOT_DIE: Final = key(2, 2)
+TILE_ORIENTATION: Final = key(2, 0)
+TILE_X: Final = key(3, 0)
+TILE_Y: Final = key(4, 0)
 # Player
-P_SEAT, P_BOARD, P_POINTS, P_COINS, P_GEMS, P_MARKERS, P_SPENT, P_MASTERS, P_TRAINERS, P_TILES, P_CAMP = (
-    key(1, 0), key(2, 2), key(3, 0), key(4, 0), key(5, 2), key(6, 0), key(7, 0), key(8, 2), key(9, 2), key(10, 2), key(11, 2),
-)
-P_POSTERS, P_TENTS, P_COMPLETED, P_HATS, P_TURNS_TAKEN = key(12, 2), key(13, 2), key(14, 2), key(15, 2), key(16, 0)
+P_SEAT: Final = key(1, 0)
+P_BOARD: Final = key(2, 2)
+P_POINTS: Final = key(3, 0)
+P_COINS: Final = key(4, 0)
+P_GEMS: Final = key(5, 2)
+P_MARKERS: Final = key(6, 0)
+P_SPENT: Final = key(7, 0)
+P_MASTERS: Final = key(8, 2)
+P_TRAINERS: Final = key(9, 2)
+P_TILES: Final = key(10, 2)
+P_CAMP: Final = key(11, 2)
+P_POSTERS: Final = key(12, 2)
+P_TENTS: Final = key(13, 2)
+P_COMPLETED: Final = key(14, 2)
+P_HATS: Final = key(15, 2)
+P_TURNS_TAKEN: Final = key(16, 0)
 # TurnInfo
-T_SEAT, T_DIE, T_CARD, T_ACTING, T_ACTION, T_POWER, T_BUILD_COLOUR, T_WAGON_COLOUR, T_MASTER_USED, T_TRAINERS_USED = (
-    key(1, 0), key(2, 2), key(3, 2), key(4, 2), key(5, 2), key(6, 0), key(7, 2), key(8, 2), key(9, 0), key(10, 2),
-)
-T_EXTRA_SMALL, T_EXTRA_SHOWS, T_POINTS_PER_SHOW, T_RESOLVED, T_PENDING_TILES, T_TILE_TYPE, T_ANCHOR, T_SHOWS = (
-    key(11, 0), key(12, 0), key(13, 0), key(14, 0), key(15, 2), key(16, 2), key(17, 2), key(18, 0),
-)
-T_CHOSEN, T_EXTRA_GEMS_DUE, T_TENT = key(19, 2), key(20, 0), key(21, 2)
+T_SEAT: Final = key(1, 0)
+T_DIE: Final = key(2, 2)
+T_CARD: Final = key(3, 2)
+T_ACTING: Final = key(4, 2)
+T_ACTION: Final = key(5, 2)
+T_POWER: Final = key(6, 0)
+T_BUILD_COLOUR: Final = key(7, 2)
+T_WAGON_COLOUR: Final = key(8, 2)
+T_MASTER_USED: Final = key(9, 0)
+T_TRAINERS_USED: Final = key(10, 2)
+T_EXTRA_SMALL: Final = key(11, 0)
+T_EXTRA_SHOWS: Final = key(12, 0)
+T_POINTS_PER_SHOW: Final = key(13, 0)
+T_RESOLVED: Final = key(14, 0)
+T_PENDING_TILES: Final = key(15, 2)
+T_TILE_TYPE: Final = key(16, 2)
+T_ANCHOR: Final = key(17, 2)
+T_SHOWS: Final = key(18, 0)
+T_CHOSEN: Final = key(19, 2)
+T_EXTRA_GEMS_DUE: Final = key(20, 0)
+T_TENT: Final = key(21, 2)
 
 #: Per components object: players' boards and tracks already written, by what they show.
 _PARTS: dict[int, tuple[Any, Blocks]] = {}
@@ -113,49 +166,210 @@ def view_bytes(state: MagnificentState, seat: Seat, shared: SharedParts | None =
 
 
 def _public(state: MagnificentState) -> bytes:
-    """View fields 2-25: what every seat sees. The market and each player are found again, when they are as they
-    were last written, by comparing them with a copy kept then (in C, no key built); the turn is written by hand."""
-    decision = state.decision_code()
-    counts = (state.round, state.start_player, state.turn_count)
-    head = _HEADS.get(counts)
-    if head is None:
-        head = _HEADS.keep(counts, _head(*counts))
-    deciding = state.deciding_seats()
-    pending = _DECISIONS.get((decision, deciding))
-    if pending is None:
-        pending = _DECISIONS.keep((decision, deciding), string_field(DECISION, decision) + packed_field(DECIDING, deciding))
-    parts = [head, pending]
-    known_market = _MARKETS.get(id(state))
-    if known_market is not None and known_market[0] is state and known_market[1] == market_shown(state):
-        parts.append(known_market[2])
-    else:
-        market = _market(state)
-        if len(_MARKETS) >= _KEPT_LIMIT:
-            _MARKETS.clear()
-        _MARKETS[id(state)] = (state, market_copy(state), market)
-        parts.append(market)
-    for index, player in enumerate(state.players_state):
-        known = _PLAYERS.get(id(player))
-        if known is not None and known[0] is player and known[1] == index and known[2] == player:
-            parts.append(known[3])
-            continue
-        block = _player(state, index, player)
-        if len(_PLAYERS) >= _KEPT_LIMIT:
-            _PLAYERS.clear()
-        _PLAYERS[id(player)] = (player, index, player.copy(), block)
-        parts.append(block)
-    if state.turn is not None:
-        parts.append(_turn(state, state.turn, decision))
-    tail_key = (state.poster_in_hand, state.side_b, state.over, state.draft, state.draft_round)
-    tail = _TAILS.get(tail_key)
-    if tail is None:
-        tail = _TAILS.keep(tail_key, _tail(*tail_key))
+    """View fields 2-25: what every seat sees. Each part (the counts, the decision, each part of the market, each
+    player's two halves, the turn, the tail) is written again only when what it shows differs from the copy kept
+    when it was last written for this state (compared in C, identity first: no key built); most requests find
+    all but one or two parts as they were."""
+    written = _written(state)
+    round_number, start_player, turn_count = state.round, state.start_player, state.turn_count
+    if round_number != written.round or start_player != written.start_player or turn_count != written.turn_count:
+        written.round, written.start_player, written.turn_count = round_number, start_player, turn_count
+        written.head = _head(round_number, start_player, turn_count)
+    pending = state.pending
+    if pending != written.pending:
+        # The decision's code and its deciding seats follow from `pending` (and the state's player count) alone.
+        known = written.decisions.get(pending)
+        if known is None:
+            decision = state.decision_code()
+            known = written.decisions[pending] = (decision, string_field(DECISION, decision) + packed_field(DECIDING, state.deciding_seats()))
+        written.pending = pending
+        written.decision, written.pending_block = known
+    parts = [written.head, written.pending_block, _market(state, written)]
+    players = state.players_state
+    kept_players = written.players
+    if len(kept_players) != len(players):
+        kept_players = written.players = [_PlayerWritten(player) for player in players]
+    for index, player in enumerate(players):
+        kept = kept_players[index]
+        if kept.player is not player:
+            kept = kept_players[index] = _PlayerWritten(player)
+        parts.append(kept.written(state, index))
+    turn = state.turn
+    if turn is not None:
+        parts.append(_turn_part(state, written, turn))
+    tail = _TAIL_SHOWN(state)
+    if tail != written.tail:
+        written.tail = tail
+        written.tail_blocks = _tail(*tail)
+        written.tail_block = written.tail_blocks[0] + written.tail_blocks[1]
     if state.final:
         # Field 23 sits between fields 22 and 24 (a finished game only).
-        parts.append(tail[0] + encode(pb.View, {"final_scores": final_scores(state)}).SerializeToString() + tail[1])
+        tail_blocks = written.tail_blocks
+        parts.append(tail_blocks[0] + encode(pb.View, {"final_scores": final_scores(state)}).SerializeToString() + tail_blocks[1])
     else:
-        parts.append(tail[0] + tail[1])
+        parts.append(written.tail_block)
     return b"".join(parts)
+
+
+#: (poster in hand, side B, over, draft, draft round): the values of View fields 20-22 and 24-25
+_TAIL_SHOWN: Final = operator.attrgetter("poster_in_hand", "side_b", "over", "draft", "draft_round")
+#: What the turn's fields 1-9 show (TurnInfo, besides the power), then its fields 10-21 that hold no list (besides the
+#: tent of VD2), and what its power reads besides (its power bonus), in one C call each; then its lists (trainers used,
+#: pending tiles, chosen slots)
+_TURN_HEAD_SHOWN: Final = operator.attrgetter(
+    "seat", "die_colour", "die_value", "card", "acting", "action", "build_colour", "wagon_colour", "master_used", "power_bonus",
+)
+_TURN_EFFECTS_SHOWN: Final = operator.attrgetter(
+    "extra_small", "extra_show", "points_per_show", "resolved", "tile", "anchor", "shows", "extra_gems_due", "tent_space",
+)
+_TURN_LISTS: Final = operator.attrgetter("trainers_used", "pending_tiles", "chosen")
+#: What a player's field 18 shows: fields 2-8 and 16 (board to masters, turns taken: its dice), then fields 9-15
+#: (trainers to hats), in one C call
+_PLAYER_SHOWN: Final = operator.attrgetter(
+    "board", "points", "coins", "gems", "markers", "spent", "masters", "dice", "trainers", "tiles", "posters", "tents",
+    "completed", "hats",
+)
+#: How many of `_PLAYER_SHOWN`'s fields fields 1-8 and 16 show; where it holds each of fields 9-14 after them
+_PLAYER_HEAD_FIELDS = 8
+_PLAYER_TRAINERS, _PLAYER_TILES, _PLAYER_POSTERS, _PLAYER_TENTS, _PLAYER_COMPLETED = 8, 9, 10, 11, 12
+
+
+def _copied(shown: tuple[Any, ...]) -> tuple[Any, ...]:
+    """`shown` with each list or dict copied: the copy compares by contents where the state's own containers, shown
+    again, would be the same objects mutated since."""
+    return tuple([item.copy() if type(item) is list or type(item) is dict else item for item in shown])
+
+
+class _Written:
+    """What was last written for one state, part by part, with copies of what each part showed then."""
+
+    def __init__(self, state: MagnificentState) -> None:
+        self.round = self.start_player = self.turn_count = -1
+        #: View fields 2-4
+        self.head = b""
+        #: ("", -1) before the first request: no state's pending decision
+        self.pending: tuple[str, int] | None = ("", -1)
+        self.decision = ""
+        #: View fields 5-6
+        self.pending_block = b""
+        #: pending decision -> its code and View fields 5-6 (a game has a few dozen)
+        self.decisions: dict[tuple[str, int] | None, tuple[str, bytes]] = {}
+        self.main_tent: dict[str, int] | None = None
+        self.main_tent_block = b""
+        self.display: list[list[str | None]] | None = None
+        self.display_block = b""
+        #: the poster display, the poster deck's size, the poster discard, the master and trainer decks' sizes, the
+        #: draft pool, the removed trainers
+        self.middle: tuple[Any, ...] = ()
+        self.middle_block = b""
+        self.track_tents: dict[str, list[str | None]] | None = None
+        self.wagons: dict[str, int] | None = None
+        self.tracks_block = b""
+        self.supply: dict[str, int] | None = None
+        self.supply_block = b""
+        #: View fields 7-17, the blocks above joined
+        self.market = b""
+        self.players: list[_PlayerWritten] = []
+        #: what the turn showed (`_TURN_HEAD_SHOWN`, `_TURN_EFFECTS_SHOWN`, `_TURN_LISTS` copied), its power, the tent
+        #: of VD2, and its field 19
+        self.turn_head_shown: tuple[Any, ...] = ()
+        self.turn_effects_shown: tuple[Any, ...] = ()
+        self.turn_lists: tuple[Any, ...] = ()
+        self.power = 0
+        self.tent: str | None = None
+        self.turn_block = b""
+        #: fields 1-9 and 10-21 of the turn's TurnInfo
+        self.turn_head = b""
+        self.turn_effects = b""
+        self.tail: tuple[Any, ...] = ()
+        self.tail_blocks = (b"", b"")
+        #: View fields 20-22 and 24-25 joined (no final scores)
+        self.tail_block = b""
+
+
+class _PlayerWritten:
+    """One player's View field 18 as last written for a state, with a copy of what it showed then."""
+
+    def __init__(self, player: Player) -> None:
+        self.player = player
+        self.index = -1
+        #: `_PLAYER_SHOWN` as last written, copied (and the same copies in a list, where a changed entry is replaced)
+        self.shown: tuple[Any, ...] = ()
+        self.copies: list[Any] = []
+        #: fields 1-7 (seat to spent markers), 8 (masters), 9 to 15 (trainers, tiles and camp, posters, tents, completed,
+        #: hats), 16 (turns taken), each as last written
+        self.blocks: list[bytes] = [b""] * 9
+        #: the whole field 18
+        self.block = b""
+        #: whether the last request found the player changed (the turn's power reads its dice)
+        self.changed = True
+
+    def written(self, state: MagnificentState, index: int) -> bytes:
+        """The player's field 18, each of its parts written again where it differs from its copy."""
+        player = self.player
+        shown = _PLAYER_SHOWN(player)
+        if shown == self.shown and index == self.index:
+            self.changed = False
+            return self.block
+        self.changed = True
+        blocks = self.blocks
+        copies = self.copies
+        first = not copies or index != self.index
+        if first:
+            copies = self.copies = list(_copied(shown))
+            self.index = index
+        board, points, coins, gems, markers, spent, masters, dice = shown[:8]
+        if first or board != copies[0] or points != copies[1] or coins != copies[2] or gems != copies[3] or markers != copies[4] or spent != copies[5]:
+            blocks[0] = b"".join(
+                [
+                    _P_SEAT.of(index), _P_BOARD.of(board), _P_POINTS.of(points), _P_COINS.of(coins),
+                    small_packed_field(P_GEMS, gems), _P_MARKERS.of(markers), _P_SPENT.of(spent),
+                ]
+            )
+            copies[0], copies[1], copies[2], copies[3], copies[4], copies[5] = board, points, coins, gems.copy(), markers, spent
+        if first or masters != copies[6] or dice != copies[7]:
+            blocks[1] = _masters(masters, dice)
+            blocks[8] = _P_TURNS_TAKEN.of(len(dice))
+            copies[6], copies[7] = masters.copy(), dice.copy()
+        for part in range(_PLAYER_HEAD_FIELDS, len(shown)):
+            if first or shown[part] != copies[part]:
+                blocks[part - _PLAYER_HEAD_FIELDS + 2] = _belonging(state, player, part, shown[part])
+                copies[part] = shown[part].copy()
+        self.shown = tuple(copies)
+        self.block = message_field(PLAYERS, b"".join(blocks))
+        return self.block
+
+
+def _turn_part(state: MagnificentState, written: _Written, turn: Turn) -> bytes:
+    """View field 19, its fields 1-9 and 10-21 each written again when what they show differs from what was written.
+
+    The power (`state.power()`) reads only the turn (its die, card, colour and power bonus, all in `_TURN_HEAD_SHOWN`)
+    and the dice of the turn's player: it is asked again only when one of them changed since the last request."""
+    head = _TURN_HEAD_SHOWN(turn)
+    effects = _TURN_EFFECTS_SHOWN(turn)
+    lists = _TURN_LISTS(turn)
+    tent: str | None = None
+    if written.decision == "VD2":
+        colour, space = turn.tent_space
+        tent = state.track_tents[colour][space] or ""
+    head_same = head == written.turn_head_shown and not written.players[turn.seat].changed
+    effects_same = effects == written.turn_effects_shown and lists == written.turn_lists and tent == written.tent
+    if head_same and effects_same:
+        return written.turn_block
+    if not head_same:
+        power = state.power()
+        if head != written.turn_head_shown or power != written.power:
+            written.turn_head_shown = head
+            written.power = power
+            written.turn_head = _turn_head(turn, power)
+    if not effects_same:
+        written.turn_effects_shown = effects
+        trainers_used, pending_tiles, chosen = lists
+        written.turn_lists = (trainers_used.copy(), pending_tiles.copy(), chosen.copy())
+        written.tent = tent
+        written.turn_effects = _turn_effects(turn, tent)
+    written.turn_block = message_field(TURN, written.turn_head + written.turn_effects)
+    return written.turn_block
 
 
 def _head(round_number: int, start_player: int, turn_count: int) -> bytes:
@@ -171,92 +385,142 @@ def _tail(poster_in_hand: str, side_b: bool, over: bool, draft: bool, draft_roun
     )
 
 
-#: View fields 2-4 already written, by their values (3 rounds x 6 start players x the turns of a round).
-_HEADS = Blocks(4096)
-#: View fields 5-6 already written, by the decision and the seats deciding.
-_DECISIONS = Blocks()
-#: View fields 20-22 and 24-25 already written, by their values.
-_TAILS = Blocks()
-#: Entries the memories of markets (by state) and players (by player) keep before they are emptied.
+#: States whose parts are kept (`_Written`) before that memory is emptied.
 _KEPT_LIMIT = 256
-#: id(state) -> (the state, a copy of what its market fields show (`views.market_copy`), View fields 7-17 written)
-_MARKETS: dict[int, tuple[MagnificentState, tuple[Any, ...], bytes]] = {}
-#: id(player) -> (the player, its seat, a copy of it as written, its View field 18 written)
-_PLAYERS: dict[int, tuple[Player, int, Player, bytes]] = {}
+#: id(state) -> (the state, what was last written for it)
+_WRITTEN: dict[int, tuple[MagnificentState, _Written]] = {}
 
 
+def _written(state: MagnificentState) -> _Written:
+    """What was last written for `state`: most requests are for the state the last one was for."""
+    global _LAST
+    last = _LAST
+    if last is not None and last[0] is state:
+        return last[1]
+    written = kept_for(_WRITTEN, state, _Written, _KEPT_LIMIT)
+    _LAST = (state, written)
+    return written
 
 
-def _market(state: MagnificentState) -> bytes:
-    """View fields 7-17: the main tent, the display, posters, decks, the draft pool, tracks and the supply."""
-    tables = view_tables(state)
+#: The state of the last request, and what was written for it (`_written`)
+_LAST: tuple[MagnificentState, _Written] | None = None
+
+
+def _market(state: MagnificentState, written: _Written) -> bytes:
+    """View fields 7-17: the main tent, the display, posters, decks, the draft pool, tracks and the supply; each
+    group written again only when it differs from the copy kept when it was last written."""
+    changed = False
     main_tent = state.main_tent
-    written = blocks_of(_PARTS, state.c)
-    parts = [
-        _remembered(written, ("main tent", *main_tent.items()), _main_tent, main_tent),
-        _remembered(written, ("display", *map(tuple, state.display)), _display, state.display),
-        strings_field(POSTER_DISPLAY, [poster or "" for poster in state.poster_display]),
-        varint_field(POSTER_DECK_SIZE, len(state.poster_deck)),
-        strings_field(POSTER_DISCARD, state.poster_discard),
-        varint_field(MASTER_DECK_SIZE, len(state.master_deck)),
-        varint_field(TRAINER_DECK_SIZE, len(state.trainer_deck)),
-        strings_field(DRAFT_POOL, state.draft_pool),
-        strings_field(REMOVED_TRAINERS, state.removed_trainers),
-    ]
+    if main_tent != written.main_tent:
+        changed = True
+        blocks = blocks_of(_PARTS, state.c)
+        written.main_tent = main_tent.copy()
+        written.main_tent_block = _remembered(blocks, ("main tent", *main_tent.items()), _main_tent, main_tent)
+    display = state.display
+    if display != written.display:
+        changed = True
+        blocks = blocks_of(_PARTS, state.c)
+        written.display = [slot.copy() for slot in display]
+        written.display_block = _remembered(blocks, ("display", *map(tuple, display)), _display, display)
+    middle = (
+        state.poster_display, len(state.poster_deck), state.poster_discard, len(state.master_deck), len(state.trainer_deck),
+        state.draft_pool, state.removed_trainers,
+    )
+    if middle != written.middle:
+        changed = True
+        written.middle = _copied(middle)
+        written.middle_block = b"".join(
+            [
+                strings_field(POSTER_DISPLAY, [poster or "" for poster in state.poster_display]),
+                varint_field(POSTER_DECK_SIZE, len(state.poster_deck)),
+                strings_field(POSTER_DISCARD, state.poster_discard),
+                varint_field(MASTER_DECK_SIZE, len(state.master_deck)),
+                varint_field(TRAINER_DECK_SIZE, len(state.trainer_deck)),
+                strings_field(DRAFT_POOL, state.draft_pool),
+                strings_field(REMOVED_TRAINERS, state.removed_trainers),
+            ]
+        )
+    track_tents = state.track_tents
+    wagons = state.wagons
+    if track_tents != written.track_tents or wagons != written.wagons:
+        changed = True
+        written.track_tents = {colour: tents.copy() for colour, tents in track_tents.items()}
+        written.wagons = wagons.copy()
+        written.tracks_block = _tracks(state)
+    supply = state.supply
+    if supply != written.supply:
+        changed = True
+        written.supply = supply.copy()
+        written.supply_block = _remembered(blocks_of(_PARTS, state.c), ("supply", *map(supply.__getitem__, TILE_TYPES)), _supply, supply)
+    if changed:
+        written.market = b"".join(
+            [written.main_tent_block, written.display_block, written.middle_block, written.tracks_block, written.supply_block]
+        )
+    return written.market
+
+
+def _tracks(state: MagnificentState) -> bytes:
+    """View field 16: each colour's track, found by what it shows."""
+    tables = view_tables(state)
+    blocks = blocks_of(_PARTS, state.c)
+    parts = []
     for colour, tents in state.track_tents.items():
         part_key = (colour, state.wagons[colour], tuple(tents))
-        block = written.get(part_key)
+        block = blocks.get(part_key)
         if block is None:
-            block = written.keep(part_key, message_field(TRACKS, encode(pb.Track, track_view(state, tables, colour)).SerializeToString()))
+            block = blocks.keep(part_key, message_field(TRACKS, encode(pb.Track, track_view(state, tables, colour)).SerializeToString()))
         parts.append(block)
-    supply = state.supply
-    parts.append(_remembered(written, ("supply", *map(supply.__getitem__, TILE_TYPES)), _supply, supply))
     return b"".join(parts)
 
 
-def _player(state: MagnificentState, index: int, player: Player) -> bytes:
-    """View field 18 for one player (as views.player_view shows it), written field by field."""
-    dice = player.dice
-    masters = []
-    for card in player.masters:
+def _masters(masters: list[str], dice: dict[str, tuple[str, int]]) -> bytes:
+    """Player field 8: the master cards, each with the die on it (or none)."""
+    parts = []
+    for card in masters:
         die = dice.get(card)
-        if die is None:
-            masters.append(message_field(P_MASTERS, string_field(SLOT_CARD, card)))
-        else:
-            die_body = string_field(COLOUR, die[0]) + varint_field(VALUE, die[1])
-            masters.append(message_field(P_MASTERS, string_field(SLOT_CARD, card) + message_field(SLOT_DIE, die_body)))
-    # Fields 9-15 change a few times a game: found by what they show.
-    belongings = (
-        tuple(player.trainers), tuple(player.tiles), tuple(player.posters), tuple(player.tents), tuple(player.completed),
-        tuple(player.hats),
-    )
-    written = blocks_of(_BELONGINGS, state.c)
-    block = written.get(belongings)
-    if block is None:
-        block = written.keep(
-            belongings,
-            strings_field(P_TRAINERS, player.trainers)
-            + _tiles_and_camp(state, player)
-            + strings_field(P_POSTERS, [poster or "" for poster in player.posters])
-            + strings_field(P_TENTS, [tent or "" for tent in player.tents])
-            + strings_field(P_COMPLETED, player.completed)
-            + strings_field(P_HATS, [hat_label(hat) for hat in player.hats]),
-        )
-    body = b"".join(
-        [
-            varint_field(P_SEAT, index),
-            string_field(P_BOARD, player.board),
-            varint_field(P_POINTS, player.points),
-            varint_field(P_COINS, player.coins),
-            packed_field(P_GEMS, player.gems),
-            varint_field(P_MARKERS, player.markers),
-            varint_field(P_SPENT, player.spent),
-            *masters,
-            block,
-            varint_field(P_TURNS_TAKEN, len(dice)),
-        ]
-    )
-    return message_field(PLAYERS, body)
+        master_key = (card, die)
+        block = _MASTERS.get(master_key)
+        if block is None:
+            if die is None:
+                block = message_field(P_MASTERS, string_field(SLOT_CARD, card))
+            else:
+                die_body = string_field(COLOUR, die[0]) + varint_field(VALUE, die[1])
+                block = message_field(P_MASTERS, string_field(SLOT_CARD, card) + message_field(SLOT_DIE, die_body))
+            _MASTERS.keep(master_key, block)
+        parts.append(block)
+    return b"".join(parts)
+
+
+#: Player field 8, one master card with the die on it (or none), already written, by the card and its die.
+_MASTERS: Final = Blocks(4096)
+_P_SEAT: Final = IntField(P_SEAT)
+_P_POINTS: Final = IntField(P_POINTS)
+_P_COINS: Final = IntField(P_COINS)
+_P_MARKERS: Final = IntField(P_MARKERS)
+_P_SPENT: Final = IntField(P_SPENT)
+_P_BOARD: Final = StringField(P_BOARD)
+_P_TURNS_TAKEN: Final = IntField(P_TURNS_TAKEN)
+
+
+def _belonging(state: MagnificentState, player: Player, part: int, shown: Any) -> bytes:  # noqa: ANN401 - one of its lists
+    """One of a player's fields 9-15 from what `_PLAYER_SHOWN` read at `part`: its trainers, tiles (and the camp's
+    rows they draw), posters, tents, completed posters or hats."""
+    if part == _PLAYER_TRAINERS:
+        return strings_field(P_TRAINERS, shown)
+    if part == _PLAYER_TILES:
+        tiles = tuple(shown)
+        blocks = blocks_of(_CAMPS, state.c)
+        block = blocks.get(tiles)
+        if block is None:
+            block = blocks.keep(tiles, _tiles_and_camp(state, player))
+        return block
+    if part == _PLAYER_POSTERS:
+        return strings_field(P_POSTERS, [poster or "" for poster in shown])
+    if part == _PLAYER_TENTS:
+        return strings_field(P_TENTS, [tent or "" for tent in shown])
+    if part == _PLAYER_COMPLETED:
+        return strings_field(P_COMPLETED, shown)
+    return strings_field(P_HATS, [hat_label(hat) for hat in shown])
 
 
 def _tiles_and_camp(state: MagnificentState, player: Player) -> bytes:
@@ -268,85 +532,82 @@ def _tiles_and_camp(state: MagnificentState, player: Player) -> bytes:
     return b"".join(placed) + strings_field(P_CAMP, camp_rows(state, view_tables(state), player))
 
 
-#: Per components object: Player fields 9-15 already written, by what they show.
-_BELONGINGS: dict[int, tuple[Any, Blocks]] = {}
+#: Per components object: Player fields 10-11 already written, by the tiles placed.
+_CAMPS: dict[int, tuple[Any, Blocks]] = {}
 
 
-def _turn(state: MagnificentState, turn: Turn, decision: str) -> bytes:
-    """View field 19, the turn in progress (as views.turn_view shows it): its die, card and action (fields 1-9),
-    then its effects (10-21), each found by what it shows (the effects are mostly as a turn begins)."""
+def _turn_head(turn: Turn, power: int) -> bytes:
+    """TurnInfo fields 1-9: the turn's seat, die, card, colour, action and power."""
     acting = turn.acting
     action = turn.action
-    die = (
-        turn.seat, turn.die_colour, turn.die_value, turn.card, acting, action, state.power(),
-        turn.build_colour or (acting if action == "BUILD" else ""), turn.wagon_colour or (acting if action == "TRAVEL" else ""),
-        turn.master_used,
-    )
-    head = _TURN_HEADS.get(die)
-    if head is None:
-        head = _TURN_HEADS.keep(die, _turn_head(*die))
-    tent: str | None = None
-    if decision == "VD2":
-        colour, space = turn.tent_space
-        tent = state.track_tents[colour][space] or ""
-    effects = (
-        tuple(turn.trainers_used), turn.extra_small, turn.extra_show, turn.points_per_show, turn.resolved,
-        tuple(turn.pending_tiles), turn.tile, turn.anchor, turn.shows, tuple(turn.chosen), turn.extra_gems_due, tent,
-    )
-    tail = _TURN_EFFECTS.get(effects)
-    if tail is None:
-        tail = _TURN_EFFECTS.keep(effects, _turn_effects(*effects))
-    return message_field(TURN, head + tail)
-
-
-def _turn_head(
-    seat: int, die_colour: str, die_value: int, card: str, acting: str, action: str, power: int, build_colour: str,
-    wagon_colour: str, master_used: bool,
-) -> bytes:
-    """TurnInfo fields 1-9."""
+    die_colour = turn.die_colour
     return b"".join(
         [
-            varint_field(T_SEAT, seat),
-            message_field(T_DIE, string_field(COLOUR, die_colour) + varint_field(VALUE, die_value)) if die_colour else b"",
-            string_field(T_CARD, card),
-            string_field(T_ACTING, acting),
-            string_field(T_ACTION, action),
-            varint_field(T_POWER, power),
-            string_field(T_BUILD_COLOUR, build_colour),
-            string_field(T_WAGON_COLOUR, wagon_colour),
-            varint_field(T_MASTER_USED, master_used),
+            _T_SEAT.of(turn.seat),
+            message_field(T_DIE, _COLOUR.of(die_colour) + _VALUE.of(turn.die_value)) if die_colour else b"",
+            _T_CARD.of(turn.card),
+            _T_ACTING.of(acting),
+            _T_ACTION.of(action),
+            _T_POWER.of(power),
+            _T_BUILD_COLOUR.of(turn.build_colour or (acting if action == "BUILD" else "")),
+            _T_WAGON_COLOUR.of(turn.wagon_colour or (acting if action == "TRAVEL" else "")),
+            _T_MASTER_USED.of(turn.master_used),
         ]
     )
 
 
-def _turn_effects(
-    trainers_used: tuple[str, ...], extra_small: int, extra_shows: int, points_per_show: int, resolved: bool,
-    pending_tiles: tuple[str, ...], tile_type: str, anchor: tuple[int, int], shows: int, chosen: tuple[int, ...],
-    extra_gems_due: int, tent: str | None,
-) -> bytes:
-    """TurnInfo fields 10-21."""
-    x, y = anchor
+_T_SEAT: Final = IntField(T_SEAT)
+_VALUE: Final = IntField(VALUE)
+_T_POWER: Final = IntField(T_POWER)
+_T_MASTER_USED: Final = IntField(T_MASTER_USED)
+_COLOUR: Final = StringField(COLOUR)
+_T_CARD: Final = StringField(T_CARD)
+_T_ACTING: Final = StringField(T_ACTING)
+_T_ACTION: Final = StringField(T_ACTION)
+_T_BUILD_COLOUR: Final = StringField(T_BUILD_COLOUR)
+_T_WAGON_COLOUR: Final = StringField(T_WAGON_COLOUR)
+
+
+def _turn_effects(turn: Turn, tent: str | None) -> bytes:
+    """TurnInfo fields 10-21: the turn's effects so far."""
+    x, y = turn.anchor
+    chosen = turn.chosen
     return b"".join(
         [
-            strings_field(T_TRAINERS_USED, trainers_used),
-            varint_field(T_EXTRA_SMALL, extra_small),
-            varint_field(T_EXTRA_SHOWS, extra_shows),
-            varint_field(T_POINTS_PER_SHOW, points_per_show),
-            varint_field(T_RESOLVED, resolved),
-            strings_field(T_PENDING_TILES, pending_tiles),
-            string_field(T_TILE_TYPE, tile_type),
-            message_field(T_ANCHOR, varint_field(CELL_X, x) + varint_field(CELL_Y, y)) if x >= 0 else b"",
-            varint_field(T_SHOWS, shows),
-            packed_field(T_CHOSEN, [slot + 1 for slot in chosen]),
-            varint_field(T_EXTRA_GEMS_DUE, extra_gems_due),
+            _strings(_T_TRAINERS_USED, turn.trainers_used),
+            _T_EXTRA_SMALL.of(turn.extra_small),
+            _T_EXTRA_SHOWS.of(turn.extra_show),
+            _T_POINTS_PER_SHOW.of(turn.points_per_show),
+            _T_RESOLVED.of(turn.resolved),
+            _strings(_T_PENDING_TILES, turn.pending_tiles),
+            _T_TILE_TYPE.of(turn.tile),
+            message_field(T_ANCHOR, _CELL_X.of(x) + _CELL_Y.of(y)) if x >= 0 else b"",
+            _T_SHOWS.of(turn.shows),
+            packed_field(T_CHOSEN, [slot + 1 for slot in chosen]) if chosen else b"",
+            _T_EXTRA_GEMS_DUE.of(turn.extra_gems_due),
             optional_string_field(T_TENT, tent),
         ]
     )
 
 
-#: TurnInfo fields 1-9 and 10-21 already written, by what they show.
-_TURN_HEADS = Blocks(4096)
-_TURN_EFFECTS = Blocks(4096)
+def _strings(field: StringField, texts: list[str]) -> bytes:
+    """A repeated string field (`strings_field`), each element from `field`'s table."""
+    if not texts:
+        return b""
+    return b"".join([field.of(text) if text else field.key + b"\x00" for text in texts])
+
+
+_T_EXTRA_SMALL: Final = IntField(T_EXTRA_SMALL)
+_T_EXTRA_SHOWS: Final = IntField(T_EXTRA_SHOWS)
+_T_POINTS_PER_SHOW: Final = IntField(T_POINTS_PER_SHOW)
+_T_RESOLVED: Final = IntField(T_RESOLVED)
+_T_SHOWS: Final = IntField(T_SHOWS)
+_T_EXTRA_GEMS_DUE: Final = IntField(T_EXTRA_GEMS_DUE)
+_CELL_X: Final = IntField(CELL_X)
+_CELL_Y: Final = IntField(CELL_Y)
+_T_TRAINERS_USED: Final = StringField(T_TRAINERS_USED)
+_T_PENDING_TILES: Final = StringField(T_PENDING_TILES)
+_T_TILE_TYPE: Final = StringField(T_TILE_TYPE)
 
 
 WIRE = GameWire(view=pb.View, option=pb.OptionPayload, event=pb.Event, view_bytes=view_bytes)
