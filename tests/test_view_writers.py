@@ -12,6 +12,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from referee.chance import sample_outcome
 from referee.registry import game_ids, get_game
@@ -63,6 +65,15 @@ def test_written_views_equal_the_dict_views(game_id: str) -> None:
 def test_varints_match_protobufs() -> None:
     from google.protobuf.internal import encoder  # the pure-Python encoder protobuf ships
 
-    for value in (0, 1, 127, 128, 300, 1023, 1024, 16_383, 16_384, 2**31, 2**63):
+    for value in (0, 1, 127, 128, 129, 300, 1023, 1024, 1025, 8191, 16_383, 16_384, 2**21, 2**31, 2**63):
         assert varint(value) == encoder._VarintBytes(value)
     assert varint(-1) == encoder._VarintBytes((1 << 64) - 1)
+
+
+@given(st.lists(st.lists(st.integers(0, 12), max_size=9), min_size=3, max_size=3))
+def test_deep_dive_writer_scores_rows_as_the_rules_do(columns: list[list[int]]) -> None:
+    from referee.games.deep_dive.scoring import complete_rows, row_score
+    from referee.games.deep_dive.wire import _row_score
+
+    pink, green, yellow = columns
+    assert _row_score(pink, green, yellow, complete_rows(columns)) == row_score(columns)

@@ -7,14 +7,16 @@ each tile's message is serialized once per tile table. Tests compare the two on 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from b99.games import deep_dive_pb2 as pb
 
 from referee.engine import Seat
-from referee.games.deep_dive.scoring import complete_rows, row_score
+from referee.games.deep_dive.scoring import complete_rows
 from referee.games.deep_dive.state import AI, OVER, DeepDiveState
 from referee.games.deep_dive.views import tile_tables
 from referee.wire import (
+    SMALL_VARINTS,
     Blocks,
     GameWire,
     SharedParts,
@@ -29,20 +31,49 @@ from referee.wire import (
 )
 
 # View
-SEAT, PLAYERS, SOLO, AI_DIFFICULTY, ROUND, START_PLAYER, TOKEN, END_TRIGGERED, FINAL_ROUND = (
-    key(1, 0), key(2, 0), key(3, 0), key(4, 2), key(5, 0), key(6, 0), key(7, 2), key(8, 0), key(9, 0),
-)
-ACTIVE, AI_TURN, DECISION, CURRENT_DEPTH, JUST_FLIPPED, DEPTHS, BOARDS, AI_BOARD, DISCARDED, GAME_OVER = (
-    key(10, 0), key(11, 0), key(12, 2), key(13, 0), key(14, 2), key(15, 2), key(16, 2), key(17, 2), key(18, 2), key(19, 0),
-)
+SEAT: Final = key(1, 0)
+PLAYERS: Final = key(2, 0)
+SOLO: Final = key(3, 0)
+AI_DIFFICULTY: Final = key(4, 2)
+ROUND: Final = key(5, 0)
+START_PLAYER: Final = key(6, 0)
+TOKEN: Final = key(7, 2)
+END_TRIGGERED: Final = key(8, 0)
+FINAL_ROUND: Final = key(9, 0)
+ACTIVE: Final = key(10, 0)
+AI_TURN: Final = key(11, 0)
+DECISION: Final = key(12, 2)
+CURRENT_DEPTH: Final = key(13, 0)
+JUST_FLIPPED: Final = key(14, 2)
+DEPTHS: Final = key(15, 2)
+BOARDS: Final = key(16, 2)
+AI_BOARD: Final = key(17, 2)
+DISCARDED: Final = key(18, 2)
+GAME_OVER: Final = key(19, 0)
 # Depth
-DEPTH, FACE_DOWN, REMOVED, UNSEEN, AVAILABLE, INERT = key(1, 0), key(2, 0), key(3, 0), key(4, 2), key(5, 2), key(6, 2)
-INERT_TILE, INERT_PENGUIN = key(1, 2), key(2, 0)
+DEPTH: Final = key(1, 0)
+FACE_DOWN: Final = key(2, 0)
+REMOVED: Final = key(3, 0)
+UNSEEN: Final = key(4, 2)
+AVAILABLE: Final = key(5, 2)
+INERT: Final = key(6, 2)
+INERT_TILE: Final = key(1, 2)
+INERT_PENGUIN: Final = key(2, 0)
 # Board (AiBoard shares pink..rocks; its position is 1, open water 6, score 7, rows 8)
-BOARD_SEAT, PINK, GREEN, YELLOW, ROCKS, SUPPLY, CAPTURED_DEPTHS, CAPTURED_TILES, SCORE, COMPLETE_ROWS = (
-    key(1, 0), key(2, 2), key(3, 2), key(4, 2), key(5, 2), key(6, 0), key(7, 2), key(8, 2), key(9, 0), key(10, 0),
-)
-AI_POSITION, AI_OPEN_WATER, AI_SCORE, AI_COMPLETE_ROWS = key(1, 0), key(6, 2), key(7, 0), key(8, 0)
+BOARD_SEAT: Final = key(1, 0)
+PINK: Final = key(2, 2)
+GREEN: Final = key(3, 2)
+YELLOW: Final = key(4, 2)
+ROCKS: Final = key(5, 2)
+SUPPLY: Final = key(6, 0)
+CAPTURED_DEPTHS: Final = key(7, 2)
+CAPTURED_TILES: Final = key(8, 2)
+SCORE: Final = key(9, 0)
+COMPLETE_ROWS: Final = key(10, 0)
+AI_POSITION: Final = key(1, 0)
+AI_OPEN_WATER: Final = key(6, 2)
+AI_SCORE: Final = key(7, 0)
+AI_COMPLETE_ROWS: Final = key(8, 0)
 
 
 class _WireTiles:
@@ -59,8 +90,8 @@ class _WireTiles:
     ) -> None:
         self.tiles = tiles
         #: each tile's food value and depth
-        self.values = values
-        self.depth_of = depths
+        self.values: tuple[int, ...] = tuple(values)
+        self.depth_of: tuple[int, ...] = tuple(depths)
         #: a depth's number, face-down and removed counts (View.Depth fields 1-3), by their values
         self.depth_counts: dict[tuple[int, int, int], bytes] = {}
         framed = [_framed(pb.Tile(**message).SerializeToString()) for message in wire]
@@ -88,12 +119,12 @@ def _framed(body: bytes) -> bytes:
 
 
 #: turn parts of the head kept (seat, phase, depth and flipped tile: a few thousand in all)
-TURNS_KEPT = 4096
-_WIRE_TILES: dict[int, _WireTiles] = {}
+TURNS_KEPT: Final = 4096
+_WIRE_TILES: Final[dict[int, _WireTiles]] = {}
 
 
 #: the tile table last written from (one game's components: checked by identity before any lookup)
-_LAST: list[_WireTiles] = []
+_LAST: Final[list[_WireTiles]] = []
 
 
 def _wire_tiles(state: DeepDiveState) -> _WireTiles:
@@ -124,30 +155,47 @@ def _board(
     state: DeepDiveState,
     tiles: _WireTiles,
     player: int,
-    pink: Sequence[int],
-    green: Sequence[int],
-    yellow: Sequence[int],
-    rocks: Sequence[int],
-    captured: Sequence[int],
+    pink: list[int],
+    green: list[int],
+    yellow: list[int],
+    rocks: list[int],
+    captured: list[int],
 ) -> bytes:
     """One seat's board as View field 16."""
     values = tiles.values
-    score = row_score([[values[t] for t in pink], [values[t] for t in green], [values[t] for t in yellow]])
-    board = b"".join(
-        [
-            varint_field(BOARD_SEAT, player),
-            b"".join(map(tiles.pink.__getitem__, pink)),
-            b"".join(map(tiles.green.__getitem__, green)),
-            b"".join(map(tiles.yellow.__getitem__, yellow)),
-            b"".join(map(tiles.rocks.__getitem__, rocks)),
-            varint_field(SUPPLY, state.supply(player)),
-            packed_field(CAPTURED_DEPTHS, [tiles.depth_of[t] for t in captured]) if captured else b"",
-            b"".join(map(tiles.captured.__getitem__, captured)),
-            varint_field(SCORE, score),
-            varint_field(COMPLETE_ROWS, min(len(pink), len(green), len(yellow))),
-        ]
+    rows = min(len(pink), len(green), len(yellow))
+    score = _row_score([values[t] for t in pink], [values[t] for t in green], [values[t] for t in yellow], rows)
+    pinks, greens, yellows, rock_fields, captured_fields, depth_of = (
+        tiles.pink, tiles.green, tiles.yellow, tiles.rocks, tiles.captured, tiles.depth_of
     )
-    return BOARDS + varint(len(board)) + board
+    parts = [BOARD_SEATS[player] if player < len(BOARD_SEATS) else varint_field(BOARD_SEAT, player)]
+    parts += [pinks[t] for t in pink]
+    parts += [greens[t] for t in green]
+    parts += [yellows[t] for t in yellow]
+    parts += [rock_fields[t] for t in rocks]
+    parts.append(varint_field(SUPPLY, state.supply(player)))
+    if captured:
+        parts.append(packed_field(CAPTURED_DEPTHS, [depth_of[t] for t in captured]))
+        parts += [captured_fields[t] for t in captured]
+    parts.append(varint_field(SCORE, score))
+    parts.append(varint_field(COMPLETE_ROWS, rows))
+    board = b"".join(parts)
+    size = len(board)
+    return BOARDS + (SMALL_VARINTS[size] if size < 1024 else varint(size)) + board
+
+
+def _row_score(pink: list[int], green: list[int], yellow: list[int], complete: int) -> int:
+    """scoring.row_score of the three food columns (values), `complete` being the shortest column's length: the
+    same sum, in compiled loops (the rule's own function is interpreted Python; a test compares the two)."""
+    total = 0
+    longest = max(len(pink), len(green), len(yellow))
+    for row in range(longest):
+        row_sum = 0
+        for column in (pink, green, yellow):
+            if row < len(column):
+                row_sum += column[row]
+        total += row_sum if row < complete else row_sum // 2
+    return total
 
 
 def _ai_board(state: DeepDiveState, tiles: _WireTiles) -> bytes:
@@ -173,34 +221,29 @@ def view_bytes(state: DeepDiveState, seat: Seat, shared: SharedParts | None = No
 
 def _depth_block(state: DeepDiveState, tiles: _WireTiles, index: int) -> bytes:
     """Depth `index + 1` as View field 15, from the state."""
-    inert = state.inert[index]
-    penguin_on = state.penguin_on
-    if penguin_on and inert:
-        entries = []
-        for t in inert:
-            penguin = penguin_on.get(t)
-            if penguin is None:
-                entries.append(tiles.inert_entries[t])
-            else:
-                entries.append(message_field(INERT, tiles.inert[t] + INERT_PENGUIN + varint(penguin)))
-        inert_part = b"".join(entries)
-    else:
-        inert_part = b"".join(map(tiles.inert_entries.__getitem__, inert))
     face_down, removed = state.face_down[index], state.removed_per_depth
     counts = tiles.depth_counts.get((index, face_down, removed))
     if counts is None:
         counts = tiles.depth_counts[(index, face_down, removed)] = (
             DEPTH_NUMBERS[index] + varint_field(FACE_DOWN, face_down) + varint_field(REMOVED, removed)
         )
-    depth = b"".join(
-        [
-            counts,
-            b"".join(map(tiles.unseen.__getitem__, state.unseen[index])),
-            b"".join(map(tiles.available.__getitem__, state.available[index])),
-            inert_part,
-        ]
-    )
-    return DEPTHS + varint(len(depth)) + depth
+    unseen, available = tiles.unseen, tiles.available
+    parts = [counts]
+    parts += [unseen[t] for t in state.unseen[index]]
+    parts += [available[t] for t in state.available[index]]
+    inert = state.inert[index]
+    if inert:
+        penguin_on = state.penguin_on
+        inert_entries = tiles.inert_entries
+        for t in inert:
+            penguin = penguin_on.get(t) if penguin_on else None
+            if penguin is None:
+                parts.append(inert_entries[t])
+            else:
+                parts.append(message_field(INERT, tiles.inert[t] + INERT_PENGUIN + varint(penguin)))
+    depth = b"".join(parts)
+    size = len(depth)
+    return DEPTHS + (SMALL_VARINTS[size] if size < 1024 else varint(size)) + depth
 
 
 def _table(
@@ -288,9 +331,11 @@ def _public(state: DeepDiveState) -> bytes:
     return b"".join(parts)
 
 
-TOKEN_LAST_DIVE, TOKEN_START_PLAYER = string_field(TOKEN, "last_dive"), string_field(TOKEN, "start_player")
-GAME_OVER_FIELDS = (varint_field(GAME_OVER, False), varint_field(GAME_OVER, True))
-DEPTH_NUMBERS = tuple(DEPTH + varint(index + 1) for index in range(5))
+TOKEN_LAST_DIVE: Final = string_field(TOKEN, "last_dive")
+TOKEN_START_PLAYER: Final = string_field(TOKEN, "start_player")
+GAME_OVER_FIELDS: Final = (varint_field(GAME_OVER, False), varint_field(GAME_OVER, True))
+DEPTH_NUMBERS: Final = tuple(DEPTH + varint(index + 1) for index in range(5))
+BOARD_SEATS: Final = tuple(varint_field(BOARD_SEAT, player) for player in range(8))
 
 
 WIRE = GameWire(view=pb.View, option=pb.OptionPayload, event=pb.Event, view_bytes=view_bytes)

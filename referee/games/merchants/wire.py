@@ -11,7 +11,7 @@ dict views on random games of every variant, in copies and determinized worlds t
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Final, cast
 
 from b99.games import merchants_pb2 as pb
 
@@ -31,38 +31,66 @@ from referee.wire import (
     varint_field,
 )
 
-PLAYERS, ROUND, PICK, PHASE, SOLO, BACK, LAYOUT, D_CARD, D_KIND, SEATS = (
-    key(1, 0), key(2, 0), key(3, 0), key(4, 2), key(5, 0), key(6, 0), key(7, 2), key(8, 2), key(9, 2), key(10, 2),
-)
-SUPPLY_SIZE, REPUTATION_DECK_SIZE, SOLO_REMOVED, PASS_DIRECTION, SEAT, HAND, REPUTATION_HAND, RETURNED = (
-    key(11, 0), key(12, 0), key(13, 2), key(14, 2), key(15, 0), key(16, 2), key(17, 2), key(18, 2),
-)
-PENDING_TILE, PENDING_TARGET = key(19, 2), key(20, 2)
-TARGET_ROW, TARGET_COL, TARGET_MODE = key(1, 0), key(2, 0), key(3, 2)
-PASS_LEFT, PASS_RIGHT = string_field(PASS_DIRECTION, "left"), string_field(PASS_DIRECTION, "right")
+PLAYERS: Final = key(1, 0)
+ROUND: Final = key(2, 0)
+PICK: Final = key(3, 0)
+PHASE: Final = key(4, 2)
+SOLO: Final = key(5, 0)
+BACK: Final = key(6, 0)
+LAYOUT: Final = key(7, 2)
+D_CARD: Final = key(8, 2)
+D_KIND: Final = key(9, 2)
+SEATS: Final = key(10, 2)
+SUPPLY_SIZE: Final = key(11, 0)
+REPUTATION_DECK_SIZE: Final = key(12, 0)
+SOLO_REMOVED: Final = key(13, 2)
+PASS_DIRECTION: Final = key(14, 2)
+SEAT: Final = key(15, 0)
+HAND: Final = key(16, 2)
+REPUTATION_HAND: Final = key(17, 2)
+RETURNED: Final = key(18, 2)
+PENDING_TILE: Final = key(19, 2)
+PENDING_TARGET: Final = key(20, 2)
+TARGET_ROW: Final = key(1, 0)
+TARGET_COL: Final = key(2, 0)
+TARGET_MODE: Final = key(3, 2)
+PASS_LEFT: Final = string_field(PASS_DIRECTION, "left")
+PASS_RIGHT: Final = string_field(PASS_DIRECTION, "right")
 # Player (a seat's public board) and the messages it holds
-P_SEAT, P_SCORE, P_SHOP, P_DISCARDS, P_UNUSED, P_CHIPS, P_HAND_SIZE, P_REPUTATION_COUNT, P_FINAL = (
-    key(1, 0), key(2, 0), key(3, 2), key(4, 2), key(5, 2), key(6, 2), key(7, 0), key(8, 0), key(9, 2),
-)
-TILE_ID, TILE_ROW, TILE_COL, TILE_ROTATION = key(1, 2), key(2, 0), key(3, 0), key(4, 0)
-CHIP_ROUND, CHIP_DUNGEON, CHIP_THUMB, CHIP_POINTS = key(1, 0), key(2, 2), key(3, 0), key(4, 0)
+P_SEAT: Final = key(1, 0)
+P_SCORE: Final = key(2, 0)
+P_SHOP: Final = key(3, 2)
+P_DISCARDS: Final = key(4, 2)
+P_UNUSED: Final = key(5, 2)
+P_CHIPS: Final = key(6, 2)
+P_HAND_SIZE: Final = key(7, 0)
+P_REPUTATION_COUNT: Final = key(8, 0)
+P_FINAL: Final = key(9, 2)
+TILE_ID: Final = key(1, 2)
+TILE_ROW: Final = key(2, 0)
+TILE_COL: Final = key(3, 0)
+TILE_ROTATION: Final = key(4, 0)
+CHIP_ROUND: Final = key(1, 0)
+CHIP_DUNGEON: Final = key(2, 2)
+CHIP_THUMB: Final = key(3, 0)
+CHIP_POINTS: Final = key(4, 0)
 
 #: public token -> View fields 1-14 (what every seat sees alike)
-_PUBLICS = Blocks(64)
+_PUBLICS: Final = Blocks(64)
 #: board token -> (the seat's Player fields 1-6, its field 9): what a seat's public board shows
-_BOARDS = Blocks()
+_BOARDS: Final = Blocks()
 #: (layout token, trend cards revealed) -> View fields 7-9 (the layout rows, the D card)
-_LAYOUTS = Blocks()
+_LAYOUTS: Final = Blocks()
 #: (row, col, tile, rotation) -> a shop's placed tile as a Player field 3 (a few thousand exist)
-_PLACED: dict[tuple[int, int, str, int], bytes] = {}
+_PLACED: Final[dict[tuple[int, int, str, int], bytes]] = {}
 #: (players, round, pick, phase, solo, back side) -> View fields 1-6 (a few dozen a game)
-_HEADS: dict[tuple[int, int, int, str, bool, bool], bytes] = {}
+_HEADS: Final[dict[tuple[int, int, int, str, bool, bool], bytes]] = {}
 #: View field 15 (the viewing seat) of each seat
-_SEAT_FIELDS = tuple(SEAT + varint(seat) for seat in range(16))
+_SEAT_FIELDS: Final = tuple(SEAT + varint(seat) for seat in range(16))
 #: a tile or card id -> its element of View field 16 (hand), 17 (reputation hand), 18 (returned reputation)
-_HAND: dict[str, bytes] = {}
-_REPUTATION: dict[str, bytes] = {}
-_RETURNED: dict[str, bytes] = {}
+_HAND: Final[dict[str, bytes]] = {}
+_REPUTATION: Final[dict[str, bytes]] = {}
+_RETURNED: Final[dict[str, bytes]] = {}
 
 
 def view_bytes(position: GameState, seat: Seat, shared: SharedParts | None = None) -> bytes:
