@@ -446,6 +446,20 @@ def varint(value: int) -> bytes:
         return _SMALL_VARINTS[value]
     if 0 < value < 16384:  # two bytes (a view's or a request's length): two looked up, no loop
         return _LOW_BYTES[value & 0x7F] + _HIGH_BYTES[value >> 7]
+    if -1024 <= value < 0:  # ten bytes (a negative score): written once
+        written = _NEGATIVE_VARINTS.get(value)
+        if written is None:
+            written = _NEGATIVE_VARINTS[value] = _long_varint(value)
+        return written
+    return _long_varint(value)
+
+
+#: negative values -> their varints (`varint`)
+_NEGATIVE_VARINTS: Final[dict[int, bytes]] = {}
+
+
+def _long_varint(value: int) -> bytes:
+    """`varint` of a value of three bytes or more, or negative."""
     if value < 0:
         value += 1 << 64
     out = bytearray()
@@ -571,6 +585,21 @@ class _FieldWriter:
         self.presence: bool = bool(field.has_presence) and kind in (_W_INT, _W_BOOL, _W_STRING)
         self.low, self.high = _INT_RANGES.get(field.type, (0, 0))
         self.nested = nested
+        #: a string field's (or element's) text -> the field written: events and options repeat the same ids and names
+        self.texts: dict[str, bytes] = {}
+
+    def text(self, value: str) -> bytes | None:
+        """`value` as this field (key, length, UTF-8), written once per text; None for a text UTF-8 cannot encode."""
+        element = self.texts.get(value)
+        if element is None:
+            try:
+                encoded = value.encode()
+            except UnicodeEncodeError:
+                return None
+            if len(self.texts) >= 4096:
+                self.texts.clear()
+            element = self.texts[value] = self.key + varint(len(encoded)) + encoded
+        return element
 
 
 def _field_writer(field: FieldDescriptor) -> _FieldWriter | None:
@@ -636,16 +665,15 @@ def dict_bytes(descriptor: Any, data: Mapping[str, Any]) -> bytes | None:  # noq
             if type(value) is not int or not writer.low <= value < writer.high:
                 return None
             if value or writer.presence:
-                parts.append(writer.key + varint(value))
+                parts.append(writer.key + (_SMALL_VARINTS[value] if 0 <= value < 1024 else varint(value)))
         elif kind == _W_STRING:
             if type(value) is not str:
                 return None
             if value or writer.presence:
-                try:
-                    encoded = value.encode()
-                except UnicodeEncodeError:
+                element = writer.text(value)
+                if element is None:
                     return None
-                parts.append(writer.key + varint(len(encoded)) + encoded)
+                parts.append(element)
         elif kind == _W_BOOL:
             if type(value) is not bool:
                 return None
@@ -667,11 +695,10 @@ def dict_bytes(descriptor: Any, data: Mapping[str, Any]) -> bytes | None:  # noq
             for item in value:
                 if type(item) is not str:
                     return None
-                try:
-                    encoded = item.encode()
-                except UnicodeEncodeError:
+                element = writer.text(item)
+                if element is None:
                     return None
-                parts.append(writer.key + varint(len(encoded)) + encoded)
+                parts.append(element)
         else:
             nested = writer.nested
             if nested is None:
