@@ -81,7 +81,8 @@ class _WireTiles:
 
     __slots__ = (
         "tiles", "pink", "green", "yellow", "rocks", "available", "open_water", "flipped", "inert", "inert_entries", "unseen",
-        "captured", "discarded", "depths", "boards", "tables", "turns", "discards", "values", "depth_of", "depth_counts",
+        "captured", "discarded", "depths", "boards", "ai_tableaux", "tables", "turns", "discards", "values", "depth_of",
+        "depth_counts",
     )
 
     def __init__(
@@ -108,6 +109,8 @@ class _WireTiles:
         #: depths, boards and discarded rocks already written, by the engine's token of each
         self.depths = Blocks()
         self.boards = Blocks()
+        #: the solo AI's board but its position (View.AiBoard fields 2-8), by the AI's token and difficulty
+        self.ai_tableaux = Blocks()
         self.discards = Blocks()
         #: the table's scalars (View fields 2-9) and the turn's (10-14) already written, by what they show
         self.tables = Blocks()
@@ -138,17 +141,6 @@ def _wire_tiles(state: DeepDiveState) -> _WireTiles:
         known = _WIRE_TILES[id(tiles)] = _WireTiles(tiles, tables.wire, tables.ids, tables.values, tables.depths)
     _LAST[:] = [known]
     return known
-
-
-def _tableau(tiles: _WireTiles, pink: Sequence[int], green: Sequence[int], yellow: Sequence[int], rocks: Sequence[int]) -> bytes:
-    return b"".join(
-        [
-            b"".join(map(tiles.pink.__getitem__, pink)),
-            b"".join(map(tiles.green.__getitem__, green)),
-            b"".join(map(tiles.yellow.__getitem__, yellow)),
-            b"".join(map(tiles.rocks.__getitem__, rocks)),
-        ]
-    )
 
 
 def _board(
@@ -198,18 +190,23 @@ def _row_score(pink: list[int], green: list[int], yellow: list[int], complete: i
     return total
 
 
-def _ai_board(state: DeepDiveState, tiles: _WireTiles) -> bytes:
-    """The solo AI's tableau and position as View field 17."""
-    ai = b"".join(
-        [
-            varint_field(AI_POSITION, state.ai_position),
-            _tableau(tiles, state.ai_columns[0], state.ai_columns[1], state.ai_columns[2], state.ai_rocks),
-            b"".join(map(tiles.open_water.__getitem__, state.ai_open_water)),
-            varint_field(AI_SCORE, state.ai_totals()[0]),
-            varint_field(AI_COMPLETE_ROWS, complete_rows(state.ai_columns)),
-        ]
-    )
-    return message_field(AI_BOARD, ai)
+def _ai_board(state: DeepDiveState, tiles: _WireTiles, position: int) -> bytes:
+    """The solo AI's tableau and position as View field 17: all but the position kept by the AI's token (its
+    track position moves at every AI turn, its tiles and score only when it takes one)."""
+    tableau_key = (state.ai_token, state.difficulty)
+    tableau = tiles.ai_tableaux.get(tableau_key)
+    if tableau is None:
+        columns = state.ai_columns
+        pinks, greens, yellows, rock_fields, open_water = tiles.pink, tiles.green, tiles.yellow, tiles.rocks, tiles.open_water
+        parts = [pinks[t] for t in columns[0]]
+        parts += [greens[t] for t in columns[1]]
+        parts += [yellows[t] for t in columns[2]]
+        parts += [rock_fields[t] for t in state.ai_rocks]
+        parts += [open_water[t] for t in state.ai_open_water]
+        parts.append(varint_field(AI_SCORE, state.ai_totals()[0]))
+        parts.append(varint_field(AI_COMPLETE_ROWS, complete_rows(columns)))
+        tableau = tiles.ai_tableaux.keep(tableau_key, b"".join(parts))
+    return message_field(AI_BOARD, varint_field(AI_POSITION, position) + tableau)
 
 
 def view_bytes(state: DeepDiveState, seat: Seat, shared: SharedParts | None = None) -> bytes:
@@ -316,11 +313,7 @@ def _public(state: DeepDiveState) -> bytes:
             block = boards.keep(token, _board(state, tiles, player, pink, green, yellow, rocks[player], captured[player]))
         parts.append(block)
     if solo:
-        ai_key = (state.ai_token, state.ai_position)
-        block = boards.get(ai_key)
-        if block is None:
-            block = boards.keep(ai_key, _ai_board(state, tiles))
-        parts.append(block)
+        parts.append(_ai_board(state, tiles, state.ai_position))
     discarded = tiles.discards.get(state.discarded_token)
     if discarded is None:
         discarded = tiles.discards.keep(state.discarded_token, b"".join(map(tiles.discarded.__getitem__, state.discarded)))
