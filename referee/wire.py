@@ -220,23 +220,25 @@ class GameWire:
         """DecisionRequest's options (field 4, in order), joined once per list of the same option objects
         (a decision point offers the same options again and again): found by its first and last options and its
         length (three ints, no key of every id built per request), then checked option by option."""
-        count = len(options)
+        # Read as a tuple (compiled, its items are read directly, a Sequence's through a call each).
+        offered: tuple[Option, ...] = options if isinstance(options, tuple) else tuple(options)
+        count = len(offered)
         if not count:
             return b""
-        list_key = id(options[0]) ^ (id(options[count - 1]) << 2) ^ count
+        list_key = id(offered[0]) ^ (id(offered[count - 1]) << 2) ^ count
         known = self._option_lists.get(list_key)
         if known is not None:
             listed = known[0]
             if len(listed) == count:
                 index = 0
-                while index < count and listed[index] is options[index]:
+                while index < count and listed[index] is offered[index]:
                     index += 1
                 if index == count:
                     return known[1]
-        encoded = b"".join([self.option_field(option) for option in options])
+        encoded = b"".join([self.option_field(option) for option in offered])
         if len(self._option_lists) >= CACHE_LIMIT:
             self._option_lists.clear()
-        self._option_lists[list_key] = (tuple(options), encoded)
+        self._option_lists[list_key] = (offered, encoded)
         return encoded
 
     def event_bytes(self, event: Event) -> bytes:
@@ -264,7 +266,7 @@ class GameWire:
         if oneof is None:
             value = self.event_message(event).SerializeToString()
         elif data:  # without data the oneof is left unset, as event_message leaves it
-            body = dict_bytes(oneof[1], data)
+            body = _write_dict(written.writers, data)
             value = self.event_message(event).SerializeToString() if body is None else oneof[0] + varint(len(body)) + body
         if value:
             size = len(value)
@@ -365,12 +367,14 @@ class _EventKind:
     """What every event of one kind writes alike: its kind's field, the data's type URL field, and the data
     message's key and type (`_oneof_field`; None where protobuf writes it)."""
 
-    __slots__ = ("kind", "type_url", "oneof")
+    __slots__ = ("kind", "type_url", "oneof", "writers")
 
     def __init__(self, kind: bytes, type_url: bytes, oneof: tuple[bytes, Any] | None) -> None:
         self.kind = kind
         self.type_url = type_url
         self.oneof = oneof
+        #: the data message's field writers (`_message_writers`), found once per kind
+        self.writers = None if oneof is None else _message_writers(oneof[1])
 
 
 _Block = TypeVar("_Block")
@@ -587,6 +591,16 @@ class _FieldWriter:
         self.nested = nested
         #: a string field's (or element's) text -> the field written: events and options repeat the same ids and names
         self.texts: dict[str, bytes] = {}
+        #: a message field's own writers (`_message_writers` of `nested`), found at its first use
+        self.table: tuple[list[_FieldWriter], frozenset[str]] | None = None
+        self.table_found = False
+
+    def nested_writers(self) -> tuple[list[_FieldWriter], frozenset[str]] | None:
+        """`_message_writers` of this message field's type, found once."""
+        if not self.table_found:
+            self.table = _message_writers(self.nested)
+            self.table_found = True
+        return self.table
 
     def text(self, value: str) -> bytes | None:
         """`value` as this field (key, length, UTF-8), written once per text; None for a text UTF-8 cannot encode."""
@@ -646,7 +660,11 @@ _WRITERS: Final[dict[Any, tuple[list[_FieldWriter], frozenset[str]] | None]] = {
 def dict_bytes(descriptor: Any, data: Mapping[str, Any]) -> bytes | None:  # noqa: ANN401 - a protobuf Descriptor
     """The serialized message of type `descriptor` holding `data` (keyed by proto field names, None = not set),
     or None where this writer leaves it to protobuf (see above)."""
-    table = _message_writers(descriptor)
+    return _write_dict(_message_writers(descriptor), data)
+
+
+def _write_dict(table: tuple[list[_FieldWriter], frozenset[str]] | None, data: Mapping[str, Any]) -> bytes | None:
+    """`dict_bytes` with the message's writers found (`_message_writers`)."""
     if table is None:
         return None
     # Read as a dict (what engines hand over): compiled, a dict's lookups are direct calls, a Mapping's are not.
@@ -700,16 +718,16 @@ def dict_bytes(descriptor: Any, data: Mapping[str, Any]) -> bytes | None:  # noq
                     return None
                 parts.append(element)
         else:
-            nested = writer.nested
-            if nested is None:
+            if writer.nested is None:
                 return None
+            nested = writer.nested_writers()
             items = [value] if kind == _W_MESSAGE else value
             if kind == _W_MESSAGES and type(value) is not list and type(value) is not tuple:
                 return None
             for item in items:
                 if not isinstance(item, Mapping):
                     return None
-                body_or_none = dict_bytes(nested, item)
+                body_or_none = _write_dict(nested, item)
                 if body_or_none is None:
                     return None
                 parts.append(writer.key + varint(len(body_or_none)) + body_or_none)
