@@ -535,8 +535,11 @@ def strings_field(field_key: bytes, texts: Iterable[str]) -> bytes:
     written = _STRINGS.get(field_key)
     if written is None:
         written = _STRINGS[field_key] = {}
-    get = written.get
-    return b"".join([get(text) or _string_element(written, field_key, text) for text in texts])
+    parts: list[bytes] = []
+    for text in texts:
+        element = written.get(text)
+        parts.append(_string_element(written, field_key, text) if element is None else element)
+    return b"".join(parts)
 
 
 def _string_element(written: dict[str, bytes], field_key: bytes, text: str) -> bytes:

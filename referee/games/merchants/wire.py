@@ -18,6 +18,7 @@ from b99.games import merchants_pb2 as pb
 from referee.engine import GameState, Seat
 from referee.games.merchants.state import OVER, Chip, MerchantsState
 from referee.wire import (
+    SMALL_VARINTS,
     Blocks,
     GameWire,
     SharedParts,
@@ -81,6 +82,8 @@ _PUBLICS: Final = Blocks(64)
 _BOARDS: Final = Blocks()
 #: (layout token, trend cards revealed) -> View fields 7-9 (the layout rows, the D card)
 _LAYOUTS: Final = Blocks()
+#: id(chip) -> (the chip, its Player field 6): a used chip never changes (kept, so that its id is never another's)
+_CHIPS: Final[dict[int, tuple[Chip, bytes]]] = {}
 #: (row, col, tile, rotation) -> a shop's placed tile as a Player field 3 (a few thousand exist)
 _PLACED: Final[dict[tuple[int, int, str, int], bytes]] = {}
 #: (players, round, pick, phase, solo, back side) -> View fields 1-6 (a few dozen a game)
@@ -157,17 +160,19 @@ def _public(state: MerchantsState) -> bytes:
     tokens = state.board_tokens
     for index, player in enumerate(state.players_state):
         token = tokens[index]
-        board = boards.get(token)
+        board: tuple[bytes, bytes] | None = boards.get(token)  # typed: compiled, its bytes are joined directly
         if board is None:
             board = boards.keep(token, _board(state, index))
         bundle = player.bundle
+        fields, final = board
         body = (
-            board[0]
+            fields
             + varint_field(P_HAND_SIZE, len(bundle.tiles) if bundle is not None else 0)
             + varint_field(P_REPUTATION_COUNT, len(player.reputation))
-            + board[1]
+            + final
         )
-        parts.append(SEATS + varint(len(body)) + body)
+        size = len(body)
+        parts.append(SEATS + (SMALL_VARINTS[size] if size < 1024 else varint(size)) + body)
     parts.append(varint_field(SUPPLY_SIZE, len(state.supply)))
     parts.append(varint_field(REPUTATION_DECK_SIZE, len(state.reputation_deck)))
     if state.solo_removed:
@@ -207,7 +212,12 @@ def _board(state: MerchantsState, seat: Seat) -> tuple[bytes, bytes]:
     parts.append(strings_field(P_DISCARDS, player.discards))
     parts.append(strings_field(P_UNUSED, player.unused_chips))
     for chip in player.chips:
-        parts.append(_chip(chip))
+        known = _CHIPS.get(id(chip))
+        if known is None or known[0] is not chip:
+            if len(_CHIPS) >= 4096:
+                _CHIPS.clear()
+            known = _CHIPS[id(chip)] = (chip, _chip(chip))
+        parts.append(known[1])
     final = player.final
     tail = b"" if final is None else message_field(P_FINAL, encode(pb.FinalScore, final).SerializeToString())
     return b"".join(parts), tail
