@@ -255,11 +255,7 @@ class GameWire:
 
     def _event_tail(self, event: Event) -> bytes:
         """`event_tail`'s bytes, written: its kind's field and data's type URL are written once per kind."""
-        written = self._event_kinds.get(event.kind)
-        if written is None:
-            written = self._event_kinds[event.kind] = _EventKind(
-                string_field(EVENT_KIND, event.kind), _type_url_field(self.event), _oneof_field(self.event.DESCRIPTOR, event.kind)
-            )
+        written = self._event_kind(event.kind)
         value = b""
         data = event.data
         oneof = written.oneof
@@ -315,13 +311,31 @@ class GameWire:
         """`event_tail`'s bytes for an event not met before: found by content where its data are flat, else written."""
         # Events of one kind often carry the same flat data (a turn start, a tile taken): found by content too.
         # Only ints, strings, bools and None: values equal as keys then write the same bytes in any field.
+        # A kind whose events are found by content less than once in CONTENT_HITS_WANTED tries stops trying (a tile
+        # flipped with the count left, a tile placed on a square): building their keys costs more than it saves.
+        written = self._event_kind(event.kind)
+        if written.content_tries >= CONTENT_TRIES and written.content_hits * CONTENT_HITS_WANTED < written.content_tries:
+            return self._event_tail(event)
         content = _flat_content(event)
         encoded = None if content is None else self._event_contents.get(content)
+        if content is not None and written.content_tries < CONTENT_TRIES:
+            written.content_tries += 1
+            if encoded is not None:
+                written.content_hits += 1
         if encoded is None:
             encoded = self._event_tail(event)
             if content is not None:
                 self._event_contents.keep(content, encoded)
         return encoded
+
+    def _event_kind(self, kind: str) -> _EventKind:
+        """What every event of `kind` writes alike, found once per kind."""
+        written = self._event_kinds.get(kind)
+        if written is None:
+            written = self._event_kinds[kind] = _EventKind(
+                string_field(EVENT_KIND, kind), _type_url_field(self.event), _oneof_field(self.event.DESCRIPTOR, kind)
+            )
+        return written
 
 
 class _EventField:
@@ -367,7 +381,7 @@ class _EventKind:
     """What every event of one kind writes alike: its kind's field, the data's type URL field, and the data
     message's key and type (`_oneof_field`; None where protobuf writes it)."""
 
-    __slots__ = ("kind", "type_url", "oneof", "writers")
+    __slots__ = ("kind", "type_url", "oneof", "writers", "content_tries", "content_hits")
 
     def __init__(self, kind: bytes, type_url: bytes, oneof: tuple[bytes, Any] | None) -> None:
         self.kind = kind
@@ -375,6 +389,15 @@ class _EventKind:
         self.oneof = oneof
         #: the data message's field writers (`_message_writers`), found once per kind
         self.writers = None if oneof is None else _message_writers(oneof[1])
+        #: of this kind's first CONTENT_TRIES events with flat data, how many were found by content (`_tail_of`)
+        self.content_tries = 0
+        self.content_hits = 0
+
+
+#: events of a kind looked up by content before deciding whether that kind is worth looking up (`_tail_of`)
+CONTENT_TRIES: Final = 200
+#: a kind stays looked up by content while at least one try in this many is found
+CONTENT_HITS_WANTED: Final = 4
 
 
 _Block = TypeVar("_Block")
