@@ -548,7 +548,7 @@ def packed_field(field_key: bytes, values: Iterable[int]) -> bytes:
     """A proto3 repeated integer field (packed: one key, then the varints); nothing when empty.
 
     `field_key` is the field's length-delimited key (wire type 2)."""
-    body = b"".join(map(varint, values))
+    body = b"".join([_SMALL_VARINTS[value] if 0 <= value < 1024 else varint(value) for value in values])
     return field_key + varint(len(body)) + body if body else b""
 
 

@@ -75,5 +75,10 @@ def test_deep_dive_writer_scores_rows_as_the_rules_do(columns: list[list[int]]) 
     from referee.games.deep_dive.scoring import complete_rows, row_score
     from referee.games.deep_dive.wire import _row_score
 
-    pink, green, yellow = columns
-    assert _row_score(pink, green, yellow, complete_rows(columns)) == row_score(columns)
+    # Tile i is worth values[i]: the writer reads the columns as tile indices, the rules as food values.
+    values = tuple(value for column in columns for value in column)
+    indices: list[list[int]] = []
+    for column in columns:
+        start = sum(map(len, indices))
+        indices.append(list(range(start, start + len(column))))
+    assert _row_score(values, *indices) == (row_score(columns), complete_rows(columns))

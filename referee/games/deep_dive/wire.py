@@ -154,21 +154,22 @@ def _board(
     captured: list[int],
 ) -> bytes:
     """One seat's board as View field 16."""
-    values = tiles.values
-    rows = min(len(pink), len(green), len(yellow))
-    score = _row_score([values[t] for t in pink], [values[t] for t in green], [values[t] for t in yellow], rows)
-    pinks, greens, yellows, rock_fields, captured_fields, depth_of = (
-        tiles.pink, tiles.green, tiles.yellow, tiles.rocks, tiles.captured, tiles.depth_of
-    )
+    pinks, greens, yellows, rock_fields, captured_fields = tiles.pink, tiles.green, tiles.yellow, tiles.rocks, tiles.captured
     parts = [BOARD_SEATS[player] if player < len(BOARD_SEATS) else varint_field(BOARD_SEAT, player)]
-    parts += [pinks[t] for t in pink]
-    parts += [greens[t] for t in green]
-    parts += [yellows[t] for t in yellow]
-    parts += [rock_fields[t] for t in rocks]
+    for t in pink:
+        parts.append(pinks[t])
+    for t in green:
+        parts.append(greens[t])
+    for t in yellow:
+        parts.append(yellows[t])
+    for t in rocks:
+        parts.append(rock_fields[t])
     parts.append(varint_field(SUPPLY, state.supply(player)))
     if captured:
-        parts.append(packed_field(CAPTURED_DEPTHS, [depth_of[t] for t in captured]))
-        parts += [captured_fields[t] for t in captured]
+        parts.append(packed_field(CAPTURED_DEPTHS, [tiles.depth_of[t] for t in captured]))
+        for t in captured:
+            parts.append(captured_fields[t])
+    score, rows = _row_score(tiles.values, pink, green, yellow)
     parts.append(varint_field(SCORE, score))
     parts.append(varint_field(COMPLETE_ROWS, rows))
     board = b"".join(parts)
@@ -176,18 +177,25 @@ def _board(
     return BOARDS + (SMALL_VARINTS[size] if size < 1024 else varint(size)) + board
 
 
-def _row_score(pink: list[int], green: list[int], yellow: list[int], complete: int) -> int:
-    """scoring.row_score of the three food columns (values), `complete` being the shortest column's length: the
-    same sum, in compiled loops (the rule's own function is interpreted Python; a test compares the two)."""
+def _row_score(values: tuple[int, ...], pink: list[int], green: list[int], yellow: list[int]) -> tuple[int, int]:
+    """(scoring.row_score, scoring.complete_rows) of three food columns given as tile indices: the same sums, in
+    compiled loops (the rules' own functions are interpreted Python; a test compares the two)."""
+    pinks, greens, yellows = len(pink), len(green), len(yellow)
+    complete = pinks if pinks < greens else greens
+    complete = complete if complete < yellows else yellows
+    longest = pinks if pinks > greens else greens
+    longest = longest if longest > yellows else yellows
     total = 0
-    longest = max(len(pink), len(green), len(yellow))
     for row in range(longest):
         row_sum = 0
-        for column in (pink, green, yellow):
-            if row < len(column):
-                row_sum += column[row]
+        if row < pinks:
+            row_sum += values[pink[row]]
+        if row < greens:
+            row_sum += values[green[row]]
+        if row < yellows:
+            row_sum += values[yellow[row]]
         total += row_sum if row < complete else row_sum // 2
-    return total
+    return total, complete
 
 
 def _ai_board(state: DeepDiveState, tiles: _WireTiles, position: int) -> bytes:
@@ -226,8 +234,10 @@ def _depth_block(state: DeepDiveState, tiles: _WireTiles, index: int) -> bytes:
         )
     unseen, available = tiles.unseen, tiles.available
     parts = [counts]
-    parts += [unseen[t] for t in state.unseen[index]]
-    parts += [available[t] for t in state.available[index]]
+    for t in state.unseen[index]:
+        parts.append(unseen[t])
+    for t in state.available[index]:
+        parts.append(available[t])
     inert = state.inert[index]
     if inert:
         penguin_on = state.penguin_on
@@ -286,7 +296,7 @@ def _public(state: DeepDiveState) -> bytes:
     tiles = _wire_tiles(state)
     solo = state.solo
     table_key = (
-        state.players, solo, state.difficulty if solo else None, state.round, state.start_player, state.last_dive,
+        state.config.players, solo, state.difficulty if solo else None, state.round, state.start_player, state.last_dive,
         state.end_triggered, state.final_round,
     )
     table = tiles.tables.get(table_key)
