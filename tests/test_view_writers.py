@@ -82,3 +82,22 @@ def test_deep_dive_writer_scores_rows_as_the_rules_do(columns: list[list[int]]) 
         start = sum(map(len, indices))
         indices.append(list(range(start, start + len(column))))
     assert _row_score(values, *indices) == (row_score(columns), complete_rows(columns))
+
+
+@given(
+    st.lists(st.lists(st.integers(0, 12), max_size=9), min_size=3, max_size=3),
+    st.integers(0, 6),
+    st.integers(0, 6),
+    st.sampled_from(["easy", "medium", "hard"]),
+)
+def test_deep_dive_writer_scores_the_solo_ai_as_the_rules_do(columns: list[list[int]], rocks: int, water: int, difficulty: str) -> None:
+    from referee.games.deep_dive.scoring import ai_score, complete_rows
+    from referee.games.deep_dive.wire import _ai_score
+
+    values = tuple(value for column in columns for value in column)
+    indices: list[list[int]] = []
+    for column in columns:
+        start = sum(map(len, indices))
+        indices.append(list(range(start, start + len(column))))
+    expected = (ai_score(columns, rocks, water, difficulty), complete_rows(columns))
+    assert _ai_score(values, indices, rocks, water, difficulty) == expected

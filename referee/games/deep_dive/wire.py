@@ -12,7 +12,7 @@ from typing import Final
 from b99.games import deep_dive_pb2 as pb
 
 from referee.engine import Seat
-from referee.games.deep_dive.scoring import complete_rows
+from referee.games.deep_dive.scoring import AI_OPEN_WATER_POINTS, AI_ROCK_POINTS
 from referee.games.deep_dive.state import AI, OVER, DeepDiveState
 from referee.games.deep_dive.views import tile_tables
 from referee.wire import (
@@ -198,6 +198,18 @@ def _row_score(values: tuple[int, ...], pink: list[int], green: list[int], yello
     return total, complete
 
 
+def _ai_score(values: tuple[int, ...], columns: list[list[int]], rocks: int, open_water: int, difficulty: str) -> tuple[int, int]:
+    """(scoring.ai_score, complete rows) of the solo AI's columns (tile indices), compiled as `_row_score` (a test
+    compares it with the rules' own function)."""
+    food, rows = _row_score(values, columns[0], columns[1], columns[2])
+    if difficulty == "hard":
+        food = 0
+        for column in columns:
+            for t in column:
+                food += values[t]
+    return food + rocks * AI_ROCK_POINTS[difficulty] + open_water * AI_OPEN_WATER_POINTS[difficulty], rows
+
+
 def _ai_board(state: DeepDiveState, tiles: _WireTiles, position: int) -> bytes:
     """The solo AI's tableau and position as View field 17: all but the position kept by the AI's token (its
     track position moves at every AI turn, its tiles and score only when it takes one)."""
@@ -211,8 +223,9 @@ def _ai_board(state: DeepDiveState, tiles: _WireTiles, position: int) -> bytes:
         parts += [yellows[t] for t in columns[2]]
         parts += [rock_fields[t] for t in state.ai_rocks]
         parts += [open_water[t] for t in state.ai_open_water]
-        parts.append(varint_field(AI_SCORE, state.ai_totals()[0]))
-        parts.append(varint_field(AI_COMPLETE_ROWS, complete_rows(columns)))
+        score, rows = _ai_score(tiles.values, columns, len(state.ai_rocks), len(state.ai_open_water), state.difficulty)
+        parts.append(varint_field(AI_SCORE, score))
+        parts.append(varint_field(AI_COMPLETE_ROWS, rows))
         tableau = tiles.ai_tableaux.keep(tableau_key, b"".join(parts))
     return message_field(AI_BOARD, varint_field(AI_POSITION, position) + tableau)
 
