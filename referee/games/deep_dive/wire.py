@@ -81,6 +81,7 @@ class _WireTiles:
 
     __slots__ = (
         "tiles", "pink", "green", "yellow", "rocks", "available", "open_water", "flipped", "inert", "inert_entries", "unseen",
+        "unseen_width", "last_unseen",
         "captured", "discarded", "depths", "boards", "ai_tableaux", "tables", "turns", "discards", "values", "depth_of",
         "depth_counts",
     )
@@ -104,6 +105,10 @@ class _WireTiles:
         #: an inert tile without a penguin on it, as a whole Depth.inert entry
         self.inert_entries = tuple(message_field(INERT, entry) for entry in self.inert)
         self.unseen = tuple(UNSEEN + name for name in names)
+        #: every unseen element's length where all are alike and tile indices fit a byte, else 0 (`_unseen_part`)
+        self.unseen_width = len(self.unseen[0]) if 0 < len(self.unseen) <= 256 and len(set(map(len, self.unseen))) == 1 else 0
+        #: per depth, the unseen tiles last written (indices as bytes) and their part
+        self.last_unseen: list[tuple[bytes, bytes]] = [(b"", b"")] * 5
         self.captured = tuple(CAPTURED_TILES + name for name in names)
         self.discarded = tuple(DISCARDED + name for name in names)
         #: depths, boards and discarded rocks already written, by the engine's token of each
@@ -245,10 +250,8 @@ def _depth_block(state: DeepDiveState, tiles: _WireTiles, index: int) -> bytes:
         counts = tiles.depth_counts[(index, face_down, removed)] = (
             DEPTH_NUMBERS[index] + varint_field(FACE_DOWN, face_down) + varint_field(REMOVED, removed)
         )
-    unseen, available = tiles.unseen, tiles.available
-    parts = [counts]
-    for t in state.unseen[index]:
-        parts.append(unseen[t])
+    available = tiles.available
+    parts = [counts, _unseen_part(tiles, index, state.unseen[index])]
     for t in state.available[index]:
         parts.append(available[t])
     inert = state.inert[index]
@@ -264,6 +267,31 @@ def _depth_block(state: DeepDiveState, tiles: _WireTiles, index: int) -> bytes:
     depth = b"".join(parts)
     size = len(depth)
     return DEPTHS + (SMALL_VARINTS[size] if size < 1024 else varint(size)) + depth
+
+
+def _unseen_part(tiles: _WireTiles, index: int, unseen: list[int]) -> bytes:
+    """Depth `index + 1`'s unseen tiles (View.Depth field 4, every element): a flip takes one tile out of the
+    list, so the part last written for this depth is cut where that tile was instead of written again (found
+    by the tile indices as bytes, compared; any other change is written in full)."""
+    width = tiles.unseen_width
+    if not width:
+        return b"".join([tiles.unseen[t] for t in unseen])
+    key = bytes(unseen)
+    last_key, last_part = tiles.last_unseen[index]
+    if key == last_key:
+        return last_part
+    count = len(key)
+    part = b""
+    if count == len(last_key) - 1:
+        cut = 0
+        while cut < count and key[cut] == last_key[cut]:
+            cut += 1
+        if key[cut:] == last_key[cut + 1:]:
+            part = last_part[:cut * width] + last_part[(cut + 1) * width:]
+    if not part and count:
+        part = b"".join([tiles.unseen[t] for t in unseen])
+    tiles.last_unseen[index] = (key, part)
+    return part
 
 
 def _table(
