@@ -108,14 +108,13 @@ def view_bytes(position: GameState, seat: Seat, shared: SharedParts | None = Non
     parts = [public, _SEAT_FIELDS[seat]]
     bundle = player.bundle
     if bundle is not None:
-        hand = _HAND.get
-        parts += [hand(tile) or _element(_HAND, HAND, tile) for tile in sorted(bundle.tiles)]
-    if player.reputation:
-        reputation = _REPUTATION.get
-        parts += [reputation(card) or _element(_REPUTATION, REPUTATION_HAND, card) for card in sorted(player.reputation)]
-    if player.returned:
-        returned = _RETURNED.get
-        parts += [returned(card) or _element(_RETURNED, RETURNED, card) for card in player.returned]
+        _elements(parts, _HAND, HAND, sorted(bundle.tiles))
+    reputation = player.reputation
+    if reputation:
+        _elements(parts, _REPUTATION, REPUTATION_HAND, sorted(reputation))
+    returned = player.returned
+    if returned:
+        _elements(parts, _RETURNED, RETURNED, returned)
     if player.pending_tile is not None:
         parts.append(optional_string_field(PENDING_TILE, player.pending_tile))
     target = player.pending_target
@@ -123,6 +122,13 @@ def view_bytes(position: GameState, seat: Seat, shared: SharedParts | None = Non
         row, col, mode = target
         parts.append(message_field(PENDING_TARGET, varint_field(TARGET_ROW, row) + varint_field(TARGET_COL, col) + string_field(TARGET_MODE, mode)))
     return b"".join(parts)
+
+
+def _elements(parts: list[bytes], elements: dict[str, bytes], field_key: bytes, texts: list[str]) -> None:
+    """Append each of `texts` as an element of a repeated string field (`_element`) to `parts`."""
+    for text in texts:
+        element = elements.get(text)
+        parts.append(_element(elements, field_key, text) if element is None else element)
 
 
 def _element(elements: dict[str, bytes], field_key: bytes, text: str) -> bytes:
