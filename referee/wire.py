@@ -278,7 +278,8 @@ class GameWire:
         the same event under the same number (every seat, where all see it) reuses the field as it is."""
         parts: list[bytes] = []
         known_events = self._events
-        for sequence, event in events:
+        listed: list[tuple[int, Event]] = events if isinstance(events, list) else list(events)  # read directly, compiled
+        for sequence, event in listed:
             known = known_events.get(id(event))
             if known is not None and known.event is event:
                 if known.sequence == sequence:
