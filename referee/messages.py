@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from google.protobuf import struct_pb2
 
@@ -34,9 +34,17 @@ def event_fields(wire: GameWire, index: int, event: Event) -> dict[str, Any]:
 
 def seat_events(state: GameState, seat: Seat, start: int) -> list[tuple[int, Event]]:
     """Events from log position `start` on that `seat` may see, with their positions."""
-    new = state.events.since(start)
-    if not new:  # nothing new since the last request
+    # EventLog.since, inline (an interpreted call costs more than the rest of this function): the log's entries
+    # from `start` on, built by the log only if one of them is still deferred (a tuple, EventLog.defer).
+    log = state.events
+    items = log._items
+    if start >= len(items):  # nothing new since the last request
         return []
+    new = items[start:]
+    for event in new:
+        if type(event) is tuple:
+            new = log._events()[start:]
+            break
     # Event.visible_to, inline: this runs for every event of every request.
     visible: list[tuple[int, Event]] = []
     position = start
@@ -204,7 +212,7 @@ def _decision_field(decision: str) -> bytes:
 
 
 #: decision name -> its field (a game has a handful)
-_DECISIONS: dict[str, bytes] = {}
+_DECISIONS: Final[dict[str, bytes]] = {}
 
 
 def _clock_field(per_decision: float, bank: float, strikes: int, strikes_allowed: int) -> bytes:
@@ -248,11 +256,17 @@ class _ClockField:
 
 
 #: id(clock) -> its field as last written (the clock kept, so that its id is never another's while listed)
-_CLOCKS: dict[int, _ClockField] = {}
-MESSAGE_DECISION_REQUEST = key(2, 2)
-REQUEST_ID, REQUEST_DECISION, REQUEST_VIEW, REQUEST_CLOCK = key(1, 0), key(2, 2), key(3, 2), key(6, 2)
-REQUEST_WORLD = key(7, 2)
-CLOCK_PER_DECISION, CLOCK_BANK, CLOCK_STRIKES, CLOCK_STRIKES_ALLOWED = key(1, 1), key(2, 1), key(3, 0), key(4, 0)
+_CLOCKS: Final[dict[int, _ClockField]] = {}
+MESSAGE_DECISION_REQUEST: Final = key(2, 2)
+REQUEST_ID: Final = key(1, 0)
+REQUEST_DECISION: Final = key(2, 2)
+REQUEST_VIEW: Final = key(3, 2)
+REQUEST_CLOCK: Final = key(6, 2)
+REQUEST_WORLD: Final = key(7, 2)
+CLOCK_PER_DECISION: Final = key(1, 1)
+CLOCK_BANK: Final = key(2, 1)
+CLOCK_STRIKES: Final = key(3, 0)
+CLOCK_STRIKES_ALLOWED: Final = key(4, 0)
 
 
 def game_over(

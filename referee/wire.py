@@ -17,7 +17,7 @@ import struct
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from google.protobuf import any_pb2, json_format
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
@@ -104,7 +104,7 @@ def encode(message_type: type[Message], data: Mapping[str, Any]) -> Message:
 
 
 #: The prefix of every Any's type URL (what `Any.Pack` writes).
-TYPE_URL_PREFIX = "type.googleapis.com/"
+TYPE_URL_PREFIX: Final = "type.googleapis.com/"
 
 
 #: Parts of views every seat sees alike, written once for one state (one decision's requests), by name.
@@ -124,7 +124,7 @@ def shared_part(shared: SharedParts | None, name: str, write: Callable[[Any], by
 
 #: Entries a memory of serialized parts keeps before it is emptied: hits come from the last few decisions, and
 #: a larger memory keeps more keys and events alive for Python's garbage collector to walk (docs/decisions.md).
-CACHE_LIMIT = 512
+CACHE_LIMIT: Final = 512
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,8 +148,8 @@ class GameWire:
     _option_lists: dict[int, tuple[tuple[Option, ...], bytes]] = field(default_factory=dict, compare=False, repr=False)
     #: (kind, *flat data items) -> an event's kind and data fields (`event_tail`)
     _event_contents: Blocks = field(default_factory=lambda: Blocks(), compare=False, repr=False)
-    #: id(event) -> (event, its arena Event's kind and data fields, after the sequence number)
-    _events: dict[int, tuple[Event, bytes]] = field(default_factory=dict, compare=False, repr=False)
+    #: id(event) -> the event with its arena Event's kind and data fields, and its whole field as last sent (`_EventField`)
+    _events: dict[int, _EventField] = field(default_factory=dict, compare=False, repr=False)
     #: event kind -> how an event of that kind is written (`_EventKind`)
     _event_kinds: dict[str, _EventKind] = field(default_factory=dict, compare=False, repr=False)
 
@@ -220,23 +220,25 @@ class GameWire:
         """DecisionRequest's options (field 4, in order), joined once per list of the same option objects
         (a decision point offers the same options again and again): found by its first and last options and its
         length (three ints, no key of every id built per request), then checked option by option."""
-        count = len(options)
+        # Read as a tuple (compiled, its items are read directly, a Sequence's through a call each).
+        offered: tuple[Option, ...] = options if isinstance(options, tuple) else tuple(options)
+        count = len(offered)
         if not count:
             return b""
-        list_key = id(options[0]) ^ (id(options[count - 1]) << 2) ^ count
+        list_key = id(offered[0]) ^ (id(offered[count - 1]) << 2) ^ count
         known = self._option_lists.get(list_key)
         if known is not None:
             listed = known[0]
             if len(listed) == count:
                 index = 0
-                while index < count and listed[index] is options[index]:
+                while index < count and listed[index] is offered[index]:
                     index += 1
                 if index == count:
                     return known[1]
-        encoded = b"".join([self.option_field(option) for option in options])
+        encoded = b"".join([self.option_field(option) for option in offered])
         if len(self._option_lists) >= CACHE_LIMIT:
             self._option_lists.clear()
-        self._option_lists[list_key] = (tuple(options), encoded)
+        self._option_lists[list_key] = (offered, encoded)
         return encoded
 
     def event_bytes(self, event: Event) -> bytes:
@@ -253,18 +255,14 @@ class GameWire:
 
     def _event_tail(self, event: Event) -> bytes:
         """`event_tail`'s bytes, written: its kind's field and data's type URL are written once per kind."""
-        written = self._event_kinds.get(event.kind)
-        if written is None:
-            written = self._event_kinds[event.kind] = _EventKind(
-                string_field(EVENT_KIND, event.kind), _type_url_field(self.event), _oneof_field(self.event.DESCRIPTOR, event.kind)
-            )
+        written = self._event_kind(event.kind)
         value = b""
         data = event.data
         oneof = written.oneof
         if oneof is None:
             value = self.event_message(event).SerializeToString()
         elif data:  # without data the oneof is left unset, as event_message leaves it
-            body = dict_bytes(oneof[1], data)
+            body = _write_dict(written.writers, data)
             value = self.event_message(event).SerializeToString() if body is None else oneof[0] + varint(len(body)) + body
         if value:
             size = len(value)
@@ -274,42 +272,103 @@ class GameWire:
         return written.kind + message_field(EVENT_DATA, written.type_url)
 
     def events_fields(self, events: Sequence[tuple[int, Event]]) -> bytes:
-        """DecisionRequest's events (field 5, in order), from (sequence number, event) pairs."""
+        """DecisionRequest's events (field 5, in order), from (sequence number, event) pairs.
+
+        Each event's whole field is kept with the sequence number it was written with: the next seat that is sent
+        the same event under the same number (every seat, where all see it) reuses the field as it is."""
         parts: list[bytes] = []
-        for sequence, event in events:
-            tail = self.event_tail(event)
-            if sequence:
-                sequence_field = EVENT_SEQUENCE + varint(sequence)
-                parts.append(REQUEST_EVENT + varint(len(sequence_field) + len(tail)) + sequence_field)
+        known_events = self._events
+        listed: list[tuple[int, Event]] = events if isinstance(events, list) else list(events)  # read directly, compiled
+        for sequence, event in listed:
+            known = known_events.get(id(event))
+            if known is not None and known.event is event:
+                if known.sequence == sequence:
+                    parts.append(known.whole)
+                    continue
+                written = _event_field(sequence, known.tail)
+                known.sequence = sequence
+                known.whole = written
             else:
-                parts.append(REQUEST_EVENT + varint(len(tail)))
-            parts.append(tail)
+                tail = self._tail_of(event)
+                written = _event_field(sequence, tail)
+                if len(known_events) >= CACHE_LIMIT:
+                    known_events.clear()
+                known_events[id(event)] = _EventField(event, tail, sequence, written)
+            parts.append(written)
         return b"".join(parts)
 
     def event_tail(self, event: Event) -> bytes:
         """An arena Event's fields after its sequence number (kind and data), serialized once per event object."""
         known = self._events.get(id(event))
-        if known is not None and known[0] is event:
-            return known[1]
+        if known is not None and known.event is event:
+            return known.tail
+        tail = self._tail_of(event)
+        if len(self._events) >= CACHE_LIMIT:
+            self._events.clear()
+        self._events[id(event)] = _EventField(event, tail, -1, b"")
+        return tail
+
+    def _tail_of(self, event: Event) -> bytes:
+        """`event_tail`'s bytes for an event not met before: found by content where its data are flat, else written."""
         # Events of one kind often carry the same flat data (a turn start, a tile taken): found by content too.
         # Only ints, strings, bools and None: values equal as keys then write the same bytes in any field.
+        # A kind whose events are found by content less than once in CONTENT_HITS_WANTED tries stops trying (a tile
+        # flipped with the count left, a tile placed on a square): building their keys costs more than it saves.
+        written = self._event_kind(event.kind)
+        if written.content_tries >= CONTENT_TRIES and written.content_hits * CONTENT_HITS_WANTED < written.content_tries:
+            return self._event_tail(event)
         content = _flat_content(event)
         encoded = None if content is None else self._event_contents.get(content)
+        if content is not None and written.content_tries < CONTENT_TRIES:
+            written.content_tries += 1
+            if encoded is not None:
+                written.content_hits += 1
         if encoded is None:
             encoded = self._event_tail(event)
             if content is not None:
                 self._event_contents.keep(content, encoded)
-        if len(self._events) >= CACHE_LIMIT:
-            self._events.clear()
-        self._events[id(event)] = (event, encoded)
         return encoded
+
+    def _event_kind(self, kind: str) -> _EventKind:
+        """What every event of `kind` writes alike, found once per kind."""
+        written = self._event_kinds.get(kind)
+        if written is None:
+            written = self._event_kinds[kind] = _EventKind(
+                string_field(EVENT_KIND, kind), _type_url_field(self.event), _oneof_field(self.event.DESCRIPTOR, kind)
+            )
+        return written
+
+
+class _EventField:
+    """An event met before: its kind and data fields (`event_tail`), and its whole DecisionRequest field as last
+    written, with the sequence number written in it (-1: none yet)."""
+
+    __slots__ = ("event", "tail", "sequence", "whole")
+
+    def __init__(self, event: Event, tail: bytes, sequence: int, whole: bytes) -> None:
+        self.event = event
+        self.tail = tail
+        self.sequence = sequence
+        self.whole = whole
+
+
+def _event_field(sequence: int, tail: bytes) -> bytes:
+    """DecisionRequest's field 5 holding an event: its sequence number (none when 0), then its tail."""
+    if sequence:
+        sequence_field = EVENT_SEQUENCE + (_SMALL_VARINTS[sequence] if 0 < sequence < 1024 else varint(sequence))
+        size = len(sequence_field) + len(tail)
+        return REQUEST_EVENT + (_SMALL_VARINTS[size] if size < 1024 else varint(size)) + sequence_field + tail
+    size = len(tail)
+    return REQUEST_EVENT + (_SMALL_VARINTS[size] if size < 1024 else varint(size)) + tail
 
 
 def _flat_content(event: Event) -> tuple[object, ...] | None:
     """`event`'s kind, then each data key and value, where every value is an int, string, bool or None (values
     equal as keys then write the same bytes in any field); None otherwise."""
     content: list[object] = [event.kind]
-    for name, value in event.data.items():
+    data = event.data
+    fields: dict[str, Any] = data if isinstance(data, dict) else dict(data)  # a dict's items, read directly
+    for name, value in fields.items():
         if value is not None:
             kind = type(value)
             if kind is not int and kind is not str and kind is not bool:
@@ -323,12 +382,23 @@ class _EventKind:
     """What every event of one kind writes alike: its kind's field, the data's type URL field, and the data
     message's key and type (`_oneof_field`; None where protobuf writes it)."""
 
-    __slots__ = ("kind", "type_url", "oneof")
+    __slots__ = ("kind", "type_url", "oneof", "writers", "content_tries", "content_hits")
 
     def __init__(self, kind: bytes, type_url: bytes, oneof: tuple[bytes, Any] | None) -> None:
         self.kind = kind
         self.type_url = type_url
         self.oneof = oneof
+        #: the data message's field writers (`_message_writers`), found once per kind
+        self.writers = None if oneof is None else _message_writers(oneof[1])
+        #: of this kind's first CONTENT_TRIES events with flat data, how many were found by content (`_tail_of`)
+        self.content_tries = 0
+        self.content_hits = 0
+
+
+#: events of a kind looked up by content before deciding whether that kind is worth looking up (`_tail_of`)
+CONTENT_TRIES: Final = 200
+#: a kind stays looked up by content while at least one try in this many is found
+CONTENT_HITS_WANTED: Final = 4
 
 
 _Block = TypeVar("_Block")
@@ -384,15 +454,40 @@ def blocks_of(registry: dict[int, tuple[Any, Blocks]], owner: object) -> Blocks:
 # A field is its key (number << 3 | wire type) as a varint, then a varint, 8 bytes, or a length and bytes.
 
 #: Varints of 0..1023, the values most fields hold.
-_SMALL_VARINTS = tuple(
+_SMALL_VARINTS: Final = tuple(
     bytes([value]) if value < 0x80 else bytes([value & 0x7F | 0x80, value >> 7]) for value in range(1024)
 )
+
+
+#: the same, for writers elsewhere (a varint of a small size, looked up instead of written)
+SMALL_VARINTS: Final = _SMALL_VARINTS
+
+
+#: the first byte of a two-byte varint (the value's low 7 bits, continued) and its second (the high bits), by value
+_LOW_BYTES: Final = tuple(bytes([low | 0x80]) for low in range(128))
+_HIGH_BYTES: Final = tuple(bytes([high]) for high in range(128))
 
 
 def varint(value: int) -> bytes:
     """`value` as a varint; a negative one as its 64-bit two's complement (how int32 and int64 are written)."""
     if 0 <= value < 1024:
         return _SMALL_VARINTS[value]
+    if 0 < value < 16384:  # two bytes (a view's or a request's length): two looked up, no loop
+        return _LOW_BYTES[value & 0x7F] + _HIGH_BYTES[value >> 7]
+    if -1024 <= value < 0:  # ten bytes (a negative score): written once
+        written = _NEGATIVE_VARINTS.get(value)
+        if written is None:
+            written = _NEGATIVE_VARINTS[value] = _long_varint(value)
+        return written
+    return _long_varint(value)
+
+
+#: negative values -> their varints (`varint`)
+_NEGATIVE_VARINTS: Final[dict[int, bytes]] = {}
+
+
+def _long_varint(value: int) -> bytes:
+    """`varint` of a value of three bytes or more, or negative."""
     if value < 0:
         value += 1 << 64
     out = bytearray()
@@ -454,7 +549,7 @@ def packed_field(field_key: bytes, values: Iterable[int]) -> bytes:
     """A proto3 repeated integer field (packed: one key, then the varints); nothing when empty.
 
     `field_key` is the field's length-delimited key (wire type 2)."""
-    body = b"".join(map(varint, values))
+    body = b"".join([_SMALL_VARINTS[value] if 0 <= value < 1024 else varint(value) for value in values])
     return field_key + varint(len(body)) + body if body else b""
 
 
@@ -464,8 +559,11 @@ def strings_field(field_key: bytes, texts: Iterable[str]) -> bytes:
     written = _STRINGS.get(field_key)
     if written is None:
         written = _STRINGS[field_key] = {}
-    get = written.get
-    return b"".join([get(text) or _string_element(written, field_key, text) for text in texts])
+    parts: list[bytes] = []
+    for text in texts:
+        element = written.get(text)
+        parts.append(_string_element(written, field_key, text) if element is None else element)
+    return b"".join(parts)
 
 
 def _string_element(written: dict[str, bytes], field_key: bytes, text: str) -> bytes:
@@ -477,7 +575,7 @@ def _string_element(written: dict[str, bytes], field_key: bytes, text: str) -> b
 
 
 #: field key -> text -> the element written (`strings_field`)
-_STRINGS: dict[bytes, dict[str, bytes]] = {}
+_STRINGS: Final[dict[bytes, dict[str, bytes]]] = {}
 
 
 def messages_field(field_key: bytes, bodies: Iterable[bytes]) -> bytes:
@@ -491,9 +589,15 @@ def messages_field(field_key: bytes, bodies: Iterable[bytes]) -> bytes:
 # fit it (a key the message lacks, a value of another type or out of range): the caller then encodes the dict
 # with protobuf, which writes it or raises the WireError that names the field.
 
-_W_INT, _W_BOOL, _W_STRING, _W_INTS, _W_STRINGS, _W_MESSAGE, _W_MESSAGES = range(7)
+_W_INT: Final = 0
+_W_BOOL: Final = 1
+_W_STRING: Final = 2
+_W_INTS: Final = 3
+_W_STRINGS: Final = 4
+_W_MESSAGE: Final = 5
+_W_MESSAGES: Final = 6
 #: the range of each integer type `dict_bytes` writes (as varints)
-_INT_RANGES = {
+_INT_RANGES: Final = {
     FieldDescriptor.TYPE_INT32: (-(1 << 31), 1 << 31),
     FieldDescriptor.TYPE_UINT32: (0, 1 << 32),
     FieldDescriptor.TYPE_INT64: (-(1 << 63), 1 << 63),
@@ -512,6 +616,31 @@ class _FieldWriter:
         self.presence: bool = bool(field.has_presence) and kind in (_W_INT, _W_BOOL, _W_STRING)
         self.low, self.high = _INT_RANGES.get(field.type, (0, 0))
         self.nested = nested
+        #: a string field's (or element's) text -> the field written: events and options repeat the same ids and names
+        self.texts: dict[str, bytes] = {}
+        #: a message field's own writers (`_message_writers` of `nested`), found at its first use
+        self.table: tuple[list[_FieldWriter], frozenset[str]] | None = None
+        self.table_found = False
+
+    def nested_writers(self) -> tuple[list[_FieldWriter], frozenset[str]] | None:
+        """`_message_writers` of this message field's type, found once."""
+        if not self.table_found:
+            self.table = _message_writers(self.nested)
+            self.table_found = True
+        return self.table
+
+    def text(self, value: str) -> bytes | None:
+        """`value` as this field (key, length, UTF-8), written once per text; None for a text UTF-8 cannot encode."""
+        element = self.texts.get(value)
+        if element is None:
+            try:
+                encoded = value.encode()
+            except UnicodeEncodeError:
+                return None
+            if len(self.texts) >= 4096:
+                self.texts.clear()
+            element = self.texts[value] = self.key + varint(len(encoded)) + encoded
+        return element
 
 
 def _field_writer(field: FieldDescriptor) -> _FieldWriter | None:
@@ -535,8 +664,9 @@ def _field_writer(field: FieldDescriptor) -> _FieldWriter | None:
 def _message_writers(descriptor: Any) -> tuple[list[_FieldWriter], frozenset[str]] | None:  # noqa: ANN401 - a Descriptor
     """A message's field writers in field-number order (the order protobuf writes) and its field names; None if
     `dict_bytes` cannot write one of its fields."""
-    if descriptor in _WRITERS:
-        return _WRITERS[descriptor]
+    known = _WRITERS.get(descriptor)
+    if known is not None or descriptor in _WRITERS:
+        return known
     writers: list[_FieldWriter] = []
     table: tuple[list[_FieldWriter], frozenset[str]] | None = None
     for field in sorted(descriptor.fields, key=operator.attrgetter("number")):
@@ -551,22 +681,28 @@ def _message_writers(descriptor: Any) -> tuple[list[_FieldWriter], frozenset[str
 
 
 #: message type -> its field writers (`_message_writers`)
-_WRITERS: dict[Any, tuple[list[_FieldWriter], frozenset[str]] | None] = {}
+_WRITERS: Final[dict[Any, tuple[list[_FieldWriter], frozenset[str]] | None]] = {}
 
 
 def dict_bytes(descriptor: Any, data: Mapping[str, Any]) -> bytes | None:  # noqa: ANN401 - a protobuf Descriptor
     """The serialized message of type `descriptor` holding `data` (keyed by proto field names, None = not set),
     or None where this writer leaves it to protobuf (see above)."""
-    table = _message_writers(descriptor)
+    return _write_dict(_message_writers(descriptor), data)
+
+
+def _write_dict(table: tuple[list[_FieldWriter], frozenset[str]] | None, data: Mapping[str, Any]) -> bytes | None:
+    """`dict_bytes` with the message's writers found (`_message_writers`)."""
     if table is None:
         return None
+    # Read as a dict (what engines hand over): compiled, a dict's lookups are direct calls, a Mapping's are not.
+    fields: dict[str, Any] = data if isinstance(data, dict) else dict(data)
     writers, names = table
-    for name in data:
+    for name in fields:
         if name not in names:
             return None
     parts: list[bytes] = []
     for writer in writers:
-        value = data.get(writer.name)
+        value = fields.get(writer.name)
         if value is None:
             continue
         kind = writer.kind
@@ -574,16 +710,15 @@ def dict_bytes(descriptor: Any, data: Mapping[str, Any]) -> bytes | None:  # noq
             if type(value) is not int or not writer.low <= value < writer.high:
                 return None
             if value or writer.presence:
-                parts.append(writer.key + varint(value))
+                parts.append(writer.key + (_SMALL_VARINTS[value] if 0 <= value < 1024 else varint(value)))
         elif kind == _W_STRING:
             if type(value) is not str:
                 return None
             if value or writer.presence:
-                try:
-                    encoded = value.encode()
-                except UnicodeEncodeError:
+                element = writer.text(value)
+                if element is None:
                     return None
-                parts.append(writer.key + varint(len(encoded)) + encoded)
+                parts.append(element)
         elif kind == _W_BOOL:
             if type(value) is not bool:
                 return None
@@ -605,22 +740,21 @@ def dict_bytes(descriptor: Any, data: Mapping[str, Any]) -> bytes | None:  # noq
             for item in value:
                 if type(item) is not str:
                     return None
-                try:
-                    encoded = item.encode()
-                except UnicodeEncodeError:
+                element = writer.text(item)
+                if element is None:
                     return None
-                parts.append(writer.key + varint(len(encoded)) + encoded)
+                parts.append(element)
         else:
-            nested = writer.nested
-            if nested is None:
+            if writer.nested is None:
                 return None
+            nested = writer.nested_writers()
             items = [value] if kind == _W_MESSAGE else value
             if kind == _W_MESSAGES and type(value) is not list and type(value) is not tuple:
                 return None
             for item in items:
                 if not isinstance(item, Mapping):
                     return None
-                body_or_none = dict_bytes(nested, item)
+                body_or_none = _write_dict(nested, item)
                 if body_or_none is None:
                     return None
                 parts.append(writer.key + varint(len(body_or_none)) + body_or_none)
@@ -639,7 +773,7 @@ def _oneof_field(descriptor: Any, name: str) -> tuple[bytes, Any] | None:  # noq
 
 
 #: (Event message type, kind) -> `_oneof_field`'s answer
-_ONEOF_FIELDS: dict[tuple[Any, str], tuple[bytes, Any]] = {}
+_ONEOF_FIELDS: Final[dict[tuple[Any, str], tuple[bytes, Any]]] = {}
 
 
 def _type_url_field(message_type: type[Message]) -> bytes:
@@ -651,7 +785,7 @@ def _type_url_field(message_type: type[Message]) -> bytes:
 
 
 #: message type -> its Any type URL field (`_type_url_field`)
-_TYPE_URLS: dict[type[Message], bytes] = {}
+_TYPE_URLS: Final[dict[type[Message], bytes]] = {}
 
 
 def any_bytes(message_type: type[Message], value: bytes) -> bytes:
@@ -659,10 +793,16 @@ def any_bytes(message_type: type[Message], value: bytes) -> bytes:
     return _type_url_field(message_type) + (message_field(ANY_VALUE, value) if value else b"")
 
 
-ANY_TYPE_URL, ANY_VALUE = key(1, 2), key(2, 2)
-OPTION_ID, OPTION_LABEL, OPTION_PAYLOAD = key(1, 2), key(2, 2), key(3, 2)
-EVENT_SEQUENCE, EVENT_KIND, EVENT_DATA = key(1, 0), key(2, 2), key(3, 2)
-REQUEST_OPTION, REQUEST_EVENT = key(4, 2), key(5, 2)
+ANY_TYPE_URL: Final = key(1, 2)
+ANY_VALUE: Final = key(2, 2)
+OPTION_ID: Final = key(1, 2)
+OPTION_LABEL: Final = key(2, 2)
+OPTION_PAYLOAD: Final = key(3, 2)
+EVENT_SEQUENCE: Final = key(1, 0)
+EVENT_KIND: Final = key(2, 2)
+EVENT_DATA: Final = key(3, 2)
+REQUEST_OPTION: Final = key(4, 2)
+REQUEST_EVENT: Final = key(5, 2)
 
 
 def pack(message: Message) -> any_pb2.Any:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from referee.chance import sample_outcome
 from referee.registry import game_ids, get_game
@@ -63,6 +65,39 @@ def test_written_views_equal_the_dict_views(game_id: str) -> None:
 def test_varints_match_protobufs() -> None:
     from google.protobuf.internal import encoder  # the pure-Python encoder protobuf ships
 
-    for value in (0, 1, 127, 128, 300, 1023, 1024, 16_383, 16_384, 2**31, 2**63):
+    for value in (0, 1, 127, 128, 129, 300, 1023, 1024, 1025, 8191, 16_383, 16_384, 2**21, 2**31, 2**63):
         assert varint(value) == encoder._VarintBytes(value)
     assert varint(-1) == encoder._VarintBytes((1 << 64) - 1)
+
+
+@given(st.lists(st.lists(st.integers(0, 12), max_size=9), min_size=3, max_size=3))
+def test_deep_dive_writer_scores_rows_as_the_rules_do(columns: list[list[int]]) -> None:
+    from referee.games.deep_dive.scoring import complete_rows, row_score
+    from referee.games.deep_dive.wire import _row_score
+
+    # Tile i is worth values[i]: the writer reads the columns as tile indices, the rules as food values.
+    values = tuple(value for column in columns for value in column)
+    indices: list[list[int]] = []
+    for column in columns:
+        start = sum(map(len, indices))
+        indices.append(list(range(start, start + len(column))))
+    assert _row_score(values, *indices) == (row_score(columns), complete_rows(columns))
+
+
+@given(
+    st.lists(st.lists(st.integers(0, 12), max_size=9), min_size=3, max_size=3),
+    st.integers(0, 6),
+    st.integers(0, 6),
+    st.sampled_from(["easy", "medium", "hard"]),
+)
+def test_deep_dive_writer_scores_the_solo_ai_as_the_rules_do(columns: list[list[int]], rocks: int, water: int, difficulty: str) -> None:
+    from referee.games.deep_dive.scoring import ai_score, complete_rows
+    from referee.games.deep_dive.wire import _ai_score
+
+    values = tuple(value for column in columns for value in column)
+    indices: list[list[int]] = []
+    for column in columns:
+        start = sum(map(len, indices))
+        indices.append(list(range(start, start + len(column))))
+    expected = (ai_score(columns, rocks, water, difficulty), complete_rows(columns))
+    assert _ai_score(values, indices, rocks, water, difficulty) == expected

@@ -11,13 +11,14 @@ dict views on random games of every variant, in copies and determinized worlds t
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Final, cast
 
 from b99.games import merchants_pb2 as pb
 
 from referee.engine import GameState, Seat
 from referee.games.merchants.state import OVER, Chip, MerchantsState
 from referee.wire import (
+    SMALL_VARINTS,
     Blocks,
     GameWire,
     SharedParts,
@@ -31,38 +32,68 @@ from referee.wire import (
     varint_field,
 )
 
-PLAYERS, ROUND, PICK, PHASE, SOLO, BACK, LAYOUT, D_CARD, D_KIND, SEATS = (
-    key(1, 0), key(2, 0), key(3, 0), key(4, 2), key(5, 0), key(6, 0), key(7, 2), key(8, 2), key(9, 2), key(10, 2),
-)
-SUPPLY_SIZE, REPUTATION_DECK_SIZE, SOLO_REMOVED, PASS_DIRECTION, SEAT, HAND, REPUTATION_HAND, RETURNED = (
-    key(11, 0), key(12, 0), key(13, 2), key(14, 2), key(15, 0), key(16, 2), key(17, 2), key(18, 2),
-)
-PENDING_TILE, PENDING_TARGET = key(19, 2), key(20, 2)
-TARGET_ROW, TARGET_COL, TARGET_MODE = key(1, 0), key(2, 0), key(3, 2)
-PASS_LEFT, PASS_RIGHT = string_field(PASS_DIRECTION, "left"), string_field(PASS_DIRECTION, "right")
+PLAYERS: Final = key(1, 0)
+ROUND: Final = key(2, 0)
+PICK: Final = key(3, 0)
+PHASE: Final = key(4, 2)
+SOLO: Final = key(5, 0)
+BACK: Final = key(6, 0)
+LAYOUT: Final = key(7, 2)
+D_CARD: Final = key(8, 2)
+D_KIND: Final = key(9, 2)
+SEATS: Final = key(10, 2)
+SUPPLY_SIZE: Final = key(11, 0)
+REPUTATION_DECK_SIZE: Final = key(12, 0)
+SOLO_REMOVED: Final = key(13, 2)
+PASS_DIRECTION: Final = key(14, 2)
+SEAT: Final = key(15, 0)
+HAND: Final = key(16, 2)
+REPUTATION_HAND: Final = key(17, 2)
+RETURNED: Final = key(18, 2)
+PENDING_TILE: Final = key(19, 2)
+PENDING_TARGET: Final = key(20, 2)
+TARGET_ROW: Final = key(1, 0)
+TARGET_COL: Final = key(2, 0)
+TARGET_MODE: Final = key(3, 2)
+PASS_LEFT: Final = string_field(PASS_DIRECTION, "left")
+PASS_RIGHT: Final = string_field(PASS_DIRECTION, "right")
 # Player (a seat's public board) and the messages it holds
-P_SEAT, P_SCORE, P_SHOP, P_DISCARDS, P_UNUSED, P_CHIPS, P_HAND_SIZE, P_REPUTATION_COUNT, P_FINAL = (
-    key(1, 0), key(2, 0), key(3, 2), key(4, 2), key(5, 2), key(6, 2), key(7, 0), key(8, 0), key(9, 2),
-)
-TILE_ID, TILE_ROW, TILE_COL, TILE_ROTATION = key(1, 2), key(2, 0), key(3, 0), key(4, 0)
-CHIP_ROUND, CHIP_DUNGEON, CHIP_THUMB, CHIP_POINTS = key(1, 0), key(2, 2), key(3, 0), key(4, 0)
+P_SEAT: Final = key(1, 0)
+P_SCORE: Final = key(2, 0)
+P_SHOP: Final = key(3, 2)
+P_DISCARDS: Final = key(4, 2)
+P_UNUSED: Final = key(5, 2)
+P_CHIPS: Final = key(6, 2)
+P_HAND_SIZE: Final = key(7, 0)
+P_REPUTATION_COUNT: Final = key(8, 0)
+P_FINAL: Final = key(9, 2)
+TILE_ID: Final = key(1, 2)
+TILE_ROW: Final = key(2, 0)
+TILE_COL: Final = key(3, 0)
+TILE_ROTATION: Final = key(4, 0)
+CHIP_ROUND: Final = key(1, 0)
+CHIP_DUNGEON: Final = key(2, 2)
+CHIP_THUMB: Final = key(3, 0)
+CHIP_POINTS: Final = key(4, 0)
 
 #: public token -> View fields 1-14 (what every seat sees alike)
-_PUBLICS = Blocks(64)
+_PUBLICS: Final = Blocks(64)
 #: board token -> (the seat's Player fields 1-6, its field 9): what a seat's public board shows
-_BOARDS = Blocks()
+_BOARDS: Final = Blocks()
 #: (layout token, trend cards revealed) -> View fields 7-9 (the layout rows, the D card)
-_LAYOUTS = Blocks()
+_LAYOUTS: Final = Blocks()
+#: id(chip) -> (the chip, its Player field 6): a used chip never changes (kept, so that its id is never another's)
+_CHIPS: Final[dict[int, tuple[Chip, bytes]]] = {}
 #: (row, col, tile, rotation) -> a shop's placed tile as a Player field 3 (a few thousand exist)
-_PLACED: dict[tuple[int, int, str, int], bytes] = {}
+_PLACED: Final[dict[tuple[int, int, str, int], bytes]] = {}
 #: (players, round, pick, phase, solo, back side) -> View fields 1-6 (a few dozen a game)
-_HEADS: dict[tuple[int, int, int, str, bool, bool], bytes] = {}
+_HEADS: Final[dict[tuple[int, int, int, str, bool, bool], bytes]] = {}
 #: View field 15 (the viewing seat) of each seat
-_SEAT_FIELDS = tuple(SEAT + varint(seat) for seat in range(16))
+_SEAT_FIELDS: Final = tuple(SEAT + varint(seat) for seat in range(16))
 #: a tile or card id -> its element of View field 16 (hand), 17 (reputation hand), 18 (returned reputation)
-_HAND: dict[str, bytes] = {}
-_REPUTATION: dict[str, bytes] = {}
-_RETURNED: dict[str, bytes] = {}
+_HAND: Final[dict[str, bytes]] = {}
+_REPUTATION: Final[dict[str, bytes]] = {}
+_RETURNED: Final[dict[str, bytes]] = {}
 
 
 def view_bytes(position: GameState, seat: Seat, shared: SharedParts | None = None) -> bytes:
@@ -77,14 +108,13 @@ def view_bytes(position: GameState, seat: Seat, shared: SharedParts | None = Non
     parts = [public, _SEAT_FIELDS[seat]]
     bundle = player.bundle
     if bundle is not None:
-        hand = _HAND.get
-        parts += [hand(tile) or _element(_HAND, HAND, tile) for tile in sorted(bundle.tiles)]
-    if player.reputation:
-        reputation = _REPUTATION.get
-        parts += [reputation(card) or _element(_REPUTATION, REPUTATION_HAND, card) for card in sorted(player.reputation)]
-    if player.returned:
-        returned = _RETURNED.get
-        parts += [returned(card) or _element(_RETURNED, RETURNED, card) for card in player.returned]
+        _elements(parts, _HAND, HAND, sorted(bundle.tiles))
+    reputation = player.reputation
+    if reputation:
+        _elements(parts, _REPUTATION, REPUTATION_HAND, sorted(reputation))
+    returned = player.returned
+    if returned:
+        _elements(parts, _RETURNED, RETURNED, returned)
     if player.pending_tile is not None:
         parts.append(optional_string_field(PENDING_TILE, player.pending_tile))
     target = player.pending_target
@@ -92,6 +122,13 @@ def view_bytes(position: GameState, seat: Seat, shared: SharedParts | None = Non
         row, col, mode = target
         parts.append(message_field(PENDING_TARGET, varint_field(TARGET_ROW, row) + varint_field(TARGET_COL, col) + string_field(TARGET_MODE, mode)))
     return b"".join(parts)
+
+
+def _elements(parts: list[bytes], elements: dict[str, bytes], field_key: bytes, texts: list[str]) -> None:
+    """Append each of `texts` as an element of a repeated string field (`_element`) to `parts`."""
+    for text in texts:
+        element = elements.get(text)
+        parts.append(_element(elements, field_key, text) if element is None else element)
 
 
 def _element(elements: dict[str, bytes], field_key: bytes, text: str) -> bytes:
@@ -129,17 +166,19 @@ def _public(state: MerchantsState) -> bytes:
     tokens = state.board_tokens
     for index, player in enumerate(state.players_state):
         token = tokens[index]
-        board = boards.get(token)
+        board: tuple[bytes, bytes] | None = boards.get(token)  # typed: compiled, its bytes are joined directly
         if board is None:
             board = boards.keep(token, _board(state, index))
         bundle = player.bundle
+        fields, final = board
         body = (
-            board[0]
+            fields
             + varint_field(P_HAND_SIZE, len(bundle.tiles) if bundle is not None else 0)
             + varint_field(P_REPUTATION_COUNT, len(player.reputation))
-            + board[1]
+            + final
         )
-        parts.append(SEATS + varint(len(body)) + body)
+        size = len(body)
+        parts.append(SEATS + (SMALL_VARINTS[size] if size < 1024 else varint(size)) + body)
     parts.append(varint_field(SUPPLY_SIZE, len(state.supply)))
     parts.append(varint_field(REPUTATION_DECK_SIZE, len(state.reputation_deck)))
     if state.solo_removed:
@@ -179,7 +218,12 @@ def _board(state: MerchantsState, seat: Seat) -> tuple[bytes, bytes]:
     parts.append(strings_field(P_DISCARDS, player.discards))
     parts.append(strings_field(P_UNUSED, player.unused_chips))
     for chip in player.chips:
-        parts.append(_chip(chip))
+        known = _CHIPS.get(id(chip))
+        if known is None or known[0] is not chip:
+            if len(_CHIPS) >= 4096:
+                _CHIPS.clear()
+            known = _CHIPS[id(chip)] = (chip, _chip(chip))
+        parts.append(known[1])
     final = player.final
     tail = b"" if final is None else message_field(P_FINAL, encode(pb.FinalScore, final).SerializeToString())
     return b"".join(parts), tail

@@ -6,6 +6,8 @@ with the secrecy rules of views.py (`shows_*`); tests compare the two on random 
 
 from __future__ import annotations
 
+from typing import Final
+
 from b99.games import underground_dice_pb2 as pb
 
 from referee.engine import Seat
@@ -25,20 +27,42 @@ from referee.wire import (
     varint_field,
 )
 
-SEAT, PHASE, PARENT, CHILD, COMPLETED, TURN_NUMBER, PINS, SHIGORO = (
-    key(1, 0), key(2, 2), key(3, 0), key(4, 0), key(5, 2), key(6, 0), key(7, 0), key(8, 0),
-)
-USED_DICE, HANDS, POT, ANNOUNCED, STAKE, GUESS, REVEALED, HIT = (
-    key(9, 2), key(10, 2), key(11, 0), key(12, 0), key(13, 0), key(14, 0), key(15, 0), key(16, 0),
-)
-SET_PINS, SET_FACES, POT_FAKES, TRANSFER, BANKRUPT, COUNTERFEIT, UNTIL_BANKRUPTCY, STAKE_CAP, MAX_TURNS = (
-    key(17, 0), key(18, 2), key(19, 0), key(20, 2), key(21, 0), key(22, 0), key(23, 0), key(24, 0), key(25, 0),
-)
-HAND_BILLS, HAND_GENUINE, HAND_COUNTERFEIT = key(1, 0), key(2, 0), key(3, 0)
-DIE_TYPE, DIE_FACE = key(1, 2), key(2, 0)
-GIVER, RECEIVER, AMOUNT, FROM_STAKE = key(1, 0), key(2, 0), key(3, 0), key(4, 0)
+SEAT: Final = key(1, 0)
+PHASE: Final = key(2, 2)
+PARENT: Final = key(3, 0)
+CHILD: Final = key(4, 0)
+COMPLETED: Final = key(5, 2)
+TURN_NUMBER: Final = key(6, 0)
+PINS: Final = key(7, 0)
+SHIGORO: Final = key(8, 0)
+USED_DICE: Final = key(9, 2)
+HANDS: Final = key(10, 2)
+POT: Final = key(11, 0)
+ANNOUNCED: Final = key(12, 0)
+STAKE: Final = key(13, 0)
+GUESS: Final = key(14, 0)
+REVEALED: Final = key(15, 0)
+HIT: Final = key(16, 0)
+SET_PINS: Final = key(17, 0)
+SET_FACES: Final = key(18, 2)
+POT_FAKES: Final = key(19, 0)
+TRANSFER: Final = key(20, 2)
+BANKRUPT: Final = key(21, 0)
+COUNTERFEIT: Final = key(22, 0)
+UNTIL_BANKRUPTCY: Final = key(23, 0)
+STAKE_CAP: Final = key(24, 0)
+MAX_TURNS: Final = key(25, 0)
+HAND_BILLS: Final = key(1, 0)
+HAND_GENUINE: Final = key(2, 0)
+HAND_COUNTERFEIT: Final = key(3, 0)
+DIE_TYPE: Final = key(1, 2)
+DIE_FACE: Final = key(2, 0)
+GIVER: Final = key(1, 0)
+RECEIVER: Final = key(2, 0)
+AMOUNT: Final = key(3, 0)
+FROM_STAKE: Final = key(4, 0)
 #: runs of fields kept before the memory is emptied
-PARTS_KEPT = 4096
+PARTS_KEPT: Final = 4096
 
 
 def _hand(state: UndergroundDiceState, owner: Seat, viewer: Seat) -> bytes:
@@ -84,7 +108,7 @@ def view_bytes(state: UndergroundDiceState, seat: Seat, shared: SharedParts | No
 
 
 #: runs of View fields already written, by the values they show
-_PARTS = Blocks(PARTS_KEPT)
+_PARTS: Final = Blocks(PARTS_KEPT)
 
 
 def _head(state: UndergroundDiceState, seat: Seat) -> bytes:
