@@ -9,7 +9,7 @@ import pickle
 import numpy as np
 import pytest
 
-from referee.registry import game_ids
+from referee.registry import game_ids, get_game
 from sdk.envs import aec_env
 from sdk.envs.encoding import EncodingError, Slots
 from sdk.envs.actions import IllegalActionError
@@ -161,3 +161,37 @@ def test_an_action_that_is_not_an_index_is_an_error_and_nothing_is_applied(actio
     with pytest.raises(IllegalActionError, match=repr(action).replace("(", r"\(").replace(".", r"\.")):
         table.act(seat, action)  # type: ignore[arg-type]
     assert table.version == version and table.to_move() == seat
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_every_seats_observation_along_whole_games_is_its_views_encoding(game_id: str) -> None:
+    """Each seat's observation at every step of whole games equals its view's encoding, and one handed out earlier
+    never changes as the table goes on (encoders keep parts of vectors: the table must hand out copies)."""
+    table = Table(game_id, players=get_game(game_id).max_players)
+    view = table.view_encoding
+    held = []
+    for seed in (1, 2):
+        table.reset(seed=seed)
+        for step in range(300):
+            for seat in range(table.players):
+                observation = table.observation(seat)["observation"]
+                assert observation.tobytes() == view.encode(table.state.private_view(seat)).tobytes(), (seed, step, seat)
+                held.append((observation, observation.tobytes()))
+            seat = table.to_move()
+            if seat is None:
+                break
+            table.act(seat, int(np.flatnonzero(table.action_mask(seat))[(seed * step) % 7 % int(table.action_mask(seat).sum())]))
+    assert all(observation.tobytes() == was for observation, was in held)
+
+
+def test_a_vector_handed_whole_by_the_encoder_is_copied_and_still_takes_slots_over_it() -> None:
+    encoding = Table("underground_dice").encoding.view
+    whole = np.arange(encoding.size, dtype=np.float32)
+    out = Slots()
+    out.add_block(0, whole)
+    out.add_block(3, np.array([9.0], np.float32))
+    out[5] = 7.0
+    vector = encoding.vector(out)
+    assert vector is not whole and vector[3] == 9.0 and vector[5] == 7.0 and vector[6] == 6.0
+    vector[0] = 99.0
+    assert whole[0] == 0.0  # the encoder's own array is never handed out
