@@ -86,6 +86,27 @@ def test_aec_infos_read_late_still_hold_their_own_views() -> None:
         env.step(int(np.flatnonzero(env.observe(agent)["action_mask"])[0]))
     for info, state, seat in kept[::7]:
         assert info["view"] == state.private_view(seat)
+    for info, state, seat in kept[3::7]:  # the decision and options are made when read too, of their own position
+        assert info["decision"] == state.decision_name(seat)
+        assert [option.id for option in info["options"]] == [option.id for option in state.legal_options(seat)]
+
+
+def test_an_aec_info_is_a_dict_of_its_decision_options_and_view_whose_keys_are_made_when_read() -> None:
+    env = aec_env("underground_dice")
+    env.reset(seed=2)
+    info = env.infos[env.agent_selection]
+    assert dict.__len__(info) == 0  # nothing made yet
+    assert len(info) == 3 and "options" in info and "decision" in info and "view" in info and "result" not in info
+    options = info["options"]
+    assert dict.__len__(info) == 1 and info["options"] is options and len(info) == 3
+    options.append("mine")  # a list of the learner's own: the table's options stay as they were
+    assert "mine" not in env.table.options(env.agent_seat[env.agent_selection])
+    del info["decision"]
+    assert "decision" not in info and len(info) == 2 and info.get("decision") is None
+    info["view"] = "set by hand"
+    assert list(info) == ["options", "view"] and info["view"] == "set by hand"
+    fresh = env.infos[env.agent_selection] = env.table.mover_info()[1]
+    assert list(fresh) == ["decision", "options", "view"] and fresh == {**fresh} and pickle.loads(pickle.dumps(fresh)) == fresh
 
 
 def test_a_value_outside_its_vocabulary_is_an_encoding_error_from_the_state_too() -> None:
