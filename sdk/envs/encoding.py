@@ -290,8 +290,9 @@ class ViewEncoding:
         for index in range(first, len(blocks)):
             start, values = blocks[index]
             slots[start : start + len(values)] = values
+        single: dict[Any, Any] = out  # typed Any: a compiled build hands the dict's own objects on, unconverted
         try:  # one by one is quicker than numpy's arrays of slots and values, even for a thousand slots
-            for slot, value in out.items():
+            for slot, value in single.items():
                 slots[slot] = value
         except (TypeError, ValueError):  # a value that is not a number Python converts (numpy converts it)
             vector[np.fromiter(out.keys(), np.intp, len(out))] = np.fromiter(out.values(), np.float32, len(out))
