@@ -216,3 +216,17 @@ def test_a_vector_handed_whole_by_the_encoder_is_copied_and_still_takes_slots_ov
     assert vector is not whole and vector[3] == 9.0 and vector[5] == 7.0 and vector[6] == 6.0
     vector[0] = 99.0
     assert whole[0] == 0.0  # the encoder's own array is never handed out
+
+
+def test_a_mask_is_found_by_an_option_tuples_identity_and_by_its_ids_otherwise() -> None:
+    table = Table("underground_dice")
+    actions = table.actions
+    table.reset(seed=3)
+    options = tuple(table.state.legal_options(table.to_move()))
+    first = actions.legal(options)
+    assert actions.legal(options) is first  # the same tuple: found by its identity
+    again = tuple(list(options))  # another tuple of the same options
+    assert again is not options and actions.legal(again) is first and actions.legal(list(options)) is first
+    assert actions.tuples[id(options)][0] is options and all(type(seen[0]) is tuple for seen in actions.tuples.values())
+    made = [tuple(list(options)) for _ in range(600)]  # new tuples every time: the memory of identities stays small
+    assert all(actions.legal(made_now) is first for made_now in made) and 0 < len(actions.tuples) <= 256
