@@ -19,6 +19,8 @@ from referee.errors import ArenaError, IllegalOptionError
 _option_id = attrgetter("id")
 #: masks an action space remembers before it empties that memory
 _MASK_MEMORY = 20_000
+#: option tuples an action space remembers by their identity before it empties that memory (few: each is kept alive)
+_TUPLE_MEMORY = 256
 
 
 class UnknownOptionError(ArenaError):
@@ -40,6 +42,9 @@ class ActionSpace:
         self.index: dict[str, int] = {option_id: i for i, option_id in enumerate(ids)}
         #: option ids of a decision -> its mask (copied when handed out) and action index -> option position
         self.legals: dict[tuple[str, ...], tuple[np.ndarray, dict[int, int]]] = {}
+        #: id of a tuple of options an engine handed out -> (that tuple, kept alive so that its id stays its own;
+        #: what `legals` holds for it)
+        self.tuples: dict[int, Any] = {}
 
     @property
     def size(self) -> int:
@@ -62,10 +67,18 @@ class ActionSpace:
     def legal(self, options: Sequence[Option]) -> tuple[np.ndarray, dict[int, int]]:
         """The remembered mask of these options (not to be changed: `mask` copies it) and action index -> position.
 
-        Both are made once per set of option ids, so an environment step finds its option by one lookup. (Looking
-        up a tuple of options by its identity first was tried: most engines make a new tuple per position, and
-        thousands of them kept alive cost the garbage collector more than the lookups saved.)
+        Both are made once per set of option ids, so an environment step finds its option by one lookup. A tuple
+        (which nobody can change) is found first by its identity among the last few hundred: several engines hand out
+        the same tuple for the same options again (Underground Dice's option tables), and making the ids' key costs
+        more than the rest of the lookup. (Keeping thousands of them was tried: most engines make a new tuple per
+        position, and thousands kept alive cost the garbage collector more than the lookups saved.)
         """
+        tuples = self.tuples
+        same = type(options) is tuple
+        if same:
+            seen = tuples.get(id(options))
+            if seen is not None and seen[0] is options:
+                return seen[1]  # type: ignore[no-any-return]
         key = tuple(map(_option_id, options))
         known = self.legals.get(key)
         if known is None:
@@ -76,17 +89,24 @@ class ActionSpace:
             for position, option_id in enumerate(key):
                 positions.setdefault(self.index[option_id], position)  # the first of repeated ids, as `find`
             known = self.legals[key] = (mask, positions)
+        if same:
+            if len(tuples) >= _TUPLE_MEMORY:
+                tuples.clear()
+            tuples[id(options)] = (options, known)
         return known
 
     def _mask(self, options: Sequence[Option]) -> np.ndarray:
-        mask = np.zeros(self.size, dtype=np.int8)
-        try:
-            mask[[self.index[option.id] for option in options]] = 1
-        except KeyError:
-            for option in options:
-                self.index_of(option.id)  # raises UnknownOptionError naming the first unknown id
-            raise
-        return mask
+        """A new mask of these options, set one by one (numpy's index arrays cost more for a decision's few options)."""
+        mask: Any = np.zeros(self.size, dtype=np.int8)  # Any: numpy's stubs do not declare its buffer
+        slots: Any = memoryview(mask)
+        index = self.index
+        for option in options:
+            action = index.get(option.id)
+            if action is None:
+                self.index_of(option.id)  # raises UnknownOptionError naming the id
+            else:
+                slots[action] = 1
+        return mask  # type: ignore[no-any-return]
 
     def find(self, action: Any, options: Sequence[Option]) -> Option | None:  # noqa: ANN401 - any value a learner gives
         """The legal option an action index stands for, None if it stands for none (`option_for` says why)."""

@@ -31,6 +31,10 @@ from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from referee.errors import ArenaError
 
 
+#: the type of every vector (numpy's dtypes of its own number types are single objects)
+_FLOAT32: Any = np.dtype(np.float32)
+
+
 class EncodingError(ArenaError):
     """A view does not fit its game's encoding (unknown value, list over its cap, undeclared field)."""
 
@@ -273,12 +277,22 @@ class ViewEncoding:
 
     def vector(self, out: dict[int, float]) -> np.ndarray:
         """A new float32 vector of `size` slots holding `out`'s slots and, for `Slots`, its blocks and runs (zeros elsewhere)."""
-        vector: Any = np.zeros(self.size, dtype=np.float32)  # Any: numpy's stubs do not declare its buffer
+        blocks: Any = getattr(out, "blocks", ())
+        first = 0
+        vector: Any
+        if blocks and blocks[0][0] == 0 and len(blocks[0][1]) == self.size and blocks[0][1].dtype is _FLOAT32:
+            # the whole vector made by the encoder (Underground Dice's): one copy instead of zeros and a copy
+            vector = blocks[0][1].copy()  # a copy: an encoder may hand the same array out again
+            first = 1
+        else:
+            vector = np.zeros(self.size, dtype=np.float32)  # Any: numpy's stubs do not declare its buffer
         slots: Any = memoryview(vector)  # item and slice assignment without numpy's per-call cost (floats too)
-        for start, values in getattr(out, "blocks", ()):
+        for index in range(first, len(blocks)):
+            start, values = blocks[index]
             slots[start : start + len(values)] = values
+        single: dict[Any, Any] = out  # typed Any: a compiled build hands the dict's own objects on, unconverted
         try:  # one by one is quicker than numpy's arrays of slots and values, even for a thousand slots
-            for slot, value in out.items():
+            for slot, value in single.items():
                 slots[slot] = value
         except (TypeError, ValueError):  # a value that is not a number Python converts (numpy converts it)
             vector[np.fromiter(out.keys(), np.intp, len(out))] = np.fromiter(out.values(), np.float32, len(out))

@@ -2,7 +2,8 @@
 
 Building a view costs more than a whole engine decision in some games, and an environment step hands
 out an info every time. A `SeatInfo` is a plain dict to its reader (`info["view"]`, `get`, `in`,
-iteration, `{**info}`, pickling all build the view first). The function that makes the view belongs
+iteration, `{**info}`, pickling all build the view first; the AEC environment's decision and options
+are made when read too). The function that makes the view belongs
 to the position the info was made at (`Table.info` replays the game to it if it has moved on since).
 """
 
@@ -23,59 +24,78 @@ ViewSource = tuple[Any, ...]
 
 
 class SeatInfo(dict):  # type: ignore[type-arg]
-    """`{"view": ..., **fields}` whose view is made by `make_view(*arguments)` when first read.
+    """`{**fields, "view": ...}` whose view is made by `make_view(*arguments)` when first read.
 
     `source` is `make_view` alone or `(make_view, *arguments)` (an environment hands out one info a step: a tuple
-    costs less than a new function holding the arguments)."""
+    costs less than a new function holding the arguments). An info may also leave other keys to be made when read
+    (`lazy_info`: the AEC environment's decision and options): every key still to make is a key of the dict to
+    its reader; whatever sees the whole dict makes them all first, in their order."""
 
-    __slots__ = ("_make_view",)
+    __slots__ = ("_lazy",)
 
     def __init__(self, source: Callable[[], Any] | ViewSource, **fields: Any) -> None:
         super().__init__(fields)
-        self._make_view: ViewSource | None = source if type(source) is tuple else (source,)
+        make_view = source if type(source) is tuple else (source,)
+        self._lazy: Lazy | None = (_VIEW_ONLY, _view_from, *make_view)
+
+    def _make(self, key: Any) -> bool:  # noqa: ANN401 - any key a reader asks for
+        """Make `key` now if it is still to be made (True then)."""
+        lazy = self._lazy
+        if lazy is None or key not in lazy[0]:
+            return False
+        value = lazy[1](key, *lazy[2:])
+        self._forget(key)
+        dict.__setitem__(self, key, value)
+        return True
+
+    def _forget(self, key: Any) -> None:  # noqa: ANN401
+        """`key` is no longer to be made (it was made, set or dropped by hand)."""
+        lazy = self._lazy
+        if lazy is not None and key in lazy[0]:
+            keys = tuple(k for k in lazy[0] if k != key)
+            self._lazy = (keys, *lazy[1:]) if keys else None
 
     def _fill(self) -> None:
-        """Build the view now (once)."""
-        source = self._make_view
-        if source is None:
-            return
-        dict.__setitem__(self, "view", source[0](*source[1:]))
-        self._make_view = None
+        """Make every key still to be made (once), in their order."""
+        lazy = self._lazy
+        while lazy is not None:
+            self._make(lazy[0][0])
+            lazy = self._lazy
 
-    # reading one key: only "view" needs building
+    # reading one key: only that key is made
     def __missing__(self, key: Any) -> Any:  # noqa: ANN401
-        if key == "view" and self._make_view is not None:
-            self._fill()
+        if self._make(key):
             return dict.__getitem__(self, key)
         raise KeyError(key)
 
     def get(self, key: Any, default: Any = None) -> Any:  # noqa: ANN401
-        if key == "view":
-            self._fill()
+        self._make(key)
         return dict.get(self, key, default)
 
     def __contains__(self, key: object) -> bool:
-        return (key == "view" and self._make_view is not None) or dict.__contains__(self, key)
+        lazy = self._lazy
+        return (lazy is not None and key in lazy[0]) or dict.__contains__(self, key)
 
-    # setting or dropping the view by hand: the lazy one is forgotten
+    # setting or dropping a key by hand: the lazy one is forgotten
     def __setitem__(self, key: Any, value: Any) -> None:  # noqa: ANN401
-        if key == "view":
-            self._make_view = None
+        self._forget(key)
         dict.__setitem__(self, key, value)
 
     def __delitem__(self, key: Any) -> None:  # noqa: ANN401
-        if key == "view" and self._make_view is not None:
-            self._make_view = None
+        lazy = self._lazy
+        if lazy is not None and key in lazy[0]:
+            self._forget(key)
             return
         dict.__delitem__(self, key)
 
-    # everything that sees the whole dict builds the view first
+    # everything that sees the whole dict makes every key first
     def __iter__(self) -> Iterator[Any]:
         self._fill()
         return dict.__iter__(self)
 
     def __len__(self) -> int:
-        return dict.__len__(self) + (self._make_view is not None)
+        lazy = self._lazy
+        return dict.__len__(self) + (len(lazy[0]) if lazy is not None else 0)
 
     def __repr__(self) -> str:
         self._fill()
@@ -107,8 +127,7 @@ class SeatInfo(dict):  # type: ignore[type-arg]
         return dict(dict.items(self))
 
     def pop(self, key: Any, *default: Any) -> Any:  # noqa: ANN401
-        if key == "view":
-            self._fill()
+        self._make(key)
         return dict.pop(self, key, *default)
 
     def popitem(self) -> tuple[Any, Any]:
@@ -116,8 +135,7 @@ class SeatInfo(dict):  # type: ignore[type-arg]
         return dict.popitem(self)
 
     def setdefault(self, key: Any, default: Any = None) -> Any:  # noqa: ANN401
-        if key == "view":
-            self._fill()
+        self._make(key)
         return dict.setdefault(self, key, default)
 
     def update(self, *args: Any, **fields: Any) -> None:
@@ -125,7 +143,7 @@ class SeatInfo(dict):  # type: ignore[type-arg]
         dict.update(self, *args, **fields)
 
     def clear(self) -> None:
-        self._make_view = None
+        self._lazy = None
         dict.clear(self)
 
     def __or__(self, other: Any) -> dict[str, Any]:  # noqa: ANN401
@@ -150,13 +168,22 @@ class SeatInfo(dict):  # type: ignore[type-arg]
         return (dict, (self.copy(),))
 
 
-_new_dict = dict.__new__
-_init_dict = dict.__init__
+#: what an info still has to make: (its keys still to make, make, *arguments), `make(key, *arguments)` making one
+Lazy = tuple[Any, ...]
+_VIEW_ONLY = ("view",)
 
 
-def lazy_info(source: ViewSource, decision: str | None, options: list[Any]) -> SeatInfo:
-    """`SeatInfo(source, decision=decision, options=options)` without a Python-level `__init__` (one per step)."""
-    info: SeatInfo = _new_dict(SeatInfo)
-    _init_dict(info, decision=decision, options=options)
-    info._make_view = source
+def _view_from(key: str, make_view: Callable[..., Any], *arguments: Any) -> Any:  # noqa: ANN401
+    """The view, from a view source `(make_view, *arguments)`."""
+    return make_view(*arguments)
+
+
+new_info: Callable[[type[SeatInfo]], SeatInfo] = dict.__new__  # type: ignore[assignment]
+
+
+def lazy_info(lazy: Lazy) -> SeatInfo:
+    """An info with nothing in it yet: each of `lazy[0]`'s keys is made by `lazy[1](key, *lazy[2:])` when read
+    (without a Python-level `__init__`: an environment hands out one a step; `Table.mover_info` makes it the same way)."""
+    info = new_info(SeatInfo)
+    info._lazy = lazy
     return info

@@ -32,7 +32,7 @@ from referee.registry import get_game
 from sdk.envs.actions import ActionSpace
 from sdk.envs.encoding import Slots, ViewEncoding
 from sdk.envs.encodings import GameEncoding, game_encoding
-from sdk.envs.info import SeatInfo, StaleViewError, lazy_info
+from sdk.envs.info import SeatInfo, StaleViewError, new_info
 from sdk.envs.state_encoders import StateEncoder, state_encoder
 
 
@@ -248,7 +248,9 @@ class Table:
         legal = self.legal
         if legal is None or legal[0] != seat:
             legal = self._make_legal(seat)
-        info = lazy_info((view_at, self, seat, self.version, self.log), self.state.decision_name(seat), list(legal[3]))
+        # `info.lazy_info`, without a Python-level call: the decision, options and view are made when read
+        info: Any = new_info(SeatInfo)
+        info._lazy = (_TO_MOVE, info_field, self, seat, self.version, self.log, legal[3])
         return seat, info
 
     def act(self, seat: Seat, action: Any) -> None:  # noqa: ANN401 - an int or numpy integer (else the error names it)
@@ -349,12 +351,20 @@ class Table:
         replayed from the start when the game has moved on since."""
         if self.version == version:
             return self.view(seat)
+        return self.state_at(version, log, seat, "view").private_view(seat)
+
+    def state_at(self, version: int, log: Log | None, seat: Seat, key: str) -> GameState:
+        """The position the table was at when its `version` was `version` (and its log `log`): the state itself, or
+        replayed from the start when the game has moved on since (StaleViewError, naming the seat's info `key` that
+        needed it, when it cannot be)."""
+        if self.version == version:
+            return self.state
         if log is None:
             raise StaleViewError(
-                f"{self.game.id}: seat {seat}'s view was first read after the game moved on, from a position "
-                "set from outside the table (read info['view'] during the step that returned it)"
+                f"{self.game.id}: seat {seat}'s {key} was first read after the game moved on, from a position "
+                f"set from outside the table (read info[{key!r}] during the step that returned it)"
             )
-        return self.replayed(log).private_view(seat)
+        return self.replayed(log)
 
     def replayed(self, log: Log) -> GameState:
         """The position a log leads to, replayed on a new initial state."""
@@ -383,4 +393,18 @@ class Table:
 
 def view_at(table: Table, seat: Seat, version: int, log: Log | None) -> dict[str, Any]:
     """`table.view_at`, as the first item of an info's view source (a plain function: no bound method per step)."""
+    return table.view_at(seat, version, log)
+
+
+#: what the info of the seat to move makes when read (in this order when all are)
+_TO_MOVE = ("decision", "options", "view")
+
+
+def info_field(key: str, table: Table, seat: Seat, version: int, log: Log | None, options: Sequence[Option]) -> Any:  # noqa: ANN401
+    """One key of the info `Table.mover_info` hands out, made when first read: the decision, a list of the options
+    (the engine's own, which the table kept for that position) or the view, of the position the info was made at."""
+    if key == "options":
+        return list(options)
+    if key == "decision":
+        return table.state_at(version, log, seat, key).decision_name(seat)
     return table.view_at(seat, version, log)

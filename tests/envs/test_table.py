@@ -9,7 +9,7 @@ import pickle
 import numpy as np
 import pytest
 
-from referee.registry import game_ids
+from referee.registry import game_ids, get_game
 from sdk.envs import aec_env
 from sdk.envs.encoding import EncodingError, Slots
 from sdk.envs.actions import IllegalActionError
@@ -86,6 +86,27 @@ def test_aec_infos_read_late_still_hold_their_own_views() -> None:
         env.step(int(np.flatnonzero(env.observe(agent)["action_mask"])[0]))
     for info, state, seat in kept[::7]:
         assert info["view"] == state.private_view(seat)
+    for info, state, seat in kept[3::7]:  # the decision and options are made when read too, of their own position
+        assert info["decision"] == state.decision_name(seat)
+        assert [option.id for option in info["options"]] == [option.id for option in state.legal_options(seat)]
+
+
+def test_an_aec_info_is_a_dict_of_its_decision_options_and_view_whose_keys_are_made_when_read() -> None:
+    env = aec_env("underground_dice")
+    env.reset(seed=2)
+    info = env.infos[env.agent_selection]
+    assert dict.__len__(info) == 0  # nothing made yet
+    assert len(info) == 3 and "options" in info and "decision" in info and "view" in info and "result" not in info
+    options = info["options"]
+    assert dict.__len__(info) == 1 and info["options"] is options and len(info) == 3
+    options.append("mine")  # a list of the learner's own: the table's options stay as they were
+    assert "mine" not in env.table.options(env.agent_seat[env.agent_selection])
+    del info["decision"]
+    assert "decision" not in info and len(info) == 2 and info.get("decision") is None
+    info["view"] = "set by hand"
+    assert list(info) == ["options", "view"] and info["view"] == "set by hand"
+    fresh = env.infos[env.agent_selection] = env.table.mover_info()[1]
+    assert list(fresh) == ["decision", "options", "view"] and fresh == {**fresh} and pickle.loads(pickle.dumps(fresh)) == fresh
 
 
 def test_a_value_outside_its_vocabulary_is_an_encoding_error_from_the_state_too() -> None:
@@ -161,3 +182,57 @@ def test_an_action_that_is_not_an_index_is_an_error_and_nothing_is_applied(actio
     with pytest.raises(IllegalActionError, match=repr(action).replace("(", r"\(").replace(".", r"\.")):
         table.act(seat, action)  # type: ignore[arg-type]
     assert table.version == version and table.to_move() == seat
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_every_seats_observation_along_whole_games_is_its_views_encoding(game_id: str) -> None:
+    """Each seat's observation at every step of whole games equals its view's encoding, and one handed out earlier
+    never changes as the table goes on (encoders keep parts of vectors: the table must hand out copies)."""
+    table = Table(game_id, players=get_game(game_id).max_players)
+    view = table.view_encoding
+    held = []
+    for seed in (1, 2):
+        table.reset(seed=seed)
+        for step in range(300):
+            for seat in range(table.players):
+                observation = table.observation(seat)["observation"]
+                assert observation.tobytes() == view.encode(table.state.private_view(seat)).tobytes(), (seed, step, seat)
+                held.append((observation, observation.tobytes()))
+            seat = table.to_move()
+            if seat is None:
+                break
+            table.act(seat, int(np.flatnonzero(table.action_mask(seat))[(seed * step) % 7 % int(table.action_mask(seat).sum())]))
+    assert all(observation.tobytes() == was for observation, was in held)
+
+
+def test_a_vector_handed_whole_by_the_encoder_is_copied_and_still_takes_slots_over_it() -> None:
+    encoding = Table("underground_dice").encoding.view
+    whole = np.arange(encoding.size, dtype=np.float32)
+    out = Slots()
+    out.add_block(0, whole)
+    out.add_block(3, np.array([9.0], np.float32))
+    out[5] = 7.0
+    vector = encoding.vector(out)
+    assert vector is not whole and vector[3] == 9.0 and vector[5] == 7.0 and vector[6] == 6.0
+    vector[0] = 99.0
+    assert whole[0] == 0.0  # the encoder's own array is never handed out
+
+
+def test_a_mask_is_found_by_an_option_tuples_identity_and_by_its_ids_otherwise() -> None:
+    table = Table("underground_dice")
+    actions = table.actions
+    table.reset(seed=3)
+    options = tuple(table.state.legal_options(table.to_move()))
+    mask, positions = actions.legal(options)
+
+    def found(seen: tuple) -> bool:  # type: ignore[type-arg]
+        """The very mask and positions remembered (a compiled build hands out a new pair holding them)."""
+        again_mask, again_positions = actions.legal(seen)
+        return again_mask is mask and again_positions is positions
+
+    assert found(options)  # the same tuple: found by its identity
+    again = tuple(list(options))  # another tuple of the same options
+    assert again is not options and found(again) and found(list(options))  # equal ids: the same mask
+    assert actions.tuples[id(options)][0] is options and all(type(seen[0]) is tuple for seen in actions.tuples.values())
+    made = [tuple(list(options)) for _ in range(600)]  # new tuples every time: the memory of identities stays small
+    assert all(found(made_now) for made_now in made) and 0 < len(actions.tuples) <= 256
