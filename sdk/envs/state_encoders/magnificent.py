@@ -8,123 +8,191 @@ the exact state they come from (only the acting player's part changes in a turn)
 
 from __future__ import annotations
 
-from typing import Any
+from operator import attrgetter
+from typing import Any, Final
 
 import numpy as np
 
 from referee.engine import Seat
 from referee.games.magnificent import draft
 from referee.games.magnificent.data import TILE_TYPES
-from referee.games.magnificent.model import Player, position_label
+from referee.games.magnificent.model import Player, Turn, position_label
 from referee.games.magnificent.state import MagnificentState
 from referee.games.magnificent.views import market_copy, market_shown
 from sdk.envs.encodings import game_encoding
 from sdk.envs.state_encoders.parts import Block, Memory, block_taker, check_cap, naming_vocabulary_errors
 
-GAME = "magnificent"
-_E = game_encoding(GAME).view
+GAME: Final = "magnificent"
+_E: Final = game_encoding(GAME).view
 
 
 # ----- the table's own fields -------------------------------------------------------------------
-SEAT, ROUND, START_PLAYER, TURN_COUNT = _E.start("seat"), _E.start("round"), _E.start("start_player"), _E.start("turn_count")
-DECISION = _E.one_hot("decision")
-DECIDING, DECIDING_CAP = _E.start("deciding"), _E.cap("deciding")
-POSTER_DISPLAY, POSTER_DISPLAY_CAP = _E.start("poster_display"), _E.cap("poster_display")
-POSTER_INDEX = _E.indexed("poster_display[]")
-POSTER_DECK_SIZE, MASTER_DECK_SIZE, TRAINER_DECK_SIZE = (
-    _E.start("poster_deck_size"), _E.start("master_deck_size"), _E.start("trainer_deck_size"),
-)
-POSTER_DISCARD, DRAFT_POOL, REMOVED_TRAINERS = _E.one_hot("poster_discard"), _E.one_hot("draft_pool"), _E.one_hot("removed_trainers")
-SUPPLY, SUPPLY_ITEM, SUPPLY_STRIDE = _E.start("supply"), _E.start("supply[]"), _E.stride("supply")
-SUPPLY_TYPE, SUPPLY_COUNT = _E.one_hot("supply[].tile_type", "supply[]"), _E.offset("supply[].count", "supply[]")
-POSTER_IN_HAND = _E.one_hot("poster_in_hand")
-SIDE_B, GAME_OVER = _E.start("side_b"), _E.start("game_over")
-FINAL_SCORES, FINAL_SCORES_NODE = _E.start("final_scores"), _E.node("final_scores")
-DRAFT_MASTER_CARDS, DRAFT_ROUND = _E.start("draft_master_cards"), _E.start("draft_round")
-DRAFT_HAND, DRAFT_PICKS, DRAFT_REMOVED = _E.one_hot("draft_hand"), _E.one_hot("draft_picks"), _E.one_hot("draft_removed")
+SEAT: Final = _E.start("seat")
+ROUND: Final = _E.start("round")
+START_PLAYER: Final = _E.start("start_player")
+TURN_COUNT: Final = _E.start("turn_count")
+DECISION: Final = _E.one_hot("decision")
+DECIDING: Final = _E.start("deciding")
+DECIDING_CAP: Final = _E.cap("deciding")
+POSTER_DISPLAY: Final = _E.start("poster_display")
+POSTER_DISPLAY_CAP: Final = _E.cap("poster_display")
+POSTER_INDEX: Final = _E.indexed("poster_display[]")
+POSTER_DECK_SIZE: Final = _E.start("poster_deck_size")
+MASTER_DECK_SIZE: Final = _E.start("master_deck_size")
+TRAINER_DECK_SIZE: Final = _E.start("trainer_deck_size")
+POSTER_DISCARD: Final = _E.one_hot("poster_discard")
+DRAFT_POOL: Final = _E.one_hot("draft_pool")
+REMOVED_TRAINERS: Final = _E.one_hot("removed_trainers")
+SUPPLY: Final = _E.start("supply")
+SUPPLY_ITEM: Final = _E.start("supply[]")
+SUPPLY_STRIDE: Final = _E.stride("supply")
+SUPPLY_TYPE: Final = _E.one_hot("supply[].tile_type", "supply[]")
+SUPPLY_COUNT: Final = _E.offset("supply[].count", "supply[]")
+POSTER_IN_HAND: Final = _E.one_hot("poster_in_hand")
+SIDE_B: Final = _E.start("side_b")
+GAME_OVER: Final = _E.start("game_over")
+FINAL_SCORES: Final = _E.start("final_scores")
+FINAL_SCORES_NODE: Final = _E.node("final_scores")
+DRAFT_MASTER_CARDS: Final = _E.start("draft_master_cards")
+DRAFT_ROUND: Final = _E.start("draft_round")
+DRAFT_HAND: Final = _E.one_hot("draft_hand")
+DRAFT_PICKS: Final = _E.one_hot("draft_picks")
+DRAFT_REMOVED: Final = _E.one_hot("draft_removed")
 
-MAIN_TENT, MAIN_TENT_ITEM, MAIN_TENT_STRIDE, MAIN_TENT_CAP = (
-    _E.start("main_tent"), _E.start("main_tent[]"), _E.stride("main_tent"), _E.cap("main_tent"),
-)
-MAIN_TENT_SIZE = _E.node("main_tent").size
-_MT_COLOUR = _E.one_hot("main_tent[].colour", "main_tent[]")
-_MT_VALUE, _MT_COUNT = _E.offset("main_tent[].value", "main_tent[]"), _E.offset("main_tent[].count", "main_tent[]")
+MAIN_TENT: Final = _E.start("main_tent")
+MAIN_TENT_ITEM: Final = _E.start("main_tent[]")
+MAIN_TENT_STRIDE: Final = _E.stride("main_tent")
+MAIN_TENT_CAP: Final = _E.cap("main_tent")
+MAIN_TENT_SIZE: Final = _E.node("main_tent").size
+_MT_COLOUR: Final = _E.one_hot("main_tent[].colour", "main_tent[]")
+_MT_VALUE: Final = _E.offset("main_tent[].value", "main_tent[]")
+_MT_COUNT: Final = _E.offset("main_tent[].count", "main_tent[]")
 
-DISPLAY, DISPLAY_ITEM, DISPLAY_STRIDE, DISPLAY_CAP, DISPLAY_SIZE = (
-    _E.start("display"), _E.start("display[]"), _E.stride("display"), _E.cap("display"), _E.node("display").size,
-)
-_D_SLOT, _D_CARD, _D_TRAINER = (_E.offset(f"display[].{name}", "display[]") for name in ("slot", "card", "trainer"))
-_D_CARDS, _D_TRAINERS = _E.indexed("display[].card"), _E.indexed("display[].trainer")
+DISPLAY: Final = _E.start("display")
+DISPLAY_ITEM: Final = _E.start("display[]")
+DISPLAY_STRIDE: Final = _E.stride("display")
+DISPLAY_CAP: Final = _E.cap("display")
+DISPLAY_SIZE: Final = _E.node("display").size
+_D_SLOT: Final = _E.offset("display[].slot", "display[]")
+_D_CARD: Final = _E.offset("display[].card", "display[]")
+_D_TRAINER: Final = _E.offset("display[].trainer", "display[]")
+_D_CARDS: Final = _E.indexed("display[].card")
+_D_TRAINERS: Final = _E.indexed("display[].trainer")
 
-TRACKS, TRACKS_ITEM, TRACKS_STRIDE, TRACKS_CAP, TRACKS_SIZE = (
-    _E.start("tracks"), _E.start("tracks[]"), _E.stride("tracks"), _E.cap("tracks"), _E.node("tracks").size,
-)
-_T_COLOUR, _T_WAGON = _E.one_hot("tracks[].colour", "tracks[]"), _E.offset("tracks[].wagon", "tracks[]")
-_T_SPACES, _T_SPACES_FIRST, _T_SPACES_CAP = (
-    _E.offset("tracks[].spaces", "tracks[]"), _E.offset("tracks[].spaces[]", "tracks[]"), _E.cap("tracks[].spaces"),
-)
-_T_SPACE = _E.indexed("tracks[].spaces[]")
+TRACKS: Final = _E.start("tracks")
+TRACKS_ITEM: Final = _E.start("tracks[]")
+TRACKS_STRIDE: Final = _E.stride("tracks")
+TRACKS_CAP: Final = _E.cap("tracks")
+TRACKS_SIZE: Final = _E.node("tracks").size
+_T_COLOUR: Final = _E.one_hot("tracks[].colour", "tracks[]")
+_T_WAGON: Final = _E.offset("tracks[].wagon", "tracks[]")
+_T_SPACES: Final = _E.offset("tracks[].spaces", "tracks[]")
+_T_SPACES_FIRST: Final = _E.offset("tracks[].spaces[]", "tracks[]")
+_T_SPACES_CAP: Final = _E.cap("tracks[].spaces")
+_T_SPACE: Final = _E.indexed("tracks[].spaces[]")
 
-PLAYERS, PLAYERS_ITEM, PLAYERS_STRIDE, PLAYERS_CAP = (
-    _E.start("players"), _E.start("players[]"), _E.stride("players"), _E.cap("players"),
-)
+PLAYERS: Final = _E.start("players")
+PLAYERS_ITEM: Final = _E.start("players[]")
+PLAYERS_STRIDE: Final = _E.stride("players")
+PLAYERS_CAP: Final = _E.cap("players")
 
 
 def _p(name: str) -> int:
     return _E.offset(f"players[].{name}", "players[]")
 
 
-_P_SEAT, _P_POINTS, _P_COINS, _P_MARKERS, _P_SPENT, _P_TURNS = (
-    _p(name) for name in ("seat", "points", "coins", "markers", "spent_markers", "turns_taken")
-)
-_P_BOARD = _E.one_hot("players[].board", "players[]")
-_P_GEMS, _P_GEMS_CAP = _p("gems"), _E.cap("players[].gems")
-_P_MASTERS, _P_MASTERS_FIRST, _P_MASTERS_STRIDE, _P_MASTERS_CAP = (
-    _p("masters"), _p("masters[]"), _E.stride("players[].masters"), _E.cap("players[].masters"),
-)
-_M_CARD = _E.offset("players[].masters[].card", "players[].masters[]")
-_M_CARDS = _E.indexed("players[].masters[].card")
-_M_DIE = _E.offset("players[].masters[].die", "players[].masters[]")
-_M_DIE_COLOUR = _E.one_hot("players[].masters[].die.colour", "players[].masters[]")
-_M_DIE_VALUE = _E.offset("players[].masters[].die.value", "players[].masters[]")
-_P_TRAINERS = _E.one_hot("players[].trainers", "players[]")
-_P_TILES, _P_TILES_FIRST, _P_TILES_STRIDE, _P_TILES_CAP = (
-    _p("tiles"), _p("tiles[]"), _E.stride("players[].tiles"), _E.cap("players[].tiles"),
-)
-_TL_TYPE = _E.one_hot("players[].tiles[].tile_type", "players[].tiles[]")
-_TL_ORIENTATION, _TL_X, _TL_Y = (_E.offset(f"players[].tiles[].{name}", "players[].tiles[]") for name in ("orientation", "x", "y"))
-_P_CAMP = _p("camp")
-CAMP_SIZE = _P_CAMP + _E.node("players[].camp").size - _P_TILES  # the tiles list and the camp, one after the other
-_CAMP_ROWS, _CAMP_COLS, _CAMP_CHARS = _E.spec.grids["players[].camp"]
-_P_POSTERS, _P_POSTERS_FIRST, _P_POSTERS_CAP = _p("posters"), _p("posters[]"), _E.cap("players[].posters")
-_P_POSTER = _E.indexed("players[].posters[]")
-_P_TENTS, _P_TENTS_FIRST, _P_TENTS_CAP = _p("tents"), _p("tents[]"), _E.cap("players[].tents")
-_P_TENT = _E.indexed("players[].tents[]")
-_P_COMPLETED = _E.one_hot("players[].completed", "players[]")
-_P_HATS, _P_HATS_FIRST, _P_HATS_STRIDE, _P_HATS_CAP = (
-    _p("hats"), _p("hats[]"), _E.stride("players[].hats"), _E.cap("players[].hats"),
-)
-_P_HAT = _E.slots("players[].hats[]")
+_P_SEAT: Final = _p("seat")
+_P_POINTS: Final = _p("points")
+_P_COINS: Final = _p("coins")
+_P_MARKERS: Final = _p("markers")
+_P_SPENT: Final = _p("spent_markers")
+_P_TURNS: Final = _p("turns_taken")
+_P_BOARD: Final = _E.one_hot("players[].board", "players[]")
+_P_GEMS: Final = _p("gems")
+_P_GEMS_CAP: Final = _E.cap("players[].gems")
+_P_MASTERS: Final = _p("masters")
+_P_MASTERS_FIRST: Final = _p("masters[]")
+_P_MASTERS_STRIDE: Final = _E.stride("players[].masters")
+_P_MASTERS_CAP: Final = _E.cap("players[].masters")
+_M_CARD: Final = _E.offset("players[].masters[].card", "players[].masters[]")
+_M_CARDS: Final = _E.indexed("players[].masters[].card")
+_M_DIE: Final = _E.offset("players[].masters[].die", "players[].masters[]")
+_M_DIE_COLOUR: Final = _E.one_hot("players[].masters[].die.colour", "players[].masters[]")
+_M_DIE_VALUE: Final = _E.offset("players[].masters[].die.value", "players[].masters[]")
+_P_TRAINERS: Final = _E.one_hot("players[].trainers", "players[]")
+_P_TILES: Final = _p("tiles")
+_P_TILES_FIRST: Final = _p("tiles[]")
+_P_TILES_STRIDE: Final = _E.stride("players[].tiles")
+_P_TILES_CAP: Final = _E.cap("players[].tiles")
+_TL_TYPE: Final = _E.one_hot("players[].tiles[].tile_type", "players[].tiles[]")
+_TL_ORIENTATION: Final = _E.offset("players[].tiles[].orientation", "players[].tiles[]")
+_TL_X: Final = _E.offset("players[].tiles[].x", "players[].tiles[]")
+_TL_Y: Final = _E.offset("players[].tiles[].y", "players[].tiles[]")
+_P_CAMP: Final = _p("camp")
+CAMP_SIZE: Final = _P_CAMP + _E.node("players[].camp").size - _P_TILES  # the tiles list and the camp, one after the other
+_CAMP_GRID: Final = _E.spec.grids["players[].camp"]
+_CAMP_ROWS: Final = _CAMP_GRID[0]
+_CAMP_COLS: Final = _CAMP_GRID[1]
+_CAMP_CHARS: Final = _CAMP_GRID[2]
+_P_POSTERS: Final = _p("posters")
+_P_POSTERS_FIRST: Final = _p("posters[]")
+_P_POSTERS_CAP: Final = _E.cap("players[].posters")
+_P_POSTER: Final = _E.indexed("players[].posters[]")
+_P_TENTS: Final = _p("tents")
+_P_TENTS_FIRST: Final = _p("tents[]")
+_P_TENTS_CAP: Final = _E.cap("players[].tents")
+_P_TENT: Final = _E.indexed("players[].tents[]")
+_P_COMPLETED: Final = _E.one_hot("players[].completed", "players[]")
+_P_HATS: Final = _p("hats")
+_P_HATS_FIRST: Final = _p("hats[]")
+_P_HATS_STRIDE: Final = _E.stride("players[].hats")
+_P_HATS_CAP: Final = _E.cap("players[].hats")
+_P_HAT: Final = _E.slots("players[].hats[]")
+#: stretches of a player's part (from its first slot) written again when what they show changes
+_P_BOARD_FROM: Final = min(_P_BOARD.values())
+_P_BOARD_TO: Final = max(_P_BOARD.values()) + 1
+_P_TRAINERS_FROM: Final = min(_P_TRAINERS.values())
+_P_TRAINERS_TO: Final = max(_P_TRAINERS.values()) + 1
+_P_COMPLETED_FROM: Final = min(_P_COMPLETED.values())
+_P_COMPLETED_TO: Final = max(_P_COMPLETED.values()) + 1
+_P_MASTERS_TO: Final = _P_MASTERS_FIRST + _P_MASTERS_CAP * _P_MASTERS_STRIDE
+_P_HATS_TO: Final = _P_HATS_FIRST + _P_HATS_CAP * _P_HATS_STRIDE
 
 
 def _t(name: str) -> int:
     return _E.start(f"turn.{name}")
 
 
-TURN = _E.start("turn")
-_TU_SEAT, _TU_POWER, _TU_MASTER_USED, _TU_EXTRA_SMALL, _TU_EXTRA_SHOWS, _TU_POINTS_PER_SHOW, _TU_RESOLVED = (
-    _t(name) for name in ("seat", "power", "master_used", "extra_small_tiles", "extra_shows", "points_per_show", "resolved")
-)
-_TU_SHOWS, _TU_EXTRA_GEMS = _t("shows"), _t("extra_gems_due")
-_TU_DIE, _TU_DIE_COLOUR, _TU_DIE_VALUE = _t("die"), _E.one_hot("turn.die.colour"), _t("die.value")
-_TU_CARD, _TU_ACTING, _TU_ACTION = _E.one_hot("turn.card"), _E.one_hot("turn.acting_colour"), _E.one_hot("turn.action")
-_TU_BUILD, _TU_WAGON = _E.one_hot("turn.build_colour"), _E.one_hot("turn.wagon_colour")
-_TU_TRAINERS, _TU_PENDING, _TU_TILE = _E.one_hot("turn.trainers_used"), _E.one_hot("turn.pending_tiles"), _E.one_hot("turn.tile_type")
-_TU_ANCHOR, _TU_ANCHOR_X, _TU_ANCHOR_Y = _t("anchor"), _t("anchor.x"), _t("anchor.y")
-_TU_CHOSEN, _TU_CHOSEN_CAP = _t("chosen_slots"), _E.cap("turn.chosen_slots")
-_TU_TENT = _E.one_hot("turn.tent")
+TURN: Final = _E.start("turn")
+_TU_SEAT: Final = _t("seat")
+_TU_POWER: Final = _t("power")
+_TU_MASTER_USED: Final = _t("master_used")
+_TU_EXTRA_SMALL: Final = _t("extra_small_tiles")
+_TU_EXTRA_SHOWS: Final = _t("extra_shows")
+_TU_POINTS_PER_SHOW: Final = _t("points_per_show")
+_TU_RESOLVED: Final = _t("resolved")
+_TU_SHOWS: Final = _t("shows")
+_TU_EXTRA_GEMS: Final = _t("extra_gems_due")
+_TU_DIE: Final = _t("die")
+_TU_DIE_COLOUR: Final = _E.one_hot("turn.die.colour")
+_TU_DIE_VALUE: Final = _t("die.value")
+_TU_CARD: Final = _E.one_hot("turn.card")
+_TU_ACTING: Final = _E.one_hot("turn.acting_colour")
+_TU_ACTION: Final = _E.one_hot("turn.action")
+_TU_BUILD: Final = _E.one_hot("turn.build_colour")
+_TU_WAGON: Final = _E.one_hot("turn.wagon_colour")
+_TU_TRAINERS: Final = _E.one_hot("turn.trainers_used")
+_TU_PENDING: Final = _E.one_hot("turn.pending_tiles")
+_TU_TILE: Final = _E.one_hot("turn.tile_type")
+_TU_ANCHOR: Final = _t("anchor")
+_TU_ANCHOR_X: Final = _t("anchor.x")
+_TU_ANCHOR_Y: Final = _t("anchor.y")
+_TU_CHOSEN: Final = _t("chosen_slots")
+_TU_CHOSEN_CAP: Final = _E.cap("turn.chosen_slots")
+_TU_TENT: Final = _E.one_hot("turn.tent")
 
-_camps, _tracks = Memory(), Memory()
+_camps: Final = Memory()
+_tracks: Final = Memory()
 _label: dict[int, str] = {}
 
 
@@ -163,11 +231,16 @@ def _encode(state: MagnificentState, seat: Seat, out: dict[int, float]) -> None:
     players = state.players_state
     check_cap(GAME, "players", len(players), PLAYERS_CAP)
     out[PLAYERS] = float(len(players))
-    for s, player in enumerate(players):
-        known = _PLAYERS_SEEN.get(id(player))
-        if known is None or known[0] is not player or known[1] != s or known[2] != player:
-            known = _keep_player(state, s, player)
-        put_block(known[3])
+    components = state.c
+    kept_players = _kept_players
+    s = 0
+    for player in players:
+        shown = _PLAYER_SHOWS(player)
+        kept = kept_players[s]
+        if kept is None or kept[0] is not components or kept[1] != shown:
+            kept = kept_players[s] = _player_part(state, s, player, shown, kept)
+        put_block(kept[2])
+        s += 1
     if state.turn is not None:
         _write_turn(state, decision, out)
     if state.poster_in_hand:
@@ -195,13 +268,22 @@ def _encode(state: MagnificentState, seat: Seat, out: dict[int, float]) -> None:
 
 
 #: Entries the memories of markets (by state) and players (by player object) keep before they are emptied.
-_SEEN_LIMIT = 256
+_SEEN_LIMIT: Final = 256
 #: id(state) -> (the state, a copy of what its market shows (`views.market_copy`), the market's block: slots
 #: MAIN_TENT..PLAYERS, the main tent to the supply)
 _MARKETS: dict[int, tuple[MagnificentState, tuple[Any, ...], Block]] = {}
-#: id(player) -> (the player, its seat, a copy of it as its block was written, its block: the player's whole part)
-_PLAYERS_SEEN: dict[int, tuple[Player, int, Player, Block]] = {}
-MARKET_SIZE = PLAYERS - MAIN_TENT
+#: what a player's part shows, as the player holds it (a tuple of its fields, its lists and dicts as they are)
+_PLAYER_SHOWS: Final = attrgetter(
+    "board", "points", "coins", "gems", "markers", "spent", "masters", "dice", "trainers", "tiles", "posters", "tents",
+    "completed", "hats",
+)
+#: per seat: (the components it was drawn with, a copy of what the player's part showed (its lists and dicts
+#: copied), the part's block: the player's whole part), compared with what the seat's player shows now (one
+#: comparison of tuples: a player changes only when it acts)
+_kept_players: Final[list[Any]] = [None] * PLAYERS_CAP
+#: zeros, over any stretch of a player's part being written again
+_ZEROS: Final[Any] = memoryview(np.zeros(PLAYERS_STRIDE, np.float32))  # type: ignore[arg-type]
+MARKET_SIZE: Final = PLAYERS - MAIN_TENT
 
 
 
@@ -244,22 +326,63 @@ def _keep_market(state: MagnificentState) -> tuple[MagnificentState, tuple[Any, 
     return market
 
 
-def _keep_player(state: MagnificentState, seat: int, player: Player) -> tuple[Player, int, Player, Block]:
-    """A player's whole part written (its tiles and camp found by the tiles placed: they change when it builds), kept."""
-    components = id(state.c)
-    camp_key = (seat, tuple(player.tiles), components)
+def _player_part(state: MagnificentState, seat: int, player: Player, shown: tuple[Any, ...], kept: Any) -> Any:  # noqa: ANN401
+    """What is kept for the seat's part: the components, a copy of what the player shows (`shown`), the part's
+    block; the block made from the one `kept` (the seat's last) by writing again the fields that differ."""
+    components = state.c
+    values: Any  # a float32 array (Any: numpy's stubs do not declare its buffer)
+    if kept is None or kept[0] is not components:
+        values = np.zeros(PLAYERS_STRIDE, np.float32)
+        _write_player(seat, player, memoryview(values), 0)
+        _write_camp_part(state, seat, player, values)
+    else:
+        before: tuple[Any, ...] = kept[1]
+        values = kept[2][1].copy()
+        out: Any = memoryview(values)
+        if before[0] != shown[0]:
+            out[_P_BOARD_FROM:_P_BOARD_TO] = _ZEROS[: _P_BOARD_TO - _P_BOARD_FROM]
+            if player.board:
+                out[_P_BOARD[player.board]] = 1.0
+        out[_P_POINTS] = float(player.points)
+        out[_P_COINS] = float(player.coins)
+        out[_P_MARKERS] = float(player.markers)
+        out[_P_SPENT] = float(player.spent)
+        out[_P_TURNS] = float(len(player.dice))
+        if before[3] != shown[3]:
+            out[_P_GEMS : _P_GEMS + 1 + _P_GEMS_CAP] = _ZEROS[: 1 + _P_GEMS_CAP]
+            _write_gems(player, out, 0)
+        if before[6] != shown[6] or before[7] != shown[7]:
+            out[_P_MASTERS:_P_MASTERS_TO] = _ZEROS[: _P_MASTERS_TO - _P_MASTERS]
+            _write_masters(player, out, 0)
+        if before[8] != shown[8]:
+            out[_P_TRAINERS_FROM:_P_TRAINERS_TO] = _ZEROS[: _P_TRAINERS_TO - _P_TRAINERS_FROM]
+            _counts_at(player.trainers, _P_TRAINERS, out, 0)
+        if before[9] != shown[9]:
+            _write_camp_part(state, seat, player, values)
+        if before[10] != shown[10]:
+            out[_P_POSTERS : _P_POSTERS + 1 + _P_POSTERS_CAP] = _ZEROS[: 1 + _P_POSTERS_CAP]
+            _ordered_indexed(player.posters, _P_POSTERS, _P_POSTERS_CAP, _P_POSTER, "players[].posters", 0, out)
+        if before[11] != shown[11]:
+            out[_P_TENTS : _P_TENTS + 1 + _P_TENTS_CAP] = _ZEROS[: 1 + _P_TENTS_CAP]
+            _ordered_indexed(player.tents, _P_TENTS, _P_TENTS_CAP, _P_TENT, "players[].tents", 0, out)
+        if before[12] != shown[12]:
+            out[_P_COMPLETED_FROM:_P_COMPLETED_TO] = _ZEROS[: _P_COMPLETED_TO - _P_COMPLETED_FROM]
+            _counts_at(player.completed, _P_COMPLETED, out, 0)
+        if before[13] != shown[13]:
+            out[_P_HATS:_P_HATS_TO] = _ZEROS[: _P_HATS_TO - _P_HATS]
+            _write_hats(player, out, 0)
+    copy = tuple([value.copy() if isinstance(value, (list, dict)) else value for value in shown])
+    return components, copy, (PLAYERS_ITEM + seat * PLAYERS_STRIDE, values)
+
+
+def _write_camp_part(state: MagnificentState, seat: int, player: Player, values: Any) -> None:  # noqa: ANN401
+    """A player's tiles and camp into its part's values (found by the tiles placed: they change when it builds)."""
+    camp_key = (seat, tuple(player.tiles), id(state.c))
     camp = _camps.get(camp_key) or _camps.block(
         camp_key, PLAYERS_ITEM + seat * PLAYERS_STRIDE + _P_TILES, CAMP_SIZE,
         lambda slots: _write_camp(state, player, slots, -_P_TILES),
     )
-    values: Any = np.zeros(PLAYERS_STRIDE, np.float32)  # Any: numpy's stubs do not declare its buffer
-    _write_player(seat, player, memoryview(values), 0)
     values[_P_TILES : _P_TILES + CAMP_SIZE] = camp[1]
-    known = (player, seat, player.copy(), (PLAYERS_ITEM + seat * PLAYERS_STRIDE, values))
-    if len(_PLAYERS_SEEN) >= _SEEN_LIMIT:
-        _PLAYERS_SEEN.clear()
-    _PLAYERS_SEEN[id(player)] = known
-    return known
 
 
 def _counts(values: Any, slots: dict[str, int], out: dict[int, float]) -> None:  # noqa: ANN401
@@ -333,12 +456,28 @@ def _write_player(seat: int, player: Player, out: Any, at: int) -> None:  # noqa
         out[at + _P_BOARD[player.board]] = 1.0
     out[at + _P_POINTS] = float(player.points)
     out[at + _P_COINS] = float(player.coins)
+    _write_gems(player, out, at)
+    out[at + _P_MARKERS] = float(player.markers)
+    out[at + _P_SPENT] = float(player.spent)
+    _write_masters(player, out, at)
+    _counts_at(player.trainers, _P_TRAINERS, out, at)
+    _ordered_indexed(player.posters, _P_POSTERS, _P_POSTERS_CAP, _P_POSTER, "players[].posters", at, out)
+    _ordered_indexed(player.tents, _P_TENTS, _P_TENTS_CAP, _P_TENT, "players[].tents", at, out)
+    _counts_at(player.completed, _P_COMPLETED, out, at)
+    _write_hats(player, out, at)
+    out[at + _P_TURNS] = float(len(player.dice))
+
+
+def _write_gems(player: Player, out: Any, at: int) -> None:  # noqa: ANN401 - slots
+    """A player's gems (a count per colour), from slot `at` of `out` (zeros there)."""
     check_cap(GAME, "players[].gems", len(player.gems), _P_GEMS_CAP)
     out[at + _P_GEMS] = float(len(player.gems))
     for position, gems in enumerate(player.gems):
         out[at + _P_GEMS + 1 + position] = float(gems)
-    out[at + _P_MARKERS] = float(player.markers)
-    out[at + _P_SPENT] = float(player.spent)
+
+
+def _write_masters(player: Player, out: Any, at: int) -> None:  # noqa: ANN401 - slots
+    """A player's master cards and the dice on them, from slot `at` of `out` (zeros there)."""
     check_cap(GAME, "players[].masters", len(player.masters), _P_MASTERS_CAP)
     out[at + _P_MASTERS] = float(len(player.masters))
     item = at + _P_MASTERS_FIRST
@@ -351,10 +490,10 @@ def _write_player(seat: int, player: Player, out: Any, at: int) -> None:  # noqa
             out[item + _M_DIE_COLOUR[die[0]]] = 1.0
             out[item + _M_DIE_VALUE] = float(die[1])
         item += _P_MASTERS_STRIDE
-    _counts_at(player.trainers, _P_TRAINERS, out, at)
-    _ordered_indexed(player.posters, _P_POSTERS, _P_POSTERS_CAP, _P_POSTER, "players[].posters", at, out)
-    _ordered_indexed(player.tents, _P_TENTS, _P_TENTS_CAP, _P_TENT, "players[].tents", at, out)
-    _counts_at(player.completed, _P_COMPLETED, out, at)
+
+
+def _write_hats(player: Player, out: Any, at: int) -> None:  # noqa: ANN401 - slots
+    """A player's hats (where each stands), from slot `at` of `out` (zeros there)."""
     check_cap(GAME, "players[].hats", len(player.hats), _P_HATS_CAP)
     out[at + _P_HATS] = float(len(player.hats))
     item = at + _P_HATS_FIRST
@@ -363,7 +502,6 @@ def _write_player(seat: int, player: Player, out: Any, at: int) -> None:  # noqa
         if label:
             out[item + _P_HAT[label]] = 1.0
         item += _P_HATS_STRIDE
-    out[at + _P_TURNS] = float(len(player.dice))
 
 
 def _write_camp(state: MagnificentState, player: Player, out: Any, at: int) -> None:  # noqa: ANN401 - slots
@@ -400,6 +538,19 @@ def _ordered_indexed(values: list[str | None], count: int, cap: int, index: dict
             out[at + count + 1 + position] = index[value]
 
 
+def _power(state: MagnificentState, turn: Turn) -> int:
+    """This turn's power, as MagnificentState.power counts it (§4.2): here compiled with the encoder, where the
+    engine's method runs as Python (the vectors are checked against the view's, which calls it)."""
+    acting = turn.acting
+    if not acting:
+        return 0
+    power = turn.die_value + turn.power_bonus
+    for card, die in state.players_state[turn.seat].dice.items():
+        if card != turn.card and die[0] == acting:
+            power += die[1]
+    return power
+
+
 def _write_turn(state: MagnificentState, decision: str, out: dict[int, float]) -> None:
     turn = state.turn
     if turn is None:
@@ -416,7 +567,7 @@ def _write_turn(state: MagnificentState, decision: str, out: dict[int, float]) -
         out[_TU_ACTING[turn.acting]] = 1.0
     if turn.action:
         out[_TU_ACTION[turn.action]] = 1.0
-    out[_TU_POWER] = float(state.power())
+    out[_TU_POWER] = float(_power(state, turn))
     build = turn.build_colour or (turn.acting if turn.action == "BUILD" else "")
     if build:
         out[_TU_BUILD[build]] = 1.0
