@@ -18,7 +18,6 @@ from referee.games.magnificent import draft
 from referee.games.magnificent.data import TILE_TYPES
 from referee.games.magnificent.model import Player, Turn, position_label
 from referee.games.magnificent.state import MagnificentState
-from referee.games.magnificent.views import market_copy, market_shown
 from sdk.envs.encodings import game_encoding
 from sdk.envs.state_encoders.parts import Block, Memory, block_taker, check_cap, naming_vocabulary_errors
 
@@ -216,7 +215,8 @@ def _encode(state: MagnificentState, seat: Seat, out: dict[int, float]) -> None:
     out[ROUND] = float(state.round)
     out[START_PLAYER] = float(state.start_player)
     out[TURN_COUNT] = float(state.turn_count)
-    decision = state.decision_code()
+    pending = state.pending
+    decision = pending[0] if pending else ""  # MagnificentState.decision_code, without the call
     if decision:
         out[DECISION[decision]] = 1.0
     deciding = state.deciding_seats()
@@ -224,10 +224,12 @@ def _encode(state: MagnificentState, seat: Seat, out: dict[int, float]) -> None:
     out[DECIDING] = float(len(deciding))
     for position, s in enumerate(deciding):
         out[DECIDING + 1 + position] = float(s)
+    shown = _MARKET_SHOWS(state)
+    decks = (len(state.poster_deck), len(state.master_deck), len(state.trainer_deck))
     market = _MARKETS.get(id(state))
-    if market is None or market[0] is not state or market[1] != market_shown(state):
-        market = _keep_market(state)
-    put_block(market[2])
+    if market is None or market[0] is not state or market[1] != shown or market[2] != decks:
+        market = _keep_market(state, shown, decks, market)
+    put_block(market[3])
     players = state.players_state
     check_cap(GAME, "players", len(players), PLAYERS_CAP)
     out[PLAYERS] = float(len(players))
@@ -241,8 +243,9 @@ def _encode(state: MagnificentState, seat: Seat, out: dict[int, float]) -> None:
             kept = kept_players[s] = _player_part(state, s, player, shown, kept)
         put_block(kept[2])
         s += 1
-    if state.turn is not None:
-        _write_turn(state, decision, out)
+    turn = state.turn
+    if turn is not None:
+        _write_turn(state, turn, decision, out)
     if state.poster_in_hand:
         out[POSTER_IN_HAND[state.poster_in_hand]] = 1.0
     if state.side_b:
@@ -269,9 +272,18 @@ def _encode(state: MagnificentState, seat: Seat, out: dict[int, float]) -> None:
 
 #: Entries the memories of markets (by state) and players (by player object) keep before they are emptied.
 _SEEN_LIMIT: Final = 256
-#: id(state) -> (the state, a copy of what its market shows (`views.market_copy`), the market's block: slots
-#: MAIN_TENT..PLAYERS, the main tent to the supply)
-_MARKETS: dict[int, tuple[MagnificentState, tuple[Any, ...], Block]] = {}
+#: what the market shows (main tent to supply), as the state holds it, but for the decks (their sizes beside it)
+_MARKET_SHOWS: Final = attrgetter(
+    "main_tent", "display", "poster_display", "poster_discard", "draft_pool", "removed_trainers", "track_tents",
+    "wagons", "supply", "c",
+)
+#: id(state) -> (the state, a copy of what its market showed (its containers copied), the decks' sizes, the
+#: market's block: slots MAIN_TENT..PLAYERS, the main tent to the supply)
+_MARKETS: Final[dict[int, tuple[Any, ...]]] = {}
+#: the market made last (of any state): a state's market that changed is made from it, writing again what differs
+_last_market: Final[list[Any]] = [None]
+#: the main tent's keys as views order them, by the keys as the state's dict holds them
+_MAIN_TENT_ORDERS: Final[dict[tuple[str, ...], list[str]]] = {}
 #: what a player's part shows, as the player holds it (a tuple of its fields, its lists and dicts as they are)
 _PLAYER_SHOWS: Final = attrgetter(
     "board", "points", "coins", "gems", "markers", "spent", "masters", "dice", "trainers", "tiles", "posters", "tents",
@@ -281,37 +293,99 @@ _PLAYER_SHOWS: Final = attrgetter(
 #: copied), the part's block: the player's whole part), compared with what the seat's player shows now (one
 #: comparison of tuples: a player changes only when it acts)
 _kept_players: Final[list[Any]] = [None] * PLAYERS_CAP
-#: zeros, over any stretch of a player's part being written again
-_ZEROS: Final[Any] = memoryview(np.zeros(PLAYERS_STRIDE, np.float32))  # type: ignore[arg-type]
+#: zeros, over any stretch of a player's part or of the market being written again
+_ZEROS: Final[Any] = memoryview(np.zeros(max(PLAYERS_STRIDE, PLAYERS - MAIN_TENT), np.float32))  # type: ignore[arg-type]
 MARKET_SIZE: Final = PLAYERS - MAIN_TENT
+#: stretches of the market (from its first slot, MAIN_TENT) written again when what they show changes
+_DISCARD_FROM: Final = min(POSTER_DISCARD.values()) - MAIN_TENT
+_DISCARD_TO: Final = max(POSTER_DISCARD.values()) + 1 - MAIN_TENT
+_POOL_FROM: Final = min(DRAFT_POOL.values()) - MAIN_TENT
+_POOL_TO: Final = max(DRAFT_POOL.values()) + 1 - MAIN_TENT
+_REMOVED_FROM: Final = min(REMOVED_TRAINERS.values()) - MAIN_TENT
+_REMOVED_TO: Final = max(REMOVED_TRAINERS.values()) + 1 - MAIN_TENT
 
 
 
 
-def _keep_market(state: MagnificentState) -> tuple[MagnificentState, tuple[Any, ...], Block]:
-    """The market's block written (its tracks found by what they show: they change a few times a game), kept."""
-    track_tents, wagons = state.track_tents, state.wagons
-    tracks_key = (tuple((colour, tuple(tents)) for colour, tents in track_tents.items()), tuple(wagons.items()), id(state.c))
-    tracks = _tracks.get(tracks_key) or _tracks.block(tracks_key, TRACKS, TRACKS_SIZE, lambda slots: _write_tracks(state, slots, 0))
-    values: Any = np.zeros(MARKET_SIZE, np.float32)  # Any: numpy's stubs do not declare its buffer
-    slots: Any = memoryview(values)  # float32 slots
-    _write_main_tent(state.main_tent, slots, 0)
-    _write_display(state.display, slots, DISPLAY - MAIN_TENT)
-    posters = state.poster_display
+def _keep_market(state: MagnificentState, shown: tuple[Any, ...], decks: tuple[int, int, int],
+                 kept: tuple[Any, ...] | None) -> tuple[Any, ...]:
+    """The market's block (from the market `kept` for this state, or the last made, writing again what differs), kept."""
+    base = kept if kept is not None else _last_market[0]
+    values: Any  # a float32 array (Any: numpy's stubs do not declare its buffer)
+    if base is None or base[1][9] is not shown[9]:
+        values = np.zeros(MARKET_SIZE, np.float32)
+        slots: Any = memoryview(values)  # float32 slots
+        _write_main_tent(state.main_tent, slots, 0)
+        _write_display(state.display, slots, DISPLAY - MAIN_TENT)
+        _write_poster_display(state.poster_display, slots)
+        _counts_at(state.poster_discard, POSTER_DISCARD, slots, -MAIN_TENT)
+        _counts_at(state.draft_pool, DRAFT_POOL, slots, -MAIN_TENT)
+        _counts_at(state.removed_trainers, REMOVED_TRAINERS, slots, -MAIN_TENT)
+        _write_tracks_part(state, values)
+        _write_supply(state.supply, slots)
+    else:
+        before: tuple[Any, ...] = base[1]
+        values = base[3][1].copy()
+        slots = memoryview(values)
+        if before[0] != shown[0]:
+            slots[0:MAIN_TENT_SIZE] = _ZEROS[:MAIN_TENT_SIZE]
+            _write_main_tent(state.main_tent, slots, 0)
+        if before[1] != shown[1]:
+            slots[DISPLAY - MAIN_TENT : DISPLAY - MAIN_TENT + DISPLAY_SIZE] = _ZEROS[:DISPLAY_SIZE]
+            _write_display(state.display, slots, DISPLAY - MAIN_TENT)
+        if before[2] != shown[2]:
+            slots[POSTER_DISPLAY - MAIN_TENT : POSTER_DISPLAY - MAIN_TENT + 1 + POSTER_DISPLAY_CAP] = _ZEROS[: 1 + POSTER_DISPLAY_CAP]
+            _write_poster_display(state.poster_display, slots)
+        if before[3] != shown[3]:
+            slots[_DISCARD_FROM:_DISCARD_TO] = _ZEROS[: _DISCARD_TO - _DISCARD_FROM]
+            _counts_at(state.poster_discard, POSTER_DISCARD, slots, -MAIN_TENT)
+        if before[4] != shown[4]:
+            slots[_POOL_FROM:_POOL_TO] = _ZEROS[: _POOL_TO - _POOL_FROM]
+            _counts_at(state.draft_pool, DRAFT_POOL, slots, -MAIN_TENT)
+        if before[5] != shown[5]:
+            slots[_REMOVED_FROM:_REMOVED_TO] = _ZEROS[: _REMOVED_TO - _REMOVED_FROM]
+            _counts_at(state.removed_trainers, REMOVED_TRAINERS, slots, -MAIN_TENT)
+        if before[6] != shown[6] or before[7] != shown[7]:
+            _write_tracks_part(state, values)
+        if before[8] != shown[8]:
+            _write_supply(state.supply, slots)
+    slots[POSTER_DECK_SIZE - MAIN_TENT] = float(decks[0])
+    slots[MASTER_DECK_SIZE - MAIN_TENT] = float(decks[1])
+    slots[TRAINER_DECK_SIZE - MAIN_TENT] = float(decks[2])
+    copy = (
+        state.main_tent.copy(), [slot.copy() for slot in state.display], state.poster_display.copy(),
+        state.poster_discard.copy(), state.draft_pool.copy(), state.removed_trainers.copy(),
+        {colour: tents.copy() for colour, tents in state.track_tents.items()}, state.wagons.copy(), state.supply.copy(),
+        state.c,
+    )
+    market = (state, copy, decks, (MAIN_TENT, values))
+    if len(_MARKETS) >= _SEEN_LIMIT:
+        _MARKETS.clear()
+    _MARKETS[id(state)] = market
+    _last_market[0] = market
+    return market
+
+
+def _write_poster_display(posters: list[str | None], slots: Any) -> None:  # noqa: ANN401 - slots
+    """The poster display (each poster as 1 + its index), in the market's slots (zeros there)."""
     check_cap(GAME, "poster_display", len(posters), POSTER_DISPLAY_CAP)
     at = POSTER_DISPLAY - MAIN_TENT
     slots[at] = float(len(posters))
     for position, poster in enumerate(posters):
         if poster:
             slots[at + 1 + position] = POSTER_INDEX[poster]
-    slots[POSTER_DECK_SIZE - MAIN_TENT] = float(len(state.poster_deck))
-    _counts_at(state.poster_discard, POSTER_DISCARD, slots, -MAIN_TENT)
-    slots[MASTER_DECK_SIZE - MAIN_TENT] = float(len(state.master_deck))
-    slots[TRAINER_DECK_SIZE - MAIN_TENT] = float(len(state.trainer_deck))
-    _counts_at(state.draft_pool, DRAFT_POOL, slots, -MAIN_TENT)
-    _counts_at(state.removed_trainers, REMOVED_TRAINERS, slots, -MAIN_TENT)
+
+
+def _write_tracks_part(state: MagnificentState, values: Any) -> None:  # noqa: ANN401
+    """The tracks into the market's values (found by what they show: they change a few times a game)."""
+    track_tents, wagons = state.track_tents, state.wagons
+    tracks_key = (tuple((colour, tuple(tents)) for colour, tents in track_tents.items()), tuple(wagons.items()), id(state.c))
+    tracks = _tracks.get(tracks_key) or _tracks.block(tracks_key, TRACKS, TRACKS_SIZE, lambda slots: _write_tracks(state, slots, 0))
     values[TRACKS - MAIN_TENT : TRACKS - MAIN_TENT + TRACKS_SIZE] = tracks[1]
-    supply = state.supply
+
+
+def _write_supply(supply: dict[str, int], slots: Any) -> None:  # noqa: ANN401 - slots
+    """The supply (a count per tile type), in the market's slots."""
     slots[SUPPLY - MAIN_TENT] = float(len(TILE_TYPES))
     at = SUPPLY_ITEM - MAIN_TENT
     for tile_type in TILE_TYPES:
@@ -319,11 +393,6 @@ def _keep_market(state: MagnificentState) -> tuple[MagnificentState, tuple[Any, 
         slots[at + SUPPLY_TYPE[tile_type]] = 1.0
         slots[at + SUPPLY_COUNT] = float(supply[tile_type])
         at += SUPPLY_STRIDE
-    market = (state, market_copy(state), (MAIN_TENT, values))
-    if len(_MARKETS) >= _SEEN_LIMIT:
-        _MARKETS.clear()
-    _MARKETS[id(state)] = market
-    return market
 
 
 def _player_part(state: MagnificentState, seat: int, player: Player, shown: tuple[Any, ...], kept: Any) -> Any:  # noqa: ANN401
@@ -405,7 +474,13 @@ def _write_main_tent(main_tent: dict[str, int], out: Any, at: int) -> None:  # n
     check_cap(GAME, "main_tent", len(main_tent), MAIN_TENT_CAP)
     out[at] = float(len(main_tent))
     at += MAIN_TENT_ITEM - MAIN_TENT
-    for key in sorted(main_tent, key=_main_tent_order):
+    held = tuple(main_tent)
+    order = _MAIN_TENT_ORDERS.get(held)
+    if order is None:
+        if len(_MAIN_TENT_ORDERS) >= _SEEN_LIMIT:
+            _MAIN_TENT_ORDERS.clear()
+        order = _MAIN_TENT_ORDERS[held] = sorted(held, key=_main_tent_order)
+    for key in order:
         out[at] = 1.0
         out[at + _MT_COLOUR[key[0]]] = 1.0
         out[at + _MT_VALUE] = float(int(key[2]))
@@ -538,65 +613,91 @@ def _ordered_indexed(values: list[str | None], count: int, cap: int, index: dict
             out[at + count + 1 + position] = index[value]
 
 
-def _power(state: MagnificentState, turn: Turn) -> int:
+#: the turn's fields the View shows (and the power's bonus), read in one call
+_TURN_SHOWS: Final = attrgetter(
+    "seat", "die_colour", "die_value", "card", "acting", "action", "power_bonus", "build_colour", "wagon_colour",
+    "master_used", "trainers_used", "extra_small", "extra_show", "points_per_show", "resolved", "pending_tiles", "tile",
+    "anchor", "shows", "chosen", "extra_gems_due", "tent_space",
+)
+
+#: what _TURN_SHOWS reads, by type (model.Turn's fields; flags as any object, read for their truth, and the anchor
+#: and tent space as any pair, so that a position read from a file with 0/1 flags or lists for pairs is encoded too)
+_TurnShown = tuple[
+    int, str, int, str, str, str, int, str, str, object, list[str], int, int, int, object, list[str], str, Any, int,
+    list[int], int, Any,
+]
+
+
+def _power(state: MagnificentState, seat: int, card: str, acting: str, die_value: int, bonus: int) -> int:
     """This turn's power, as MagnificentState.power counts it (§4.2): here compiled with the encoder, where the
     engine's method runs as Python (the vectors are checked against the view's, which calls it)."""
-    acting = turn.acting
     if not acting:
         return 0
-    power = turn.die_value + turn.power_bonus
-    for card, die in state.players_state[turn.seat].dice.items():
-        if card != turn.card and die[0] == acting:
+    power = die_value + bonus
+    for held, die in state.players_state[seat].dice.items():
+        if held != card and die[0] == acting:
             power += die[1]
     return power
 
 
-def _write_turn(state: MagnificentState, decision: str, out: dict[int, float]) -> None:
-    turn = state.turn
-    if turn is None:
-        return
+def _write_turn(state: MagnificentState, turn: Turn, decision: str, out: dict[int, float]) -> None:
+    """The turn in progress, into `out`."""
+    shown: _TurnShown = _TURN_SHOWS(turn)  # typed: the compiled module reads each field as what it is
+    (seat, die_colour, die_value, card, acting, action, bonus, build_colour, wagon_colour, master_used, trainers_used,
+     extra_small, extra_show, points_per_show, resolved, pending_tiles, tile, anchor, shows, chosen, extra_gems_due,
+     tent_space) = shown
     out[TURN] = 1.0
-    out[_TU_SEAT] = float(turn.seat)
-    if turn.die_colour:
+    out[_TU_SEAT] = float(seat)
+    if die_colour:
         out[_TU_DIE] = 1.0
-        out[_TU_DIE_COLOUR[turn.die_colour]] = 1.0
-        out[_TU_DIE_VALUE] = float(turn.die_value)
-    if turn.card:
-        out[_TU_CARD[turn.card]] = 1.0
-    if turn.acting:
-        out[_TU_ACTING[turn.acting]] = 1.0
-    if turn.action:
-        out[_TU_ACTION[turn.action]] = 1.0
-    out[_TU_POWER] = float(_power(state, turn))
-    build = turn.build_colour or (turn.acting if turn.action == "BUILD" else "")
+        out[_TU_DIE_COLOUR[die_colour]] = 1.0
+        out[_TU_DIE_VALUE] = float(die_value)
+    if card:
+        out[_TU_CARD[card]] = 1.0
+    if acting:
+        out[_TU_ACTING[acting]] = 1.0
+    if action:
+        out[_TU_ACTION[action]] = 1.0
+    if acting:
+        out[_TU_POWER] = float(_power(state, seat, card, acting, die_value, bonus))
+    build = build_colour or (acting if action == "BUILD" else "")
     if build:
         out[_TU_BUILD[build]] = 1.0
-    wagon = turn.wagon_colour or (turn.acting if turn.action == "TRAVEL" else "")
+    wagon = wagon_colour or (acting if action == "TRAVEL" else "")
     if wagon:
         out[_TU_WAGON[wagon]] = 1.0
-    if turn.master_used:
+    if master_used:
         out[_TU_MASTER_USED] = 1.0
-    _counts(turn.trainers_used, _TU_TRAINERS, out)
-    out[_TU_EXTRA_SMALL] = float(turn.extra_small)
-    out[_TU_EXTRA_SHOWS] = float(turn.extra_show)
-    out[_TU_POINTS_PER_SHOW] = float(turn.points_per_show)
-    if turn.resolved:
+    if trainers_used:
+        _counts(trainers_used, _TU_TRAINERS, out)
+    # (zeros are left out: the vector holds zeros wherever no slot is set)
+    if extra_small:
+        out[_TU_EXTRA_SMALL] = float(extra_small)
+    if extra_show:
+        out[_TU_EXTRA_SHOWS] = float(extra_show)
+    if points_per_show:
+        out[_TU_POINTS_PER_SHOW] = float(points_per_show)
+    if resolved:
         out[_TU_RESOLVED] = 1.0
-    _counts(turn.pending_tiles, _TU_PENDING, out)
-    if turn.tile:
-        out[_TU_TILE[turn.tile]] = 1.0
-    if turn.anchor[0] >= 0:
+    if pending_tiles:
+        _counts(pending_tiles, _TU_PENDING, out)
+    if tile:
+        out[_TU_TILE[tile]] = 1.0
+    if anchor[0] >= 0:
         out[_TU_ANCHOR] = 1.0
-        out[_TU_ANCHOR_X] = float(turn.anchor[0])
-        out[_TU_ANCHOR_Y] = float(turn.anchor[1])
-    out[_TU_SHOWS] = float(turn.shows)
-    check_cap(GAME, "turn.chosen_slots", len(turn.chosen), _TU_CHOSEN_CAP)
-    out[_TU_CHOSEN] = float(len(turn.chosen))
-    for position, slot in enumerate(turn.chosen):
-        out[_TU_CHOSEN + 1 + position] = float(slot + 1)
-    out[_TU_EXTRA_GEMS] = float(turn.extra_gems_due)
+        out[_TU_ANCHOR_X] = float(anchor[0])
+        out[_TU_ANCHOR_Y] = float(anchor[1])
+    if shows:
+        out[_TU_SHOWS] = float(shows)
+    if chosen:
+        check_cap(GAME, "turn.chosen_slots", len(chosen), _TU_CHOSEN_CAP)
+        out[_TU_CHOSEN] = float(len(chosen))
+        for position, slot in enumerate(chosen):
+            out[_TU_CHOSEN + 1 + position] = float(slot + 1)
+    if extra_gems_due:
+        out[_TU_EXTRA_GEMS] = float(extra_gems_due)
     if decision == "VD2":
-        colour, index = turn.tent_space
+        colour, index = tent_space
         tent = state.track_tents[colour][index]
         if tent:
             out[_TU_TENT[tent]] = 1.0
