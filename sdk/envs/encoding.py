@@ -47,6 +47,7 @@ class Slots(dict):  # type: ignore[type-arg]
     slots (`add_run`: slot numbers and values), which costs an array copy instead of a dict entry per
     slot. Blocks are copied first, in the order they were added (a later one over an earlier one), then
     the dict's slots and the runs are set over them; a slot is set in at most one of the dict and the runs.
+    Blocks are always copied, so an encoder may hand an array it keeps (it must not change it before `vector`).
     """
 
     def __init__(self) -> None:  # dict's own __init__ has nothing to do for an empty dict

@@ -151,8 +151,9 @@ class _Table:
 
     def __init__(self, state: Fuji99State) -> None:
         self.state = ref(state)
-        self.values: Any = np.zeros(_E.size, np.float32)  # Any: numpy's stubs do not declare its buffer
-        self.out: Any = memoryview(self.values)  # float32 slots
+        values: Any = np.zeros(_E.size, np.float32)  # Any: numpy's stubs do not declare its buffer
+        self.values: Any = values
+        self.out: Any = memoryview(values)  # float32 slots
         self.last: list[object] = [_UNSET] * _L_VALUES
         players = state.players
         if players > _SEATS_CAP:
@@ -339,7 +340,7 @@ def _write_placed(out: Any, placed: dict[str, int], before: object) -> None:  # 
         out[p_cubes] = count
 
 
-_ZEROS: Final[Any] = memoryview(np.zeros(_SEAT_STRIDE, np.float32))
+_ZEROS: Final[Any] = memoryview(np.zeros(_SEAT_STRIDE, np.float32))  # type: ignore[arg-type]  # numpy's stubs do not declare its buffer
 
 
 def _write_cards(state: Fuji99State, p: int, out: Any) -> None:  # noqa: ANN401 - a memoryview of float32
@@ -396,7 +397,7 @@ def encode(state: Fuji99State, seat: Seat, slots: dict[int, float]) -> None:
     except BaseException:
         del _tables[key]
         raise
-    block: Block = (0, table.values.copy())
+    block: Block = (0, table.values)  # kept: `Slots` blocks are copied into the vector, never handed out
     blocks = getattr(slots, "blocks", None)
     if blocks is not None:
         blocks.append(block)

@@ -100,8 +100,9 @@ class _Seen:
 
     def __init__(self, state: UndergroundDiceState, seat: Seat) -> None:
         self.state = ref(state)
-        self.values: Any = np.zeros(_E.size, np.float32)  # Any: numpy's stubs do not declare its buffer
-        self.out: Any = memoryview(self.values)  # float32 slots
+        values: Any = np.zeros(_E.size, np.float32)  # Any: numpy's stubs do not declare its buffer
+        self.values: Any = values
+        self.out: Any = memoryview(values)  # float32 slots
         self.last: list[object] = [_UNSET] * _L_VALUES
         out = self.out
         out[_SEAT] = 1.0
@@ -298,7 +299,7 @@ def encode(state: UndergroundDiceState, seat: Seat, slots: dict[int, float]) -> 
     except BaseException:
         del _seen[key]
         raise
-    block: Block = (0, seen.values.copy())
+    block: Block = (0, seen.values)  # kept: `Slots` blocks are copied into the vector, never handed out
     blocks = getattr(slots, "blocks", None)
     if blocks is not None:
         blocks.append(block)
