@@ -236,3 +236,31 @@ def test_a_mask_is_found_by_an_option_tuples_identity_and_by_its_ids_otherwise()
     assert actions.tuples[id(options)][0] is options and all(type(seen[0]) is tuple for seen in actions.tuples.values())
     made = [tuple(list(options)) for _ in range(600)]  # new tuples every time: the memory of identities stays small
     assert all(found(made_now) for made_now in made) and 0 < len(actions.tuples) <= 256
+
+
+def test_vectors_kept_per_seat_stay_exact_when_games_and_clones_are_observed_in_turn() -> None:
+    """Two Underground Dice games, and a clone of one, observed in turn (each seat's vector kept last is then another
+    game's): every observation is still its view's encoding, dice set and cleared as turns go by included."""
+    tables = [Table("underground_dice", variants={"counterfeit": seed % 2 == 0}) for seed in range(2)]
+    for seed, table in enumerate(tables):
+        table.reset(seed=seed + 20)
+    rng = np.random.default_rng(5)
+    for step in range(400):
+        for table in tables:
+            states = [table.state, table.state.clone()]
+            for state in states:
+                for seat in range(table.players):
+                    expected = table.view_encoding.encode(state.private_view(seat)).tobytes()
+                    assert state_vector_of(state, seat) == expected, (step, seat)
+            seat = table.to_move()
+            if seat is None:
+                table.reset(seed=step)
+                continue
+            table.act(seat, int(rng.choice(np.flatnonzero(table.action_mask(seat)))))
+
+
+def state_vector_of(state: object, seat: int) -> bytes:
+    """Underground Dice's observation of `state` for `seat` from its module's `observation_vector`."""
+    from sdk.envs.state_encoders import underground_dice
+
+    return underground_dice.observation_vector(state, seat).tobytes()  # type: ignore[arg-type]
