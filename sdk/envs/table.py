@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -114,6 +115,9 @@ class Table:
         self.legal: Legal | None = None
         self.actions: ActionSpace = self.encoding.actions
         self.view_encoding: ViewEncoding = self.encoding.view
+        #: the state encoder `whole_vector` was looked up for, and its module's `observation_vector` (or None)
+        self.vector_encoder: Any = None
+        self.whole_vector: Any = None
 
     # ----- driving ------------------------------------------------------------------------
     def reset(self, seed: int | None = None) -> None:
@@ -312,11 +316,19 @@ class Table:
 
     def encode(self, seat: Seat) -> np.ndarray:
         """The seat's observation vector: the game's encoder from the state, or its view encoded (the same vector)."""
-        out = Slots()
         encoder = self.state_encoder
         if encoder is not None:
+            if encoder is not self.vector_encoder:  # looked up again whenever the encoder is replaced
+                self.vector_encoder = encoder
+                self.whole_vector = whole_vector_of(encoder)
+            whole = self.whole_vector
+            if whole is not None:
+                vector: np.ndarray = whole(self.state, seat)
+                return vector
+            out = Slots()
             encoder(self.state, seat, out)
         else:
+            out = Slots()
             self.view_encoding.encode_into(self.view(seat), out)
         return self.view_encoding.vector(out)
 
@@ -389,6 +401,17 @@ class Table:
         if not self.state.is_terminal():
             return [0.0] * self.players
         return rewards_for(self.state.result(), bool(self.game.solo_opponent))
+
+
+def whole_vector_of(encoder: StateEncoder) -> Any:  # noqa: ANN401 - a function (state, seat) -> a new vector, or None
+    """The `observation_vector(state, seat)` of the module whose `encode` is `encoder`, or None: an encoder that
+    makes the whole vector itself (Underground Dice's) hands out a new one directly, with no `Slots` in between
+    (the same vector `ViewEncoding.vector` makes of `encode`'s slots)."""
+    module = sys.modules.get(str(getattr(encoder, "__module__", None)))
+    if module is None or getattr(module, "encode", None) is not encoder:
+        return None
+    whole = getattr(module, "observation_vector", None)
+    return whole if callable(whole) else None
 
 
 def view_at(table: Table, seat: Seat, version: int, log: Log | None) -> dict[str, Any]:

@@ -238,6 +238,32 @@ def test_a_mask_is_found_by_an_option_tuples_identity_and_by_its_ids_otherwise()
     assert all(found(made_now) for made_now in made) and 0 < len(actions.tuples) <= 256
 
 
+def test_an_encoder_that_makes_the_whole_vector_hands_it_to_the_table_directly() -> None:
+    """Underground Dice's module has `observation_vector` beside `encode`: the table calls it (no `Slots`), and it
+    makes what `ViewEncoding.vector` makes of `encode`'s slots; an encoder replaced by hand is looked up again."""
+    from sdk.envs.state_encoders import underground_dice
+    from sdk.envs.table import whole_vector_of
+
+    table = Table("underground_dice")
+    assert whole_vector_of(state_encoder("underground_dice")) is underground_dice.observation_vector
+    assert all(whole_vector_of(state_encoder(game_id)) is None for game_id in game_ids() if game_id != "underground_dice")
+    table.reset(seed=4)
+    for _ in range(40):
+        for seat in range(table.players):
+            out = Slots()
+            underground_dice.encode(table.state, seat, out)
+            assert table.encode(seat).tobytes() == table.view_encoding.vector(out).tobytes()
+        seat = table.to_move()
+        if seat is None:
+            break
+        table.act(seat, int(np.flatnonzero(table.action_mask(seat))[0]))
+    assert table.whole_vector is underground_dice.observation_vector
+    table.state_encoder = lambda state, seat, out: underground_dice.encode(state, seat, out)  # no module's `encode`
+    seat = 0
+    assert table.encode(seat).tobytes() == table.view_encoding.encode(table.state.private_view(seat)).tobytes()
+    assert table.whole_vector is None
+
+
 def test_vectors_kept_per_seat_stay_exact_when_games_and_clones_are_observed_in_turn() -> None:
     """Two Underground Dice games, and a clone of one, observed in turn (each seat's vector kept last is then another
     game's): every observation is still its view's encoding, dice set and cleared as turns go by included."""
