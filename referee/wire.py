@@ -146,6 +146,8 @@ class GameWire:
     _options: dict[int, tuple[Option, bytes]] = field(default_factory=dict, compare=False, repr=False)
     #: ids of a list's first and last options and its length, mixed (`options_fields`) -> (those options, their fields joined)
     _option_lists: dict[int, tuple[tuple[Option, ...], bytes]] = field(default_factory=dict, compare=False, repr=False)
+    #: option id -> the last option of that id written, as its label, a copy of its flat payload and its field (`option_field`)
+    _option_contents: dict[str, _OptionField] = field(default_factory=dict, compare=False, repr=False)
     #: (kind, *flat data items) -> an event's kind and data fields (`event_tail`)
     _event_contents: Blocks = field(default_factory=lambda: Blocks(), compare=False, repr=False)
     #: id(event) -> the event with its arena Event's kind and data fields, and its whole field as last sent (`_EventField`)
@@ -202,15 +204,29 @@ class GameWire:
         known = self._options.get(id(option))
         if known is not None and known[0] is option:
             return known[1]
-        payload = dict_bytes(self.option.DESCRIPTOR, option.payload)
-        if payload is None:  # what the writer does not write (or a wrong payload: the encoder says what is wrong)
-            payload = self.option_message(option.payload).SerializeToString()
-        body = (
-            string_field(OPTION_ID, option.id)
-            + string_field(OPTION_LABEL, option.label)
-            + message_field(OPTION_PAYLOAD, any_bytes(self.option, payload))
-        )
-        encoded = message_field(REQUEST_OPTION, body)
+        # An engine makes its options anew at each decision point: found again by id, label and payload (flat
+        # payloads only, kept as a copy: equal dicts of ints, strings and bools write the same bytes).
+        option_id = option.id
+        label = option.label
+        data = option.payload
+        same = self._option_contents.get(option_id)
+        if same is not None and same.label == label and same.payload == data:
+            encoded = same.field
+        else:
+            payload = dict_bytes(self.option.DESCRIPTOR, data)
+            if payload is None:  # what the writer does not write (or a wrong payload: the encoder says what is wrong)
+                payload = self.option_message(data).SerializeToString()
+            body = (
+                string_field(OPTION_ID, option_id)
+                + string_field(OPTION_LABEL, label)
+                + message_field(OPTION_PAYLOAD, any_bytes(self.option, payload))
+            )
+            encoded = message_field(REQUEST_OPTION, body)
+            flat = _flat_copy(data)
+            if flat is not None:
+                if len(self._option_contents) >= OPTION_CONTENTS_LIMIT:
+                    self._option_contents.clear()
+                self._option_contents[option_id] = _OptionField(label, flat, encoded)
         if len(self._options) >= CACHE_LIMIT:
             self._options.clear()
         self._options[id(option)] = (option, encoded)
@@ -253,9 +269,8 @@ class GameWire:
                 return kind[0] + varint(len(body)) + body
         return self.event_message(event).SerializeToString()
 
-    def _event_tail(self, event: Event) -> bytes:
-        """`event_tail`'s bytes, written: its kind's field and data's type URL are written once per kind."""
-        written = self._event_kind(event.kind)
+    def _event_tail(self, event: Event, written: _EventKind) -> bytes:
+        """`event_tail`'s bytes, written: its kind's field and data's type URL are written once per kind (`written`)."""
         value = b""
         data = event.data
         oneof = written.oneof
@@ -263,7 +278,17 @@ class GameWire:
             value = self.event_message(event).SerializeToString()
         elif data:  # without data the oneof is left unset, as event_message leaves it
             body = _write_dict(written.writers, data)
-            value = self.event_message(event).SerializeToString() if body is None else oneof[0] + varint(len(body)) + body
+            if body is None:
+                value = self.event_message(event).SerializeToString()
+            else:  # joined in one go (each `+` of bytes is a copy)
+                body_length = _SMALL_VARINTS[len(body)] if len(body) < 1024 else varint(len(body))
+                size = len(oneof[0]) + len(body_length) + len(body)
+                value_length = _SMALL_VARINTS[size] if size < 1024 else varint(size)
+                size += written.url_size + len(value_length)
+                return b"".join([
+                    written.kind_data, _SMALL_VARINTS[size] if size < 1024 else varint(size), written.url_value,
+                    value_length, oneof[0], body_length, body,
+                ])
         if value:
             size = len(value)
             value_length = _SMALL_VARINTS[size] if size < 1024 else varint(size)
@@ -285,27 +310,62 @@ class GameWire:
                 if known.sequence == sequence:
                     parts.append(known.whole)
                     continue
-                written = _event_field(sequence, known.tail)
+                tail = known.tail()
+                written = _event_field(sequence, tail)
                 known.sequence = sequence
                 known.whole = written
+                known.tail_start = len(written) - len(tail)
             else:
-                tail = self._tail_of(event)
-                written = _event_field(sequence, tail)
+                known = self._new_event(sequence, event)
                 if len(known_events) >= CACHE_LIMIT:
                     known_events.clear()
-                known_events[id(event)] = _EventField(event, tail, sequence, written)
+                known_events[id(event)] = known
+                written = known.whole
             parts.append(written)
         return b"".join(parts)
+
+    def _new_event(self, sequence: int, event: Event) -> _EventField:
+        """An event met for the first time, as DecisionRequest's field 5 under `sequence`: where its kind is no
+        longer looked up by content (`_tail_of`), the field's head, the event's kind, its Any and its data's fields
+        are joined in one go (no bytes written for the data, then the tail, then the field around them)."""
+        written = self._event_kind(event.kind)
+        data = event.data
+        oneof = written.oneof
+        if (
+            oneof is not None and data and written.writers is not None
+            and written.content_tries >= CONTENT_TRIES and written.content_hits * CONTENT_HITS_WANTED < written.content_tries
+        ):
+            # [the field's key and length, the sequence number's field, the tail's fields up to the data's own
+            # (one bytes object per data size: kind, Any, type URL, lengths, oneof key), then the data's fields]
+            parts = [b"", b"", b""]
+            body = _write_into(written.writers, data, parts)
+            if body >= 0:
+                header = written.headers.get(body)
+                if header is None:
+                    header = written.header(oneof[0], body)
+                parts[2] = header
+                tail_size = len(header) + body
+                sequence_field = b""
+                if sequence:
+                    sequence_field = _SEQUENCE_FIELDS[sequence] if 0 < sequence < 1024 else EVENT_SEQUENCE + varint(sequence)
+                    parts[1] = sequence_field
+                size = len(sequence_field) + tail_size
+                parts[0] = _EVENT_HEADS[size] if size < 1024 else REQUEST_EVENT + varint(size)
+                whole = b"".join(parts)
+                return _EventField(event, whole, len(whole) - tail_size, sequence)
+        tail = self._tail_of(event)
+        whole = _event_field(sequence, tail)
+        return _EventField(event, whole, len(whole) - len(tail), sequence)
 
     def event_tail(self, event: Event) -> bytes:
         """An arena Event's fields after its sequence number (kind and data), serialized once per event object."""
         known = self._events.get(id(event))
         if known is not None and known.event is event:
-            return known.tail
+            return known.tail()
         tail = self._tail_of(event)
         if len(self._events) >= CACHE_LIMIT:
             self._events.clear()
-        self._events[id(event)] = _EventField(event, tail, -1, b"")
+        self._events[id(event)] = _EventField(event, tail, 0, -1)
         return tail
 
     def _tail_of(self, event: Event) -> bytes:
@@ -316,15 +376,15 @@ class GameWire:
         # flipped with the count left, a tile placed on a square): building their keys costs more than it saves.
         written = self._event_kind(event.kind)
         if written.content_tries >= CONTENT_TRIES and written.content_hits * CONTENT_HITS_WANTED < written.content_tries:
-            return self._event_tail(event)
+            return self._event_tail(event, written)
         content = _flat_content(event)
         encoded = None if content is None else self._event_contents.get(content)
-        if content is not None and written.content_tries < CONTENT_TRIES:
+        if written.content_tries < CONTENT_TRIES:  # data that are not flat count as a try never found
             written.content_tries += 1
             if encoded is not None:
                 written.content_hits += 1
         if encoded is None:
-            encoded = self._event_tail(event)
+            encoded = self._event_tail(event, written)
             if content is not None:
                 self._event_contents.keep(content, encoded)
         return encoded
@@ -339,25 +399,56 @@ class GameWire:
         return written
 
 
+class _OptionField:
+    """An option written before, found by its id (`GameWire.option_field`): its label, a copy of its payload, its field."""
+
+    __slots__ = ("label", "payload", "field")
+
+    def __init__(self, label: str, payload: dict[str, Any], field: bytes) -> None:
+        self.label = label
+        self.payload = payload
+        self.field = field
+
+
+#: option ids whose last option `GameWire.option_field` keeps (a game offers a few hundred distinct options at most)
+OPTION_CONTENTS_LIMIT: Final = 4096
+
+
+def _flat_copy(data: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A copy of `data` where every value is an int, string, bool or None (immutable, and equal values write the same
+    bytes), else None."""
+    fields: dict[str, Any] = data if isinstance(data, dict) else dict(data)
+    for value in fields.values():
+        if value is not None:
+            kind = type(value)
+            if kind is not int and kind is not str and kind is not bool:
+                return None
+    return dict(fields)
+
+
 class _EventField:
-    """An event met before: its kind and data fields (`event_tail`), and its whole DecisionRequest field as last
-    written, with the sequence number written in it (-1: none yet)."""
+    """An event met before: its whole DecisionRequest field as last written, with the sequence number written in it
+    (-1: none yet, `whole` is then its tail alone), and where its tail (kind and data fields, `event_tail`) starts."""
 
-    __slots__ = ("event", "tail", "sequence", "whole")
+    __slots__ = ("event", "whole", "tail_start", "sequence")
 
-    def __init__(self, event: Event, tail: bytes, sequence: int, whole: bytes) -> None:
+    def __init__(self, event: Event, whole: bytes, tail_start: int, sequence: int) -> None:
         self.event = event
-        self.tail = tail
-        self.sequence = sequence
         self.whole = whole
+        self.tail_start = tail_start
+        self.sequence = sequence
+
+    def tail(self) -> bytes:
+        """The event's kind and data fields (the end of `whole`)."""
+        return self.whole[self.tail_start:] if self.tail_start else self.whole
 
 
 def _event_field(sequence: int, tail: bytes) -> bytes:
     """DecisionRequest's field 5 holding an event: its sequence number (none when 0), then its tail."""
     if sequence:
-        sequence_field = EVENT_SEQUENCE + (_SMALL_VARINTS[sequence] if 0 < sequence < 1024 else varint(sequence))
+        sequence_field = _SEQUENCE_FIELDS[sequence] if 0 < sequence < 1024 else EVENT_SEQUENCE + varint(sequence)
         size = len(sequence_field) + len(tail)
-        return REQUEST_EVENT + (_SMALL_VARINTS[size] if size < 1024 else varint(size)) + sequence_field + tail
+        return b"".join([_EVENT_HEADS[size] if size < 1024 else REQUEST_EVENT + varint(size), sequence_field, tail])
     size = len(tail)
     return REQUEST_EVENT + (_SMALL_VARINTS[size] if size < 1024 else varint(size)) + tail
 
@@ -382,17 +473,37 @@ class _EventKind:
     """What every event of one kind writes alike: its kind's field, the data's type URL field, and the data
     message's key and type (`_oneof_field`; None where protobuf writes it)."""
 
-    __slots__ = ("kind", "type_url", "oneof", "writers", "content_tries", "content_hits")
+    __slots__ = ("kind", "type_url", "oneof", "writers", "content_tries", "content_hits", "kind_data", "url_value", "url_size", "headers")
 
     def __init__(self, kind: bytes, type_url: bytes, oneof: tuple[bytes, Any] | None) -> None:
         self.kind = kind
         self.type_url = type_url
+        #: the kind's field and the data field's key; the Any's type URL field and its value's key, and their size
+        self.kind_data = kind + EVENT_DATA
+        self.url_value = type_url + ANY_VALUE
+        self.url_size = len(self.url_value)
+        #: size of the data's fields -> the tail's bytes before them (`header`)
+        self.headers: dict[int, bytes] = {}
+
         self.oneof = oneof
         #: the data message's field writers (`_message_writers`), found once per kind
         self.writers = None if oneof is None else _message_writers(oneof[1])
-        #: of this kind's first CONTENT_TRIES events with flat data, how many were found by content (`_tail_of`)
+        #: of this kind's first CONTENT_TRIES events, how many were found by content (`_tail_of`; data that are not
+        #: flat are never found)
         self.content_tries = 0
         self.content_hits = 0
+
+    def header(self, oneof_key: bytes, body: int) -> bytes:
+        """An event tail's bytes before its data's fields of `body` bytes (kind, data field, Any, type URL, value
+        length, oneof key, data length), written once per size."""
+        body_length = varint(body)
+        size = len(oneof_key) + len(body_length) + body
+        value_length = varint(size)
+        size += self.url_size + len(value_length)
+        written = self.kind_data + varint(size) + self.url_value + value_length + oneof_key + body_length
+        if len(self.headers) < 1024:
+            self.headers[body] = written
+        return written
 
 
 #: events of a kind looked up by content before deciding whether that kind is worth looking up (`_tail_of`)
@@ -510,6 +621,57 @@ def varint_field(field_key: bytes, value: int) -> bytes:
     return field_key + (_SMALL_VARINTS[value] if 0 < value < 1024 else varint(value))
 
 
+class IntField:
+    """A proto3 integer (or bool) field of one key, its small values' bytes written once: a view writer writes the same
+    few values again and again, and a lookup costs less than joining a key and a varint."""
+
+    def __init__(self, field_key: bytes) -> None:
+        self.key = field_key
+        #: value -> the field's bytes, for 0 <= value < _SMALL_VALUES (nothing for 0: proto3 leaves out a default)
+        self.small = [varint_field(field_key, value) for value in range(_SMALL_VALUES)]
+
+    def of(self, value: int) -> bytes:
+        """`varint_field(key, value)`."""
+        if 0 <= value < _SMALL_VALUES:
+            return self.small[value]
+        return varint_field(self.key, value)
+
+
+class StringField:
+    """A proto3 string field of one key, each text's bytes written once (as `IntField`, for ids, names and colours)."""
+
+    def __init__(self, field_key: bytes) -> None:
+        self.key = field_key
+        #: text -> the field's bytes; emptied when it holds _KNOWN_TEXTS
+        self.known: dict[str, bytes] = {}
+
+    def of(self, text: str) -> bytes:
+        """`string_field(key, text)`."""
+        known = self.known.get(text)
+        if known is None:
+            if len(self.known) >= _KNOWN_TEXTS:
+                self.known.clear()
+            known = self.known[text] = string_field(self.key, text)
+        return known
+
+
+#: Values an IntField writes once; texts a StringField keeps before it is emptied.
+_SMALL_VALUES: Final = 128
+_KNOWN_TEXTS: Final = 4096
+
+
+def small_packed_field(field_key: bytes, values: list[int]) -> bytes:
+    """`packed_field` for a short list: values 0-127 are their own varints, written in one call."""
+    if not values:
+        return b""
+    if len(values) < 128:
+        for value in values:
+            if not 0 <= value < 128:
+                return packed_field(field_key, values)
+        return field_key + varint(len(values)) + bytes(values)
+    return packed_field(field_key, values)
+
+
 def optional_varint_field(field_key: bytes, value: int | None) -> bytes:
     """An `optional` integer field: written whenever it is set, 0 included."""
     if value is None:
@@ -615,6 +777,8 @@ class _FieldWriter:
         #: proto3 `optional`: written whenever set, its default value included
         self.presence: bool = bool(field.has_presence) and kind in (_W_INT, _W_BOOL, _W_STRING)
         self.low, self.high = _INT_RANGES.get(field.type, (0, 0))
+        #: an integer field's values 0.._SMALL_INTS-1 written (key and varint): looked up, not joined, per value
+        self.small: tuple[bytes, ...] = tuple(self.key + _SMALL_VARINTS[value] for value in range(_SMALL_INTS)) if kind == _W_INT else ()
         self.nested = nested
         #: a string field's (or element's) text -> the field written: events and options repeat the same ids and names
         self.texts: dict[str, bytes] = {}
@@ -692,73 +856,103 @@ def dict_bytes(descriptor: Any, data: Mapping[str, Any]) -> bytes | None:  # noq
 
 def _write_dict(table: tuple[list[_FieldWriter], frozenset[str]] | None, data: Mapping[str, Any]) -> bytes | None:
     """`dict_bytes` with the message's writers found (`_message_writers`)."""
-    if table is None:
+    parts: list[bytes] = []
+    if _write_into(table, data, parts) < 0:
         return None
+    return b"".join(parts)
+
+
+def _write_into(table: tuple[list[_FieldWriter], frozenset[str]] | None, data: Mapping[str, Any], parts: list[bytes]) -> int:
+    """`_write_dict`'s fields appended to `parts` (joined by the caller with what goes around them, in one go);
+    returns their size in bytes, or -1 where `_write_dict` gives None (`parts` then holds some of them)."""
+    if table is None:
+        return -1
     # Read as a dict (what engines hand over): compiled, a dict's lookups are direct calls, a Mapping's are not.
     fields: dict[str, Any] = data if isinstance(data, dict) else dict(data)
-    writers, names = table
-    for name in fields:
-        if name not in names:
-            return None
-    parts: list[bytes] = []
+    writers = table[0]
+    # Every key of `fields` must name a field: counted while writing (a key met by no writer leaves `found` short).
+    found = 0
+    start = len(parts)
     for writer in writers:
-        value = fields.get(writer.name)
+        value = fields.get(writer.name, _ABSENT)
+        if value is _ABSENT:
+            continue
+        found += 1
         if value is None:
             continue
         kind = writer.kind
         if kind == _W_INT:
-            if type(value) is not int or not writer.low <= value < writer.high:
-                return None
-            if value or writer.presence:
-                parts.append(writer.key + (_SMALL_VARINTS[value] if 0 <= value < 1024 else varint(value)))
+            if type(value) is not int:
+                return -1
+            number: int = value
+            if 0 <= number < _SMALL_INTS:
+                if number or writer.presence:
+                    parts.append(writer.small[number])
+                continue
+            if not writer.low <= number < writer.high:
+                return -1
+            parts.append(writer.key + varint(number))
         elif kind == _W_STRING:
             if type(value) is not str:
-                return None
+                return -1
             if value or writer.presence:
                 element = writer.text(value)
                 if element is None:
-                    return None
+                    return -1
                 parts.append(element)
         elif kind == _W_BOOL:
             if type(value) is not bool:
-                return None
+                return -1
             if value or writer.presence:
                 parts.append(writer.key + (b"\x01" if value else b"\x00"))
         elif kind == _W_INTS:
             if type(value) is not list and type(value) is not tuple:
-                return None
-            body = b""
+                return -1
+            small = True
             for item in value:
                 if type(item) is not int or not writer.low <= item < writer.high:
-                    return None
-                body += varint(item)
-            if body:
+                    return -1
+                if not 0 <= item < 128:
+                    small = False
+            if value:  # values 0-127 are their own varints: written in one call
+                body = bytes(value) if small else b"".join([varint(item) for item in value])
                 parts.append(writer.key + varint(len(body)) + body)
         elif kind == _W_STRINGS:
             if type(value) is not list and type(value) is not tuple:
-                return None
+                return -1
             for item in value:
                 if type(item) is not str:
-                    return None
+                    return -1
                 element = writer.text(item)
                 if element is None:
-                    return None
+                    return -1
                 parts.append(element)
         else:
             if writer.nested is None:
-                return None
+                return -1
             nested = writer.nested_writers()
             items = [value] if kind == _W_MESSAGE else value
             if kind == _W_MESSAGES and type(value) is not list and type(value) is not tuple:
-                return None
+                return -1
             for item in items:
                 if not isinstance(item, Mapping):
-                    return None
+                    return -1
                 body_or_none = _write_dict(nested, item)
                 if body_or_none is None:
-                    return None
+                    return -1
                 parts.append(writer.key + varint(len(body_or_none)) + body_or_none)
-    return b"".join(parts)
+    if found != len(fields):  # a key no field of the message has
+        return -1
+    size = 0
+    for index in range(start, len(parts)):
+        size += len(parts[index])
+    return size
+
+
+#: what `_write_dict` reads for a key its data lack (None is a value: "not set")
+_ABSENT: Final = object()
+#: integer values a `_FieldWriter` keeps written
+_SMALL_INTS: Final = 128
 
 
 def _oneof_field(descriptor: Any, name: str) -> tuple[bytes, Any] | None:  # noqa: ANN401 - a protobuf Descriptor
@@ -803,6 +997,9 @@ EVENT_KIND: Final = key(2, 2)
 EVENT_DATA: Final = key(3, 2)
 REQUEST_OPTION: Final = key(4, 2)
 REQUEST_EVENT: Final = key(5, 2)
+#: an event's field key and length, by its size; an event's sequence number field, by the number (0: none)
+_EVENT_HEADS: Final = tuple(REQUEST_EVENT + _SMALL_VARINTS[size] for size in range(1024))
+_SEQUENCE_FIELDS: Final = tuple(EVENT_SEQUENCE + _SMALL_VARINTS[sequence] if sequence else b"" for sequence in range(1024))
 
 
 def pack(message: Message) -> any_pb2.Any:

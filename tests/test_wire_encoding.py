@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import sys
+from collections import Counter
 
 import pytest
 from google.protobuf import any_pb2
@@ -184,3 +185,71 @@ def test_requests_follow_their_option_lists_and_clocks_as_they_change() -> None:
         assert (request.clock.bank_remaining_seconds, request.clock.strikes, request.clock.strikes_allowed) == (bank, strikes, 2)
         expected = filled_request(wire, request, state, seat, options, [])
         assert request.SerializeToString(deterministic=True) == expected.SerializeToString(deterministic=True)
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_events_written_after_their_kinds_stop_being_looked_up_by_content_are_protobufs_bytes(game_id: str) -> None:
+    """Enough events of every kind (a fresh GameWire, several games) that common kinds pass their content tries and
+    are then written in one go: each field, under a sequence number or none and sent again under another, is
+    protobuf's own serialization of the arena Event."""
+    from referee.wire import CONTENT_TRIES
+
+    game = get_game(game_id)
+    shared_wire = get_wire(game_id)
+    wire = GameWire(shared_wire.view, shared_wire.option, shared_wire.event)
+    rng = random.Random(11)
+    events = []
+    kinds: Counter[str] = Counter()
+    while len(events) < 6 * CONTENT_TRIES or max(kinds.values()) < CONTENT_TRIES + 50:
+        state = game.new_initial_state(game.make_config(game.max_players))
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_chance(sample_outcome(state.chance_outcomes(), rng).id)
+                continue
+            state.apply_decisions({seat: rng.choice(list(state.legal_options(seat))).id for seat in state.deciding_seats()})
+        events += list(state.events)
+        kinds.update(event.kind for event in state.events)
+    pairs = [(index % 1500, event) for index, event in enumerate(events)]  # 0 (no sequence field) and two-byte numbers
+    for start in range(0, len(pairs), 7):
+        chunk = pairs[start:start + 7]
+        expected = arena_pb2.DecisionRequest(
+            events=[
+                arena_pb2.Event(sequence=index, kind=event.kind, data=packed(fill(wire.event(), {event.kind: event.data})))
+                for index, event in chunk
+            ]
+        ).SerializeToString()
+        assert wire.events_fields(chunk) == expected
+        moved = [(index + 1, event) for index, event in chunk]  # the same events under other numbers
+        assert arena_pb2.DecisionRequest.FromString(wire.events_fields(moved)).events[0].sequence == chunk[0][0] + 1
+        assert b"".join(wire.event_tail(event) for _, event in chunk) == b"".join(
+            arena_pb2.Event(kind=event.kind, data=packed(fill(wire.event(), {event.kind: event.data}))).SerializeToString()
+            for _, event in chunk
+        )
+    assert any(kind.content_tries >= CONTENT_TRIES for kind in wire._event_kinds.values())
+
+
+def test_options_made_anew_are_found_by_id_label_and_payload_and_never_by_a_stale_payload() -> None:
+    """`option_field` finds an option made anew (a new object) by its id, label and payload; one of the same id with
+    another label or payload, or whose payload dict was changed after it was written, gets its own bytes."""
+    from referee.engine import Option
+
+    shared_wire = get_wire("fuji99")
+    wire = GameWire(shared_wire.view, shared_wire.option, shared_wire.event)
+
+    def expected(option: Option) -> bytes:
+        message = arena_pb2.Option(id=option.id, label=option.label, payload=packed(fill(wire.option(), option.payload)))
+        return arena_pb2.DecisionRequest(options=[message]).SerializeToString()
+
+    payload = {"action": "draw", "count": 5}
+    options = [
+        Option("draw:5", "draw 5 cubes", payload),
+        Option("draw:5", "draw 5 cubes", {"action": "draw", "count": 5}),
+        Option("draw:5", "draw five cubes", {"action": "draw", "count": 5}),
+        Option("draw:5", "draw five cubes", {"action": "draw", "count": 6}),
+    ]
+    for option in options:
+        assert wire.option_field(option) == expected(option)
+    assert wire.option_field(Option("draw:5", "draw 5 cubes", payload)) == expected(options[0])  # kept again
+    payload["count"] = 7  # changed in place after it was written: the kept copy still shows 5
+    changed = Option("draw:5", "draw 5 cubes", payload)
+    assert wire.option_field(changed) == expected(changed)

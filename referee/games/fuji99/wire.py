@@ -19,70 +19,21 @@ from referee.games.fuji99.state import Fuji99State
 from referee.wire import (
     Blocks,
     GameWire,
+    IntField,
     SharedParts,
+    StringField,
     blocks_of,
     kept_for,
     key,
     message_field,
     packed_field,
     shared_part,
+    small_packed_field,
     string_field,
     strings_field,
     varint,
     varint_field,
 )
-
-class IntField:
-    """A proto3 integer (or bool) field of one key, its small values' bytes written once: a view writer writes the same
-    few values again and again, and a lookup costs less than joining a key and a varint (shared with The Magnificent's
-    writer; a candidate for referee.wire, beside `varint_field`)."""
-
-    def __init__(self, field_key: bytes) -> None:
-        self.key = field_key
-        #: value -> the field's bytes, for 0 <= value < _SMALL_VALUES (nothing for 0: proto3 leaves out a default)
-        self.small = [varint_field(field_key, value) for value in range(_SMALL_VALUES)]
-
-    def of(self, value: int) -> bytes:
-        """`varint_field(key, value)`."""
-        if 0 <= value < _SMALL_VALUES:
-            return self.small[value]
-        return varint_field(self.key, value)
-
-
-class StringField:
-    """A proto3 string field of one key, each text's bytes written once (as `IntField`, for ids, names and colours)."""
-
-    def __init__(self, field_key: bytes) -> None:
-        self.key = field_key
-        #: text -> the field's bytes; emptied when it holds _KNOWN_TEXTS
-        self.known: dict[str, bytes] = {}
-
-    def of(self, text: str) -> bytes:
-        """`string_field(key, text)`."""
-        known = self.known.get(text)
-        if known is None:
-            if len(self.known) >= _KNOWN_TEXTS:
-                self.known.clear()
-            known = self.known[text] = string_field(self.key, text)
-        return known
-
-
-#: Values an IntField writes once; texts a StringField (counts of cubes a _CubesField) keeps before it is emptied.
-_SMALL_VALUES = 128
-_KNOWN_TEXTS = 4096
-
-
-def small_packed_field(field_key: bytes, values: list[int]) -> bytes:
-    """`packed_field` for a short list: values 0-127 are their own varints, written in one call."""
-    if not values:
-        return b""
-    if len(values) < 128:
-        for value in values:
-            if not 0 <= value < 128:
-                return packed_field(field_key, values)
-        return field_key + varint(len(values)) + bytes(values)
-    return packed_field(field_key, values)
-
 
 # View
 SEAT: Final = key(1, 0)
@@ -135,6 +86,10 @@ PLACED_CUBES: Final = key(2, 0)
 
 #: Per component data: hand cards already written (card, cubes on it -> the card and its danger).
 _PARTS: dict[int, tuple[Any, Blocks]] = {}
+
+
+#: counts of cubes a _CubesField keeps before it is emptied
+_KNOWN_TEXTS: Final = 4096
 
 
 class _CubesField:

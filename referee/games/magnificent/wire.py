@@ -14,7 +14,6 @@ from typing import Any, Final
 from b99.games import magnificent_pb2 as pb
 
 from referee.engine import Seat
-from referee.games.fuji99.wire import IntField, StringField, small_packed_field
 from referee.games.magnificent.data import TILE_TYPES
 from referee.games.magnificent.model import Player, Turn
 from referee.games.magnificent.state import MagnificentState
@@ -24,7 +23,9 @@ from referee.games.magnificent.views import (
 from referee.wire import (
     Blocks,
     GameWire,
+    IntField,
     SharedParts,
+    StringField,
     blocks_of,
     encode,
     kept_for,
@@ -33,6 +34,7 @@ from referee.wire import (
     optional_string_field,
     packed_field,
     shared_part,
+    small_packed_field,
     string_field,
     strings_field,
     varint,
