@@ -81,7 +81,7 @@ class _WireTiles:
     __slots__ = (
         "tiles", "data", "pink", "green", "yellow", "rocks", "available", "open_water", "flipped", "inert", "inert_entries",
         "penguin_entries", "unseen", "unseen_width", "captured", "discarded", "depths", "boards", "ai_tableaux", "tables",
-        "turns", "discards", "values", "depth_of", "last_depths", "last_boards", "last_table", "last_turn", "last_ai",
+        "turns", "discards", "values", "depth_of", "penguins", "last_depths", "last_boards", "last_table", "last_ai",
         "last_discarded",
     )
 
@@ -119,13 +119,14 @@ class _WireTiles:
         #: the table's scalars (View fields 2-9) and the turn's (10-14) already written, by what they show
         self.tables: dict[tuple[object, ...], bytes] = {}
         self.turns: dict[tuple[object, ...], bytes] = {}
+        #: a copy of the penguins on tiles (tile -> seat) the inert parts last written were written with
+        self.penguins: dict[int, int] = {}
         #: per depth and per seat, the part last written with its pieces and what each was written from (a state's
         #: next view finds its part there by the token alone, or writes only the pieces that changed)
         self.last_depths: list[_DepthPieces] = [_NO_DEPTH] * 5
         self.last_boards: list[_BoardPieces] = [_NO_BOARD] * PENGUIN_SEATS
-        #: the head's parts, the AI's board and the discarded rocks last written, with what they show
+        #: the table's part, the AI's board and the discarded rocks last written, with what they show
         self.last_table = _NO_HEAD
-        self.last_turn = _NO_HEAD
         self.last_ai = _NO_AI
         self.last_discarded = _NO_DISCARDED
 
@@ -142,7 +143,7 @@ class _DepthPieces:
 
     def __init__(
         self, token: object, block: bytes, face_down: int, removed: int, counts: bytes, unseen: list[int],
-        unseen_part: bytes, available: list[int], available_part: bytes, inert: list[int], penguins: bool,
+        unseen_part: bytes, available: list[int], available_part: bytes, inert: list[int], penguins: dict[int, int],
         inert_part: bytes,
     ) -> None:
         self.token = token
@@ -156,7 +157,7 @@ class _DepthPieces:
         self.available = available
         self.available_part = available_part
         self.inert = inert
-        #: whether a penguin sat on one of the inert tiles
+        #: the copy of the state's penguins on tiles (`_penguins`) the inert part was written with
         self.penguins = penguins
         self.inert_part = inert_part
 
@@ -222,7 +223,7 @@ class _Discarded:
 #: seats whose board pieces are kept by seat (every player count this game has), and penguins' seats written once
 PENGUIN_SEATS: Final = 8
 _NOTHING: Final = object()
-_NO_DEPTH: Final = _DepthPieces(_NOTHING, b"", -1, -1, b"", [], b"", [], b"", [], False, b"")
+_NO_DEPTH: Final = _DepthPieces(_NOTHING, b"", -1, -1, b"", [], b"", [], b"", [], {}, b"")
 #: what each seat's and depth's first part is compared with: no tiles (written as the empty lists are), counts never seen
 _NO_BOARD: Final = _BoardPieces(_NOTHING, b"", [], [], [], [], b"", b"", [], varint_field(SUPPLY, PENGUINS_PER_PLAYER))
 _NO_HEAD: Final = _Head((), b"")
@@ -242,14 +243,14 @@ _WIRE_TILES: Final[dict[int, _WireTiles]] = {}
 
 
 #: the tile table last written from (one game's components: checked by identity before any lookup)
-_LAST: Final[list[_WireTiles]] = []
+_LAST: Final[list[_WireTiles | None]] = [None]
 
 
 def _wire_tiles(state: DeepDiveState, data: Any) -> _WireTiles:  # noqa: ANN401 - the state's DeepDiveData, from its __dict__
     """The tile table's written fields and parts for `state`, whose component data is `data`."""
-    for last in _LAST:  # one entry, read once (another thread may replace it)
-        if last.data is data:
-            return last
+    last = _LAST[0]  # read once (another thread may replace it)
+    if last is not None and last.data is data:
+        return last
     tiles = data.tiles
     known = _WIRE_TILES.get(id(tiles))
     if known is None or known.tiles is not tiles:
@@ -257,7 +258,7 @@ def _wire_tiles(state: DeepDiveState, data: Any) -> _WireTiles:  # noqa: ANN401 
         known = _WIRE_TILES[id(tiles)] = _WireTiles(tiles, data, tables.wire, tables.ids, tables.values, tables.depths)
     elif known.data is not data:
         known.data = data  # the same tiles in another data object (never in play: the data is loaded once)
-    _LAST[:] = [known]
+    _LAST[0] = known
     return known
 
 
@@ -406,11 +407,15 @@ def view_bytes(state: DeepDiveState, seat: Seat, shared: SharedParts | None = No
 def _depth_block(tiles: _WireTiles, index: int, token: object, fields: dict[str, Any]) -> bytes:
     """Depth `index + 1` as View field 15: its pieces written again only where they changed since this depth was
     last written (the state's values compared with those each piece was written from)."""
-    face_down: int = fields["face_down"][index]
+    face_downs: list[int] = fields["face_down"]
+    unseens: list[list[int]] = fields["unseen"]
+    availables: list[list[int]] = fields["available"]
+    inerts: list[list[int]] = fields["inert"]
+    face_down = face_downs[index]
     removed: int = fields["removed_per_depth"]
-    unseen: list[int] = fields["unseen"][index]
-    available: list[int] = fields["available"][index]
-    inert: list[int] = fields["inert"][index]
+    unseen = unseens[index]
+    available = availables[index]
+    inert = inerts[index]
     penguin_on: dict[int, int] = fields["penguin_on"]
     last = tiles.last_depths[index]
     if face_down == last.face_down and removed == last.removed:
@@ -428,13 +433,17 @@ def _depth_block(tiles: _WireTiles, index: int, token: object, fields: dict[str,
         available_fields = tiles.available
         available_part = b"".join([available_fields[t] for t in available])
         available = list(available)
-    if not penguin_on and not last.penguins and _same(last.inert, inert):
-        inert, inert_part, penguins = last.inert, last.inert_part, False
-    elif inert:
-        inert_part, penguins = _inert_part(tiles, inert, penguin_on)
+    penguins = _penguins(tiles, penguin_on)
+    kept_inert = last.inert
+    if last.penguins is penguins and len(inert) == len(kept_inert) + 1 and inert[:-1] == kept_inert:
+        # a tile flipped here turned inert: the kept part and that tile's entry
+        inert_part = last.inert_part + _inert_part(tiles, inert[-1:], penguins)
         inert = list(inert)
+    elif last.penguins is penguins and _same(kept_inert, inert):
+        inert, inert_part = kept_inert, last.inert_part
     else:
-        inert, inert_part, penguins = [], b"", False
+        inert_part = _inert_part(tiles, inert, penguins)
+        inert = list(inert)
     size = len(counts) + len(unseen_part) + len(available_part) + len(inert_part)
     head = DEPTH_HEADS[size] if size < len(DEPTH_HEADS) else DEPTHS + varint(size)
     block = b"".join([head, counts, unseen_part, available_part, inert_part])
@@ -444,21 +453,26 @@ def _depth_block(tiles: _WireTiles, index: int, token: object, fields: dict[str,
     return block
 
 
-def _inert_part(tiles: _WireTiles, inert: list[int], penguin_on: dict[int, int]) -> tuple[bytes, bool]:
-    """A depth's inert tiles (View.Depth field 6, every entry) and whether a penguin sits on one of them."""
+def _penguins(tiles: _WireTiles, penguin_on: dict[int, int]) -> dict[int, int]:
+    """A copy of the state's penguins on tiles: the one last made while it is equal (an inert part written with a
+    copy is found again by the copy's identity), else a new one."""
+    kept = tiles.penguins
+    if len(kept) == len(penguin_on) and kept == penguin_on:
+        return kept
+    kept = tiles.penguins = dict(penguin_on)
+    return kept
+
+
+def _inert_part(tiles: _WireTiles, inert: list[int], penguins: dict[int, int]) -> bytes:
+    """A depth's inert tiles (View.Depth field 6, every entry)."""
     inert_entries = tiles.inert_entries
-    if not penguin_on:
-        return b"".join([inert_entries[t] for t in inert]), False
+    if not penguins:
+        return b"".join([inert_entries[t] for t in inert])
     parts = []
-    penguins = False
     for t in inert:
-        penguin = penguin_on.get(t)
-        if penguin is None:
-            parts.append(inert_entries[t])
-        else:
-            penguins = True
-            parts.append(_penguin_entry(tiles, t, penguin))
-    return b"".join(parts), penguins
+        penguin = penguins.get(t)
+        parts.append(inert_entries[t] if penguin is None else _penguin_entry(tiles, t, penguin))
+    return b"".join(parts)
 
 
 def _penguin_entry(tiles: _WireTiles, tile: int, penguin: int) -> bytes:
@@ -559,17 +573,12 @@ def _table_part(tiles: _WireTiles, fields: dict[str, Any]) -> bytes:
 
 
 def _turn_part(tiles: _WireTiles, fields: dict[str, Any]) -> bytes:
-    """View fields 10-14, found by identity with the values last written, else by their values."""
+    """View fields 10-14, found by the values they show (they change at nearly every decision)."""
     active, phase, depth, flipped = fields["active"], fields["phase"], fields["depth"], fields["flipped"]
-    last = tiles.last_turn
-    values = last.values
-    if values and values[0] is active and values[1] is phase and values[2] is depth and values[3] is flipped:
-        return last.part
     turn_key = (active, phase, depth, flipped)
     turn = tiles.turns.get(turn_key)
     if turn is None:
         turn = _keep(tiles.turns, turn_key, _turn(tiles, active, phase, depth, flipped), TURNS_KEPT)
-    tiles.last_turn = _Head(turn_key, turn)
     return turn
 
 
@@ -585,7 +594,8 @@ def _public(state: DeepDiveState) -> bytes:
     # first the part last written for that depth or seat, then any part kept by its token.
     last_depths = tiles.last_depths
     index = 0
-    for token in fields["depth_tokens"]:
+    depth_tokens: list[object] = fields["depth_tokens"]
+    for token in depth_tokens:
         last_depth = last_depths[index]
         if last_depth.token is token:
             parts.append(last_depth.block)
@@ -597,7 +607,8 @@ def _public(state: DeepDiveState) -> bytes:
         index += 1
     last_boards = tiles.last_boards
     player = 0
-    for token in fields["board_tokens"]:
+    board_tokens: list[object] = fields["board_tokens"]
+    for token in board_tokens:
         last_board = last_boards[player] if player < PENGUIN_SEATS else _NO_BOARD
         if last_board.token is token:
             parts.append(last_board.block)
