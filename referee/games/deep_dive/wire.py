@@ -17,6 +17,7 @@ from referee.games.deep_dive.scoring import AI_OPEN_WATER_POINTS, AI_ROCK_POINTS
 from referee.games.deep_dive.state import AI, OVER, DeepDiveState
 from referee.games.deep_dive.views import tile_tables
 from referee.wire import (
+    SMALL_VARINTS,
     GameWire,
     SharedParts,
     key,
@@ -81,7 +82,7 @@ class _WireTiles:
     __slots__ = (
         "tiles", "data", "pink", "green", "yellow", "rocks", "available", "open_water", "flipped", "inert", "inert_entries",
         "penguin_entries", "unseen", "unseen_width", "captured", "discarded", "depths", "boards", "ai_tableaux", "tables",
-        "turns", "discards", "values", "depth_of", "penguins", "last_depths", "last_boards", "last_table", "last_ai",
+        "turns", "discards", "values", "depth_of", "penguins", "last_depths", "last_boards", "last_table", "last_ai", "last_ai_tiles",
         "last_discarded",
     )
 
@@ -128,6 +129,8 @@ class _WireTiles:
         #: the table's part, the AI's board and the discarded rocks last written, with what they show
         self.last_table = _NO_HEAD
         self.last_ai = _NO_AI
+        #: the AI's columns, rocks and open water as last written (`_tiles_piece`)
+        self.last_ai_tiles = (_NO_TILES, _NO_TILES, _NO_TILES, _NO_TILES, _NO_TILES)
         self.last_discarded = _NO_DISCARDED
 
 
@@ -367,7 +370,8 @@ def _ai_score(values: tuple[int, ...], columns: list[list[int]], rocks: int, ope
 
 def _ai_board(tiles: _WireTiles, fields: dict[str, Any]) -> bytes:
     """The solo AI's tableau and position as View field 17: all but the position kept by the AI's token (its
-    track position moves at every AI turn, its tiles and score only when it takes one)."""
+    track position moves at every AI turn, its tiles and score only when it takes one); a new tableau from the
+    pieces of the last one written, each of its lists written again only where it changed."""
     token, difficulty, position = fields["ai_token"], fields["difficulty"], fields["ai_position"]
     last = tiles.last_ai
     if last.token is token and last.difficulty is difficulty and last.position is position:
@@ -378,19 +382,50 @@ def _ai_board(tiles: _WireTiles, fields: dict[str, Any]) -> bytes:
         columns: list[list[int]] = fields["ai_columns"]
         ai_rocks: list[int] = fields["ai_rocks"]
         ai_open_water: list[int] = fields["ai_open_water"]
-        pinks, greens, yellows, rock_fields, open_water = tiles.pink, tiles.green, tiles.yellow, tiles.rocks, tiles.open_water
-        parts = [pinks[t] for t in columns[0]]
-        parts += [greens[t] for t in columns[1]]
-        parts += [yellows[t] for t in columns[2]]
-        parts += [rock_fields[t] for t in ai_rocks]
-        parts += [open_water[t] for t in ai_open_water]
+        kept = tiles.last_ai_tiles
+        pink = _tiles_piece(tiles.pink, columns[0], kept[0])
+        green = _tiles_piece(tiles.green, columns[1], kept[1])
+        yellow = _tiles_piece(tiles.yellow, columns[2], kept[2])
+        rocks = _tiles_piece(tiles.rocks, ai_rocks, kept[3])
+        water = _tiles_piece(tiles.open_water, ai_open_water, kept[4])
+        tiles.last_ai_tiles = (pink, green, yellow, rocks, water)
         score, rows = _ai_score(tiles.values, columns, len(ai_rocks), len(ai_open_water), difficulty)
-        parts.append(varint_field(AI_SCORE, score))
-        parts.append(varint_field(AI_COMPLETE_ROWS, rows))
-        tableau = _keep(tiles.ai_tableaux, tableau_key, b"".join(parts), PARTS_KEPT)
-    ai_field = message_field(AI_BOARD, varint_field(AI_POSITION, position) + tableau)
+        tableau = _keep(
+            tiles.ai_tableaux,
+            tableau_key,
+            b"".join([pink.part, green.part, yellow.part, rocks.part, water.part, varint_field(AI_SCORE, score), varint_field(AI_COMPLETE_ROWS, rows)]),
+            PARTS_KEPT,
+        )
+    position_field = AI_POSITIONS[position] if 0 <= position < len(AI_POSITIONS) else varint_field(AI_POSITION, position)
+    size = len(position_field) + len(tableau)
+    ai_field = b"".join([AI_BOARD, SMALL_VARINTS[size] if size < 1024 else varint(size), position_field, tableau])
     tiles.last_ai = _AiField(token, difficulty, position, ai_field)
     return ai_field
+
+
+class _TilesPiece:
+    """A list of tiles as last written in one field (`part`), with a copy of the list."""
+
+    __slots__ = ("tiles", "part")
+
+    def __init__(self, tiles: list[int], part: bytes) -> None:
+        self.tiles = tiles
+        self.part = part
+
+
+def _tiles_piece(written: tuple[bytes, ...], now: list[int], kept: _TilesPiece) -> _TilesPiece:
+    """The tiles `now` as repeated fields (`written`: each tile's field), found as the `kept` piece if the list is
+    unchanged, that piece and one more field if a tile was appended, else written in full."""
+    count = len(now)
+    kept_tiles = kept.tiles
+    if count == len(kept_tiles) and now == kept_tiles:
+        return kept
+    if count == len(kept_tiles) + 1 and now[:-1] == kept_tiles:
+        return _TilesPiece(list(now), kept.part + written[now[-1]])
+    return _TilesPiece(list(now), b"".join([written[t] for t in now]))
+
+
+_NO_TILES: Final = _TilesPiece([], b"")
 
 
 def view_bytes(state: DeepDiveState, seat: Seat, shared: SharedParts | None = None) -> bytes:
@@ -421,7 +456,11 @@ def _depth_block(tiles: _WireTiles, index: int, token: object, fields: dict[str,
     if face_down == last.face_down and removed == last.removed:
         counts = last.counts
     else:
-        counts = DEPTH_NUMBERS[index] + varint_field(FACE_DOWN, face_down) + varint_field(REMOVED, removed)
+        counts = (
+            DEPTH_NUMBERS[index]
+            + (FACE_DOWN_FIELDS[face_down] if 0 <= face_down < len(FACE_DOWN_FIELDS) else varint_field(FACE_DOWN, face_down))
+            + (REMOVED_FIELDS[removed] if 0 <= removed < len(REMOVED_FIELDS) else varint_field(REMOVED, removed))
+        )
     if _same(last.unseen, unseen):
         unseen, unseen_part = last.unseen, last.unseen_part
     else:
@@ -641,6 +680,9 @@ TOKEN_START_PLAYER: Final = string_field(TOKEN, "start_player")
 GAME_OVER_FIELDS: Final = (varint_field(GAME_OVER, False), varint_field(GAME_OVER, True))
 DEPTH_NUMBERS: Final = tuple(DEPTH + varint(index + 1) for index in range(5))
 BOARD_SEATS: Final = tuple(varint_field(BOARD_SEAT, player) for player in range(8))
+FACE_DOWN_FIELDS: Final = tuple(varint_field(FACE_DOWN, count) for count in range(64))
+REMOVED_FIELDS: Final = tuple(varint_field(REMOVED, count) for count in range(64))
+AI_POSITIONS: Final = tuple(varint_field(AI_POSITION, position) for position in range(8))
 SEAT_FIELDS: Final = tuple(SEAT + varint(seat) for seat in range(8))
 #: a depth's and a board's field key and length, by the length
 DEPTH_HEADS: Final = tuple(DEPTHS + varint(size) for size in range(1024))
