@@ -430,13 +430,20 @@ _NO_TILES: Final = _TilesPiece([], b"")
 
 def view_bytes(state: DeepDiveState, seat: Seat, shared: SharedParts | None = None) -> bytes:
     """`seat`'s serialized View (the bytes of its dict view through the View message): the viewer's seat,
-    then what every seat sees, written once for all of a decision's requests when `shared` is given."""
-    if shared is None:
-        public = _public(state)
-    else:
-        kept = shared.get("public")
-        public = shared["public"] = _public(state) if kept is None else kept
-    return (SEAT_FIELDS[seat] if 0 <= seat < len(SEAT_FIELDS) else SEAT + varint(seat)) + public
+    then what every seat sees, written once for all of a decision's requests when `shared` is given (kept there
+    as the first seat's view with that seat's field, the next seat's field put in its place)."""
+    seat_field = SEAT_FIELDS[seat] if 0 <= seat < len(SEAT_FIELDS) else SEAT + varint(seat)
+    if shared is not None:
+        first = shared.get(SHARED_VIEW)
+        if first is not None:
+            return seat_field + first[len(shared[SHARED_SEAT]):]
+    parts = _public(state)
+    parts[0] = seat_field
+    view = b"".join(parts)
+    if shared is not None:
+        shared[SHARED_VIEW] = view
+        shared[SHARED_SEAT] = seat_field
+    return view
 
 
 def _depth_block(tiles: _WireTiles, index: int, token: object, fields: dict[str, Any]) -> bytes:
@@ -621,14 +628,15 @@ def _turn_part(tiles: _WireTiles, fields: dict[str, Any]) -> bytes:
     return turn
 
 
-def _public(state: DeepDiveState) -> bytes:
-    """Every View field but the viewer's seat (field 1): nothing in this game's view is secret."""
+def _public(state: DeepDiveState) -> list[bytes]:
+    """Every View field but the viewer's seat (field 1), as parts after a first empty one (the place of the seat's
+    field): nothing in this game's view is secret."""
     # The state's attributes read from its __dict__: compiled, reading an attribute of an interpreted object goes
     # through its type's attribute lookup first (some 300 instructions), a dict lookup of a constant name costs a
     # third of that, and a view reads some twenty.
     fields: dict[str, Any] = state.__dict__
     tiles = _wire_tiles(state, fields["data"])
-    parts = [_table_part(tiles, fields), _turn_part(tiles, fields)]
+    parts = [b"", _table_part(tiles, fields), _turn_part(tiles, fields)]
     # Each part found by the token the engine replaces wherever that part changes (DeepDiveState.depth_tokens...):
     # first the part last written for that depth or seat, then any part kept by its token.
     last_depths = tiles.last_depths
@@ -672,7 +680,7 @@ def _public(state: DeepDiveState) -> bytes:
         tiles.last_discarded = _Discarded(discarded_token, discarded)
         parts.append(discarded)
     parts.append(GAME_OVER_FIELDS[fields["phase"] == OVER])
-    return b"".join(parts)
+    return parts
 
 
 TOKEN_LAST_DIVE: Final = string_field(TOKEN, "last_dive")
@@ -683,6 +691,9 @@ BOARD_SEATS: Final = tuple(varint_field(BOARD_SEAT, player) for player in range(
 FACE_DOWN_FIELDS: Final = tuple(varint_field(FACE_DOWN, count) for count in range(64))
 REMOVED_FIELDS: Final = tuple(varint_field(REMOVED, count) for count in range(64))
 AI_POSITIONS: Final = tuple(varint_field(AI_POSITION, position) for position in range(8))
+#: names of what a decision's first view keeps in `shared` for the next seats: that view, and its seat's field
+SHARED_VIEW: Final = "deep_dive.view"
+SHARED_SEAT: Final = "deep_dive.seat"
 SEAT_FIELDS: Final = tuple(SEAT + varint(seat) for seat in range(8))
 #: a depth's and a board's field key and length, by the length
 DEPTH_HEADS: Final = tuple(DEPTHS + varint(size) for size in range(1024))
