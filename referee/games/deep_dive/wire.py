@@ -165,6 +165,31 @@ class _DepthPieces:
         self.inert_part = inert_part
 
 
+class _TilesPiece:
+    """A list of tiles as last written in one field (`part`), with a copy of the list."""
+
+    __slots__ = ("tiles", "part")
+
+    def __init__(self, tiles: list[int], part: bytes) -> None:
+        self.tiles = tiles
+        self.part = part
+
+
+def _tiles_piece(written: tuple[bytes, ...], now: list[int], kept: _TilesPiece) -> _TilesPiece:
+    """The tiles `now` as repeated fields (`written`: each tile's field), found as the `kept` piece if the list is
+    unchanged, that piece and one more field if a tile was appended, else written in full."""
+    count = len(now)
+    kept_tiles = kept.tiles
+    if count == len(kept_tiles) and now == kept_tiles:
+        return kept
+    if count == len(kept_tiles) + 1 and now[:-1] == kept_tiles:
+        return _TilesPiece(list(now), kept.part + written[now[-1]])
+    return _TilesPiece(list(now), b"".join([written[t] for t in now]))
+
+
+_NO_TILES: Final = _TilesPiece([], b"")
+
+
 class _BoardPieces:
     """A seat's View.Board field as last written (`block`, for the board's `token`), and its pieces with what each
     was written from: the columns and rocks with the score, and the supply with the captured penguins."""
@@ -172,12 +197,12 @@ class _BoardPieces:
     __slots__ = ("token", "block", "pink", "green", "yellow", "rocks", "tiles_part", "score_part", "captured", "captured_part")
 
     def __init__(
-        self, token: object, block: bytes, pink: list[int], green: list[int], yellow: list[int], rocks: list[int],
+        self, token: object, block: bytes, pink: _TilesPiece, green: _TilesPiece, yellow: _TilesPiece, rocks: _TilesPiece,
         tiles_part: bytes, score_part: bytes, captured: list[int], captured_part: bytes,
     ) -> None:
         self.token = token
         self.block = block
-        #: copies of the state's lists
+        #: each column's and the rocks' fields, with a copy of the list
         self.pink = pink
         self.green = green
         self.yellow = yellow
@@ -228,7 +253,9 @@ PENGUIN_SEATS: Final = 8
 _NOTHING: Final = object()
 _NO_DEPTH: Final = _DepthPieces(_NOTHING, b"", -1, -1, b"", [], b"", [], b"", [], {}, b"")
 #: what each seat's and depth's first part is compared with: no tiles (written as the empty lists are), counts never seen
-_NO_BOARD: Final = _BoardPieces(_NOTHING, b"", [], [], [], [], b"", b"", [], varint_field(SUPPLY, PENGUINS_PER_PLAYER))
+_NO_BOARD: Final = _BoardPieces(
+    _NOTHING, b"", _NO_TILES, _NO_TILES, _NO_TILES, _NO_TILES, b"", b"", [], varint_field(SUPPLY, PENGUINS_PER_PLAYER)
+)
 _NO_HEAD: Final = _Head((), b"")
 _NO_AI: Final = _AiField(_NOTHING, _NOTHING, _NOTHING, b"")
 _NO_DISCARDED: Final = _Discarded(_NOTHING, b"")
@@ -286,13 +313,15 @@ def _board(tiles: _WireTiles, player: int, token: object, fields: dict[str, Any]
     rocks: list[int] = fields["rocks"][player]
     captured: list[int] = fields["captured"][player]
     last = tiles.last_boards[player] if player < PENGUIN_SEATS else _NO_BOARD
-    if _same(last.pink, pink) and _same(last.green, green) and _same(last.yellow, yellow) and _same(last.rocks, rocks):
-        pink, green, yellow, rocks = last.pink, last.green, last.yellow, last.rocks
+    pinks = _tiles_piece(tiles.pink, pink, last.pink)
+    greens = _tiles_piece(tiles.green, green, last.green)
+    yellows = _tiles_piece(tiles.yellow, yellow, last.yellow)
+    rock_fields = _tiles_piece(tiles.rocks, rocks, last.rocks)
+    if pinks is last.pink and greens is last.green and yellows is last.yellow and rock_fields is last.rocks:
         tiles_part, score_part = last.tiles_part, last.score_part
     else:
-        pink, green, yellow, rocks = list(pink), list(green), list(yellow), list(rocks)
-        tiles_part = _board_tiles(tiles, pink, green, yellow, rocks)
-        score, rows = _row_score(tiles.values, pink, green, yellow)
+        tiles_part = b"".join([pinks.part, greens.part, yellows.part, rock_fields.part])
+        score, rows = _row_score(tiles.values, pinks.tiles, greens.tiles, yellows.tiles)
         score_part = varint_field(SCORE, score) + varint_field(COMPLETE_ROWS, rows)
     if _same(last.captured, captured):
         captured, captured_part = last.captured, last.captured_part
@@ -305,22 +334,9 @@ def _board(tiles: _WireTiles, player: int, token: object, fields: dict[str, Any]
     block = b"".join([head, seat_part, tiles_part, captured_part, score_part])
     if player < PENGUIN_SEATS:
         tiles.last_boards[player] = _BoardPieces(
-            token, block, pink, green, yellow, rocks, tiles_part, score_part, captured, captured_part
+            token, block, pinks, greens, yellows, rock_fields, tiles_part, score_part, captured, captured_part
         )
     return block
-
-
-def _board_tiles(tiles: _WireTiles, pink: list[int], green: list[int], yellow: list[int], rocks: list[int]) -> bytes:
-    """A board's columns and rocks (Board fields 2-5)."""
-    pinks, greens, yellows, rock_fields = tiles.pink, tiles.green, tiles.yellow, tiles.rocks
-    parts = [pinks[t] for t in pink]
-    for t in green:
-        parts.append(greens[t])
-    for t in yellow:
-        parts.append(yellows[t])
-    for t in rocks:
-        parts.append(rock_fields[t])
-    return b"".join(parts)
 
 
 def _board_captured(tiles: _WireTiles, captured: list[int]) -> bytes:
@@ -403,29 +419,6 @@ def _ai_board(tiles: _WireTiles, fields: dict[str, Any]) -> bytes:
     return ai_field
 
 
-class _TilesPiece:
-    """A list of tiles as last written in one field (`part`), with a copy of the list."""
-
-    __slots__ = ("tiles", "part")
-
-    def __init__(self, tiles: list[int], part: bytes) -> None:
-        self.tiles = tiles
-        self.part = part
-
-
-def _tiles_piece(written: tuple[bytes, ...], now: list[int], kept: _TilesPiece) -> _TilesPiece:
-    """The tiles `now` as repeated fields (`written`: each tile's field), found as the `kept` piece if the list is
-    unchanged, that piece and one more field if a tile was appended, else written in full."""
-    count = len(now)
-    kept_tiles = kept.tiles
-    if count == len(kept_tiles) and now == kept_tiles:
-        return kept
-    if count == len(kept_tiles) + 1 and now[:-1] == kept_tiles:
-        return _TilesPiece(list(now), kept.part + written[now[-1]])
-    return _TilesPiece(list(now), b"".join([written[t] for t in now]))
-
-
-_NO_TILES: Final = _TilesPiece([], b"")
 
 
 def view_bytes(state: DeepDiveState, seat: Seat, shared: SharedParts | None = None) -> bytes:
