@@ -472,17 +472,21 @@ def _depth_block(tiles: _WireTiles, index: int, token: object, fields: dict[str,
         available_fields = tiles.available
         available_part = b"".join([available_fields[t] for t in available])
         available = list(available)
-    penguins = _penguins(tiles, penguin_on)
     kept_inert = last.inert
-    if last.penguins is penguins and len(inert) == len(kept_inert) + 1 and inert[:-1] == kept_inert:
-        # a tile flipped here turned inert: the kept part and that tile's entry
-        inert_part = last.inert_part + _inert_part(tiles, inert[-1:], penguins)
-        inert = list(inert)
-    elif last.penguins is penguins and _same(kept_inert, inert):
-        inert, inert_part = kept_inert, last.inert_part
+    if not inert:
+        # no inert tile: nothing to write, whatever the penguins (the next part compares its own)
+        inert, inert_part, penguins = _NO_DEPTH.inert, b"", last.penguins
     else:
-        inert_part = _inert_part(tiles, inert, penguins)
-        inert = list(inert)
+        penguins = _penguins(tiles, penguin_on)
+        if last.penguins is penguins and len(inert) == len(kept_inert) + 1 and inert[:-1] == kept_inert:
+            # a tile flipped here turned inert: the kept part and that tile's entry
+            inert_part = last.inert_part + _inert_part(tiles, inert[-1:], penguins)
+            inert = list(inert)
+        elif last.penguins is penguins and _same(kept_inert, inert):
+            inert, inert_part = kept_inert, last.inert_part
+        else:
+            inert_part = _inert_part(tiles, inert, penguins)
+            inert = list(inert)
     size = len(counts) + len(unseen_part) + len(available_part) + len(inert_part)
     head = DEPTH_HEADS[size] if size < len(DEPTH_HEADS) else DEPTHS + varint(size)
     block = b"".join([head, counts, unseen_part, available_part, inert_part])
@@ -525,7 +529,7 @@ def _penguin_entry(tiles: _WireTiles, tile: int, penguin: int) -> bytes:
     return entry
 
 
-def _unseen_part(tiles: _WireTiles, unseen: list[int], last: list[int], last_part: bytes) -> bytes:
+def _unseen_part(tiles: _WireTiles, unseen: list[Any], last: list[Any], last_part: bytes) -> bytes:
     """A depth's unseen tiles (View.Depth field 4, every element): a flip takes one tile out of the list, so the
     part last written for this depth (`last_part`, of the tiles `last`) is cut where that tile was instead of
     written again (every element has the same width: checked when the tile table is built); any other change
@@ -534,10 +538,12 @@ def _unseen_part(tiles: _WireTiles, unseen: list[int], last: list[int], last_par
     width = tiles.unseen_width
     if width and count == len(last) - 1:
         cut = 0
-        while cut < count and unseen[cut] == last[cut]:
+        # Tile indices compared by identity (small ints are shared objects; compiled, no unboxing): an index that
+        # is another object of the same value only sends the part to be written in full.
+        while cut < count and unseen[cut] is last[cut]:
             cut += 1
         rest = cut
-        while rest < count and unseen[rest] == last[rest + 1]:
+        while rest < count and unseen[rest] is last[rest + 1]:
             rest += 1
         if rest == count:
             return last_part[:cut * width] + last_part[(cut + 1) * width:]
