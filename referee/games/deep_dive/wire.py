@@ -1,7 +1,9 @@
 """DEEP DIVE's typed messages on the wire, and its View written from the state.
 
 `view_bytes` writes the bytes of `View(**build_view(state, seat))` field by field, in field-number order;
-each tile's message is serialized once per tile table. Tests compare the two on random games.
+each tile's message is serialized once per tile table. A depth's, a board's and the solo AI's parts are kept as
+pieces with copies of what each showed, and only the pieces that changed are written again (docs/decisions.md,
+"DEEP DIVE's View written piece by piece"). Tests compare the bytes with the dict views on random games.
 """
 
 from __future__ import annotations
