@@ -408,12 +408,10 @@ def _ai_board(tiles: _WireTiles, fields: dict[str, Any]) -> bytes:
         water = _tiles_piece(tiles.open_water, ai_open_water, kept[4])
         tiles.last_ai_tiles = (pink, green, yellow, rocks, water)
         score, rows = _ai_score(tiles.values, columns, len(ai_rocks), len(ai_open_water), difficulty)
-        tableau = _keep(
-            tiles.ai_tableaux,
-            tableau_key,
-            b"".join([pink.part, green.part, yellow.part, rocks.part, water.part, varint_field(AI_SCORE, score), varint_field(AI_COMPLETE_ROWS, rows)]),
-            PARTS_KEPT,
-        )
+        parts = [pink.part, green.part, yellow.part, rocks.part, water.part]
+        parts.append(varint_field(AI_SCORE, score))
+        parts.append(varint_field(AI_COMPLETE_ROWS, rows))
+        tableau = _keep(tiles.ai_tableaux, tableau_key, b"".join(parts), PARTS_KEPT)
     position_field = AI_POSITIONS[position] if 0 <= position < len(AI_POSITIONS) else varint_field(AI_POSITION, position)
     size = len(position_field) + len(tableau)
     ai_field = b"".join([AI_BOARD, SMALL_VARINTS[size] if size < 1024 else varint(size), position_field, tableau])
