@@ -162,7 +162,8 @@ def outgoing_request(
     one decision (the state unchanged), so that what every seat's view shows alike is written once.
     """
     view = wire.seat_view_bytes(state, seat, shared)
-    decision = state.decision_name(seat)
+    decision_of = wire.decision_of
+    decision = decision_of(state, seat) if decision_of is not None and options else state.decision_name(seat)
     # The request's fields before the view's bytes, and after them up to the events: each written once per
     # (decision name, type URL) and per option list, so a request joins a handful of parts.
     parts: list[bytes] = [

@@ -142,6 +142,9 @@ class GameWire:
     event: type[Message]
     #: (state, seat, shared) -> bytes; the state is the game's own GameState subclass, hence Any
     view_bytes: Callable[[Any, Seat, SharedParts | None], bytes] | None = None
+    #: (state, seat) -> the decision a seat that is offered options takes (what the engine's `decision_name`
+    #: says for a deciding seat), where the game knows it cheaper than the engine's call; tests compare the two
+    decision_of: Callable[[Any, Seat], str] | None = None
     #: id(option) -> (option, its arena Option as a length-delimited field 4 of DecisionRequest)
     _options: dict[int, tuple[Option, bytes]] = field(default_factory=dict, compare=False, repr=False)
     #: ids of a list's first and last options and its length, mixed (`options_fields`) -> (those options, their fields joined)

@@ -699,4 +699,10 @@ DEPTH_HEADS: Final = tuple(DEPTHS + varint(size) for size in range(1024))
 BOARD_HEADS: Final = tuple(BOARDS + varint(size) for size in range(1024))
 
 
-WIRE = GameWire(view=pb.View, option=pb.OptionPayload, event=pb.Event, view_bytes=view_bytes)
+def decision_of(state: DeepDiveState, seat: Seat) -> str:
+    """The decision of a seat offered options: the phase (the engine's `decision_name` for a deciding seat,
+    without its interpreted call and its deciding-seats tuple)."""
+    return state.phase
+
+
+WIRE = GameWire(view=pb.View, option=pb.OptionPayload, event=pb.Event, view_bytes=view_bytes, decision_of=decision_of)
