@@ -125,6 +125,9 @@ def shared_part(shared: SharedParts | None, name: str, write: Callable[[Any], by
 #: Entries a memory of serialized parts keeps before it is emptied: hits come from the last few decisions, and
 #: a larger memory keeps more keys and events alive for Python's garbage collector to walk (docs/decisions.md).
 CACHE_LIMIT: Final = 512
+#: Option objects and option lists kept by identity per game (`GameWire.option_field`, `options_fields`): an engine
+#: that shares its option objects offers a few hundred, and one that makes some anew must not push those out.
+OPTION_OBJECTS_LIMIT: Final = 4096
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,21 +233,24 @@ class GameWire:
                 if len(self._option_contents) >= OPTION_CONTENTS_LIMIT:
                     self._option_contents.clear()
                 self._option_contents[option_id] = _OptionField(label, flat, encoded)
-        if len(self._options) >= CACHE_LIMIT:
+        if len(self._options) >= OPTION_OBJECTS_LIMIT:
             self._options.clear()
         self._options[id(option)] = (option, encoded)
         return encoded
 
     def options_fields(self, options: Sequence[Option]) -> bytes:
         """DecisionRequest's options (field 4, in order), joined once per list of the same option objects
-        (a decision point offers the same options again and again): found by its first and last options and its
-        length (three ints, no key of every id built per request), then checked option by option."""
+        (a decision point offers the same options again and again): found by an int mixed from its options' ids
+        (no key tuple built per request), then checked option by option."""
         # Read as a tuple (compiled, its items are read directly, a Sequence's through a call each).
         offered: tuple[Option, ...] = options if isinstance(options, tuple) else tuple(options)
         count = len(offered)
         if not count:
             return b""
-        list_key = id(offered[0]) ^ (id(offered[count - 1]) << 2) ^ count
+        # Every option's id mixed in (a few ints: lists with the same ends and other options between are apart).
+        list_key = count
+        for option in offered:
+            list_key = (list_key * 31 + (id(option) >> 4)) & 0xFFFFFFFFFFFFFF  # below 2**61: a machine int compiled
         known = self._option_lists.get(list_key)
         if known is not None:
             listed = known[0]
@@ -255,7 +261,7 @@ class GameWire:
                 if index == count:
                     return known[1]
         encoded = b"".join([self.option_field(option) for option in offered])
-        if len(self._option_lists) >= CACHE_LIMIT:
+        if len(self._option_lists) >= OPTION_OBJECTS_LIMIT:
             self._option_lists.clear()
         self._option_lists[list_key] = (offered, encoded)
         return encoded
