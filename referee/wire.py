@@ -240,17 +240,14 @@ class GameWire:
 
     def options_fields(self, options: Sequence[Option]) -> bytes:
         """DecisionRequest's options (field 4, in order), joined once per list of the same option objects
-        (a decision point offers the same options again and again): found by an int mixed from its options' ids
-        (no key tuple built per request), then checked option by option."""
+        (a decision point offers the same options again and again): found by its first and last options and its
+        length (three ints, no key of every id built per request), then checked option by option."""
         # Read as a tuple (compiled, its items are read directly, a Sequence's through a call each).
         offered: tuple[Option, ...] = options if isinstance(options, tuple) else tuple(options)
         count = len(offered)
         if not count:
             return b""
-        # Every option's id mixed in (a few ints: lists with the same ends and other options between are apart).
-        list_key = count
-        for option in offered:
-            list_key = (list_key * 31 + (id(option) >> 4)) & 0xFFFFFFFFFFFFFF  # below 2**61: a machine int compiled
+        list_key = id(offered[0]) ^ (id(offered[count - 1]) << 2) ^ count
         known = self._option_lists.get(list_key)
         if known is not None:
             listed = known[0]
