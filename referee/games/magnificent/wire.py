@@ -173,11 +173,18 @@ def _public(state: MagnificentState) -> bytes:
     when it was last written for this state (compared in C, identity first: no key built); most requests find
     all but one or two parts as they were."""
     written = _written(state)
-    round_number, start_player, turn_count = state.round, state.start_player, state.turn_count
+    # The state's attributes read from its instance dict: a dict lookup each, not Python's generic attribute look-up.
+    fields: dict[str, Any] = state.__dict__
+    round_number: int
+    start_player: int
+    turn_count: int
+    pending: tuple[str, int] | None
+    players: list[Player]
+    turn: Turn | None
+    round_number, start_player, turn_count, pending, players, turn = _STATE_FIELDS(fields)
     if round_number != written.round or start_player != written.start_player or turn_count != written.turn_count:
         written.round, written.start_player, written.turn_count = round_number, start_player, turn_count
         written.head = _head(round_number, start_player, turn_count)
-    pending = state.pending
     if pending != written.pending:
         # The decision's code and its deciding seats follow from `pending` (and the state's player count) alone.
         known = written.decisions.get(pending)
@@ -186,8 +193,7 @@ def _public(state: MagnificentState) -> bytes:
             known = written.decisions[pending] = (decision, string_field(DECISION, decision) + packed_field(DECIDING, state.deciding_seats()))
         written.pending = pending
         written.decision, written.pending_block = known
-    parts = [written.head, written.pending_block, _market(state, written)]
-    players = state.players_state
+    parts = [written.head, written.pending_block, _market(state, fields, written)]
     kept_players = written.players
     if len(kept_players) != len(players):
         kept_players = written.players = [_PlayerWritten(player) for player in players]
@@ -196,15 +202,14 @@ def _public(state: MagnificentState) -> bytes:
         if kept.player is not player:
             kept = kept_players[index] = _PlayerWritten(player)
         parts.append(kept.written(state, index))
-    turn = state.turn
     if turn is not None:
         parts.append(_turn_part(state, written, turn))
-    tail = _TAIL_SHOWN(state)
+    tail = _TAIL_SHOWN(fields)
     if tail != written.tail:
         written.tail = tail
         written.tail_blocks = _tail(*tail)
         written.tail_block = written.tail_blocks[0] + written.tail_blocks[1]
-    if state.final:
+    if fields["final"]:
         # Field 23 sits between fields 22 and 24 (a finished game only).
         tail_blocks = written.tail_blocks
         parts.append(tail_blocks[0] + encode(pb.View, {"final_scores": final_scores(state)}).SerializeToString() + tail_blocks[1])
@@ -214,7 +219,10 @@ def _public(state: MagnificentState) -> bytes:
 
 
 #: (poster in hand, side B, over, draft, draft round): the values of View fields 20-22 and 24-25
-_TAIL_SHOWN: Final = operator.attrgetter("poster_in_hand", "side_b", "over", "draft", "draft_round")
+_TAIL_SHOWN: Final = operator.itemgetter("poster_in_hand", "side_b", "over", "draft", "draft_round")
+#: The state's fields `_public` reads first, from its instance dict in one C call: View fields 2-4, the pending decision,
+#: the players and the turn
+_STATE_FIELDS: Final = operator.itemgetter("round", "start_player", "turn_count", "pending", "players_state", "turn")
 #: What the turn's fields 1-9 show (TurnInfo, besides the power), then its fields 10-21 that hold no list (besides the
 #: tent of VD2), and what its power reads besides (its power bonus), in one C call each; then its lists (trainers used,
 #: pending tiles, chosen slots)
@@ -408,26 +416,33 @@ def _written(state: MagnificentState) -> _Written:
 _LAST: tuple[MagnificentState, _Written] | None = None
 
 
-def _market(state: MagnificentState, written: _Written) -> bytes:
+#: The state's fields `_market` compares, from its instance dict in one C call
+_MARKET_FIELDS: Final = operator.itemgetter(
+    "main_tent", "display", "poster_display", "poster_deck", "poster_discard", "master_deck", "trainer_deck", "draft_pool",
+    "removed_trainers", "track_tents", "wagons", "supply",
+)
+
+
+def _market(state: MagnificentState, fields: dict[str, Any], written: _Written) -> bytes:
     """View fields 7-17: the main tent, the display, posters, decks, the draft pool, tracks and the supply; each
-    group written again only when it differs from the copy kept when it was last written."""
+    group written again only when it differs from the copy kept when it was last written. `fields`: the state's
+    instance dict (its attributes read as dict items)."""
     changed = False
-    main_tent = state.main_tent
+    (
+        main_tent, display, poster_display, poster_deck, poster_discard, master_deck, trainer_deck, draft_pool,
+        removed_trainers, track_tents, wagons, supply,
+    ) = _MARKET_FIELDS(fields)
     if main_tent != written.main_tent:
         changed = True
         blocks = blocks_of(_PARTS, state.c)
         written.main_tent = main_tent.copy()
         written.main_tent_block = _remembered(blocks, ("main tent", *main_tent.items()), _main_tent, main_tent)
-    display = state.display
     if display != written.display:
         changed = True
         blocks = blocks_of(_PARTS, state.c)
         written.display = [slot.copy() for slot in display]
         written.display_block = _remembered(blocks, ("display", *map(tuple, display)), _display, display)
-    middle = (
-        state.poster_display, len(state.poster_deck), state.poster_discard, len(state.master_deck), len(state.trainer_deck),
-        state.draft_pool, state.removed_trainers,
-    )
+    middle = (poster_display, len(poster_deck), poster_discard, len(master_deck), len(trainer_deck), draft_pool, removed_trainers)
     if middle != written.middle:
         changed = True
         written.middle = _copied(middle)
@@ -442,14 +457,11 @@ def _market(state: MagnificentState, written: _Written) -> bytes:
                 strings_field(REMOVED_TRAINERS, state.removed_trainers),
             ]
         )
-    track_tents = state.track_tents
-    wagons = state.wagons
     if track_tents != written.track_tents or wagons != written.wagons:
         changed = True
         written.track_tents = {colour: tents.copy() for colour, tents in track_tents.items()}
         written.wagons = wagons.copy()
         written.tracks_block = _tracks(state)
-    supply = state.supply
     if supply != written.supply:
         changed = True
         written.supply = supply.copy()
