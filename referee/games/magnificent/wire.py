@@ -311,17 +311,16 @@ class _PlayerWritten:
         self.blocks: list[bytes] = [b""] * 9
         #: the whole field 18
         self.block = b""
-        #: whether the last request found the player changed (the turn's power reads its dice)
-        self.changed = True
+        #: whether the last request found the player's dice changed (the turn's power reads them)
+        self.dice_changed = True
 
     def written(self, state: MagnificentState, index: int) -> bytes:
         """The player's field 18, each of its parts written again where it differs from its copy."""
         player = self.player
         shown = _PLAYER_SHOWN(player)
         if shown == self.shown and index == self.index:
-            self.changed = False
+            self.dice_changed = False
             return self.block
-        self.changed = True
         blocks = self.blocks
         copies = self.copies
         first = not copies or index != self.index
@@ -337,7 +336,8 @@ class _PlayerWritten:
                 ]
             )
             copies[0], copies[1], copies[2], copies[3], copies[4], copies[5] = board, points, coins, gems.copy(), markers, spent
-        if first or masters != copies[6] or dice != copies[7]:
+        self.dice_changed = first or dice != copies[7]
+        if self.dice_changed or masters != copies[6]:
             blocks[1] = _masters(masters, dice)
             blocks[8] = _P_TURNS_TAKEN.of(len(dice))
             copies[6], copies[7] = masters.copy(), dice.copy()
@@ -362,7 +362,7 @@ def _turn_part(state: MagnificentState, written: _Written, turn: Turn) -> bytes:
     if written.decision == "VD2":
         colour, space = turn.tent_space
         tent = state.track_tents[colour][space] or ""
-    head_same = head == written.turn_head_shown and not written.players[turn.seat].changed
+    head_same = head == written.turn_head_shown and not written.players[turn.seat].dice_changed
     effects_same = effects == written.turn_effects_shown and lists == written.turn_lists and tent == written.tent
     if head_same and effects_same:
         return written.turn_block
