@@ -16,7 +16,7 @@ from b99.games import magnificent_pb2 as pb
 from referee.engine import Seat
 from referee.games.magnificent.data import TILE_TYPES
 from referee.games.magnificent.model import Player, Turn
-from referee.games.magnificent.state import MagnificentState
+from referee.games.magnificent.state import DECISION_NAMES, MagnificentState
 from referee.games.magnificent.views import (
     camp_rows, final_scores, hat_label, main_tent_order, own_draft, track_view, view_tables,
 )
@@ -624,4 +624,11 @@ _T_PENDING_TILES: Final = StringField(T_PENDING_TILES)
 _T_TILE_TYPE: Final = StringField(T_TILE_TYPE)
 
 
-WIRE = GameWire(view=pb.View, option=pb.OptionPayload, event=pb.Event, view_bytes=view_bytes)
+def decision_of(state: MagnificentState, seat: Seat) -> str:
+    """The decision of a seat offered options: its pending decision's name (the engine's `decision_name` for a
+    deciding seat, without its interpreted call and its deciding-seats check)."""
+    pending = state.pending
+    return DECISION_NAMES[pending[0]] if pending is not None else ""
+
+
+WIRE = GameWire(view=pb.View, option=pb.OptionPayload, event=pb.Event, view_bytes=view_bytes, decision_of=decision_of)
