@@ -161,10 +161,15 @@ def view_bytes(state: MagnificentState, seat: Seat, shared: SharedParts | None =
     every seat sees (written once for all of a decision's requests when `shared` is given), then the seat's
     own part of the draft."""
     public = shared_part(shared, "public", _public, state)
+    seat_field = _SEAT_FIELDS[seat] if 0 <= seat < len(_SEAT_FIELDS) else SEAT + varint(seat)
     if not state.draft:
-        return SEAT + varint(seat) + public
+        return seat_field + public
     # Fields 26-28, the last ones: the seat's own part of the draft, as views.py decides it.
-    return SEAT + varint(seat) + public + encode(pb.View, own_draft(state, seat)).SerializeToString()
+    return seat_field + public + encode(pb.View, own_draft(state, seat)).SerializeToString()
+
+
+#: View field 1 of each seat, written once
+_SEAT_FIELDS: Final = tuple([SEAT + varint(seat) for seat in range(8)])
 
 
 def _public(state: MagnificentState) -> bytes:
