@@ -558,6 +558,28 @@ def kept_for(memory: dict[int, tuple[Any, _Kept]], owner: _Owner, make: Callable
     return known[1]
 
 
+class LastKept:
+    """`kept_for` with the owner asked for last found first, by identity: most requests of a decision are for the
+    state the request before was for. Holds the memory, its limit and how a missing entry is made."""
+
+    def __init__(self, make: Callable[[Any], Any], limit: int) -> None:
+        self.make = make
+        self.limit = limit
+        #: id(owner) -> (the owner, what is kept for it), as `kept_for` keeps it
+        self.memory: dict[int, tuple[Any, Any]] = {}
+        self.last_owner: object = None
+        self.last_kept: Any = None
+
+    def get(self, owner: object) -> Any:  # noqa: ANN401 - what `make` makes
+        """What is kept for `owner`, made when missing."""
+        if owner is self.last_owner:
+            return self.last_kept
+        kept = kept_for(self.memory, owner, self.make, self.limit)
+        self.last_owner = owner
+        self.last_kept = kept
+        return kept
+
+
 def blocks_of(registry: dict[int, tuple[Any, Blocks]], owner: object) -> Blocks:
     """The Blocks kept for `owner` (a game's component data: blocks written from one set of components are never
     read for another), found by identity; `registry` keeps the owner so its id is never taken by another object."""

@@ -20,10 +20,10 @@ from referee.wire import (
     Blocks,
     GameWire,
     IntField,
+    LastKept,
     SharedParts,
     StringField,
     blocks_of,
-    kept_for,
     key,
     message_field,
     packed_field,
@@ -238,11 +238,8 @@ class _Written:
         self.tail = b""
 
 
-#: id(state) -> (the state, what was last written for it); emptied when full.
-_WRITTEN: dict[int, tuple[Fuji99State, _Written]] = {}
-_WRITTEN_LIMIT = 256
-#: The state of the last request, and what was written for it (`_written`)
-_LAST: tuple[Fuji99State, _Written] | None = None
+#: per state, what was last written for it (the last request's state found first); emptied at 256 states
+_WRITTEN: Final = LastKept(_Written, 256)
 #: What View fields 2-7, 9-17 and 19-25 show, each read in one C call (`players` and `max_rounds` never change)
 _HEAD_SHOWN: Final = operator.attrgetter("round", "active", "phase", "m")
 _MIDDLE_SHOWN: Final = operator.attrgetter("draw", "to_draw", "red_area", "spent", "available", "pagoda", "yellow_left")
@@ -252,16 +249,6 @@ _SEATS_SHOWN: Final = operator.attrgetter("pos", "turns_taken", "bags", "got", "
 #: (`over` is the phase OVER: read from the head, without calling the state's property)
 _TAIL_SHOWN: Final = operator.attrgetter("discard", "resolving", "drawing", "placed", "to_place", "winner")
 
-
-def _written(state: Fuji99State) -> _Written:
-    """What was last written for `state`: most requests are for the state the last one was for."""
-    global _LAST
-    last = _LAST
-    if last is not None and last[0] is state:
-        return last[1]
-    written = kept_for(_WRITTEN, state, _Written, _WRITTEN_LIMIT)
-    _LAST = (state, written)
-    return written
 
 
 def _move_bonus(state: Fuji99State, seat: int) -> int:
@@ -281,7 +268,7 @@ _BONUSES: dict[int, tuple[Any, Blocks]] = {}
 def _public(state: Fuji99State) -> bytes:
     """Every View field but the viewer's seat (field 1): nothing in this game's view is secret. Each part is written
     again only when what it shows differs from the copy kept when it was last written for this state."""
-    written = _written(state)
+    written: _Written = _WRITTEN.get(state)
     head = _HEAD_SHOWN(state)
     if head != written.head_shown:
         written.head_shown = head

@@ -24,11 +24,11 @@ from referee.wire import (
     Blocks,
     GameWire,
     IntField,
+    LastKept,
     SharedParts,
     StringField,
     blocks_of,
     encode,
-    kept_for,
     key,
     message_field,
     optional_string_field,
@@ -177,7 +177,7 @@ def _public(state: MagnificentState) -> bytes:
     player's two halves, the turn, the tail) is written again only when what it shows differs from the copy kept
     when it was last written for this state (compared in C, identity first: no key built); most requests find
     all but one or two parts as they were."""
-    written = _written(state)
+    written: _Written = _WRITTEN.get(state)
     # The state's attributes read from its instance dict: a dict lookup each, not Python's generic attribute look-up.
     fields: dict[str, Any] = state.__dict__
     round_number: int
@@ -400,25 +400,11 @@ def _tail(poster_in_hand: str, side_b: bool, over: bool, draft: bool, draft_roun
     )
 
 
-#: States whose parts are kept (`_Written`) before that memory is emptied.
-_KEPT_LIMIT = 256
-#: id(state) -> (the state, what was last written for it)
-_WRITTEN: dict[int, tuple[MagnificentState, _Written]] = {}
+#: per state, what was last written for it (the last request's state found first); emptied at 256 states
+_WRITTEN: Final = LastKept(_Written, 256)
 
 
-def _written(state: MagnificentState) -> _Written:
-    """What was last written for `state`: most requests are for the state the last one was for."""
-    global _LAST
-    last = _LAST
-    if last is not None and last[0] is state:
-        return last[1]
-    written = kept_for(_WRITTEN, state, _Written, _KEPT_LIMIT)
-    _LAST = (state, written)
-    return written
 
-
-#: The state of the last request, and what was written for it (`_written`)
-_LAST: tuple[MagnificentState, _Written] | None = None
 
 
 #: The state's fields `_market` compares, from its instance dict in one C call
