@@ -337,10 +337,7 @@ class GameWire:
         written = self._event_kind(event.kind)
         data = event.data
         oneof = written.oneof
-        if (
-            oneof is not None and data and written.writers is not None
-            and written.content_tries >= CONTENT_TRIES and written.content_hits * CONTENT_HITS_WANTED < written.content_tries
-        ):
+        if written.direct and oneof is not None and data:
             # [the field's key and length, the sequence number's field, the tail's fields up to the data's own
             # (one bytes object per data size: kind, Any, type URL, lengths, oneof key), then the data's fields]
             parts = [b"", b"", b""]
@@ -375,13 +372,14 @@ class GameWire:
         return tail
 
     def _tail_of(self, event: Event) -> bytes:
-        """`event_tail`'s bytes for an event not met before: found by content where its data are flat, else written."""
-        # Events of one kind often carry the same flat data (a turn start, a tile taken): found by content too.
-        # Only ints, strings, bools and None: values equal as keys then write the same bytes in any field.
-        # A kind whose events are found by content less than once in CONTENT_HITS_WANTED tries stops trying (a tile
-        # flipped with the count left, a tile placed on a square): building their keys costs more than it saves.
+        """`event_tail`'s bytes for an event not met before: written from its data where the data message's every field
+        has a writer (`_EventKind.direct`), else found by content where its data are flat, else written."""
+        # A kind protobuf writes (a map, a float, an enum in its data) is costly to write: events of one kind often carry
+        # the same flat data, so they are found by content too. Only ints, strings, bools and None: values equal as keys
+        # then write the same bytes in any field. Such a kind whose events are found by content less than once in
+        # CONTENT_HITS_WANTED tries stops trying: building their keys costs more than it saves.
         written = self._event_kind(event.kind)
-        if written.content_tries >= CONTENT_TRIES and written.content_hits * CONTENT_HITS_WANTED < written.content_tries:
+        if written.direct or written.content_tries >= CONTENT_TRIES and written.content_hits * CONTENT_HITS_WANTED < written.content_tries:
             return self._event_tail(event, written)
         content = _flat_content(event)
         encoded = None if content is None else self._event_contents.get(content)
@@ -479,7 +477,9 @@ class _EventKind:
     """What every event of one kind writes alike: its kind's field, the data's type URL field, and the data
     message's key and type (`_oneof_field`; None where protobuf writes it)."""
 
-    __slots__ = ("kind", "type_url", "oneof", "writers", "content_tries", "content_hits", "kind_data", "url_value", "url_size", "headers")
+    __slots__ = (
+        "kind", "type_url", "oneof", "writers", "direct", "content_tries", "content_hits", "kind_data", "url_value", "url_size", "headers",
+    )
 
     def __init__(self, kind: bytes, type_url: bytes, oneof: tuple[bytes, Any] | None) -> None:
         self.kind = kind
@@ -494,6 +494,9 @@ class _EventKind:
         self.oneof = oneof
         #: the data message's field writers (`_message_writers`), found once per kind
         self.writers = None if oneof is None else _message_writers(oneof[1])
+        #: written from its data's fields at once, never looked up by content: every field of the data message has a
+        #: writer (compiled, writing a few fields costs less than building and looking up a key of them)
+        self.direct = self.writers is not None
         #: of this kind's first CONTENT_TRIES events, how many were found by content (`_tail_of`; data that are not
         #: flat are never found)
         self.content_tries = 0
@@ -963,7 +966,7 @@ def _write_into(table: tuple[list[_FieldWriter], frozenset[str]] | None, data: M
             if kind == _W_MESSAGES and type(value) is not list and type(value) is not tuple:
                 return -1
             for item in items:
-                if not isinstance(item, Mapping):
+                if type(item) is not dict and not isinstance(item, Mapping):  # a dict first: an ABC's check costs ~2k instructions
                     return -1
                 body_or_none = _write_dict(nested, item)
                 if body_or_none is None:
