@@ -842,7 +842,7 @@ def _field_writer(field: FieldDescriptor) -> _FieldWriter | None:
     """The writer of one field, or None for a field type `dict_bytes` does not write."""
     nested = field.message_type
     if nested is not None:
-        if nested.GetOptions().map_entry:
+        if _is_map_entry(field, nested):
             return None
         return _FieldWriter(field, _W_MESSAGES if field.is_repeated else _W_MESSAGE, nested)
     if field.type in _INT_RANGES:
@@ -854,6 +854,14 @@ def _field_writer(field: FieldDescriptor) -> _FieldWriter | None:
     if field.type == FieldDescriptor.TYPE_BOOL and not field.is_repeated:
         return _FieldWriter(field, _W_BOOL, None)
     return None
+
+
+def _is_map_entry(field: FieldDescriptor, nested: Any) -> bool:  # noqa: ANN401 - a protobuf Descriptor
+    """Whether message field `field` of type `nested` is a map. A map's field is repeated and its entry type is named
+    `<Field>Entry`: only such a type's options are read (building a descriptor's options costs ~2M instructions)."""
+    if not field.is_repeated or not str(nested.name).endswith("Entry"):
+        return False
+    return bool(nested.GetOptions().map_entry)
 
 
 def _message_writers(descriptor: Any) -> tuple[list[_FieldWriter], frozenset[str]] | None:  # noqa: ANN401 - a Descriptor

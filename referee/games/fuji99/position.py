@@ -17,6 +17,8 @@ TURN_START = "turn_start"
 CONFIG_FIELDS = {"max_rounds": "max_rounds"}
 #: `deck` may be left out: the Fuji cards in no hand, omen area, discard or echo being resolved (kept sorted).
 FILLED = ("deck",)
+#: The engine's own: the change tokens (made afresh by `derive`).
+DERIVED = ("hand_tokens",)
 
 
 def _places(state: Fuji99State, *, with_deck: bool = True) -> dict[str, list[object]]:
@@ -40,7 +42,8 @@ def fill(state: Fuji99State, left_out: set[str], given: Mapping[str, Any]) -> No
 
 
 def derive(state: Fuji99State) -> None:
-    """A turn's start named in the position begun as the engine begins one."""
+    """A turn's start named in the position begun as the engine begins one; fresh change tokens."""
+    state.renew_tokens()  # the parts were set from the position, not changed by the rules
     if state.phase == TURN_START:
         state.begin_turn()
 

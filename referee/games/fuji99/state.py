@@ -74,6 +74,9 @@ class Fuji99State(GameState):
         self.to_place: int = 0
         self.winner: int | None = None
         self.end_reason: str | None = None
+        #: What changed: a fresh token replaces a seat's wherever its hand, its omens or the clear cubes on its hand's
+        #: cards change, copied by clone, so a view finds that part as it wrote it before by its token alone.
+        self.hand_tokens: list[object] = [object() for _ in range(n)]
 
     # ----- construction ------------------------------------------------------------
     def start(self) -> None:
@@ -126,7 +129,12 @@ class Fuji99State(GameState):
         twin.to_place = self.to_place
         twin.winner = self.winner
         twin.end_reason = self.end_reason
+        twin.hand_tokens = self.hand_tokens[:]
         return twin
+
+    def renew_tokens(self) -> None:
+        """A fresh token for every part (after the state was edited from outside the rules, as a position is read)."""
+        self.hand_tokens = [object() for _ in range(self.players)]
 
     def determinize(self, seat: Seat, rng: random.Random) -> Self:
         """Nothing is secret in Fuji 99: the deck order and bag draws are still chance nodes."""
@@ -261,6 +269,7 @@ class Fuji99State(GameState):
         else:
             self.hands[seat].append(card)
             self.cubes[card] = 0
+            self.hand_tokens[seat] = object()
         self._resolve_card_draws()
 
     def apply_decisions(self, choices: Mapping[Seat, str]) -> None:
@@ -309,6 +318,8 @@ class Fuji99State(GameState):
         self.m = self.pos[seat]
         activated = [card for card, active in self.omens[seat] if not active]
         self.omens[seat] = [(card, True) for card, _ in self.omens[seat]]
+        if activated:
+            self.hand_tokens[seat] = object()
         self.red_area = self.spent = self.available = 0
         self.draw = [0, 0, 0]
         self.reds_set_aside = False
@@ -375,6 +386,7 @@ class Fuji99State(GameState):
         self.spent += cost
         cubes = self.cubes.pop(card, 0)
         self.hands[seat].remove(card)
+        self.hand_tokens[seat] = object()
         self.bags[seat][CLEAR] += cubes
         self.emit("card_used", seat=seat, card=card, cost=cost, cubes_to_bag=cubes, available_yellow=self.available)
         hook = EFFECTS[kind.effect].on_use
@@ -401,6 +413,7 @@ class Fuji99State(GameState):
 
     def add_omen(self, seat: Seat, card: str) -> None:
         self.omens[seat].append((card, False))
+        self.hand_tokens[seat] = object()
 
     def schedule_echo(self, drawer: Seat, card: str, others: Sequence[Seat]) -> None:
         """Echo resolution: the others draw clockwise, then the drawer, then the echo is discarded."""
@@ -445,6 +458,7 @@ class Fuji99State(GameState):
         self.pagoda += cubes
         self.discard.extend(lost)
         self.hands[seat] = []
+        self.hand_tokens[seat] = object()
         self.emit("card_bust", seat=seat, danger=danger, cards=lost, cubes_to_pagoda=cubes, pagoda=self.pagoda)
         self._end_turn("card_bust")
 
@@ -474,6 +488,7 @@ class Fuji99State(GameState):
                     placements.append({"card": card, "cubes": cap})
             self.pagoda -= demand
             if placements:
+                self.hand_tokens[seat] = object()
                 self.emit("cubes_placed", seat=seat, placements=placements, pagoda=self.pagoda)
             self._finish_stop()
         elif self.pagoda == 0:
@@ -492,6 +507,7 @@ class Fuji99State(GameState):
 
     def _place_cube(self, card: str) -> None:
         self.cubes[card] += 1
+        self.hand_tokens[self.active] = object()
         self.placed[card] = self.placed.get(card, 0) + 1
         self.pagoda -= 1
         self.to_place -= 1
@@ -519,6 +535,8 @@ class Fuji99State(GameState):
         finished = [card for card, active in self.omens[seat] if active]
         self.discard.extend(finished)
         self.omens[seat] = [(card, active) for card, active in self.omens[seat] if not active]
+        if finished:
+            self.hand_tokens[seat] = object()
         self.turns_taken[seat] += 1
         self.emit(
             "turn_end",

@@ -6,29 +6,24 @@
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Sequence
 from typing import Any, Final
 
 from b99.games import fuji99_pb2 as pb
 
 from referee.engine import Seat
+from referee.games.fuji99.effects import EFFECTS
 from referee.games.fuji99.phases import CUBES
 from referee.games.fuji99.phases import OVER as PHASE_OVER
 from referee.games.fuji99.state import Fuji99State
 from referee.wire import (
-    Blocks,
     GameWire,
     IntField,
     LastKept,
     SharedParts,
     StringField,
-    blocks_of,
     key,
     message_field,
-    packed_field,
     shared_part,
-    small_packed_field,
     string_field,
     strings_field,
     varint,
@@ -84,8 +79,6 @@ OMEN_ACTIVE: Final = key(2, 0)
 PLACED_CARD: Final = key(1, 2)
 PLACED_CUBES: Final = key(2, 0)
 
-#: Per component data: hand cards already written (card, cubes on it -> the card and its danger).
-_PARTS: dict[int, tuple[Any, Blocks]] = {}
 
 
 #: counts of cubes a _CubesField keeps before it is emptied
@@ -149,23 +142,39 @@ def _hand_card(card: str, card_type: str, cubes: int, danger: int) -> bytes:
     )
 
 
-def _hand(state: Fuji99State, written_parts: Blocks, cards: Sequence[str]) -> tuple[list[bytes], int]:
-    """A hand's cards as Player field 7 (each remembered by card and cubes on it) and the hand's danger."""
-    card_type = state.data.card_type
-    cubes_get = state.cubes.get
-    hand = []
-    hand_danger = 0
-    for card in cards:
-        on_card = cubes_get(card, 0)
-        card_key = (card, on_card)
-        written = written_parts.get(card_key)
-        if written is None:
-            kind = card_type[card]
-            danger = on_card if kind.danger is None else kind.danger
-            written = written_parts.keep(card_key, (_hand_card(card, kind.type, on_card, danger), danger))
-        hand.append(written[0])
-        hand_danger += written[1]
-    return hand, hand_danger
+class _CardWritten:
+    """A hand card's Player field 7 as last written, the clear cubes on it then, its danger then, and its move bonus."""
+
+    def __init__(self, cubes: int, field: bytes, danger: int, bonus: int) -> None:
+        self.cubes = cubes
+        self.field = field
+        self.danger = danger
+        self.bonus = bonus
+
+
+def _card_written(data: Any, card: str, cubes: int) -> _CardWritten:  # noqa: ANN401 - the state's FujiData
+    """`card` with `cubes` on it written, with its danger and the spaces it adds to every S3 move while held (what
+    `Fuji99State.move_bonus` adds for it: a persistent card's effect's bonus of its parameters)."""
+    kind = data.card_type[card]
+    danger: int = cubes if kind.danger is None else kind.danger
+    bonus = 0
+    if kind.timing == "persistent":
+        hook = EFFECTS[kind.effect].move_bonus
+        if hook is not None:
+            bonus = hook(kind.params)
+    return _CardWritten(cubes, _hand_card(card, kind.type, cubes, danger), danger, bonus)
+
+
+def _cards_of(data: object) -> dict[str, _CardWritten]:
+    """The hand cards written from one set of components (found by identity), by card."""
+    known = _CARDS.get(id(data))
+    if known is None or known[0] is not data:
+        known = _CARDS[id(data)] = (data, {})
+    return known[1]
+
+
+#: id(component data) -> (the data, card -> its field as last written); a card's entry is replaced when the cubes differ
+_CARDS: Final[dict[int, tuple[object, dict[str, _CardWritten]]]] = {}
 
 
 def _seat_head(player: int, position: int, turns_taken: int) -> bytes:
@@ -173,22 +182,30 @@ def _seat_head(player: int, position: int, turns_taken: int) -> bytes:
     return _PLAYER_SEAT.of(player) + _POSITION.of(position) + _TURNS_TAKEN.of(turns_taken)
 
 
-def _bag_and_got(bag: list[int], got: list[bool]) -> bytes:
-    """Player fields 4-6: the bag's cubes, and the yellow spaces reached."""
-    clear, yellow, red = bag
-    return _BAG.of(clear, yellow, red) + _GOT20.of(got[0]) + _GOT50.of(got[1])
-
-
-def _hand_and_omens(state: Fuji99State, player: int) -> bytes:
-    """Player fields 7-9: the hand's cards and danger, and the omens."""
-    hand, hand_danger = _hand(state, blocks_of(_PARTS, state.data), state.hands[player])
-    return b"".join(
-        [
-            *hand,
-            varint_field(HAND_DANGER, hand_danger),
-            *[message_field(OMENS, string_field(OMEN_CARD, card) + varint_field(OMEN_ACTIVE, active)) for card, active in state.omens[player]],
-        ]
-    )
+def _hand_and_omens(fields: dict[str, Any], player: int, seat: _SeatWritten) -> bytes:
+    """Player fields 7-9: the hand's cards and danger, and the omens; sets the seat's move bonus (the sum of its hand
+    cards', as `Fuji99State.move_bonus` sums them)."""
+    data = fields["data"]
+    cards = _cards_of(data)
+    on_cards: dict[str, int] = fields["cubes"]
+    hand: list[str] = fields["hands"][player]
+    parts: list[bytes] = []
+    hand_danger = 0
+    bonus = 0
+    for card in hand:
+        cubes = on_cards.get(card, 0)
+        written = cards.get(card)
+        if written is None or written.cubes != cubes:
+            written = cards[card] = _card_written(data, card, cubes)
+        parts.append(written.field)
+        hand_danger += written.danger
+        bonus += written.bonus
+    parts.append(varint_field(HAND_DANGER, hand_danger))
+    omens: list[tuple[str, bool]] = fields["omens"][player]
+    for card, active in omens:
+        parts.append(message_field(OMENS, string_field(OMEN_CARD, card) + varint_field(OMEN_ACTIVE, active)))
+    seat.move_bonus = bonus
+    return b"".join(parts)
 
 
 def view_bytes(state: Fuji99State, seat: Seat, shared: SharedParts | None = None) -> bytes:
@@ -199,39 +216,66 @@ def view_bytes(state: Fuji99State, seat: Seat, shared: SharedParts | None = None
 
 
 class _SeatWritten:
-    """One seat's View field 8 as last written for a state, and its parts."""
+    """One seat's View field 8 as last written for a state, its parts, and the values each part was written from."""
 
     def __init__(self) -> None:
-        #: fields 1-3, 4-6 and 7-9
+        #: fields 1-3 (position, turns taken), 4-6 (the bag's cubes, the yellow spaces reached) and 7-9 (hand, omens)
         self.head = b""
+        self.position = -1
+        self.turns_taken = -1
         self.bag_block = b""
+        self.clear = -1
+        self.yellow = -1
+        self.red = -1
+        self.got20 = -1
+        self.got50 = -1
         self.hand_block = b""
+        #: the state's `hand_tokens[seat]` when fields 7-9 were written (None: never)
+        self.hand_token: object = None
         #: the whole field 8
         self.block = b""
-        #: the hand's move bonus (`Fuji99State.move_bonus`), None until asked since the hand last changed
-        self.move_bonus: int | None = None
+        #: the hand's move bonus (`Fuji99State.move_bonus`), found with fields 7-9
+        self.move_bonus = 0
 
 
 class _Written:
-    """What was last written for one state, part by part, with copies of what each part showed then. A part as it
-    was (compared in C with its copy, identity first: no key built) is not written again."""
+    """What was last written for one state, part by part, with the values (or copies) each part showed then. A part
+    as it was (its seats' hands found by the state's change tokens, the rest compared with what it showed) is not
+    written again."""
 
     def __init__(self, state: Fuji99State) -> None:
         self.seats = [_SeatWritten() for _ in range(state.players)]
-        #: `_SEATS_SHOWN` as last written, copied, and every seat's field 8
-        self.seats_shown: tuple[Any, ...] = ()
+        #: every seat's field 8
         self.seats_block = b""
-        #: `_HEAD_SHOWN` and View fields 2-7
-        self.head_shown: tuple[Any, ...] = ()
+        #: View fields 2-7 and the values they show
         self.head = b""
-        #: `_MIDDLE_SHOWN` (copied), the deck's size and the active seat's move bonus; View fields 9-18
-        self.middle_shown: tuple[Any, ...] = ()
-        self.middle_phase = ""
-        self.deck_size = -1
-        self.move_bonus = -1
+        self.round = -1
+        self.active = -1
+        self.phase = ""
+        self.movement = -1
+        #: View fields 9-18 and the values they show
         self.middle = b""
-        #: `_TAIL_SHOWN` (copied), whether the game is over, and View fields 19-25
-        self.tail_shown: tuple[Any, ...] = ()
+        self.middle_phase = ""
+        self.draw_clear = -1
+        self.draw_yellow = -1
+        self.draw_red = -1
+        self.to_draw = -1
+        self.red_area = -1
+        self.spent = -1
+        self.available = -1
+        self.move_bonus = -1
+        self.pagoda = -1
+        self.yellow_on_20 = -1
+        self.yellow_on_50 = -1
+        self.deck_size = -1
+        #: View fields 19-25: copies of the lists and dict they show, the values, whether the game is over
+        self.tail_written = False
+        self.discard_shown: list[str] = []
+        self.resolving_shown: list[str] = []
+        self.drawing: int | None = None
+        self.placed_shown: dict[str, int] = {}
+        self.to_place = -1
+        self.winner: int | None = None
         self.over = False
         #: View field 19, the discard pile
         self.discard = b""
@@ -240,68 +284,66 @@ class _Written:
 
 #: per state, what was last written for it (the last request's state found first); emptied at 256 states
 _WRITTEN: Final = LastKept(_Written, 256)
-#: What View fields 2-7, 9-17 and 19-25 show, each read in one C call (`players` and `max_rounds` never change)
-_HEAD_SHOWN: Final = operator.attrgetter("round", "active", "phase", "m")
-_MIDDLE_SHOWN: Final = operator.attrgetter("draw", "to_draw", "red_area", "spent", "available", "pagoda", "yellow_left")
-#: What the seats' fields 8 show, for all seats at once: positions, turns taken, bags, yellow spaces reached, hands,
-#: omens, and the clear cubes on the hands' cards
-_SEATS_SHOWN: Final = operator.attrgetter("pos", "turns_taken", "bags", "got", "hands", "omens", "cubes")
-#: (`over` is the phase OVER: read from the head, without calling the state's property)
-_TAIL_SHOWN: Final = operator.attrgetter("discard", "resolving", "drawing", "placed", "to_place", "winner")
-
-
-
-def _move_bonus(state: Fuji99State, seat: int) -> int:
-    """`state.move_bonus(seat)`: it reads the seat's hand alone (and the component data), so it is kept by hand."""
-    hand = tuple(state.hands[seat])
-    bonuses = blocks_of(_BONUSES, state.data)
-    bonus = bonuses.get(hand)
-    if bonus is None:
-        bonus = bonuses.keep(hand, state.move_bonus(seat))
-    return bonus
-
-
-#: Per component data: a hand's move bonus, by its cards.
-_BONUSES: dict[int, tuple[Any, Blocks]] = {}
 
 
 def _public(state: Fuji99State) -> bytes:
     """Every View field but the viewer's seat (field 1): nothing in this game's view is secret. Each part is written
-    again only when what it shows differs from the copy kept when it was last written for this state."""
+    again only when what it shows differs from what it showed when last written for this state."""
     written: _Written = _WRITTEN.get(state)
-    head = _HEAD_SHOWN(state)
-    if head != written.head_shown:
-        written.head_shown = head
-        round_number, active, phase, movement = head
+    # The state's attributes read from its __dict__ (compiled, a dict lookup costs a third of an interpreted object's
+    # attribute read); every one is an instance attribute the state sets in __init__ and `clone` copies.
+    fields: dict[str, Any] = state.__dict__
+    round_number: int = fields["round"]
+    active: int = fields["active"]
+    phase: str = fields["phase"]
+    movement: int = fields["m"]
+    if round_number != written.round or active != written.active or phase != written.phase or movement != written.movement:
+        written.round = round_number
+        written.active = active
+        written.phase = phase
+        written.movement = movement
         written.head = b"".join(
             [
                 _PLAYERS_FIELD.of(state.players),
                 _ROUND.of(round_number),
-                _MAX_ROUNDS.of(state.max_rounds),
+                _MAX_ROUNDS.of(fields["max_rounds"]),
                 _ACTIVE.of(active),
                 _PHASE.of(phase),
                 _MOVEMENT.of(movement),
             ]
         )
-    parts = [written.head]
-    parts.append(_seats(state, written))
-    active = state.active
-    kept_seat = written.seats[active]
-    move_bonus = kept_seat.move_bonus
-    if move_bonus is None:
-        move_bonus = kept_seat.move_bonus = _move_bonus(state, active)
-    middle = _MIDDLE_SHOWN(state)
-    deck_size = len(state.deck)
-    if middle != written.middle_shown or deck_size != written.deck_size or move_bonus != written.move_bonus or head[2] != written.middle_phase:
-        draw, to_draw, red_area, spent, available, pagoda, yellow_left = middle
-        written.middle_shown = (draw.copy(), to_draw, red_area, spent, available, pagoda, yellow_left.copy())
-        written.deck_size = deck_size
+    seats = _seats(state, fields, written)
+    move_bonus = written.seats[active].move_bonus
+    draw: list[int] = fields["draw"]
+    yellow_left: list[int] = fields["yellow_left"]
+    deck: list[str] = fields["deck"]
+    to_draw: int = fields["to_draw"] if phase == CUBES else 0
+    red_area: int = fields["red_area"]
+    spent: int = fields["spent"]
+    available: int = fields["available"]
+    pagoda: int = fields["pagoda"]
+    if (
+        draw[0] != written.draw_clear or draw[1] != written.draw_yellow or draw[2] != written.draw_red
+        or to_draw != written.to_draw or red_area != written.red_area or spent != written.spent
+        or available != written.available or move_bonus != written.move_bonus or pagoda != written.pagoda
+        or yellow_left[0] != written.yellow_on_20 or yellow_left[1] != written.yellow_on_50 or len(deck) != written.deck_size
+    ):
+        written.draw_clear = draw[0]
+        written.draw_yellow = draw[1]
+        written.draw_red = draw[2]
+        written.to_draw = to_draw
+        written.red_area = red_area
+        written.spent = spent
+        written.available = available
         written.move_bonus = move_bonus
-        written.middle_phase = head[2]
+        written.pagoda = pagoda
+        written.yellow_on_20 = yellow_left[0]
+        written.yellow_on_50 = yellow_left[1]
+        written.deck_size = len(deck)
         written.middle = b"".join(
             [
                 _CURRENT_DRAW.of(draw[0], draw[1], draw[2]),
-                _CUBES_TO_DRAW.of(to_draw if head[2] == CUBES else 0),
+                _CUBES_TO_DRAW.of(to_draw),
                 _RED_AREA.of(red_area),
                 _SPENT_YELLOW.of(spent),
                 _AVAILABLE_YELLOW.of(available),
@@ -309,89 +351,78 @@ def _public(state: Fuji99State) -> bytes:
                 _PAGODA.of(pagoda),
                 _YELLOW_ON_20.of(yellow_left[0]),
                 _YELLOW_ON_50.of(yellow_left[1]),
-                _DECK_SIZE.of(deck_size),
+                _DECK_SIZE.of(len(deck)),
             ]
         )
-    parts.append(written.middle)
-    tail = _TAIL_SHOWN(state)
-    over = head[2] == PHASE_OVER
-    if tail != written.tail_shown or over != written.over:
-        discard, resolving, drawing, placed, to_place, winner = tail
-        kept = written.tail_shown
-        if not kept or discard != kept[0]:
+    discard: list[str] = fields["discard"]
+    resolving: list[str] = fields["resolving"]
+    drawing: int | None = fields["drawing"]
+    placed: dict[str, int] = fields["placed"]
+    to_place: int = fields["to_place"]
+    winner: int | None = fields["winner"]
+    over = phase == PHASE_OVER
+    if (
+        not written.tail_written or discard != written.discard_shown or resolving != written.resolving_shown
+        or drawing != written.drawing or placed != written.placed_shown or to_place != written.to_place
+        or winner != written.winner or over != written.over
+    ):
+        if not written.tail_written or discard != written.discard_shown:
             written.discard = strings_field(DISCARD, discard)
-        written.tail_shown = (discard.copy(), resolving.copy(), drawing, placed.copy(), to_place, winner)
+            written.discard_shown = discard.copy()
+        written.tail_written = True
+        written.resolving_shown = resolving.copy()
+        written.drawing = drawing
+        written.placed_shown = placed.copy()
+        written.to_place = to_place
+        written.winner = winner
         written.over = over
         written.tail = written.discard + _tail(resolving, drawing, placed, to_place, winner, over)
-    parts.append(written.tail)
-    return b"".join(parts)
+    return b"".join([written.head, seats, written.middle, written.tail])
 
 
-def _seats(state: Fuji99State, written: _Written) -> bytes:
-    """View field 8 of every seat. What all seats show is compared at once with a copy (a few C calls); where it
-    differs, each seat's parts (fields 1-3, 4-6, 7-9) that differ from their copies are written again."""
-    shown = _SEATS_SHOWN(state)
-    kept = written.seats_shown
-    if shown == kept:
-        return written.seats_block
-    first = not kept
-    heads = first or shown[0] != kept[0] or shown[1] != kept[1]
-    bags = first or shown[2] != kept[2] or shown[3] != kept[3]
-    cubes_changed = first or shown[6] != kept[6]
-    hands = cubes_changed or shown[4] != kept[4] or shown[5] != kept[5]
-    positions, turns_taken, all_bags, all_got, all_hands, all_omens, cubes = shown
-    if first:
-        # The copies, kept in lists of our own: a seat's entries are replaced where they change.
-        kept = written.seats_shown = (
-            positions.copy(), turns_taken.copy(), [bag.copy() for bag in all_bags], [got.copy() for got in all_got],
-            [hand.copy() for hand in all_hands], [omens.copy() for omens in all_omens], cubes.copy(),
-        )
-    kept_positions, kept_turns, kept_bags, kept_got, kept_hands, kept_omens = kept[0], kept[1], kept[2], kept[3], kept[4], kept[5]
-    # The cards whose clear cubes changed (or that left every hand): only a hand holding one of them shows a change.
-    recounted: list[str] = []
-    if cubes_changed and not first:
-        kept_cubes: dict[str, int] = kept[6]
-        recounted = [card for card, count in cubes.items() if kept_cubes.get(card, -1) != count]
-        recounted += [card for card in kept_cubes if card not in cubes]
-    blocks = []
-    for player in range(state.players):
-        seat = written.seats[player]
-        changed = first
-        if first or heads and (positions[player] != kept_positions[player] or turns_taken[player] != kept_turns[player]):
-            seat.head = _seat_head(player, positions[player], turns_taken[player])
-            kept_positions[player] = positions[player]
-            kept_turns[player] = turns_taken[player]
+def _seats(state: Fuji99State, fields: dict[str, Any], written: _Written) -> bytes:
+    """View field 8 of every seat. A seat's parts (fields 1-3, 4-6, 7-9) are written again where the values they show
+    differ from those they were written from, its hand and omens where the state's change token for them did."""
+    positions: list[int] = fields["pos"]
+    turns: list[int] = fields["turns_taken"]
+    bags: list[list[int]] = fields["bags"]
+    gots: list[list[int]] = fields["got"]  # bools (ints where a position was written by hand)
+    hand_tokens: list[object] = fields["hand_tokens"]
+    kept_seats = written.seats
+    changed_any = False
+    for player in range(len(kept_seats)):
+        seat = kept_seats[player]
+        changed = False
+        position = positions[player]
+        turns_taken = turns[player]
+        if position != seat.position or turns_taken != seat.turns_taken:
+            seat.head = _seat_head(player, position, turns_taken)
+            seat.position = position
+            seat.turns_taken = turns_taken
             changed = True
-        if first or bags and (all_bags[player] != kept_bags[player] or all_got[player] != kept_got[player]):
-            seat.bag_block = _bag_and_got(all_bags[player], all_got[player])
-            kept_bags[player] = all_bags[player].copy()
-            kept_got[player] = all_got[player].copy()
+        bag = bags[player]
+        got = gots[player]
+        clear, yellow, red = bag[0], bag[1], bag[2]
+        got20, got50 = got[0], got[1]
+        if clear != seat.clear or yellow != seat.yellow or red != seat.red or got20 != seat.got20 or got50 != seat.got50:
+            seat.bag_block = _BAG.of(clear, yellow, red) + _GOT20.of(got20) + _GOT50.of(got50)
+            seat.clear = clear
+            seat.yellow = yellow
+            seat.red = red
+            seat.got20 = got20
+            seat.got50 = got50
             changed = True
-        if hands:
-            hand = all_hands[player]
-            hand_changed = first or hand != kept_hands[player]
-            if hand_changed or all_omens[player] != kept_omens[player] or _holds_any(hand, recounted):
-                if hand_changed:
-                    seat.move_bonus = None
-                    kept_hands[player] = hand.copy()
-                kept_omens[player] = all_omens[player].copy()
-                seat.hand_block = _hand_and_omens(state, player)
-                changed = True
+        token = hand_tokens[player]
+        if token is not seat.hand_token:
+            seat.hand_block = _hand_and_omens(fields, player, seat)
+            seat.hand_token = token
+            changed = True
         if changed:
             seat.block = message_field(SEATS, seat.head + seat.bag_block + seat.hand_block)
-        blocks.append(seat.block)
-    if cubes_changed and not first:
-        written.seats_shown = (*kept[:6], cubes.copy())
-    written.seats_block = b"".join(blocks)
+            changed_any = True
+    if changed_any:
+        written.seats_block = b"".join([seat.block for seat in kept_seats])
     return written.seats_block
-
-
-def _holds_any(hand: list[str], cards: list[str]) -> bool:
-    """Whether `hand` holds one of `cards`."""
-    for card in cards:
-        if card in hand:
-            return True
-    return False
 
 
 def _tail(resolving: list[str], drawing: int | None, placed: dict[str, int], to_place: int, winner: int | None, over: bool) -> bytes:
@@ -408,4 +439,11 @@ def _tail(resolving: list[str], drawing: int | None, placed: dict[str, int], to_
     return b"".join(parts)
 
 
-WIRE = GameWire(view=pb.View, option=pb.OptionPayload, event=pb.Event, view_bytes=view_bytes)
+def decision_of(state: Fuji99State, seat: Seat) -> str:
+    """The decision of a seat offered options: the phase (the engine's `decision_name` for its one deciding seat, the
+    active one), read from the state's __dict__ without the engine's interpreted call."""
+    phase: str = state.__dict__["phase"]
+    return phase
+
+
+WIRE = GameWire(view=pb.View, option=pb.OptionPayload, event=pb.Event, view_bytes=view_bytes, decision_of=decision_of)
