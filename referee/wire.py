@@ -160,6 +160,8 @@ class GameWire:
     _events: dict[int, _EventField] = field(default_factory=dict, compare=False, repr=False)
     #: event kind -> how an event of that kind is written (`_EventKind`)
     _event_kinds: dict[str, _EventKind] = field(default_factory=dict, compare=False, repr=False)
+    #: the logs' events written in order, the one used last first (`events_fields`)
+    _runs: list[_EventRun] = field(default_factory=list, compare=False, repr=False)
 
     @property
     def view_type_url(self) -> bytes:
@@ -305,35 +307,95 @@ class GameWire:
     def events_fields(self, events: Sequence[tuple[int, Event]]) -> bytes:
         """DecisionRequest's events (field 5, in order), from (sequence number, event) pairs.
 
-        Each event's whole field is kept with the sequence number it was written with: the next seat that is sent
-        the same event under the same number (every seat, where all see it) reuses the field as it is."""
-        parts: list[bytes] = []
-        known_events = self._events
+        The fields of a log's events are kept in log order, each written once under its number (an `_EventRun`): the
+        next seat sent the same event under the same number (every seat, where all see it) takes its field from the
+        run by position, with no lookup. An event that is not the run's at its number is written apart."""
         listed: list[tuple[int, Event]] = events if isinstance(events, list) else list(events)  # read directly, compiled
+        if not listed:
+            return b""
+        first_sequence, first_event = listed[0]
+        run = self._run_for(first_sequence, first_event)
+        entries = run.entries
+        start = run.start
+        parts: list[bytes] = []
         for sequence, event in listed:
-            known = known_events.get(id(event))
-            if known is not None and known.event is event:
-                if known.sequence == sequence:
-                    parts.append(known.whole)
+            index = sequence - start
+            size = len(entries)
+            if 0 <= index < size:
+                entry = entries[index]
+                if entry[0] is event and entry[1] == sequence:
+                    parts.append(entry[2])
                     continue
-                tail = known.tail()
-                written = _event_field(sequence, tail)
-                known.sequence = sequence
-                known.whole = written
-                known.tail_start = len(written) - len(tail)
-            else:
-                known = self._new_event(sequence, event)
-                if len(known_events) >= CACHE_LIMIT:
-                    known_events.clear()
-                known_events[id(event)] = known
-                written = known.whole
-            parts.append(written)
+            elif size <= index < size + RUN_GAP and size < RUN_LIMIT:
+                # the run's next event (after holes for numbers no request has held yet)
+                while size < index:
+                    entries.append(_HOLE)
+                    size += 1
+                written = self._event_whole(sequence, event)[0]
+                entries.append((event, sequence, written))
+                parts.append(written)
+                continue
+            parts.append(self._event_apart(sequence, event))
         return b"".join(parts)
 
+    def _run_for(self, sequence: int, event: Event) -> _EventRun:
+        """The run holding `event` under `sequence`, else one that comes up to `sequence`, else a new run starting there
+        (the oldest of RUNS_KEPT dropped); the one found is put first."""
+        runs = self._runs
+        found: _EventRun | None = None
+        for run in runs:
+            index = sequence - run.start
+            if 0 <= index < len(run.entries) and run.entries[index][0] is event:
+                found = run
+                break
+        if found is None:
+            for run in runs:
+                index = sequence - run.start
+                size = len(run.entries)
+                if size <= index < size + RUN_GAP and size < RUN_LIMIT:
+                    found = run
+                    break
+        if found is None:
+            found = _EventRun(sequence)
+            if len(runs) >= RUNS_KEPT:
+                runs.pop()
+        elif runs[0] is found:
+            return found
+        else:
+            runs.remove(found)
+        runs.insert(0, found)
+        return found
+
+    def _event_apart(self, sequence: int, event: Event) -> bytes:
+        """One event's field, written apart from the runs: kept with the sequence number it was written with, so that
+        the next seat sent the same event under the same number reuses the field as it is."""
+        known_events = self._events
+        known = known_events.get(id(event))
+        if known is not None and known.event is event:
+            if known.sequence == sequence:
+                return known.whole
+            tail = known.tail()
+            written = _event_field(sequence, tail)
+            known.sequence = sequence
+            known.whole = written
+            known.tail_start = len(written) - len(tail)
+            return written
+        known = self._new_event(sequence, event)
+        if len(known_events) >= CACHE_LIMIT:
+            known_events.clear()
+        known_events[id(event)] = known
+        return known.whole
+
     def _new_event(self, sequence: int, event: Event) -> _EventField:
-        """An event met for the first time, as DecisionRequest's field 5 under `sequence`: where its kind is no
-        longer looked up by content (`_tail_of`), the field's head, the event's kind, its Any and its data's fields
-        are joined in one go (no bytes written for the data, then the tail, then the field around them)."""
+        """An event met for the first time, as DecisionRequest's field 5 under `sequence` (`_event_whole`), kept."""
+        whole, tail_size = self._event_whole(sequence, event)
+        return _EventField(event, whole, len(whole) - tail_size, sequence)
+
+    def _event_whole(self, sequence: int, event: Event) -> tuple[bytes, int]:
+        """An event as DecisionRequest's field 5 under `sequence`, and the size of its tail (kind and data): where its
+        kind is written from its data at once (`_EventKind.direct`), the field's head, the event's kind, its Any and
+        its data's fields are joined in one go (no bytes written for the data, then the tail, then the field around
+        them)."""
         written = self._event_kind(event.kind)
         data = event.data
         oneof = written.oneof
@@ -354,11 +416,9 @@ class GameWire:
                     parts[1] = sequence_field
                 size = len(sequence_field) + tail_size
                 parts[0] = _EVENT_HEADS[size] if size < 1024 else REQUEST_EVENT + varint(size)
-                whole = b"".join(parts)
-                return _EventField(event, whole, len(whole) - tail_size, sequence)
+                return b"".join(parts), tail_size
         tail = self._tail_of(event)
-        whole = _event_field(sequence, tail)
-        return _EventField(event, whole, len(whole) - len(tail), sequence)
+        return _event_field(sequence, tail), len(tail)
 
     def event_tail(self, event: Event) -> bytes:
         """An arena Event's fields after its sequence number (kind and data), serialized once per event object."""
@@ -428,6 +488,26 @@ def _flat_copy(data: Mapping[str, Any]) -> dict[str, Any] | None:
             if kind is not int and kind is not str and kind is not bool:
                 return None
     return dict(fields)
+
+
+class _EventRun:
+    """The fields of a log's events from sequence number `start` on, in log order: per number, the event, the number
+    and its DecisionRequest field 5 (`_HOLE` for a number no request has held yet). An entry says what it holds (a
+    field is the bytes of its number and event alone), so it is used only for that event under that number, whichever
+    log, seat or thread asks; entries are only ever appended, whole."""
+
+    def __init__(self, start: int) -> None:
+        self.start = start
+        self.entries: list[tuple[Event | None, int, bytes]] = []
+
+
+#: a run's entry for a number no request has held yet
+_HOLE: Final[tuple[Event | None, int, bytes]] = (None, -1, b"")
+#: numbers a run holds at most (a new run starts after them), numbers skipped at once as holes, and runs kept per wire
+#: (one per game in play in the process, several for games played in turn)
+RUN_LIMIT: Final = 4096
+RUN_GAP: Final = 256
+RUNS_KEPT: Final = 4
 
 
 class _EventField:
@@ -809,7 +889,7 @@ class _FieldWriter:
         self.presence: bool = bool(field.has_presence) and kind in (_W_INT, _W_BOOL, _W_STRING)
         self.low, self.high = _INT_RANGES.get(field.type, (0, 0))
         #: an integer field's values 0.._SMALL_INTS-1 written (key and varint): looked up, not joined, per value
-        self.small: tuple[bytes, ...] = tuple(self.key + _SMALL_VARINTS[value] for value in range(_SMALL_INTS)) if kind == _W_INT else ()
+        self.small: tuple[bytes, ...] = _small_fields(self.key) if kind == _W_INT else ()
         self.nested = nested
         #: a string field's (or element's) text -> the field written: events and options repeat the same ids and names
         self.texts: dict[str, bytes] = {}
@@ -836,6 +916,19 @@ class _FieldWriter:
                 self.texts.clear()
             element = self.texts[value] = self.key + varint(len(encoded)) + encoded
         return element
+
+
+def _small_fields(field_key: bytes) -> tuple[bytes, ...]:
+    """An integer field of this key holding each value 0.._SMALL_INTS-1, written once per key (message types share their
+    field numbers: a process meets a few dozen keys)."""
+    written = _SMALL_FIELDS.get(field_key)
+    if written is None:
+        written = _SMALL_FIELDS[field_key] = tuple([field_key + _SMALL_VARINTS[value] for value in range(_SMALL_INTS)])
+    return written
+
+
+#: integer field key -> `_small_fields`
+_SMALL_FIELDS: Final[dict[bytes, tuple[bytes, ...]]] = {}
 
 
 def _field_writer(field: FieldDescriptor) -> _FieldWriter | None:

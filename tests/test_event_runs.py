@@ -1,0 +1,136 @@
+"""A request's events are slices of a run: the fields of a log's events written once, in order, into one buffer
+(`GameWire.events_fields`). Whatever the order in which seats, games and clones ask, and whether the numbers are the
+log's positions or each seat's own (as a match numbers them, so that a seat that does not see an event has other
+numbers from then on), every request's events are protobuf's own serialization of those arena Events."""
+
+from __future__ import annotations
+
+import random
+import sys
+import threading
+
+import pytest
+
+import b99.arena_pb2 as arena_pb2
+from referee import messages
+from referee.chance import sample_outcome
+from referee.engine import Event, GameState
+from referee.registry import game_ids, get_game
+from referee.wire import RUN_LIMIT, RUNS_KEPT, GameWire, fill, get_wire, pack
+
+
+def _expected(wire: GameWire, pairs: list[tuple[int, Event]]) -> bytes:
+    return arena_pb2.DecisionRequest(
+        events=[
+            arena_pb2.Event(sequence=sequence, kind=event.kind, data=pack(fill(wire.event(), {event.kind: event.data})))
+            for sequence, event in pairs
+        ]
+    ).SerializeToString()
+
+
+def _advance(state: GameState, rng: random.Random) -> None:
+    if state.is_chance_node():
+        state.apply_chance(sample_outcome(state.chance_outcomes(), rng).id)
+    else:
+        state.apply_decisions({seat: rng.choice(list(state.legal_options(seat))).id for seat in state.deciding_seats()})
+
+
+class _Table:
+    """A game in play with each seat's event cursor and own numbering (as `referee.match` keeps them)."""
+
+    def __init__(self, state: GameState, own_numbers: bool) -> None:
+        self.state = state
+        self.own_numbers = own_numbers
+        self.cursors = [0] * state.players
+        self.sent = [0] * state.players
+
+    def clone(self) -> _Table:
+        twin = _Table(self.state.clone(), self.own_numbers)
+        twin.cursors = list(self.cursors)
+        twin.sent = list(self.sent)
+        return twin
+
+    def events_of(self, seat: int) -> list[tuple[int, Event]]:
+        events = messages.seat_events(self.state, seat, self.cursors[seat])
+        self.cursors[seat] = len(self.state.events)
+        if self.own_numbers:
+            events = [(self.sent[seat] + offset, event) for offset, (_, event) in enumerate(events)]
+            self.sent[seat] += len(events)
+        return events
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+@pytest.mark.parametrize("own_numbers", [False, True])
+def test_events_of_interleaved_games_clones_and_seats_are_protobufs_bytes(game_id: str, own_numbers: bool) -> None:
+    game = get_game(game_id)
+    shared_wire = get_wire(game_id)
+    wire = GameWire(shared_wire.view, shared_wire.option, shared_wire.event)  # runs of its own
+    rng = random.Random(5)
+    compared = 0
+    for players in range(game.min_players, game.max_players + 1):
+        tables = [_Table(game.new_initial_state(game.make_config(players)), own_numbers) for _ in range(2)]
+        while any(not table.state.is_terminal() for table in tables) and compared < 3000:
+            table = rng.choice([table for table in tables if not table.state.is_terminal()])
+            for _ in range(rng.randint(1, 4)):
+                if not table.state.is_terminal():
+                    _advance(table.state, rng)
+            seats = list(range(players))
+            rng.shuffle(seats)
+            for seat in seats[: rng.randint(1, players)]:
+                pairs = table.events_of(seat)
+                assert wire.events_fields(pairs) == _expected(wire, pairs), (game_id, players, seat)
+                compared += 1
+            if rng.random() < 0.05 and len(tables) < 2 * RUNS_KEPT:
+                tables.append(table.clone())  # shares its log with its source until either appends
+    assert compared > 20
+
+
+def test_a_run_that_is_full_and_requests_out_of_order_still_give_protobufs_bytes() -> None:
+    shared_wire = get_wire("fuji99")
+    wire = GameWire(shared_wire.view, shared_wire.option, shared_wire.event)
+    events = [Event("moved", {"seat": n % 3, "start": n % 50, "end": n % 50 + 3, "reason": "draw"}) for n in range(RUN_LIMIT + 300)]
+    pairs = list(enumerate(events))
+    rng = random.Random(2)
+    start = 0
+    while start < len(pairs):  # in order, a few at a time: past the run's limit a new run starts
+        end = start + rng.randint(1, 40)
+        assert wire.events_fields(pairs[start:end]) == _expected(wire, pairs[start:end])
+        start = end
+    for _ in range(200):  # anywhere, with gaps and the same events under other numbers
+        first = rng.randrange(len(pairs))
+        chunk = pairs[first:first + rng.randint(1, 30)]
+        chunk = [pair for pair in chunk if rng.random() < 0.8]
+        if rng.random() < 0.3:
+            chunk = [(sequence + rng.randint(-2, 2) % 5, event) for sequence, event in chunk]
+        assert wire.events_fields(chunk) == _expected(wire, chunk)
+
+
+def test_threads_writing_one_wires_runs_at_once_each_get_protobufs_bytes() -> None:
+    """An entry of a run says which event under which number it holds: however threads interleave their appends, no
+    request takes another event's field (or one written under another number)."""
+    shared_wire = get_wire("fuji99")
+    wire = GameWire(shared_wire.view, shared_wire.option, shared_wire.event)
+    events = [Event("moved", {"seat": n % 4, "start": n % 60, "end": n % 60 + 2, "reason": "draw"}) for n in range(3000)]
+    failures: list[str] = []
+
+    def ask(shift: int) -> None:
+        rng = random.Random(shift)
+        start = 0
+        while start < len(events) and not failures:
+            end = start + rng.randint(1, 12)
+            pairs = [(sequence + shift, event) for sequence, event in enumerate(events[start:end], start=start)]
+            if wire.events_fields(pairs) != _expected(wire, pairs):
+                failures.append(f"shift {shift} at {start}")
+            start = end
+
+    threads = [threading.Thread(target=ask, args=(shift % 2,)) for shift in range(4)]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads switch as often as they can (where the wire runs as Python)
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert not failures
