@@ -165,19 +165,29 @@ def outgoing_request(
     decision_of = wire.decision_of
     decision = decision_of(state, seat) if decision_of is not None and options else state.decision_name(seat)
     # The request's fields before the view's bytes, and after them up to the events: each written once per
-    # (decision name, type URL) and per option list, so a request joins a handful of parts.
-    parts: list[bytes] = [
-        b"",  # the RefereeMessage's field key and length, once the request's length is known
-        REQUEST_ID + varint(request_id) if request_id else b"",
-        _decision_field(decision) if decision else b"",
-    ]
+    # (decision name, type URL) and per option list, so a request joins a handful of parts (pieces put in the list
+    # as they are: one join costs less than a `+` per piece).
+    if 0 < request_id < len(_REQUEST_IDS):
+        request_field = _REQUEST_IDS[request_id]
+    else:
+        request_field = REQUEST_ID + varint(request_id) if request_id else b""
     type_url = wire.view_type_url
+    parts: list[bytes]
     if view:
         view_length = varint(len(view))
-        parts.append(REQUEST_VIEW + varint(len(type_url) + len(ANY_VALUE) + len(view_length) + len(view)) + type_url + ANY_VALUE + view_length)
-        parts.append(view)
+        parts = [
+            b"",  # the RefereeMessage's field key and length, once the request's length is known
+            request_field,
+            _decision_field(decision) if decision else b"",
+            REQUEST_VIEW,
+            varint(len(type_url) + len(ANY_VALUE) + len(view_length) + len(view)),
+            type_url,
+            ANY_VALUE,
+            view_length,
+            view,
+        ]
     else:
-        parts.append(REQUEST_VIEW + varint(len(type_url)) + type_url)
+        parts = [b"", request_field, _decision_field(decision) if decision else b"", REQUEST_VIEW, varint(len(type_url)), type_url]
     parts.append(wire.options_fields(options))
     if events:
         parts.append(wire.events_fields(events))
@@ -263,6 +273,8 @@ REQUEST_ID: Final = key(1, 0)
 REQUEST_DECISION: Final = key(2, 2)
 REQUEST_VIEW: Final = key(3, 2)
 REQUEST_CLOCK: Final = key(6, 2)
+#: DecisionRequest's request id field, by id (0: none)
+_REQUEST_IDS: Final = tuple(REQUEST_ID + varint(request_id) if request_id else b"" for request_id in range(1024))
 REQUEST_WORLD: Final = key(7, 2)
 CLOCK_PER_DECISION: Final = key(1, 1)
 CLOCK_BANK: Final = key(2, 1)
