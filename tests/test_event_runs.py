@@ -134,3 +134,28 @@ def test_threads_writing_one_wires_runs_at_once_each_get_protobufs_bytes() -> No
     finally:
         sys.setswitchinterval(interval)
     assert not failures
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_seat_events_of_interleaved_games_and_clones_are_what_each_seat_may_see(game_id: str) -> None:
+    """`messages.seat_events`, asked for games and clones in turn, from any cursor, gives exactly the events from there
+    on the seat may see, deferred ones built (what the runs are fed)."""
+    game = get_game(game_id)
+    rng = random.Random(9)
+    players = game.max_players
+    states = [game.new_initial_state(game.make_config(players)) for _ in range(2)]
+    checked = 0
+    while not all(state.is_terminal() for state in states) and checked < 2000:
+        state = rng.choice([state for state in states if not state.is_terminal()])
+        for _ in range(rng.randint(1, 5)):
+            if not state.is_terminal():
+                _advance(state, rng)
+        if rng.random() < 0.05 and len(states) < 6:
+            states.append(state.clone())
+        seat = rng.randrange(players)
+        start = rng.randrange(len(state.events) + 1)
+        got = messages.seat_events(state, seat, start)  # first: deferred events are still to be built
+        expected = [(position, event) for position, event in enumerate(state.events.since(0)) if event.visible_to(seat)]
+        assert got == [pair for pair in expected if pair[0] >= start]
+        checked += 1
+    assert checked > 20

@@ -304,7 +304,7 @@ def _public(state: Fuji99State) -> bytes:
         written.movement = movement
         written.head = b"".join(
             [
-                _PLAYERS_FIELD.of(state.players),
+                _PLAYERS_FIELD.of(len(written.seats)),  # the player count (`state.players` is an interpreted property)
                 _ROUND.of(round_number),
                 _MAX_ROUNDS.of(fields["max_rounds"]),
                 _ACTIVE.of(active),
