@@ -13,6 +13,7 @@ from referee.engine import Event, GameConfig, GameResult, GameState, Option, Sea
 from referee.wire import (
     ANY_VALUE,
     GameWire,
+    LastKept,
     SharedParts,
     double_field,
     key,
@@ -190,7 +191,7 @@ def outgoing_request(
         parts = [b"", request_field, _decision_field(decision) if decision else b"", REQUEST_VIEW, varint(len(type_url)), type_url]
     parts.append(wire.options_fields(options))
     if events:
-        parts.append(wire.events_fields(events))
+        parts.append(wire.events_fields(events, _PLAYERS.get(state.config) == 1))
     parts.append(_clock_bytes(clock))
     size = 0
     for part in parts:
@@ -212,6 +213,17 @@ def decision_message(
 ) -> arena_pb2.RefereeMessage:
     """A RefereeMessage holding `seat`'s DecisionRequest (`outgoing_request`, parsed in protobuf's C runtime)."""
     return outgoing_request(wire, request_id, state, seat, options, events, clock, shared).referee_message()
+
+
+def _players(config: GameConfig) -> int:
+    """A config's player count."""
+    players: int = config.players
+    return players
+
+
+#: per game config (the last one first; a config is small and holds no state), its player count: a game of one seat
+#: keeps nothing of its events for other seats
+_PLAYERS: Final = LastKept(_players, 256)
 
 
 def _decision_field(decision: str) -> bytes:

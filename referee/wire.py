@@ -304,15 +304,20 @@ class GameWire:
             return written.kind + EVENT_DATA + (_SMALL_VARINTS[size] if size < 1024 else varint(size)) + written.type_url + ANY_VALUE + value_length + value
         return written.kind + message_field(EVENT_DATA, written.type_url)
 
-    def events_fields(self, events: Sequence[tuple[int, Event]]) -> bytes:
+    def events_fields(self, events: Sequence[tuple[int, Event]], alone: bool = False) -> bytes:
         """DecisionRequest's events (field 5, in order), from (sequence number, event) pairs.
 
         The fields of a log's events are kept in log order, each written once under its number (an `_EventRun`): the
         next seat sent the same event under the same number (every seat, where all see it) takes its field from the
-        run by position, with no lookup. An event that is not the run's at its number is written apart."""
+        run by position, with no lookup. An event that is not the run's at its number is written apart. `alone`: no
+        other seat will be sent these events (a game of one seat): they are written and nothing is kept."""
         listed: list[tuple[int, Event]] = events if isinstance(events, list) else list(events)  # read directly, compiled
         if not listed:
             return b""
+        if alone:
+            if len(listed) == 1:
+                return self._event_whole(listed[0][0], listed[0][1])[0]
+            return b"".join([self._event_whole(sequence, event)[0] for sequence, event in listed])
         first_sequence, first_event = listed[0]
         run = self._run_for(first_sequence, first_event)
         entries = run.entries

@@ -159,3 +159,30 @@ def test_seat_events_of_interleaved_games_and_clones_are_what_each_seat_may_see(
         assert got == [pair for pair in expected if pair[0] >= start]
         checked += 1
     assert checked > 20
+
+
+def test_events_of_a_game_of_one_seat_are_written_alone_and_are_protobufs_bytes() -> None:
+    """A game of one seat (DEEP DIVE solo) sends each event to its one seat: its request's events are written and
+    nothing is kept for other seats (`alone`), the same bytes as any request's."""
+    from referee.clock import SeatClock, TimeControl
+
+    game = get_game("deep_dive")
+    wire = get_wire("deep_dive")
+    rng = random.Random(4)
+    state = game.new_initial_state(game.make_config(1))
+    clock = SeatClock.start(TimeControl())
+    cursor = 0
+    requests = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_chance(sample_outcome(state.chance_outcomes(), rng).id)
+            continue
+        events = messages.seat_events(state, 0, cursor)
+        cursor = len(state.events)
+        assert wire.events_fields(events, alone=True) == wire.events_fields(events) == _expected(wire, events)
+        options = list(state.legal_options(0))
+        request = messages.outgoing_request(wire, requests + 1, state, 0, options, events, clock).decision_request
+        assert [(event.sequence, event.kind) for event in request.events] == [(sequence, event.kind) for sequence, event in events]
+        state.apply_decisions({0: rng.choice(options).id})
+        requests += 1
+    assert requests > 10
