@@ -142,39 +142,58 @@ def _hand_card(card: str, card_type: str, cubes: int, danger: int) -> bytes:
     )
 
 
-class _CardWritten:
-    """A hand card's Player field 7 as last written, the clear cubes on it then, its danger then, and its move bonus."""
+class _Card:
+    """A Fuji card as a hand shows it: its printed danger (None: the clear cubes on it), the spaces it adds to every S3
+    move while held (what `Fuji99State.move_bonus` adds for it: a persistent card's effect's bonus of its parameters),
+    and its Player field 7 by the clear cubes on it, each written once."""
 
-    def __init__(self, cubes: int, field: bytes, danger: int, bonus: int) -> None:
-        self.cubes = cubes
-        self.field = field
-        self.danger = danger
-        self.bonus = bonus
+    def __init__(self, data: Any, card: str) -> None:  # noqa: ANN401 - the state's FujiData
+        kind = data.card_type[card]
+        self.card = card
+        self.type: str = kind.type
+        self.danger: int | None = kind.danger
+        bonus = 0
+        if kind.timing == "persistent":
+            hook = EFFECTS[kind.effect].move_bonus
+            if hook is not None:
+                bonus = hook(kind.params)
+        self.bonus: int = bonus
+        #: cubes on it -> its field (b"": not written yet)
+        self.fields: list[bytes] = []
+
+    def field(self, cubes: int) -> bytes:
+        """The card with `cubes` clear cubes on it, as Player field 7."""
+        if 0 <= cubes < len(self.fields):
+            written = self.fields[cubes]
+            if written:
+                return written
+        written = _hand_card(self.card, self.type, cubes, cubes if self.danger is None else self.danger)
+        if 0 <= cubes < _CUBES_KEPT:
+            while len(self.fields) <= cubes:
+                self.fields.append(b"")
+            self.fields[cubes] = written
+        return written
 
 
-def _card_written(data: Any, card: str, cubes: int) -> _CardWritten:  # noqa: ANN401 - the state's FujiData
-    """`card` with `cubes` on it written, with its danger and the spaces it adds to every S3 move while held (what
-    `Fuji99State.move_bonus` adds for it: a persistent card's effect's bonus of its parameters)."""
-    kind = data.card_type[card]
-    danger: int = cubes if kind.danger is None else kind.danger
-    bonus = 0
-    if kind.timing == "persistent":
-        hook = EFFECTS[kind.effect].move_bonus
-        if hook is not None:
-            bonus = hook(kind.params)
-    return _CardWritten(cubes, _hand_card(card, kind.type, cubes, danger), danger, bonus)
+#: counts of clear cubes on a card whose fields a `_Card` keeps
+_CUBES_KEPT: Final = 64
 
 
-def _cards_of(data: object) -> dict[str, _CardWritten]:
-    """The hand cards written from one set of components (found by identity), by card."""
+def _cards_of(data: object) -> dict[str, _Card]:
+    """The hand cards of one set of components (found by identity, the last one first), by card."""
+    last = _LAST_CARDS[0]
+    if last is not None and last[0] is data:
+        return last[1]
     known = _CARDS.get(id(data))
     if known is None or known[0] is not data:
         known = _CARDS[id(data)] = (data, {})
+    _LAST_CARDS[0] = known
     return known[1]
 
 
-#: id(component data) -> (the data, card -> its field as last written); a card's entry is replaced when the cubes differ
-_CARDS: Final[dict[int, tuple[object, dict[str, _CardWritten]]]] = {}
+#: id(component data) -> (the data, card -> what its fields are written from)
+_CARDS: Final[dict[int, tuple[object, dict[str, _Card]]]] = {}
+_LAST_CARDS: Final[list[tuple[object, dict[str, _Card]] | None]] = [None]
 
 
 def _seat_head(player: int, position: int, turns_taken: int) -> bytes:
@@ -194,12 +213,13 @@ def _hand_and_omens(fields: dict[str, Any], player: int, seat: _SeatWritten) -> 
     bonus = 0
     for card in hand:
         cubes = on_cards.get(card, 0)
-        written = cards.get(card)
-        if written is None or written.cubes != cubes:
-            written = cards[card] = _card_written(data, card, cubes)
-        parts.append(written.field)
-        hand_danger += written.danger
-        bonus += written.bonus
+        known = cards.get(card)
+        if known is None:
+            known = cards[card] = _Card(data, card)
+        parts.append(known.field(cubes))
+        danger = known.danger
+        hand_danger += cubes if danger is None else danger
+        bonus += known.bonus
     parts.append(varint_field(HAND_DANGER, hand_danger))
     omens: list[tuple[str, bool]] = fields["omens"][player]
     for card, active in omens:
