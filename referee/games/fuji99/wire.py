@@ -387,7 +387,13 @@ def _public(state: Fuji99State) -> bytes:
         or winner != written.winner or over != written.over
     ):
         if not written.tail_written or discard != written.discard_shown:
-            written.discard = strings_field(DISCARD, discard)
+            kept = written.discard_shown
+            count = len(kept)
+            if written.tail_written and count < len(discard) and discard[:count] == kept:
+                # cards put on the pile (the rules only ever add to it or empty it): their elements after the kept ones
+                written.discard = written.discard + strings_field(DISCARD, discard[count:])
+            else:
+                written.discard = strings_field(DISCARD, discard)
             written.discard_shown = discard.copy()
         written.tail_written = True
         written.resolving_shown = resolving.copy()
