@@ -202,13 +202,20 @@ def _public(state: MagnificentState) -> bytes:
     kept_players = written.players
     if len(kept_players) != len(players):
         kept_players = written.players = [_PlayerWritten(player) for player in players]
+    tokens: list[object] = fields["player_tokens"]
     for index, player in enumerate(players):
         kept = kept_players[index]
         if kept.player is not player:
             kept = kept_players[index] = _PlayerWritten(player)
-        parts.append(kept.written(state, index))
+        token = tokens[index]
+        if token is kept.token and index == kept.index:
+            kept.dice_changed = False  # the player is as it was when its part was last written (its token says so)
+            parts.append(kept.block)
+        else:
+            parts.append(kept.written(state, index))
+            kept.token = token
     if turn is not None:
-        parts.append(_turn_part(state, written, turn))
+        parts.append(_turn_part(state, fields, written, turn, tokens[turn.seat]))
     tail = _TAIL_SHOWN(fields)
     if tail != written.tail:
         written.tail = tail
@@ -269,18 +276,20 @@ class _Written:
         self.pending_block = b""
         #: pending decision -> its code and View fields 5-6 (a game has a few dozen)
         self.decisions: dict[tuple[str, int] | None, tuple[str, bytes]] = {}
-        self.main_tent: dict[str, int] | None = None
+        #: each part of the market as last written (View field 7, 8, 9-15, 16, 17) and the change token it was
+        #: written from (the state's, read by `_market`; None before any)
+        self.tent_token: object = None
         self.main_tent_block = b""
-        self.display: list[list[str | None]] | None = None
+        self.display_token: object = None
         self.display_block = b""
         #: the poster display, the poster deck's size, the poster discard, the master and trainer decks' sizes, the
-        #: draft pool, the removed trainers
-        self.middle: tuple[Any, ...] = ()
+        #: draft pool, the removed trainers: the posters' and the decks' tokens
+        self.poster_token: object = None
+        self.deck_token: object = None
         self.middle_block = b""
-        self.track_tents: dict[str, list[str | None]] | None = None
-        self.wagons: dict[str, int] | None = None
+        self.track_token: object = None
         self.tracks_block = b""
-        self.supply: dict[str, int] | None = None
+        self.supply_token: object = None
         self.supply_block = b""
         #: View fields 7-17, the blocks above joined
         self.market = b""
@@ -293,6 +302,8 @@ class _Written:
         self.power = 0
         self.tent: str | None = None
         self.turn_block = b""
+        #: the change tokens the turn's part was last written with: the turn's, its player's, the tracks' (VD2 only)
+        self.turn_tokens: tuple[object, object, object] = (None, None, None)
         #: fields 1-9 and 10-21 of the turn's TurnInfo
         self.turn_head = b""
         self.turn_effects = b""
@@ -318,6 +329,8 @@ class _PlayerWritten:
         self.block = b""
         #: whether the last request found the player's dice changed (the turn's power reads them)
         self.dice_changed = True
+        #: the player's change token when its part was last written (the state's `player_tokens`)
+        self.token: object = None
 
     def written(self, state: MagnificentState, index: int) -> bytes:
         """The player's field 18, each of its parts written again where it differs from its copy."""
@@ -355,11 +368,17 @@ class _PlayerWritten:
         return self.block
 
 
-def _turn_part(state: MagnificentState, written: _Written, turn: Turn) -> bytes:
+def _turn_part(state: MagnificentState, fields: dict[str, Any], written: _Written, turn: Turn, player_token: object) -> bytes:
     """View field 19, its fields 1-9 and 10-21 each written again when what they show differs from what was written.
 
-    The power (`state.power()`) reads only the turn (its die, card, colour and power bonus, all in `_TURN_HEAD_SHOWN`)
-    and the dice of the turn's player: it is asked again only when one of them changed since the last request."""
+    Nothing is compared while the turn's change token, its player's and the decision (VD2 shows a track's tent, the
+    tracks' token then) are those it was last written with. The power (`state.power()`) reads only the turn (its
+    die, card, colour and power bonus, all in `_TURN_HEAD_SHOWN`) and the dice of the turn's player: it is asked
+    again only when one of them changed since the last request."""
+    tokens = (fields["turn_token"], player_token, fields["track_token"] if written.decision == "VD2" else None)
+    if tokens == written.turn_tokens:  # compared item by item: identity first (tokens compare by identity alone)
+        return written.turn_block
+    written.turn_tokens = tokens
     head = _TURN_HEAD_SHOWN(turn)
     effects = _TURN_EFFECTS_SHOWN(turn)
     lists = _TURN_LISTS(turn)
@@ -407,36 +426,29 @@ _WRITTEN: Final = LastKept(_Written, 256)
 
 
 
-#: The state's fields `_market` compares, from its instance dict in one C call
-_MARKET_FIELDS: Final = operator.itemgetter(
-    "main_tent", "display", "poster_display", "poster_deck", "poster_discard", "master_deck", "trainer_deck", "draft_pool",
-    "removed_trainers", "track_tents", "wagons", "supply",
-)
-
-
 def _market(state: MagnificentState, fields: dict[str, Any], written: _Written) -> bytes:
     """View fields 7-17: the main tent, the display, posters, decks, the draft pool, tracks and the supply; each
-    group written again only when it differs from the copy kept when it was last written. `fields`: the state's
-    instance dict (its attributes read as dict items)."""
+    group written again only when its change token (the state's `tent_token`, `display_token`, ...) is not the one
+    it was last written with. `fields`: the state's instance dict (its attributes read as dict items)."""
     changed = False
-    (
-        main_tent, display, poster_display, poster_deck, poster_discard, master_deck, trainer_deck, draft_pool,
-        removed_trainers, track_tents, wagons, supply,
-    ) = _MARKET_FIELDS(fields)
-    if main_tent != written.main_tent:
+    token = fields["tent_token"]
+    if token is not written.tent_token:
         changed = True
-        blocks = blocks_of(_PARTS, state.c)
-        written.main_tent = main_tent.copy()
-        written.main_tent_block = _remembered(blocks, ("main tent", *main_tent.items()), _main_tent, main_tent)
-    if display != written.display:
+        written.tent_token = token
+        main_tent: dict[str, int] = fields["main_tent"]
+        written.main_tent_block = _remembered(blocks_of(_PARTS, state.c), ("main tent", *main_tent.items()), _main_tent, main_tent)
+    token = fields["display_token"]
+    if token is not written.display_token:
         changed = True
-        blocks = blocks_of(_PARTS, state.c)
-        written.display = [slot.copy() for slot in display]
-        written.display_block = _remembered(blocks, ("display", *map(tuple, display)), _display, display)
-    middle = (poster_display, len(poster_deck), poster_discard, len(master_deck), len(trainer_deck), draft_pool, removed_trainers)
-    if middle != written.middle:
+        written.display_token = token
+        display: list[list[str | None]] = fields["display"]
+        written.display_block = _remembered(blocks_of(_PARTS, state.c), ("display", *map(tuple, display)), _display, display)
+    posters = fields["poster_token"]
+    decks = fields["deck_token"]
+    if posters is not written.poster_token or decks is not written.deck_token:
         changed = True
-        written.middle = _copied(middle)
+        written.poster_token = posters
+        written.deck_token = decks
         written.middle_block = b"".join(
             [
                 strings_field(POSTER_DISPLAY, [poster or "" for poster in state.poster_display]),
@@ -448,14 +460,16 @@ def _market(state: MagnificentState, fields: dict[str, Any], written: _Written) 
                 strings_field(REMOVED_TRAINERS, state.removed_trainers),
             ]
         )
-    if track_tents != written.track_tents or wagons != written.wagons:
+    token = fields["track_token"]
+    if token is not written.track_token:
         changed = True
-        written.track_tents = {colour: tents.copy() for colour, tents in track_tents.items()}
-        written.wagons = wagons.copy()
+        written.track_token = token
         written.tracks_block = _tracks(state)
-    if supply != written.supply:
+    token = fields["supply_token"]
+    if token is not written.supply_token:
         changed = True
-        written.supply = supply.copy()
+        written.supply_token = token
+        supply: dict[str, int] = fields["supply"]
         written.supply_block = _remembered(blocks_of(_PARTS, state.c), ("supply", *map(supply.__getitem__, TILE_TYPES)), _supply, supply)
     if changed:
         written.market = b"".join(
