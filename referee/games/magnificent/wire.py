@@ -132,13 +132,34 @@ def _remembered(written: Blocks, part_key: tuple[Any, ...], write: Callable[[Any
 
 
 def _main_tent(main_tent: Mapping[str, int]) -> bytes:
-    """View field 7: the dice in the main tent by colour (O, G, P, C), then by key."""
-    return b"".join(
-        [
-            message_field(MAIN_TENT, string_field(COLOUR, die[0]) + varint_field(VALUE, int(die[2])) + varint_field(COUNT, main_tent[die]))
-            for die in sorted(main_tent, key=main_tent_order)
-        ]
-    )
+    """View field 7: the dice in the main tent by colour (O, G, P, C), then by key (each die's count written once, the
+    order of each set of keys found once)."""
+    held = tuple(main_tent)
+    order = _MAIN_TENT_ORDERS.get(held)
+    if order is None:
+        if len(_MAIN_TENT_ORDERS) >= _KEPT_LIMIT:
+            _MAIN_TENT_ORDERS.clear()
+        order = _MAIN_TENT_ORDERS[held] = sorted(held, key=main_tent_order)
+    parts = []
+    for die in order:
+        count = main_tent[die]
+        dice = _DICE.get(die)
+        if dice is None:
+            dice = _DICE[die] = {}
+        block = dice.get(count)
+        if block is None:
+            block = dice[count] = message_field(
+                MAIN_TENT, string_field(COLOUR, die[0]) + varint_field(VALUE, int(die[2])) + varint_field(COUNT, count)
+            )
+        parts.append(block)
+    return b"".join(parts)
+
+
+#: the main tent's keys as views order them, by the keys as the state's dict holds them (emptied at _KEPT_LIMIT)
+_MAIN_TENT_ORDERS: Final[dict[tuple[str, ...], list[str]]] = {}
+_KEPT_LIMIT: Final = 4096
+#: die key ("O:4") -> count -> its View field 7 entry
+_DICE: Final[dict[str, dict[int, bytes]]] = {}
 
 
 def _display(display: Sequence[Sequence[str | None]]) -> bytes:
@@ -391,7 +412,7 @@ def _turn_part(state: MagnificentState, fields: dict[str, Any], written: _Writte
     if head_same and effects_same:
         return written.turn_block
     if not head_same:
-        power = state.power()
+        power = _power(state.players_state[turn.seat].dice, head)
         if head != written.turn_head_shown or power != written.power:
             written.turn_head_shown = head
             written.power = power
@@ -404,6 +425,23 @@ def _turn_part(state: MagnificentState, fields: dict[str, Any], written: _Writte
         written.turn_effects = _turn_effects(turn, tent)
     written.turn_block = message_field(TURN, written.turn_head + written.turn_effects)
     return written.turn_block
+
+
+def _power(dice: dict[str, tuple[str, int]], head: tuple[Any, ...]) -> int:
+    """This turn's power, as MagnificentState.power counts it (§4.2), from what `_TURN_HEAD_SHOWN` read and the dice of
+    the turn's player: compiled with the writer, where the engine's method runs as Python (tests compare the bytes
+    with the view's, which calls it)."""
+    die_value: int = head[2]
+    card: str = head[3]
+    acting: str = head[4]
+    bonus: int = head[9]
+    if not acting:
+        return 0
+    power = die_value + bonus
+    for held, die in dice.items():
+        if held != card and die[0] == acting:
+            power += die[1]
+    return power
 
 
 def _head(round_number: int, start_player: int, turn_count: int) -> bytes:
@@ -435,8 +473,7 @@ def _market(state: MagnificentState, fields: dict[str, Any], written: _Written) 
     if token is not written.tent_token:
         changed = True
         written.tent_token = token
-        main_tent: dict[str, int] = fields["main_tent"]
-        written.main_tent_block = _remembered(blocks_of(_PARTS, state.c), ("main tent", *main_tent.items()), _main_tent, main_tent)
+        written.main_tent_block = _main_tent(fields["main_tent"])
     token = fields["display_token"]
     if token is not written.display_token:
         changed = True
@@ -479,17 +516,27 @@ def _market(state: MagnificentState, fields: dict[str, Any], written: _Written) 
 
 
 def _tracks(state: MagnificentState) -> bytes:
-    """View field 16: each colour's track, found by what it shows."""
+    """View field 16: each colour's track, found by what it shows (written by hand: Track's colour, wagon, spaces)."""
     tables = view_tables(state)
     blocks = blocks_of(_PARTS, state.c)
+    wagons = state.wagons
     parts = []
     for colour, tents in state.track_tents.items():
-        part_key = (colour, state.wagons[colour], tuple(tents))
+        wagon = wagons[colour]
+        part_key = (colour, wagon, tuple(tents))
         block = blocks.get(part_key)
         if block is None:
-            block = blocks.keep(part_key, message_field(TRACKS, encode(pb.Track, track_view(state, tables, colour)).SerializeToString()))
+            spaces: list[str] = track_view(state, tables, colour)["spaces"]
+            body = string_field(TRACK_COLOUR, colour) + varint_field(TRACK_WAGON, wagon) + strings_field(TRACK_SPACES, spaces)
+            block = blocks.keep(part_key, message_field(TRACKS, body))
         parts.append(block)
     return b"".join(parts)
+
+
+# Track
+TRACK_COLOUR: Final = key(1, 2)
+TRACK_WAGON: Final = key(2, 0)
+TRACK_SPACES: Final = key(3, 2)
 
 
 def _masters(masters: list[str], dice: dict[str, tuple[str, int]]) -> bytes:

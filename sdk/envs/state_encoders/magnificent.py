@@ -197,7 +197,6 @@ _TU_CHOSEN_CAP: Final = _E.cap("turn.chosen_slots")
 _TU_TENT: Final = _E.one_hot("turn.tent")
 
 _camps: Final = Memory()
-_tracks: Final = Memory()
 _label: dict[int, str] = {}
 
 
@@ -283,6 +282,12 @@ class _Kept:
         self.posters: object = _UNSET
         self.decks: object = _UNSET
         self.tracks: object = _UNSET
+        #: each track's wagon and a copy of its tents, as last written
+        self.tracks_shown: dict[str, tuple[int, list[str | None]]] = {}
+        #: the main tent's keys as its dict held them, in the view's order, and each one's count, as last written
+        self.tent_keys: tuple[str, ...] = ()
+        self.tent_order: list[str] = []
+        self.tent_counts: list[int] = []
         self.supply: object = _UNSET
         #: what the turn's part was written from: the turn's token, its player's, whether the decision was VD2 (its
         #: tent shown) and the tracks' token then; `turn_written`: whether a turn is shown
@@ -292,7 +297,7 @@ class _Kept:
         self.turn_tracks: object = _UNSET
         self.turn_written = False
         #: the values the turn's part shows, as last written (`_update_turn`)
-        self.turn_shown: list[Any] = _no_turn_shown()
+        self.turn_shown = _TurnWritten()
         self.over = False
         self.final: object = _UNSET
         self.draft: object = _UNSET
@@ -353,8 +358,7 @@ def _update(state: MagnificentState, kept: _Kept) -> None:
         kept.pending = pending
     token = fields["tent_token"]
     if token is not kept.tent:
-        out[MAIN_TENT:_MAIN_TENT_TO] = _ZEROS[: _MAIN_TENT_TO - MAIN_TENT]
-        _write_main_tent(fields["main_tent"], out, MAIN_TENT)
+        _update_main_tent(fields["main_tent"], out, kept)
         kept.tent = token
     token = fields["display_token"]
     if token is not kept.display:
@@ -376,7 +380,7 @@ def _update(state: MagnificentState, kept: _Kept) -> None:
         kept.decks = token
     tracks_token = fields["track_token"]
     if tracks_token is not kept.tracks:
-        _write_tracks_part(state, kept.values)
+        _update_tracks(state, out, kept.tracks_shown)
         kept.tracks = tracks_token
     token = fields["supply_token"]
     if token is not kept.supply:
@@ -396,7 +400,7 @@ def _update(state: MagnificentState, kept: _Kept) -> None:
     if turn is None:
         if kept.turn_written:
             out[TURN:_TURN_TO] = _ZEROS[: _TURN_TO - TURN]
-            kept.turn_shown = _no_turn_shown()
+            kept.turn_shown = _TurnWritten()
             kept.turn_written = False
             kept.turn = _UNSET
     else:
@@ -605,12 +609,44 @@ def observation_vector(state: MagnificentState, seat: Seat) -> np.ndarray:
     return vector
 
 
-def _write_tracks_part(state: MagnificentState, values: Any) -> None:  # noqa: ANN401
-    """The tracks into the vector (found by what they show: they change a few times a game)."""
-    track_tents, wagons = state.track_tents, state.wagons
-    tracks_key = (tuple((colour, tuple(tents)) for colour, tents in track_tents.items()), tuple(wagons.items()), id(state.c))
-    tracks = _tracks.get(tracks_key) or _tracks.block(tracks_key, TRACKS, TRACKS_SIZE, lambda slots: _write_tracks(state, slots, 0))
-    values[TRACKS : TRACKS + TRACKS_SIZE] = tracks[1]
+def _update_tracks(state: MagnificentState, out: Any, shown: dict[str, tuple[int, list[str | None]]]) -> None:  # noqa: ANN401
+    """The tracks: each one whose wagon or tents differ from those last written (`shown`, updated) written again."""
+    track_tents = state.track_tents
+    wagons = state.wagons
+    check_cap(GAME, "tracks", len(track_tents), TRACKS_CAP)
+    out[TRACKS] = len(track_tents)
+    at = TRACKS_ITEM
+    for colour, tents in track_tents.items():
+        wagon = wagons[colour]
+        before = shown.get(colour)
+        if before is None or before[0] != wagon or before[1] != tents:
+            out[at : at + TRACKS_STRIDE] = _ZEROS[:TRACKS_STRIDE]
+            _write_track(state, colour, out, at)
+            shown[colour] = (wagon, tents.copy())
+        at += TRACKS_STRIDE
+
+
+def _update_main_tent(main_tent: dict[str, int], out: Any, kept: _Kept) -> None:  # noqa: ANN401 - slots
+    """The main tent: where it holds the same dice as last written (in the same order), the counts that differ;
+    else all of it written again."""
+    held = tuple(main_tent)
+    if held == kept.tent_keys:
+        counts = kept.tent_counts
+        at = MAIN_TENT_ITEM + _MT_COUNT
+        position = 0
+        for key in kept.tent_order:
+            count = main_tent[key]
+            if count != counts[position]:
+                out[at] = count
+                counts[position] = count
+            at += MAIN_TENT_STRIDE
+            position += 1
+        return
+    out[MAIN_TENT:_MAIN_TENT_TO] = _ZEROS[: _MAIN_TENT_TO - MAIN_TENT]
+    order = _write_main_tent(main_tent, out, MAIN_TENT)
+    kept.tent_keys = held
+    kept.tent_order = order
+    kept.tent_counts = [main_tent[key] for key in order]
 
 
 def _write_supply(supply: dict[str, int], out: Any) -> None:  # noqa: ANN401 - slots
@@ -641,8 +677,8 @@ def _counts_at(values: Any, slots: dict[str, int], out: Any, at: int) -> None:  
             out[at + slots[value]] += 1.0
 
 
-def _write_main_tent(main_tent: dict[str, int], out: Any, at: int) -> None:  # noqa: ANN401 - slots
-    """The main tent's list, its count slot at `at` of `out`."""
+def _write_main_tent(main_tent: dict[str, int], out: Any, at: int) -> list[str]:  # noqa: ANN401 - slots
+    """The main tent's list, its count slot at `at` of `out`; its keys in the order written."""
     check_cap(GAME, "main_tent", len(main_tent), MAIN_TENT_CAP)
     out[at] = float(len(main_tent))
     at += MAIN_TENT_ITEM - MAIN_TENT
@@ -658,6 +694,7 @@ def _write_main_tent(main_tent: dict[str, int], out: Any, at: int) -> None:  # n
         out[at + _MT_VALUE] = float(int(key[2]))
         out[at + _MT_COUNT] = float(main_tent[key])
         at += MAIN_TENT_STRIDE
+    return order
 
 
 def _write_display(display: list[list[str | None]], out: Any, at: int) -> None:  # noqa: ANN401 - slots
@@ -675,24 +712,18 @@ def _write_display(display: list[list[str | None]], out: Any, at: int) -> None: 
         at += DISPLAY_STRIDE
 
 
-def _write_tracks(state: MagnificentState, out: Any, at: int) -> None:  # noqa: ANN401 - slots
-    """The tracks' list, its count slot at `at` of `out`."""
-    colours = list(state.track_tents)
-    check_cap(GAME, "tracks", len(colours), TRACKS_CAP)
-    out[at] = float(len(colours))
-    at += TRACKS_ITEM - TRACKS
-    for colour in colours:
-        tents = state.track_tents[colour]
-        gems = state.c.track_spaces[colour]
-        check_cap(GAME, "tracks[].spaces", len(gems), _T_SPACES_CAP)
-        out[at] = 1.0
-        out[at + _T_COLOUR[colour]] = 1.0
-        out[at + _T_WAGON] = float(state.wagons[colour])
-        out[at + _T_SPACES] = float(len(gems))
-        for index, gem in enumerate(gems):
-            space = f"gem:{gem}" if gem is not None else (f"tent:{tents[index]}" if tents[index] else "poster")
-            out[at + _T_SPACES_FIRST + index] = _T_SPACE[space]
-        at += TRACKS_STRIDE
+def _write_track(state: MagnificentState, colour: str, out: Any, at: int) -> None:  # noqa: ANN401 - slots
+    """One colour's track, its presence slot at `at` of `out` (zeros there)."""
+    tents = state.track_tents[colour]
+    gems = state.c.track_spaces[colour]
+    check_cap(GAME, "tracks[].spaces", len(gems), _T_SPACES_CAP)
+    out[at] = 1.0
+    out[at + _T_COLOUR[colour]] = 1.0
+    out[at + _T_WAGON] = state.wagons[colour]
+    out[at + _T_SPACES] = len(gems)
+    for index, gem in enumerate(gems):
+        space = f"gem:{gem}" if gem is not None else (f"tent:{tents[index]}" if tents[index] else "poster")
+        out[at + _T_SPACES_FIRST + index] = _T_SPACE[space]
 
 
 def _write_player(seat: int, player: Player, out: Any, at: int) -> None:  # noqa: ANN401 - slots
@@ -812,34 +843,35 @@ def _power(state: MagnificentState, seat: int, card: str, acting: str, die_value
     return power
 
 
-#: where `_Kept.turn_shown` holds each value the turn's part was last written with (as the view shows it)
-_L_SEAT: Final = 0
-_L_DIE_COLOUR: Final = 1
-_L_DIE_VALUE: Final = 2
-_L_CARD: Final = 3
-_L_ACTING: Final = 4
-_L_ACTION: Final = 5
-_L_POWER: Final = 6
-_L_BUILD: Final = 7
-_L_WAGON: Final = 8
-_L_MASTER_USED: Final = 9
-_L_TRAINERS: Final = 10
-_L_EXTRA_SMALL: Final = 11
-_L_EXTRA_SHOW: Final = 12
-_L_POINTS_PER_SHOW: Final = 13
-_L_RESOLVED: Final = 14
-_L_PENDING: Final = 15
-_L_TILE: Final = 16
-_L_ANCHOR: Final = 17
-_L_SHOWS: Final = 18
-_L_CHOSEN: Final = 19
-_L_EXTRA_GEMS: Final = 20
-_L_TENT: Final = 21
+class _TurnWritten:
+    """What the turn's part of a kept vector shows, as last written (as the view shows it): compared field by field
+    with the turn's (typed: the compiled module compares them natively). Its first values are an empty turn's (all
+    its slots zero)."""
 
-
-def _no_turn_shown() -> list[Any]:
-    """What an empty turn's part shows (all its slots zero): every turn value compares with it."""
-    return [-1, "", 0, "", "", "", 0, "", "", False, [], 0, 0, 0, False, [], "", (-1, -1), 0, [], 0, ""]
+    def __init__(self) -> None:
+        self.seat = -1
+        self.die_colour = ""
+        self.die_value = 0
+        self.card = ""
+        self.acting = ""
+        self.action = ""
+        self.power = 0
+        self.build = ""
+        self.wagon = ""
+        self.master_used = False
+        self.trainers: list[str] = []
+        self.extra_small = 0
+        self.extra_show = 0
+        self.points_per_show = 0
+        self.resolved = False
+        self.pending: list[str] = []
+        self.tile = ""
+        self.anchor_x = -1
+        self.anchor_y = -1
+        self.shows = 0
+        self.chosen: list[int] = []
+        self.extra_gems = 0
+        self.tent = ""
 
 
 def _one_hot_moved(out: Any, slots: dict[str, int], old: str, new: str) -> None:  # noqa: ANN401 - slots
@@ -860,19 +892,19 @@ def _counts_moved(out: Any, slots: dict[str, int], old: list[str], new: list[str
             out[slots[value]] += 1.0
 
 
-def _update_turn(state: MagnificentState, turn: Turn, decision: str, out: Any, last: list[Any]) -> None:  # noqa: ANN401
+def _update_turn(state: MagnificentState, turn: Turn, decision: str, out: Any, last: _TurnWritten) -> None:  # noqa: ANN401
     """The turn's part brought up to date: each value that differs from the one last written (`last`, updated)
-    written again. `last` is `_no_turn_shown()` where the part is all zeros."""
+    written again. `last` is a new `_TurnWritten` where the part is all zeros."""
     shown: _TurnShown = _TURN_SHOWS(turn)  # typed: the compiled module reads each field as what it is
     (seat, die_colour, die_value, card, acting, action, bonus, build_colour, wagon_colour, master_used, trainers_used,
      extra_small, extra_show, points_per_show, resolved, pending_tiles, tile, anchor, shows, chosen, extra_gems_due,
      tent_space) = shown
-    if last[_L_SEAT] != seat:
+    if seat != last.seat:
         out[TURN] = 1.0
         out[_TU_SEAT] = seat
-        last[_L_SEAT] = seat
-    old_colour: str = last[_L_DIE_COLOUR]
-    if die_colour != old_colour or die_value != last[_L_DIE_VALUE]:
+        last.seat = seat
+    old_colour = last.die_colour
+    if die_colour != old_colour or die_value != last.die_value:
         if old_colour:
             out[_TU_DIE_COLOUR[old_colour]] = 0.0
         if die_colour:
@@ -882,83 +914,86 @@ def _update_turn(state: MagnificentState, turn: Turn, decision: str, out: Any, l
         else:
             out[_TU_DIE] = 0.0
             out[_TU_DIE_VALUE] = 0.0
-        last[_L_DIE_COLOUR] = die_colour
-        last[_L_DIE_VALUE] = die_value
-    if card != last[_L_CARD]:
-        _one_hot_moved(out, _TU_CARD, last[_L_CARD], card)
-        last[_L_CARD] = card
-    if acting != last[_L_ACTING]:
-        _one_hot_moved(out, _TU_ACTING, last[_L_ACTING], acting)
-        last[_L_ACTING] = acting
-    if action != last[_L_ACTION]:
-        _one_hot_moved(out, _TU_ACTION, last[_L_ACTION], action)
-        last[_L_ACTION] = action
+        last.die_colour = die_colour
+        last.die_value = die_value
+    if card != last.card:
+        _one_hot_moved(out, _TU_CARD, last.card, card)
+        last.card = card
+    if acting != last.acting:
+        _one_hot_moved(out, _TU_ACTING, last.acting, acting)
+        last.acting = acting
+    if action != last.action:
+        _one_hot_moved(out, _TU_ACTION, last.action, action)
+        last.action = action
     power = _power(state, seat, card, acting, die_value, bonus)
-    if power != last[_L_POWER]:
+    if power != last.power:
         out[_TU_POWER] = power
-        last[_L_POWER] = power
+        last.power = power
     build = build_colour or (acting if action == "BUILD" else "")
-    if build != last[_L_BUILD]:
-        _one_hot_moved(out, _TU_BUILD, last[_L_BUILD], build)
-        last[_L_BUILD] = build
+    if build != last.build:
+        _one_hot_moved(out, _TU_BUILD, last.build, build)
+        last.build = build
     wagon = wagon_colour or (acting if action == "TRAVEL" else "")
-    if wagon != last[_L_WAGON]:
-        _one_hot_moved(out, _TU_WAGON, last[_L_WAGON], wagon)
-        last[_L_WAGON] = wagon
+    if wagon != last.wagon:
+        _one_hot_moved(out, _TU_WAGON, last.wagon, wagon)
+        last.wagon = wagon
     used = bool(master_used)
-    if used != last[_L_MASTER_USED]:
+    if used != last.master_used:
         out[_TU_MASTER_USED] = 1.0 if used else 0.0
-        last[_L_MASTER_USED] = used
-    if trainers_used != last[_L_TRAINERS]:
-        _counts_moved(out, _TU_TRAINERS, last[_L_TRAINERS], trainers_used)
-        last[_L_TRAINERS] = trainers_used.copy()
-    if extra_small != last[_L_EXTRA_SMALL]:
+        last.master_used = used
+    if trainers_used != last.trainers:
+        _counts_moved(out, _TU_TRAINERS, last.trainers, trainers_used)
+        last.trainers = trainers_used.copy()
+    if extra_small != last.extra_small:
         out[_TU_EXTRA_SMALL] = extra_small
-        last[_L_EXTRA_SMALL] = extra_small
-    if extra_show != last[_L_EXTRA_SHOW]:
+        last.extra_small = extra_small
+    if extra_show != last.extra_show:
         out[_TU_EXTRA_SHOWS] = extra_show
-        last[_L_EXTRA_SHOW] = extra_show
-    if points_per_show != last[_L_POINTS_PER_SHOW]:
+        last.extra_show = extra_show
+    if points_per_show != last.points_per_show:
         out[_TU_POINTS_PER_SHOW] = points_per_show
-        last[_L_POINTS_PER_SHOW] = points_per_show
+        last.points_per_show = points_per_show
     done = bool(resolved)
-    if done != last[_L_RESOLVED]:
+    if done != last.resolved:
         out[_TU_RESOLVED] = 1.0 if done else 0.0
-        last[_L_RESOLVED] = done
-    if pending_tiles != last[_L_PENDING]:
-        _counts_moved(out, _TU_PENDING, last[_L_PENDING], pending_tiles)
-        last[_L_PENDING] = pending_tiles.copy()
-    if tile != last[_L_TILE]:
-        _one_hot_moved(out, _TU_TILE, last[_L_TILE], tile)
-        last[_L_TILE] = tile
-    if anchor != last[_L_ANCHOR]:
-        if anchor[0] >= 0:
+        last.resolved = done
+    if pending_tiles != last.pending:
+        _counts_moved(out, _TU_PENDING, last.pending, pending_tiles)
+        last.pending = pending_tiles.copy()
+    if tile != last.tile:
+        _one_hot_moved(out, _TU_TILE, last.tile, tile)
+        last.tile = tile
+    x: int = anchor[0]
+    y: int = anchor[1]
+    if x != last.anchor_x or y != last.anchor_y:
+        if x >= 0:
             out[_TU_ANCHOR] = 1.0
-            out[_TU_ANCHOR_X] = anchor[0]
-            out[_TU_ANCHOR_Y] = anchor[1]
+            out[_TU_ANCHOR_X] = x
+            out[_TU_ANCHOR_Y] = y
         else:
             out[_TU_ANCHOR] = 0.0
             out[_TU_ANCHOR_X] = 0.0
             out[_TU_ANCHOR_Y] = 0.0
-        last[_L_ANCHOR] = anchor
-    if shows != last[_L_SHOWS]:
+        last.anchor_x = x
+        last.anchor_y = y
+    if shows != last.shows:
         out[_TU_SHOWS] = shows
-        last[_L_SHOWS] = shows
-    if chosen != last[_L_CHOSEN]:
+        last.shows = shows
+    if chosen != last.chosen:
         check_cap(GAME, "turn.chosen_slots", len(chosen), _TU_CHOSEN_CAP)
         out[_TU_CHOSEN : _TU_CHOSEN + 1 + _TU_CHOSEN_CAP] = _ZEROS[: 1 + _TU_CHOSEN_CAP]
         if chosen:
             out[_TU_CHOSEN] = len(chosen)
             for position, slot in enumerate(chosen):
                 out[_TU_CHOSEN + 1 + position] = slot + 1
-        last[_L_CHOSEN] = chosen.copy()
-    if extra_gems_due != last[_L_EXTRA_GEMS]:
+        last.chosen = chosen.copy()
+    if extra_gems_due != last.extra_gems:
         out[_TU_EXTRA_GEMS] = extra_gems_due
-        last[_L_EXTRA_GEMS] = extra_gems_due
+        last.extra_gems = extra_gems_due
     tent = ""
     if decision == "VD2":
         colour, index = tent_space
         tent = state.track_tents[colour][index] or ""
-    if tent != last[_L_TENT]:
-        _one_hot_moved(out, _TU_TENT, last[_L_TENT], tent)
-        last[_L_TENT] = tent
+    if tent != last.tent:
+        _one_hot_moved(out, _TU_TENT, last.tent, tent)
+        last.tent = tent
