@@ -504,11 +504,15 @@ def _update_player(state: MagnificentState, seat: int, player: Player, kept: _Ke
         out[_P_SPENT] = value
         before[5] = value
     dice: dict[str, Any] = shown[7]
-    if shown[6] != before[6] or dice != before[7]:
+    if shown[6] != before[6]:
         out[_P_MASTERS:_P_MASTERS_TO] = _ZEROS[: _P_MASTERS_TO - _P_MASTERS]
         _write_masters(player, out, 0)
         out[_P_TURNS] = len(dice)
         before[6] = shown[6].copy()
+        before[7] = dice.copy()
+    elif dice != before[7]:  # the same cards: only the dice on them written again where they changed
+        _dice_moved(shown[6], before[7], dice, out)
+        out[_P_TURNS] = len(dice)
         before[7] = dice.copy()
     value = shown[8]
     if value != before[8]:
@@ -517,7 +521,11 @@ def _update_player(state: MagnificentState, seat: int, player: Player, kept: _Ke
         before[8] = value.copy()
     value = shown[9]
     if value != before[9]:
-        _write_camp_part(state, seat, player, out)
+        placed: list[Any] = before[9]
+        if len(value) > len(placed) and value[: len(placed)] == placed:  # tiles added (a build): those alone written
+            _tiles_added(state, value, len(placed), out)
+        else:
+            _write_camp_part(state, seat, player, out)
         before[9] = value.copy()
     value = shown[10]
     if value != before[10]:
@@ -539,6 +547,25 @@ def _update_player(state: MagnificentState, seat: int, player: Player, kept: _Ke
         out[_P_HATS:_P_HATS_TO] = _ZEROS[: _P_HATS_TO - _P_HATS]
         _write_hats(player, out, 0)
         before[13] = value.copy()
+
+
+def _dice_moved(masters: list[str], old: dict[str, Any], new: dict[str, Any], out: Any) -> None:  # noqa: ANN401 - slots
+    """The die on each of a player's master cards (as `_write_masters` writes it) where it differs from `old`'s."""
+    item = _P_MASTERS_FIRST
+    for card in masters:
+        die = new.get(card)
+        was = old.get(card)
+        if die != was:
+            if was is not None:
+                out[item + _M_DIE_COLOUR[was[0]]] = 0.0
+            if die is None:
+                out[item + _M_DIE] = 0.0
+                out[item + _M_DIE_VALUE] = 0.0
+            else:
+                out[item + _M_DIE] = 1.0
+                out[item + _M_DIE_COLOUR[die[0]]] = 1.0
+                out[item + _M_DIE_VALUE] = die[1]
+        item += _P_MASTERS_STRIDE
 
 
 def _write_own_draft(state: MagnificentState, seat: Seat, out: Any) -> None:  # noqa: ANN401 - slots
@@ -804,6 +831,28 @@ def _write_camp(state: MagnificentState, player: Player, out: Any, at: int) -> N
     width = len(_CAMP_CHARS)
     for cell, char in cells.items():
         out[at + _P_CAMP + cell * width + _CAMP_CHARS.index(char)] = 1.0
+
+
+def _tiles_added(state: MagnificentState, tiles: list[tuple[str, int, int, int]], first: int, out: Any) -> None:  # noqa: ANN401
+    """The tiles of a player's part from `tiles[first]` on, added to those written before (as `_write_camp` writes
+    them: tiles never overlap, so each adds its own squares to the camp), and the tiles' count."""
+    check_cap(GAME, "players[].tiles", len(tiles), _P_TILES_CAP)
+    out[_P_TILES] = len(tiles)
+    item = _P_TILES_FIRST + first * _P_TILES_STRIDE
+    tile_types = state.c.tile_types
+    width = len(_CAMP_CHARS)
+    for tile_type, k, x, y in tiles[first:]:
+        out[item] = 1.0
+        out[item + _TL_TYPE[tile_type]] = 1.0
+        out[item + _TL_ORIENTATION] = k
+        out[item + _TL_X] = x
+        out[item + _TL_Y] = y
+        item += _P_TILES_STRIDE
+        shape = tile_types[tile_type].orientations[k]
+        ref_x, ref_y = shape[0]
+        char = _CAMP_CHARS.index(tile_type[0])
+        for cx, cy in shape:
+            out[_P_CAMP + ((y + cy - ref_y) * _CAMP_COLS + (x + cx - ref_x)) * width + char] = 1.0
 
 
 def _ordered_indexed(values: list[str | None], count: int, cap: int, index: dict[str, float], path: str, at: int,
