@@ -325,7 +325,9 @@ class _Written:
         self.turn_block = b""
         #: the change tokens the turn's part was last written with: the turn's, its player's, the tracks' (VD2 only)
         self.turn_tokens: tuple[object, object, object] = (None, None, None)
-        #: fields 1-9 and 10-21 of the turn's TurnInfo
+        #: fields 1-9 and 10-21 of the turn's TurnInfo, and each of their parts as last written
+        self.head_parts: list[bytes] = [b""] * 9
+        self.effects_parts: list[bytes] = [b""] * 12
         self.turn_head = b""
         self.turn_effects = b""
         self.tail: tuple[Any, ...] = ()
@@ -414,15 +416,17 @@ def _turn_part(state: MagnificentState, fields: dict[str, Any], written: _Writte
     if not head_same:
         power = _power(state.players_state[turn.seat].dice, head)
         if head != written.turn_head_shown or power != written.power:
+            written.turn_head = _turn_head(head, power, written.turn_head_shown, written.power, written.head_parts)
             written.turn_head_shown = head
             written.power = power
-            written.turn_head = _turn_head(turn, power)
     if not effects_same:
-        written.turn_effects_shown = effects
         trainers_used, pending_tiles, chosen = lists
+        written.turn_effects = _turn_effects(
+            effects, lists, tent, written.turn_effects_shown, written.turn_lists, written.tent, written.effects_parts
+        )
+        written.turn_effects_shown = effects
         written.turn_lists = (trainers_used.copy(), pending_tiles.copy(), chosen.copy())
         written.tent = tent
-        written.turn_effects = _turn_effects(turn, tent)
     written.turn_block = message_field(TURN, written.turn_head + written.turn_effects)
     return written.turn_block
 
@@ -602,24 +606,35 @@ def _tiles_and_camp(state: MagnificentState, player: Player) -> bytes:
 _CAMPS: dict[int, tuple[Any, Blocks]] = {}
 
 
-def _turn_head(turn: Turn, power: int) -> bytes:
-    """TurnInfo fields 1-9: the turn's seat, die, card, colour, action and power."""
-    acting = turn.acting
-    action = turn.action
-    die_colour = turn.die_colour
-    return b"".join(
-        [
-            _T_SEAT.of(turn.seat),
-            message_field(T_DIE, _COLOUR.of(die_colour) + _VALUE.of(turn.die_value)) if die_colour else b"",
-            _T_CARD.of(turn.card),
-            _T_ACTING.of(acting),
-            _T_ACTION.of(action),
-            _T_POWER.of(power),
-            _T_BUILD_COLOUR.of(turn.build_colour or (acting if action == "BUILD" else "")),
-            _T_WAGON_COLOUR.of(turn.wagon_colour or (acting if action == "TRAVEL" else "")),
-            _T_MASTER_USED.of(turn.master_used),
-        ]
-    )
+def _turn_head(head: tuple[Any, ...], power: int, old: tuple[Any, ...], old_power: int, parts: list[bytes]) -> bytes:
+    """TurnInfo fields 1-9: the turn's seat, die, card, colour, action and power, from what `_TURN_HEAD_SHOWN` read
+    (`head`); each field written again where what it shows differs from `old` (what was read when `parts` were last
+    written; empty the first time)."""
+    first = not old
+    seat: int = head[0]
+    die_colour: str = head[1]
+    die_value: int = head[2]
+    card: str = head[3]
+    acting: str = head[4]
+    action: str = head[5]
+    build_colour: str = head[6]
+    wagon_colour: str = head[7]
+    if first or seat != old[0]:
+        parts[0] = _T_SEAT.of(seat)
+    if first or die_colour != old[1] or die_value != old[2]:
+        parts[1] = message_field(T_DIE, _COLOUR.of(die_colour) + _VALUE.of(die_value)) if die_colour else b""
+    if first or card != old[3]:
+        parts[2] = _T_CARD.of(card)
+    if first or acting != old[4] or action != old[5] or build_colour != old[6] or wagon_colour != old[7]:
+        parts[3] = _T_ACTING.of(acting)
+        parts[4] = _T_ACTION.of(action)
+        parts[6] = _T_BUILD_COLOUR.of(build_colour or (acting if action == "BUILD" else ""))
+        parts[7] = _T_WAGON_COLOUR.of(wagon_colour or (acting if action == "TRAVEL" else ""))
+    if first or power != old_power:
+        parts[5] = _T_POWER.of(power)
+    if first or head[8] != old[8]:
+        parts[8] = _T_MASTER_USED.of(head[8])
+    return b"".join(parts)
 
 
 _T_SEAT: Final = IntField(T_SEAT)
@@ -634,26 +649,43 @@ _T_BUILD_COLOUR: Final = StringField(T_BUILD_COLOUR)
 _T_WAGON_COLOUR: Final = StringField(T_WAGON_COLOUR)
 
 
-def _turn_effects(turn: Turn, tent: str | None) -> bytes:
-    """TurnInfo fields 10-21: the turn's effects so far."""
-    x, y = turn.anchor
-    chosen = turn.chosen
-    return b"".join(
-        [
-            _strings(_T_TRAINERS_USED, turn.trainers_used),
-            _T_EXTRA_SMALL.of(turn.extra_small),
-            _T_EXTRA_SHOWS.of(turn.extra_show),
-            _T_POINTS_PER_SHOW.of(turn.points_per_show),
-            _T_RESOLVED.of(turn.resolved),
-            _strings(_T_PENDING_TILES, turn.pending_tiles),
-            _T_TILE_TYPE.of(turn.tile),
-            message_field(T_ANCHOR, _CELL_X.of(x) + _CELL_Y.of(y)) if x >= 0 else b"",
-            _T_SHOWS.of(turn.shows),
-            packed_field(T_CHOSEN, [slot + 1 for slot in chosen]) if chosen else b"",
-            _T_EXTRA_GEMS_DUE.of(turn.extra_gems_due),
-            optional_string_field(T_TENT, tent),
-        ]
-    )
+def _turn_effects(
+    effects: tuple[Any, ...], lists: tuple[Any, ...], tent: str | None, old: tuple[Any, ...], old_lists: tuple[Any, ...],
+    old_tent: str | None, parts: list[bytes],
+) -> bytes:
+    """TurnInfo fields 10-21: the turn's effects so far, from what `_TURN_EFFECTS_SHOWN` and `_TURN_LISTS` read and the
+    tent of VD2; each field written again where it differs from `old`, `old_lists` and `old_tent` (what `parts` were
+    last written from; `old` empty the first time)."""
+    first = not old
+    trainers_used: list[str] = lists[0]
+    pending_tiles: list[str] = lists[1]
+    chosen: list[int] = lists[2]
+    if first or trainers_used != old_lists[0]:
+        parts[0] = _strings(_T_TRAINERS_USED, trainers_used)
+    if first or effects[0] != old[0]:
+        parts[1] = _T_EXTRA_SMALL.of(effects[0])
+    if first or effects[1] != old[1]:
+        parts[2] = _T_EXTRA_SHOWS.of(effects[1])
+    if first or effects[2] != old[2]:
+        parts[3] = _T_POINTS_PER_SHOW.of(effects[2])
+    if first or effects[3] != old[3]:
+        parts[4] = _T_RESOLVED.of(effects[3])
+    if first or pending_tiles != old_lists[1]:
+        parts[5] = _strings(_T_PENDING_TILES, pending_tiles)
+    if first or effects[4] != old[4]:
+        parts[6] = _T_TILE_TYPE.of(effects[4])
+    if first or effects[5] != old[5]:
+        x, y = effects[5]
+        parts[7] = message_field(T_ANCHOR, _CELL_X.of(x) + _CELL_Y.of(y)) if x >= 0 else b""
+    if first or effects[6] != old[6]:
+        parts[8] = _T_SHOWS.of(effects[6])
+    if first or chosen != old_lists[2]:
+        parts[9] = packed_field(T_CHOSEN, [slot + 1 for slot in chosen]) if chosen else b""
+    if first or effects[7] != old[7]:
+        parts[10] = _T_EXTRA_GEMS_DUE.of(effects[7])
+    if first or tent != old_tent:
+        parts[11] = optional_string_field(T_TENT, tent)
+    return b"".join(parts)
 
 
 def _strings(field: StringField, texts: list[str]) -> bytes:
