@@ -14,11 +14,11 @@ from typing import Any, Final
 from b99.games import magnificent_pb2 as pb
 
 from referee.engine import Seat
-from referee.games.magnificent.data import TILE_TYPES
+from referee.games.magnificent.data import HEIGHT, TILE_TYPES, WIDTH
 from referee.games.magnificent.model import Player, Turn
 from referee.games.magnificent.state import DECISION_NAMES, MagnificentState
 from referee.games.magnificent.views import (
-    camp_rows, final_scores, hat_label, main_tent_order, own_draft, track_view, view_tables,
+    final_scores, hat_label, main_tent_order, own_draft, track_view, view_tables,
 )
 from referee.wire import (
     Blocks,
@@ -599,7 +599,20 @@ def _tiles_and_camp(state: MagnificentState, player: Player) -> bytes:
         message_field(P_TILES, string_field(TILE_TYPE, tile_type) + varint_field(TILE_ORIENTATION, k) + varint_field(TILE_X, x) + varint_field(TILE_Y, y))
         for tile_type, k, x, y in player.tiles
     ]
-    return b"".join(placed) + strings_field(P_CAMP, camp_rows(state, view_tables(state), player))
+    return b"".join(placed) + strings_field(P_CAMP, _camp_rows(state, player.tiles))
+
+
+def _camp_rows(state: MagnificentState, tiles: list[tuple[str, int, int, int]]) -> list[str]:
+    """Player field 11: the camp's rows the tiles draw (as views.camp_rows draws them; compiled with the writer)."""
+    grid = [["."] * WIDTH for _ in range(HEIGHT)]
+    tile_types = state.c.tile_types
+    for tile_type, k, x, y in tiles:
+        cells: tuple[tuple[int, int], ...] = tile_types[tile_type].orientations[k]
+        ref_x, ref_y = cells[0]
+        char = tile_type[0]
+        for cx, cy in cells:
+            grid[y + cy - ref_y][x + cx - ref_x] = char
+    return ["".join(row) for row in grid]
 
 
 #: Per components object: Player fields 10-11 already written, by the tiles placed.
