@@ -342,8 +342,7 @@ class _PlayerWritten:
     def __init__(self, player: Player) -> None:
         self.player = player
         self.index = -1
-        #: `_PLAYER_SHOWN` as last written, copied (and the same copies in a list, where a changed entry is replaced)
-        self.shown: tuple[Any, ...] = ()
+        #: `_PLAYER_SHOWN` as last written, copied (a changed entry replaced by a copy of the new one)
         self.copies: list[Any] = []
         #: fields 1-7 (seat to spent markers), 8 (masters), 9 to 15 (trainers, tiles and camp, posters, tents, completed,
         #: hats), 16 (turns taken), each as last written
@@ -356,18 +355,17 @@ class _PlayerWritten:
         self.token: object = None
 
     def written(self, state: MagnificentState, index: int) -> bytes:
-        """The player's field 18, each of its parts written again where it differs from its copy."""
+        """The player's field 18, each of its parts written again where it differs from its copy (its change token
+        said it changed: nothing is compared as a whole first)."""
         player = self.player
         shown = _PLAYER_SHOWN(player)
-        if shown == self.shown and index == self.index:
-            self.dice_changed = False
-            return self.block
         blocks = self.blocks
         copies = self.copies
         first = not copies or index != self.index
         if first:
             copies = self.copies = list(_copied(shown))
             self.index = index
+        changed = first
         board, points, coins, gems, markers, spent, masters, dice = shown[:8]
         if first or board != copies[0] or points != copies[1] or coins != copies[2] or gems != copies[3] or markers != copies[4] or spent != copies[5]:
             blocks[0] = b"".join(
@@ -377,17 +375,21 @@ class _PlayerWritten:
                 ]
             )
             copies[0], copies[1], copies[2], copies[3], copies[4], copies[5] = board, points, coins, gems.copy(), markers, spent
+            changed = True
         self.dice_changed = first or dice != copies[7]
         if self.dice_changed or masters != copies[6]:
             blocks[1] = _masters(masters, dice)
             blocks[8] = _P_TURNS_TAKEN.of(len(dice))
             copies[6], copies[7] = masters.copy(), dice.copy()
+            changed = True
         for part in range(_PLAYER_HEAD_FIELDS, len(shown)):
-            if first or shown[part] != copies[part]:
-                blocks[part - _PLAYER_HEAD_FIELDS + 2] = _belonging(state, player, part, shown[part])
-                copies[part] = shown[part].copy()
-        self.shown = tuple(copies)
-        self.block = message_field(PLAYERS, b"".join(blocks))
+            value = shown[part]
+            if first or value != copies[part]:
+                blocks[part - _PLAYER_HEAD_FIELDS + 2] = _belonging(state, player, part, value)
+                copies[part] = value.copy()
+                changed = True
+        if changed:
+            self.block = message_field(PLAYERS, b"".join(blocks))
         return self.block
 
 
