@@ -54,6 +54,7 @@ def apply_bd1(state: MagnificentState, seat: int, option: Option) -> None:
     for tile in pending:
         state.supply[tile] -= 1
     turn.pending_tiles = sorted(pending, key=TILE_TYPES.index)
+    state.supply_token = state.turn_token = object()
     state.emit("tiles_taken", seat=seat, level=level, tiles=list(turn.pending_tiles))
     state._schedule(("build_tile",))
 
@@ -94,6 +95,7 @@ def step_build_tile(state: MagnificentState) -> None:
         state.supply[tile] += 1
     state.emit("tiles_returned", seat=turn.seat, tiles=list(turn.pending_tiles))
     turn.pending_tiles = []
+    state.supply_token = state.turn_token = object()
 
 
 def options_bd2(state: MagnificentState, seat: int) -> list[Option]:
@@ -103,6 +105,7 @@ def options_bd2(state: MagnificentState, seat: int) -> list[Option]:
 def apply_bd2(state: MagnificentState, seat: int, option: Option) -> None:
     assert state.turn is not None
     state.turn.tile = option.payload["tile_type"]
+    state.turn_token = object()
     state._ask("BD3", seat)
 
 
@@ -118,6 +121,7 @@ def options_bd3(state: MagnificentState, seat: int) -> list[Option]:
 def apply_bd3(state: MagnificentState, seat: int, option: Option) -> None:
     assert state.turn is not None
     state.turn.anchor = (option.payload["x"], option.payload["y"])
+    state.turn_token = object()
     state._ask("BD4", seat)
 
 
@@ -142,6 +146,7 @@ def apply_bd4(state: MagnificentState, seat: int, option: Option) -> None:
     player.camp |= placement.mask
     player.tiles.append((turn.tile, k, placement.x, placement.y))
     turn.pending_tiles.remove(turn.tile)
+    state.turn_token = state.player_tokens[seat] = object()
     state.emit(
         "tile_placed",
         seat=seat,

@@ -31,6 +31,8 @@ def draft_start(state: MagnificentState) -> None:
     state.draft_picks = [[] for _ in range(n)]
     state.draft_removed = [""] * n
     state.draft_round = 0
+    state.player_tokens = [object() for _ in state.players_state]
+    state.deck_token = state.draft_token = object()
     seats = state._seats_from(state.start_player)
     steps: list[tuple[Any, ...]] = [("chance", "master_deal", seat) for _ in range(HAND_SIZE) for seat in seats]
     steps += [("draft_hands",), ("draft_pick",)]
@@ -40,6 +42,7 @@ def draft_start(state: MagnificentState) -> None:
 def chance_master_deal(state: MagnificentState, outcome: str, seat: int) -> None:
     state.master_deck.remove(outcome)
     state.draft_hands[seat].append(outcome)
+    state.deck_token = state.draft_token = object()
 
 
 def held_hand(state: MagnificentState, seat: int) -> int:
@@ -51,6 +54,7 @@ def step_draft_hands(state: MagnificentState) -> None:
     for hand in range(state.players):
         state.draft_hands[hand].sort(key=lambda m: state.c.masters[m].order)
         state.draft_history[hand].append(tuple(state.draft_hands[hand]))
+    state.draft_token = object()
     for seat in range(state.players):
         state.emit("draft_hand", to=seat, cards=list(state.draft_hands[held_hand(state, seat)]))
 
@@ -71,6 +75,7 @@ def apply_sd2(state: MagnificentState, chosen: Mapping[int, Option]) -> None:
         state.emit("draft_pick", to=seat, seat=seat, card=card)
         state.emit("draft_picked", seat=seat)
     state.draft_round += 1
+    state.draft_token = object()
     if state.draft_round < PICKS:
         state._schedule(("draft_hands",), ("draft_pick",))
         return
@@ -81,6 +86,7 @@ def apply_sd2(state: MagnificentState, chosen: Mapping[int, Option]) -> None:
         state.emit("draft_removed", to=(hand + PICKS - 1) % state.players, card=last)
     for seat, player in enumerate(state.players_state):
         player.masters = sorted(state.draft_picks[seat], key=lambda m: state.c.masters[m].order)
+        state.player_tokens[seat] = object()
         state.emit("draft_revealed", seat=seat, cards=list(player.masters))
 
 

@@ -42,6 +42,7 @@ def step_perform(state: MagnificentState) -> None:
     assert turn is not None
     if show_spaces(state):
         turn.hat = moving_hat(state, turn.seat)
+        state.turn_token = object()
         state._ask("PD1", turn.seat)
     else:
         state.emit("no_show", seat=turn.seat)
@@ -57,6 +58,7 @@ def apply_pd1(state: MagnificentState, seat: int, option: Option) -> None:
     space = option.payload["space"]
     state.players_state[seat].hats[turn.hat] = show_position(space)
     turn.shows = state.c.show_spaces[space - 1].shows + turn.extra_show
+    state.turn_token = state.player_tokens[seat] = object()
     state.emit("hat_moved", seat=seat, space=space, shows=turn.shows)
     state._ask("PD2", seat)
 
@@ -124,6 +126,7 @@ def apply_pd2(state: MagnificentState, seat: int, option: Option) -> None:
         paid[3] += required[i] - own
     for i in range(4):
         player.gems[i] -= paid[i]
+    state.turn_token = state.player_tokens[seat] = object()  # the slots chosen, the gems paid
     state.emit(
         "posters_chosen",
         seat=seat,
@@ -151,6 +154,7 @@ def apply_pd3(state: MagnificentState, seat: int, option: Option) -> None:
     colour = option.payload["colour"]
     state.players_state[seat].gems[COLOUR_INDEX[colour]] -= 1
     turn.extra_gems_due -= 1
+    state.turn_token = state.player_tokens[seat] = object()
     state.emit("extra_gem_paid", seat=seat, colour=colour)
     if turn.extra_gems_due:
         state._schedule(("extra_gem",))
@@ -172,6 +176,7 @@ def step_perform_gain(state: MagnificentState) -> None:
         player.posters[slot] = None
     player.points += points
     player.coins += coins
+    state.player_tokens[turn.seat] = object()
     state.emit("posters_completed", seat=turn.seat, posters=done, points=points, coins=coins)
 
 
@@ -195,4 +200,5 @@ def apply_pd4(state: MagnificentState, seat: int, option: Option) -> None:
     for poster, slot in zip(posters, option.payload["slots"]):
         arranged[slot - 1] = poster
     player.posters = arranged
+    state.player_tokens[seat] = object()
     state.emit("posters_arranged", seat=seat, posters=[p or "" for p in arranged])

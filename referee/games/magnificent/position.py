@@ -18,7 +18,11 @@ GEMS_PER_COLOUR = 3  # a player stores at most 3 gems of each colour (spec: gem 
 MARKERS = 8  # a player never owns more than 8 trainer markers (available and spent)
 SHOW_SPACES = 13
 CONFIG_FIELDS = {"side_b": "side_b", "draft": "draft_master_cards", "pairs": "players"}
-DERIVED = ("_options", "_outcomes")
+#: The engine's own: the pending options and outcomes, and the change tokens (made afresh by `derive`).
+DERIVED = (
+    "_options", "_outcomes", "player_tokens", "tent_token", "display_token", "poster_token", "deck_token", "track_token",
+    "supply_token", "turn_token", "draft_token",
+)
 #: Piles a position may leave out: camp tiles in no camp (`supply`), regular posters placed nowhere else
 #: (`poster_deck`), boards no seat has (`boards_left`); a seat's `camp` bitmask may be left out of its record
 #: too (it is the squares its tiles cover).
@@ -70,9 +74,11 @@ def camp_of(state: MagnificentState, where: str, player: Player) -> int | None:
 
 
 def derive(state: MagnificentState) -> None:
-    """The engine lists options and outcomes afresh."""
+    """The engine lists options and outcomes afresh; every part has a fresh change token (set from the position, not
+    changed by the rules)."""
     state._options = {}
     state._outcomes = None
+    state.renew_tokens()
 
 
 def check(state: MagnificentState) -> None:

@@ -34,6 +34,7 @@ def reshuffle_if_needed(state: MagnificentState) -> None:
     if not state.poster_deck and state.poster_discard:
         state.poster_deck = sorted(state.poster_discard)
         state.poster_discard = []
+        state.poster_token = object()
         state.emit("posters_reshuffled", size=len(state.poster_deck))
 
 
@@ -48,6 +49,7 @@ def apply_gp1(state: MagnificentState, seat: int, option: Option) -> None:
         slot = option.payload["slot"]
         state.poster_in_hand = state.poster_display[slot - 1]  # type: ignore[assignment]
         state.poster_display[slot - 1] = None
+        state.poster_token = object()
         state.emit("poster_taken", seat=seat, slot=slot, poster=state.poster_in_hand)
         state._schedule(("refill",), ("gp2", seat))
 
@@ -55,6 +57,7 @@ def apply_gp1(state: MagnificentState, seat: int, option: Option) -> None:
 def chance_poster_draw(state: MagnificentState, outcome: str, seat: int) -> None:
     state.poster_deck.remove(outcome)
     state.poster_in_hand = outcome
+    state.poster_token = object()
     state.emit("poster_drawn", seat=seat, poster=outcome)
 
 
@@ -71,6 +74,7 @@ def step_refill(state: MagnificentState) -> None:
 def chance_poster_display(state: MagnificentState, outcome: str, slot: int) -> None:
     state.poster_deck.remove(outcome)
     state.poster_display[slot] = outcome
+    state.poster_token = object()
     state.emit("display_poster", slot=slot + 1, poster=outcome)
 
 
@@ -99,6 +103,7 @@ def apply_gp2(state: MagnificentState, seat: int, option: Option) -> None:
     posters = state.players_state[seat].posters
     new = state.poster_in_hand
     state.poster_in_hand = ""
+    state.poster_token = object()
     kind = option.payload["kind"]
     if kind == "discard":
         state.poster_discard.append(new)
@@ -110,4 +115,5 @@ def apply_gp2(state: MagnificentState, seat: int, option: Option) -> None:
         state.poster_discard.append(old)
         state.emit("poster_discarded", seat=seat, poster=old)
     posters[slot - 1] = new
+    state.player_tokens[seat] = object()
     state.emit("poster_placed", seat=seat, slot=slot, poster=new)

@@ -21,6 +21,7 @@ def step_round_end(state: MagnificentState) -> None:
         missing = due - paid
         player.coins -= paid
         player.points -= missing * penalty
+        state.player_tokens[seat] = object()
         state.emit("payment", seat=seat, due=due, paid=paid, penalty=missing * penalty)
     for seat, player in enumerate(state.players_state):
         if player.hats[0] >= FIRST_SHOW and player.hats[1] >= FIRST_SHOW:
@@ -51,6 +52,7 @@ def apply_rd1(state: MagnificentState, seat: int, option: Option) -> None:
     slot = option.payload["slot"]
     card, tile = state.display[slot - 1]
     state.display[slot - 1] = [None, None]
+    state.display_token = state.player_tokens[seat] = object()
     player = state.players_state[seat]
     if card is not None:
         player.masters.append(card)
@@ -83,6 +85,7 @@ def apply_rd2(state: MagnificentState, chosen: Mapping[Seat, Option]) -> None:
         value = scoring.master_value(state.c, state.c.masters[card], player)
         player.points += value
         player.masters.remove(card)
+        state.player_tokens[seat] = object()
         state.emit("master_scored", seat=seat, card=card, points=value)
 
 
@@ -103,6 +106,8 @@ def step_round_prep(state: MagnificentState) -> None:
     for player in state.players_state:
         player.dice = {}
     state.main_tent = {}
+    state.player_tokens = [object() for _ in state.players_state]  # markers, hats, dice
+    state.display_token = state.tent_token = object()
     state.emit("hats_reset", order=[seat for _, seat, _ in hats])
     steps: list[Step] = [("chance", "master_display", i) for i in range(state.pairs)]
     steps += [("chance", "trainer_display", i) for i in range(state.pairs)]
@@ -115,6 +120,7 @@ def step_game_end(state: MagnificentState) -> None:
     state.final = [scoring.final_breakdown(state.c, p) for p in state.players_state]
     state.over = True
     state.turn = None
+    state.turn_token = object()
     scores = [entry["total"] for entry in state.final]
     ranks = scoring.final_ranks(scores, state.players_state)
     state.emit("game_end", scores=scores, ranks=list(ranks))

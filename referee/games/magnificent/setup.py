@@ -43,6 +43,7 @@ def roll_steps(state: MagnificentState) -> list[Step]:
 def chance_board(state: MagnificentState, outcome: str, seat: int) -> None:
     state.boards_left.remove(outcome)
     state.players_state[seat].board = outcome
+    state.player_tokens[seat] = object()
     state.emit("board_dealt", seat=seat, board=outcome)
 
 
@@ -55,17 +56,21 @@ def step_setup_masters(state: MagnificentState) -> None:
         player.masters = [m for m in state.c.starting_masters if state.c.masters[m].board == player.board]
     unused = [m for m in state.c.starting_masters if state.c.masters[m].board not in used]
     state.master_deck = list(state.c.regular_masters) + unused
+    state.player_tokens = [object() for _ in state.players_state]
+    state.deck_token = object()
 
 
 def chance_master_display(state: MagnificentState, outcome: str, slot: int) -> None:
     state.master_deck.remove(outcome)
     state.display[slot][0] = outcome
+    state.deck_token = state.display_token = object()
     state.emit("display_card", slot=slot + 1, card=outcome)
 
 
 def chance_trainer_display(state: MagnificentState, outcome: str, slot: int) -> None:
     state.trainer_deck.remove(outcome)
     state.display[slot][1] = outcome
+    state.deck_token = state.display_token = object()
     state.emit("display_trainer", slot=slot + 1, tile=outcome)
 
 
@@ -73,18 +78,21 @@ def chance_trainer_pool(state: MagnificentState, outcome: str) -> None:
     state.trainer_deck.remove(outcome)
     state.draft_pool.append(outcome)
     state.draft_pool.sort()
+    state.deck_token = object()
     state.emit("draft_pool_tile", tile=outcome)
 
 
 def chance_tent(state: MagnificentState, outcome: str, colour: str, index: int) -> None:
     state.tents_left.remove(outcome)
     state.track_tents[colour][index] = outcome
+    state.track_token = object()
     state.emit("tent_set", colour=colour, index=index, tent=outcome)
 
 
 def chance_start_poster(state: MagnificentState, outcome: str, seat: int) -> None:
     state.start_posters_left.remove(outcome)
     state.players_state[seat].posters[0] = outcome
+    state.player_tokens[seat] = object()
     state.emit("start_poster", seat=seat, poster=outcome)
 
 
@@ -99,6 +107,7 @@ def step_setup_players(state: MagnificentState) -> None:
         player.tents[0] = state.c.printed_tent
     for offset, seat in enumerate(state._seats_from(state.start_player)):
         state.players_state[seat].hats = [offset, IN_HAND]
+    state.player_tokens = [object() for _ in state.players_state]
     if n >= 2:
         giver = state.start_player
         receiver = (giver - 1) % n
@@ -112,6 +121,7 @@ def chance_dice(state: MagnificentState, outcome: str, colour: str, count: int) 
     for value in values:
         key = f"{colour}:{value}"
         state.main_tent[key] = state.main_tent.get(key, 0) + 1
+    state.tent_token = object()
     state.emit("dice_rolled", colour=colour, values=values)
 
 
@@ -130,6 +140,7 @@ def options_sd1(state: MagnificentState, seat: int) -> list[Option]:
 def apply_sd1(state: MagnificentState, seat: int, option: Option) -> None:
     tile = option.payload["trainer"]
     state.draft_pool.remove(tile)
+    state.deck_token = object()
     add_trainer(state, seat, tile)
     state.emit("trainer_drafted", seat=seat, tile=tile)
 
@@ -138,6 +149,7 @@ def add_trainer(state: MagnificentState, seat: int, tile: str) -> None:
     trainers = state.players_state[seat].trainers
     trainers.append(tile)
     trainers.sort()
+    state.player_tokens[seat] = object()
 
 
 def step_draft_end(state: MagnificentState) -> None:
@@ -145,3 +157,4 @@ def step_draft_end(state: MagnificentState) -> None:
     if state.draft_pool:
         state.emit("draft_leftovers", tiles=list(state.draft_pool))
     state.draft_pool = []
+    state.deck_token = object()

@@ -101,6 +101,17 @@ class MagnificentState(GameState):
         self.final: list[dict[str, int]] = []
         self._options: dict[int, list[Option]] = {}
         self._outcomes: list[ChanceOutcome] | None = None
+        #: What changed: a fresh token replaces a part's wherever that part changes, copied by clone, so views and
+        #: observations find a part they wrote before by its token alone (`TOKENS` names what each one covers).
+        self.player_tokens: list[object] = [object() for _ in range(n)]
+        self.tent_token = object()
+        self.display_token = object()
+        self.poster_token = object()
+        self.deck_token = object()
+        self.track_token = object()
+        self.supply_token = object()
+        self.turn_token = object()
+        self.draft_token = object()
         self._run()
 
     # ----- engine contract -------------------------------------------------------------
@@ -247,13 +258,27 @@ class MagnificentState(GameState):
         twin.draft_picks = [picks.copy() for picks in self.draft_picks]
         twin.draft_removed = self.draft_removed.copy()
         twin._options = dict(self._options)
+        twin.player_tokens = self.player_tokens.copy()
         return twin
+
+    def renew_tokens(self) -> None:
+        """A fresh token for every part (after the state was edited from outside the rules, as a position is read)."""
+        self.player_tokens = [object() for _ in range(self.players)]
+        self.tent_token = object()
+        self.display_token = object()
+        self.poster_token = object()
+        self.deck_token = object()
+        self.track_token = object()
+        self.supply_token = object()
+        self.turn_token = object()
+        self.draft_token = object()
 
     def determinize(self, seat: Seat, rng: random.Random) -> Self:
         """A clone with the draft cards `seat` has not seen redrawn (the only secrets; decks stay chance nodes)."""
         twin = self.clone()
         if self.draft:
             draft._determinize_draft(twin, seat, rng)
+            twin.draft_token = twin.deck_token = object()  # the hands, picks and master deck redrawn
             twin._options = {}
             twin._outcomes = None
         return twin
@@ -306,9 +331,11 @@ class MagnificentState(GameState):
         assert turn is not None
         turn.die_value = value
         self.players_state[turn.seat].dice[turn.card] = (turn.die_colour, value)
+        self.turn_token = self.player_tokens[turn.seat] = object()
 
     def _gain_gem(self, seat: int, colour: str) -> None:
         player = self.players_state[seat]
+        self.player_tokens[seat] = object()
         index = COLOUR_INDEX[colour]
         if player.gems[index] >= 3:
             player.coins += 1
@@ -321,6 +348,7 @@ class MagnificentState(GameState):
         player = self.players_state[seat]
         if player.markers + player.spent < 8:
             player.markers += 1
+            self.player_tokens[seat] = object()
             self.emit("marker_gained", seat=seat, reason=reason)
 
     def _gain(self, seat: int, reason: str, points: int = 0, coins: int = 0) -> None:
@@ -328,6 +356,7 @@ class MagnificentState(GameState):
         player.points += points
         player.coins += coins
         if points or coins:
+            self.player_tokens[seat] = object()
             self.emit("gained", seat=seat, points=points, coins=coins, reason=reason)
 
     def _gain_bonus(self, seat: int, bonus: Bonus, reason: str) -> None:
@@ -371,3 +400,16 @@ RULES = {name.lstrip("_"): function for name, function in RULES.items()}
 RULES["step_chance"] = MagnificentState._step_chance
 OPTIONS_OF = {code: "options_" + code.lower() for code in DECISION_NAMES}
 APPLY_OF = {code: "apply_" + code.lower() for code in DECISION_NAMES}
+
+#: Each change token of a state and the state's fields it covers (a part changed by the rules gets a fresh token):
+#: `player_tokens[seat]` covers every field of `players_state[seat]`.
+TOKENS: dict[str, tuple[str, ...]] = {
+    "tent_token": ("main_tent",),
+    "display_token": ("display",),
+    "poster_token": ("poster_display", "poster_deck", "poster_discard", "poster_in_hand"),
+    "deck_token": ("master_deck", "trainer_deck", "draft_pool", "removed_trainers"),
+    "track_token": ("track_tents", "wagons"),
+    "supply_token": ("supply",),
+    "turn_token": ("turn",),
+    "draft_token": ("draft_hands", "draft_history", "draft_picks", "draft_removed", "draft_round"),
+}

@@ -28,6 +28,7 @@ def apply_vd1(state: MagnificentState, seat: int, option: Option) -> None:
     start = state.wagons[colour]
     end = (start + steps) % 12
     state.wagons[colour] = end
+    state.track_token = object()
     state.emit("wagon_moved", seat=seat, colour=colour, start=start, end=end, steps=steps)
     state._schedule(*[("space", seat, colour, (start + i) % 12, i == steps) for i in range(1, steps + 1)])
 
@@ -43,6 +44,7 @@ def step_space(state: MagnificentState, seat: int, colour: str, index: int, land
     elif landing and None in state.players_state[seat].tents[1:]:
         assert state.turn is not None
         state.turn.tent_space = (colour, index)
+        state.turn_token = object()
         state._ask("VD2", seat)
 
 
@@ -62,5 +64,6 @@ def apply_vd2(state: MagnificentState, seat: int, option: Option) -> None:
     tent = state.track_tents[colour][index]
     state.track_tents[colour][index] = None
     state.players_state[seat].tents[slot - 1] = tent
+    state.track_token = state.player_tokens[seat] = object()
     state.emit("tent_taken", seat=seat, tent=tent, colour=colour, index=index, slot=slot)
     state._gain_bonus(seat, state.c.tent_slot_bonus[slot], f"tent_slot:{slot}")

@@ -31,6 +31,7 @@ def step_turn(state: MagnificentState) -> None:
         return
     seat = (state.start_player + state.turn_count) % state.players
     state.turn = Turn(seat)
+    state.turn_token = object()
     state._ask("TD1", seat)
 
 
@@ -48,6 +49,7 @@ def apply_td1(state: MagnificentState, seat: int, option: Option) -> None:
     turn = state.turn
     assert turn is not None
     turn.die_colour, turn.die_value = colour, value
+    state.tent_token = state.turn_token = object()
     state.emit("die_taken", seat=seat, colour=colour, value=value)
     state._ask("TD2", seat)
 
@@ -62,6 +64,7 @@ def apply_td2(state: MagnificentState, seat: int, option: Option) -> None:
     assert turn is not None
     turn.card = option.payload["card"]
     state.players_state[seat].dice[turn.card] = (turn.die_colour, turn.die_value)
+    state.turn_token = state.player_tokens[seat] = object()
     state.emit("die_placed", seat=seat, card=turn.card)
     if turn.die_colour == "C":
         state._ask("TD3", seat)
@@ -78,6 +81,7 @@ def apply_td3(state: MagnificentState, seat: int, option: Option) -> None:
     turn = state.turn
     assert turn is not None
     turn.acting = option.payload["colour"]
+    state.turn_token = object()
     state.emit("clear_colour", seat=seat, colour=turn.acting)
     state._ask("TD4", seat)
 
@@ -90,6 +94,7 @@ def apply_td4(state: MagnificentState, seat: int, option: Option) -> None:
     turn = state.turn
     assert turn is not None
     turn.action = option.payload["action"]
+    state.turn_token = object()
     state.emit("action_chosen", seat=seat, action=turn.action)
     state._schedule(("window", "A"))
 
@@ -179,6 +184,7 @@ def apply_td5(state: MagnificentState, seat: int, option: Option) -> None:
     kind = option.payload["kind"]
     if kind == "resolve":
         turn.resolved = True
+        state.turn_token = object()
         state._schedule((turn.action.lower(),), ("window", "B"))
         return
     state._schedule(("window", "A"))
@@ -187,6 +193,7 @@ def apply_td5(state: MagnificentState, seat: int, option: Option) -> None:
         state.players_state[seat].gems[COLOUR_INDEX[colour]] -= 1
         turn.power_bonus += 2
         turn.gems_spent += 1
+        state.turn_token = state.player_tokens[seat] = object()
         state.emit("gem_power", seat=seat, colour=colour)
     else:
         use_effect(state, seat, option)
@@ -206,6 +213,7 @@ def use_effect(state: MagnificentState, seat: int, option: Option) -> None:
     assert turn is not None
     payload = option.payload
     player = state.players_state[seat]
+    state.turn_token = object()  # the master used or the trainer, and most effects
     if payload["kind"] == "master":
         turn.master_used = True
         card = state.c.masters[turn.card]
@@ -217,6 +225,7 @@ def use_effect(state: MagnificentState, seat: int, option: Option) -> None:
         turn.trainers_used.append(tile.id)
         player.markers -= tile.cost
         player.spent += tile.cost
+        state.player_tokens[seat] = object()
         kind, n = tile.effect, tile.value
         reason = f"trainer:{tile.id}"
         state.emit("trainer_used", seat=seat, tile=tile.id, choice=option.id)
@@ -256,5 +265,6 @@ def use_effect(state: MagnificentState, seat: int, option: Option) -> None:
 def step_end_turn(state: MagnificentState) -> None:
     assert state.turn is not None
     state.turn = None
+    state.turn_token = object()
     state.turn_count += 1
     state._schedule(("turn",))

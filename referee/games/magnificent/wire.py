@@ -14,11 +14,11 @@ from typing import Any, Final
 from b99.games import magnificent_pb2 as pb
 
 from referee.engine import Seat
-from referee.games.magnificent.data import TILE_TYPES
+from referee.games.magnificent.data import HEIGHT, TILE_TYPES, WIDTH
 from referee.games.magnificent.model import Player, Turn
 from referee.games.magnificent.state import DECISION_NAMES, MagnificentState
 from referee.games.magnificent.views import (
-    camp_rows, final_scores, hat_label, main_tent_order, own_draft, track_view, view_tables,
+    final_scores, hat_label, main_tent_order, own_draft, track_view, view_tables,
 )
 from referee.wire import (
     Blocks,
@@ -132,13 +132,34 @@ def _remembered(written: Blocks, part_key: tuple[Any, ...], write: Callable[[Any
 
 
 def _main_tent(main_tent: Mapping[str, int]) -> bytes:
-    """View field 7: the dice in the main tent by colour (O, G, P, C), then by key."""
-    return b"".join(
-        [
-            message_field(MAIN_TENT, string_field(COLOUR, die[0]) + varint_field(VALUE, int(die[2])) + varint_field(COUNT, main_tent[die]))
-            for die in sorted(main_tent, key=main_tent_order)
-        ]
-    )
+    """View field 7: the dice in the main tent by colour (O, G, P, C), then by key (each die's count written once, the
+    order of each set of keys found once)."""
+    held = tuple(main_tent)
+    order = _MAIN_TENT_ORDERS.get(held)
+    if order is None:
+        if len(_MAIN_TENT_ORDERS) >= _KEPT_LIMIT:
+            _MAIN_TENT_ORDERS.clear()
+        order = _MAIN_TENT_ORDERS[held] = sorted(held, key=main_tent_order)
+    parts = []
+    for die in order:
+        count = main_tent[die]
+        dice = _DICE.get(die)
+        if dice is None:
+            dice = _DICE[die] = {}
+        block = dice.get(count)
+        if block is None:
+            block = dice[count] = message_field(
+                MAIN_TENT, string_field(COLOUR, die[0]) + varint_field(VALUE, int(die[2])) + varint_field(COUNT, count)
+            )
+        parts.append(block)
+    return b"".join(parts)
+
+
+#: the main tent's keys as views order them, by the keys as the state's dict holds them (emptied at _KEPT_LIMIT)
+_MAIN_TENT_ORDERS: Final[dict[tuple[str, ...], list[str]]] = {}
+_KEPT_LIMIT: Final = 4096
+#: die key ("O:4") -> count -> its View field 7 entry
+_DICE: Final[dict[str, dict[int, bytes]]] = {}
 
 
 def _display(display: Sequence[Sequence[str | None]]) -> bytes:
@@ -202,13 +223,20 @@ def _public(state: MagnificentState) -> bytes:
     kept_players = written.players
     if len(kept_players) != len(players):
         kept_players = written.players = [_PlayerWritten(player) for player in players]
+    tokens: list[object] = fields["player_tokens"]
     for index, player in enumerate(players):
         kept = kept_players[index]
         if kept.player is not player:
             kept = kept_players[index] = _PlayerWritten(player)
-        parts.append(kept.written(state, index))
+        token = tokens[index]
+        if token is kept.token and index == kept.index:
+            kept.dice_changed = False  # the player is as it was when its part was last written (its token says so)
+            parts.append(kept.block)
+        else:
+            parts.append(kept.written(state, index))
+            kept.token = token
     if turn is not None:
-        parts.append(_turn_part(state, written, turn))
+        parts.append(_turn_part(state, fields, written, turn, tokens[turn.seat]))
     tail = _TAIL_SHOWN(fields)
     if tail != written.tail:
         written.tail = tail
@@ -269,18 +297,20 @@ class _Written:
         self.pending_block = b""
         #: pending decision -> its code and View fields 5-6 (a game has a few dozen)
         self.decisions: dict[tuple[str, int] | None, tuple[str, bytes]] = {}
-        self.main_tent: dict[str, int] | None = None
+        #: each part of the market as last written (View field 7, 8, 9-15, 16, 17) and the change token it was
+        #: written from (the state's, read by `_market`; None before any)
+        self.tent_token: object = None
         self.main_tent_block = b""
-        self.display: list[list[str | None]] | None = None
+        self.display_token: object = None
         self.display_block = b""
         #: the poster display, the poster deck's size, the poster discard, the master and trainer decks' sizes, the
-        #: draft pool, the removed trainers
-        self.middle: tuple[Any, ...] = ()
+        #: draft pool, the removed trainers: the posters' and the decks' tokens
+        self.poster_token: object = None
+        self.deck_token: object = None
         self.middle_block = b""
-        self.track_tents: dict[str, list[str | None]] | None = None
-        self.wagons: dict[str, int] | None = None
+        self.track_token: object = None
         self.tracks_block = b""
-        self.supply: dict[str, int] | None = None
+        self.supply_token: object = None
         self.supply_block = b""
         #: View fields 7-17, the blocks above joined
         self.market = b""
@@ -293,7 +323,11 @@ class _Written:
         self.power = 0
         self.tent: str | None = None
         self.turn_block = b""
-        #: fields 1-9 and 10-21 of the turn's TurnInfo
+        #: the change tokens the turn's part was last written with: the turn's, its player's, the tracks' (VD2 only)
+        self.turn_tokens: tuple[object, object, object] = (None, None, None)
+        #: fields 1-9 and 10-21 of the turn's TurnInfo, and each of their parts as last written
+        self.head_parts: list[bytes] = [b""] * 9
+        self.effects_parts: list[bytes] = [b""] * 12
         self.turn_head = b""
         self.turn_effects = b""
         self.tail: tuple[Any, ...] = ()
@@ -308,8 +342,7 @@ class _PlayerWritten:
     def __init__(self, player: Player) -> None:
         self.player = player
         self.index = -1
-        #: `_PLAYER_SHOWN` as last written, copied (and the same copies in a list, where a changed entry is replaced)
-        self.shown: tuple[Any, ...] = ()
+        #: `_PLAYER_SHOWN` as last written, copied (a changed entry replaced by a copy of the new one)
         self.copies: list[Any] = []
         #: fields 1-7 (seat to spent markers), 8 (masters), 9 to 15 (trainers, tiles and camp, posters, tents, completed,
         #: hats), 16 (turns taken), each as last written
@@ -318,20 +351,21 @@ class _PlayerWritten:
         self.block = b""
         #: whether the last request found the player's dice changed (the turn's power reads them)
         self.dice_changed = True
+        #: the player's change token when its part was last written (the state's `player_tokens`)
+        self.token: object = None
 
     def written(self, state: MagnificentState, index: int) -> bytes:
-        """The player's field 18, each of its parts written again where it differs from its copy."""
+        """The player's field 18, each of its parts written again where it differs from its copy (its change token
+        said it changed: nothing is compared as a whole first)."""
         player = self.player
         shown = _PLAYER_SHOWN(player)
-        if shown == self.shown and index == self.index:
-            self.dice_changed = False
-            return self.block
         blocks = self.blocks
         copies = self.copies
         first = not copies or index != self.index
         if first:
             copies = self.copies = list(_copied(shown))
             self.index = index
+        changed = first
         board, points, coins, gems, markers, spent, masters, dice = shown[:8]
         if first or board != copies[0] or points != copies[1] or coins != copies[2] or gems != copies[3] or markers != copies[4] or spent != copies[5]:
             blocks[0] = b"".join(
@@ -341,25 +375,35 @@ class _PlayerWritten:
                 ]
             )
             copies[0], copies[1], copies[2], copies[3], copies[4], copies[5] = board, points, coins, gems.copy(), markers, spent
+            changed = True
         self.dice_changed = first or dice != copies[7]
         if self.dice_changed or masters != copies[6]:
             blocks[1] = _masters(masters, dice)
             blocks[8] = _P_TURNS_TAKEN.of(len(dice))
             copies[6], copies[7] = masters.copy(), dice.copy()
+            changed = True
         for part in range(_PLAYER_HEAD_FIELDS, len(shown)):
-            if first or shown[part] != copies[part]:
-                blocks[part - _PLAYER_HEAD_FIELDS + 2] = _belonging(state, player, part, shown[part])
-                copies[part] = shown[part].copy()
-        self.shown = tuple(copies)
-        self.block = message_field(PLAYERS, b"".join(blocks))
+            value = shown[part]
+            if first or value != copies[part]:
+                blocks[part - _PLAYER_HEAD_FIELDS + 2] = _belonging(state, player, part, value)
+                copies[part] = value.copy()
+                changed = True
+        if changed:
+            self.block = message_field(PLAYERS, b"".join(blocks))
         return self.block
 
 
-def _turn_part(state: MagnificentState, written: _Written, turn: Turn) -> bytes:
+def _turn_part(state: MagnificentState, fields: dict[str, Any], written: _Written, turn: Turn, player_token: object) -> bytes:
     """View field 19, its fields 1-9 and 10-21 each written again when what they show differs from what was written.
 
-    The power (`state.power()`) reads only the turn (its die, card, colour and power bonus, all in `_TURN_HEAD_SHOWN`)
-    and the dice of the turn's player: it is asked again only when one of them changed since the last request."""
+    Nothing is compared while the turn's change token, its player's and the decision (VD2 shows a track's tent, the
+    tracks' token then) are those it was last written with. The power (`state.power()`) reads only the turn (its
+    die, card, colour and power bonus, all in `_TURN_HEAD_SHOWN`) and the dice of the turn's player: it is asked
+    again only when one of them changed since the last request."""
+    tokens = (fields["turn_token"], player_token, fields["track_token"] if written.decision == "VD2" else None)
+    if tokens == written.turn_tokens:  # compared item by item: identity first (tokens compare by identity alone)
+        return written.turn_block
+    written.turn_tokens = tokens
     head = _TURN_HEAD_SHOWN(turn)
     effects = _TURN_EFFECTS_SHOWN(turn)
     lists = _TURN_LISTS(turn)
@@ -372,19 +416,38 @@ def _turn_part(state: MagnificentState, written: _Written, turn: Turn) -> bytes:
     if head_same and effects_same:
         return written.turn_block
     if not head_same:
-        power = state.power()
+        power = _power(state.players_state[turn.seat].dice, head)
         if head != written.turn_head_shown or power != written.power:
+            written.turn_head = _turn_head(head, power, written.turn_head_shown, written.power, written.head_parts)
             written.turn_head_shown = head
             written.power = power
-            written.turn_head = _turn_head(turn, power)
     if not effects_same:
-        written.turn_effects_shown = effects
         trainers_used, pending_tiles, chosen = lists
+        written.turn_effects = _turn_effects(
+            effects, lists, tent, written.turn_effects_shown, written.turn_lists, written.tent, written.effects_parts
+        )
+        written.turn_effects_shown = effects
         written.turn_lists = (trainers_used.copy(), pending_tiles.copy(), chosen.copy())
         written.tent = tent
-        written.turn_effects = _turn_effects(turn, tent)
     written.turn_block = message_field(TURN, written.turn_head + written.turn_effects)
     return written.turn_block
+
+
+def _power(dice: dict[str, tuple[str, int]], head: tuple[Any, ...]) -> int:
+    """This turn's power, as MagnificentState.power counts it (§4.2), from what `_TURN_HEAD_SHOWN` read and the dice of
+    the turn's player: compiled with the writer, where the engine's method runs as Python (tests compare the bytes
+    with the view's, which calls it)."""
+    die_value: int = head[2]
+    card: str = head[3]
+    acting: str = head[4]
+    bonus: int = head[9]
+    if not acting:
+        return 0
+    power = die_value + bonus
+    for held, die in dice.items():
+        if held != card and die[0] == acting:
+            power += die[1]
+    return power
 
 
 def _head(round_number: int, start_player: int, turn_count: int) -> bytes:
@@ -407,36 +470,28 @@ _WRITTEN: Final = LastKept(_Written, 256)
 
 
 
-#: The state's fields `_market` compares, from its instance dict in one C call
-_MARKET_FIELDS: Final = operator.itemgetter(
-    "main_tent", "display", "poster_display", "poster_deck", "poster_discard", "master_deck", "trainer_deck", "draft_pool",
-    "removed_trainers", "track_tents", "wagons", "supply",
-)
-
-
 def _market(state: MagnificentState, fields: dict[str, Any], written: _Written) -> bytes:
     """View fields 7-17: the main tent, the display, posters, decks, the draft pool, tracks and the supply; each
-    group written again only when it differs from the copy kept when it was last written. `fields`: the state's
-    instance dict (its attributes read as dict items)."""
+    group written again only when its change token (the state's `tent_token`, `display_token`, ...) is not the one
+    it was last written with. `fields`: the state's instance dict (its attributes read as dict items)."""
     changed = False
-    (
-        main_tent, display, poster_display, poster_deck, poster_discard, master_deck, trainer_deck, draft_pool,
-        removed_trainers, track_tents, wagons, supply,
-    ) = _MARKET_FIELDS(fields)
-    if main_tent != written.main_tent:
+    token = fields["tent_token"]
+    if token is not written.tent_token:
         changed = True
-        blocks = blocks_of(_PARTS, state.c)
-        written.main_tent = main_tent.copy()
-        written.main_tent_block = _remembered(blocks, ("main tent", *main_tent.items()), _main_tent, main_tent)
-    if display != written.display:
+        written.tent_token = token
+        written.main_tent_block = _main_tent(fields["main_tent"])
+    token = fields["display_token"]
+    if token is not written.display_token:
         changed = True
-        blocks = blocks_of(_PARTS, state.c)
-        written.display = [slot.copy() for slot in display]
-        written.display_block = _remembered(blocks, ("display", *map(tuple, display)), _display, display)
-    middle = (poster_display, len(poster_deck), poster_discard, len(master_deck), len(trainer_deck), draft_pool, removed_trainers)
-    if middle != written.middle:
+        written.display_token = token
+        display: list[list[str | None]] = fields["display"]
+        written.display_block = _remembered(blocks_of(_PARTS, state.c), ("display", *map(tuple, display)), _display, display)
+    posters = fields["poster_token"]
+    decks = fields["deck_token"]
+    if posters is not written.poster_token or decks is not written.deck_token:
         changed = True
-        written.middle = _copied(middle)
+        written.poster_token = posters
+        written.deck_token = decks
         written.middle_block = b"".join(
             [
                 strings_field(POSTER_DISPLAY, [poster or "" for poster in state.poster_display]),
@@ -448,14 +503,16 @@ def _market(state: MagnificentState, fields: dict[str, Any], written: _Written) 
                 strings_field(REMOVED_TRAINERS, state.removed_trainers),
             ]
         )
-    if track_tents != written.track_tents or wagons != written.wagons:
+    token = fields["track_token"]
+    if token is not written.track_token:
         changed = True
-        written.track_tents = {colour: tents.copy() for colour, tents in track_tents.items()}
-        written.wagons = wagons.copy()
+        written.track_token = token
         written.tracks_block = _tracks(state)
-    if supply != written.supply:
+    token = fields["supply_token"]
+    if token is not written.supply_token:
         changed = True
-        written.supply = supply.copy()
+        written.supply_token = token
+        supply: dict[str, int] = fields["supply"]
         written.supply_block = _remembered(blocks_of(_PARTS, state.c), ("supply", *map(supply.__getitem__, TILE_TYPES)), _supply, supply)
     if changed:
         written.market = b"".join(
@@ -465,17 +522,27 @@ def _market(state: MagnificentState, fields: dict[str, Any], written: _Written) 
 
 
 def _tracks(state: MagnificentState) -> bytes:
-    """View field 16: each colour's track, found by what it shows."""
+    """View field 16: each colour's track, found by what it shows (written by hand: Track's colour, wagon, spaces)."""
     tables = view_tables(state)
     blocks = blocks_of(_PARTS, state.c)
+    wagons = state.wagons
     parts = []
     for colour, tents in state.track_tents.items():
-        part_key = (colour, state.wagons[colour], tuple(tents))
+        wagon = wagons[colour]
+        part_key = (colour, wagon, tuple(tents))
         block = blocks.get(part_key)
         if block is None:
-            block = blocks.keep(part_key, message_field(TRACKS, encode(pb.Track, track_view(state, tables, colour)).SerializeToString()))
+            spaces: list[str] = track_view(state, tables, colour)["spaces"]
+            body = string_field(TRACK_COLOUR, colour) + varint_field(TRACK_WAGON, wagon) + strings_field(TRACK_SPACES, spaces)
+            block = blocks.keep(part_key, message_field(TRACKS, body))
         parts.append(block)
     return b"".join(parts)
+
+
+# Track
+TRACK_COLOUR: Final = key(1, 2)
+TRACK_WAGON: Final = key(2, 0)
+TRACK_SPACES: Final = key(3, 2)
 
 
 def _masters(masters: list[str], dice: dict[str, tuple[str, int]]) -> bytes:
@@ -534,31 +601,55 @@ def _tiles_and_camp(state: MagnificentState, player: Player) -> bytes:
         message_field(P_TILES, string_field(TILE_TYPE, tile_type) + varint_field(TILE_ORIENTATION, k) + varint_field(TILE_X, x) + varint_field(TILE_Y, y))
         for tile_type, k, x, y in player.tiles
     ]
-    return b"".join(placed) + strings_field(P_CAMP, camp_rows(state, view_tables(state), player))
+    return b"".join(placed) + strings_field(P_CAMP, _camp_rows(state, player.tiles))
+
+
+def _camp_rows(state: MagnificentState, tiles: list[tuple[str, int, int, int]]) -> list[str]:
+    """Player field 11: the camp's rows the tiles draw (as views.camp_rows draws them; compiled with the writer)."""
+    grid = [["."] * WIDTH for _ in range(HEIGHT)]
+    tile_types = state.c.tile_types
+    for tile_type, k, x, y in tiles:
+        cells: tuple[tuple[int, int], ...] = tile_types[tile_type].orientations[k]
+        ref_x, ref_y = cells[0]
+        char = tile_type[0]
+        for cx, cy in cells:
+            grid[y + cy - ref_y][x + cx - ref_x] = char
+    return ["".join(row) for row in grid]
 
 
 #: Per components object: Player fields 10-11 already written, by the tiles placed.
 _CAMPS: dict[int, tuple[Any, Blocks]] = {}
 
 
-def _turn_head(turn: Turn, power: int) -> bytes:
-    """TurnInfo fields 1-9: the turn's seat, die, card, colour, action and power."""
-    acting = turn.acting
-    action = turn.action
-    die_colour = turn.die_colour
-    return b"".join(
-        [
-            _T_SEAT.of(turn.seat),
-            message_field(T_DIE, _COLOUR.of(die_colour) + _VALUE.of(turn.die_value)) if die_colour else b"",
-            _T_CARD.of(turn.card),
-            _T_ACTING.of(acting),
-            _T_ACTION.of(action),
-            _T_POWER.of(power),
-            _T_BUILD_COLOUR.of(turn.build_colour or (acting if action == "BUILD" else "")),
-            _T_WAGON_COLOUR.of(turn.wagon_colour or (acting if action == "TRAVEL" else "")),
-            _T_MASTER_USED.of(turn.master_used),
-        ]
-    )
+def _turn_head(head: tuple[Any, ...], power: int, old: tuple[Any, ...], old_power: int, parts: list[bytes]) -> bytes:
+    """TurnInfo fields 1-9: the turn's seat, die, card, colour, action and power, from what `_TURN_HEAD_SHOWN` read
+    (`head`); each field written again where what it shows differs from `old` (what was read when `parts` were last
+    written; empty the first time)."""
+    first = not old
+    seat: int = head[0]
+    die_colour: str = head[1]
+    die_value: int = head[2]
+    card: str = head[3]
+    acting: str = head[4]
+    action: str = head[5]
+    build_colour: str = head[6]
+    wagon_colour: str = head[7]
+    if first or seat != old[0]:
+        parts[0] = _T_SEAT.of(seat)
+    if first or die_colour != old[1] or die_value != old[2]:
+        parts[1] = message_field(T_DIE, _COLOUR.of(die_colour) + _VALUE.of(die_value)) if die_colour else b""
+    if first or card != old[3]:
+        parts[2] = _T_CARD.of(card)
+    if first or acting != old[4] or action != old[5] or build_colour != old[6] or wagon_colour != old[7]:
+        parts[3] = _T_ACTING.of(acting)
+        parts[4] = _T_ACTION.of(action)
+        parts[6] = _T_BUILD_COLOUR.of(build_colour or (acting if action == "BUILD" else ""))
+        parts[7] = _T_WAGON_COLOUR.of(wagon_colour or (acting if action == "TRAVEL" else ""))
+    if first or power != old_power:
+        parts[5] = _T_POWER.of(power)
+    if first or head[8] != old[8]:
+        parts[8] = _T_MASTER_USED.of(head[8])
+    return b"".join(parts)
 
 
 _T_SEAT: Final = IntField(T_SEAT)
@@ -573,26 +664,43 @@ _T_BUILD_COLOUR: Final = StringField(T_BUILD_COLOUR)
 _T_WAGON_COLOUR: Final = StringField(T_WAGON_COLOUR)
 
 
-def _turn_effects(turn: Turn, tent: str | None) -> bytes:
-    """TurnInfo fields 10-21: the turn's effects so far."""
-    x, y = turn.anchor
-    chosen = turn.chosen
-    return b"".join(
-        [
-            _strings(_T_TRAINERS_USED, turn.trainers_used),
-            _T_EXTRA_SMALL.of(turn.extra_small),
-            _T_EXTRA_SHOWS.of(turn.extra_show),
-            _T_POINTS_PER_SHOW.of(turn.points_per_show),
-            _T_RESOLVED.of(turn.resolved),
-            _strings(_T_PENDING_TILES, turn.pending_tiles),
-            _T_TILE_TYPE.of(turn.tile),
-            message_field(T_ANCHOR, _CELL_X.of(x) + _CELL_Y.of(y)) if x >= 0 else b"",
-            _T_SHOWS.of(turn.shows),
-            packed_field(T_CHOSEN, [slot + 1 for slot in chosen]) if chosen else b"",
-            _T_EXTRA_GEMS_DUE.of(turn.extra_gems_due),
-            optional_string_field(T_TENT, tent),
-        ]
-    )
+def _turn_effects(
+    effects: tuple[Any, ...], lists: tuple[Any, ...], tent: str | None, old: tuple[Any, ...], old_lists: tuple[Any, ...],
+    old_tent: str | None, parts: list[bytes],
+) -> bytes:
+    """TurnInfo fields 10-21: the turn's effects so far, from what `_TURN_EFFECTS_SHOWN` and `_TURN_LISTS` read and the
+    tent of VD2; each field written again where it differs from `old`, `old_lists` and `old_tent` (what `parts` were
+    last written from; `old` empty the first time)."""
+    first = not old
+    trainers_used: list[str] = lists[0]
+    pending_tiles: list[str] = lists[1]
+    chosen: list[int] = lists[2]
+    if first or trainers_used != old_lists[0]:
+        parts[0] = _strings(_T_TRAINERS_USED, trainers_used)
+    if first or effects[0] != old[0]:
+        parts[1] = _T_EXTRA_SMALL.of(effects[0])
+    if first or effects[1] != old[1]:
+        parts[2] = _T_EXTRA_SHOWS.of(effects[1])
+    if first or effects[2] != old[2]:
+        parts[3] = _T_POINTS_PER_SHOW.of(effects[2])
+    if first or effects[3] != old[3]:
+        parts[4] = _T_RESOLVED.of(effects[3])
+    if first or pending_tiles != old_lists[1]:
+        parts[5] = _strings(_T_PENDING_TILES, pending_tiles)
+    if first or effects[4] != old[4]:
+        parts[6] = _T_TILE_TYPE.of(effects[4])
+    if first or effects[5] != old[5]:
+        x, y = effects[5]
+        parts[7] = message_field(T_ANCHOR, _CELL_X.of(x) + _CELL_Y.of(y)) if x >= 0 else b""
+    if first or effects[6] != old[6]:
+        parts[8] = _T_SHOWS.of(effects[6])
+    if first or chosen != old_lists[2]:
+        parts[9] = packed_field(T_CHOSEN, [slot + 1 for slot in chosen]) if chosen else b""
+    if first or effects[7] != old[7]:
+        parts[10] = _T_EXTRA_GEMS_DUE.of(effects[7])
+    if first or tent != old_tent:
+        parts[11] = optional_string_field(T_TENT, tent)
+    return b"".join(parts)
 
 
 def _strings(field: StringField, texts: list[str]) -> bytes:

@@ -2,14 +2,19 @@
 
 Everything but deck orders is public (spec §5) and the draft's hands are the seat's own, so a seat's
 vector is the table's, its seat number and, with the draft variant, its hand, picks and removed card.
-Each player's part, the main tent, the display and the tracks are blocks of the vector remembered by
-the exact state they come from (only the acting player's part changes in a turn).
+One vector is kept per state (found by a weak reference) with the change tokens of the state's parts it was
+written from (referee/games/magnificent/state.py: a fresh token replaces a part's wherever the rules change it):
+each part whose token changed is written again in place (a player's fields compared with copies of those last
+written, only the differing ones written again), and `observation_vector(state, seat)` hands out one copy with
+the seat's own slots set (`encode` hands the same copy to `Slots` as one block). A state edited outside the
+rules must have its tokens renewed (`MagnificentState.renew_tokens`) before it is encoded again.
 """
 
 from __future__ import annotations
 
 from operator import attrgetter
 from typing import Any, Final
+from weakref import ref
 
 import numpy as np
 
@@ -17,9 +22,10 @@ from referee.engine import Seat
 from referee.games.magnificent import draft
 from referee.games.magnificent.data import TILE_TYPES
 from referee.games.magnificent.model import Player, Turn, position_label
-from referee.games.magnificent.state import MagnificentState
+from referee.games.magnificent.state import SIMULTANEOUS, MagnificentState
+from sdk.envs.encoding import EncodingError
 from sdk.envs.encodings import game_encoding
-from sdk.envs.state_encoders.parts import Block, Memory, block_taker, check_cap, naming_vocabulary_errors
+from sdk.envs.state_encoders.parts import Block, Memory, block_slots, check_cap
 
 GAME: Final = "magnificent"
 _E: Final = game_encoding(GAME).view
@@ -191,7 +197,6 @@ _TU_CHOSEN_CAP: Final = _E.cap("turn.chosen_slots")
 _TU_TENT: Final = _E.one_hot("turn.tent")
 
 _camps: Final = Memory()
-_tracks: Final = Memory()
 _label: dict[int, str] = {}
 
 
@@ -207,259 +212,489 @@ def _main_tent_order(key: str) -> tuple[int, str]:
     return ("OGPC".index(key[0]), key)
 
 
-def _encode(state: MagnificentState, seat: Seat, out: dict[int, float]) -> None:
-    """The seat's observation slots (see the module's docstring); zeros are left out."""
-    put_block = block_taker(out)
-    out[SEAT] = 1.0
-    out[SEAT + 1] = float(seat)
-    out[ROUND] = float(state.round)
-    out[START_PLAYER] = float(state.start_player)
-    out[TURN_COUNT] = float(state.turn_count)
-    pending = state.pending
-    decision = pending[0] if pending else ""  # MagnificentState.decision_code, without the call
-    if decision:
-        out[DECISION[decision]] = 1.0
-    deciding = state.deciding_seats()
-    check_cap(GAME, "deciding", len(deciding), DECIDING_CAP)
-    out[DECIDING] = float(len(deciding))
-    for position, s in enumerate(deciding):
-        out[DECIDING + 1 + position] = float(s)
-    shown = _MARKET_SHOWS(state)
-    decks = (len(state.poster_deck), len(state.master_deck), len(state.trainer_deck))
-    market = _MARKETS.get(id(state))
-    if market is None or market[0] is not state or market[1] != shown or market[2] != decks:
-        market = _keep_market(state, shown, decks, market)
-    put_block(market[3])
-    players = state.players_state
-    check_cap(GAME, "players", len(players), PLAYERS_CAP)
-    out[PLAYERS] = float(len(players))
-    components = state.c
-    kept_players = _kept_players
-    s = 0
-    for player in players:
-        shown = _PLAYER_SHOWS(player)
-        kept = kept_players[s]
-        if kept is None or kept[0] is not components or kept[1] != shown:
-            kept = kept_players[s] = _player_part(state, s, player, shown, kept)
-        put_block(kept[2])
-        s += 1
-    turn = state.turn
-    if turn is not None:
-        _write_turn(state, turn, decision, out)
-    if state.poster_in_hand:
-        out[POSTER_IN_HAND[state.poster_in_hand]] = 1.0
-    if state.side_b:
-        out[SIDE_B] = 1.0
-    if state.over:
-        out[GAME_OVER] = 1.0
-    if state.final:
-        FINAL_SCORES_NODE.write(
-            [{"seat": s, **{name: e[name] for name in ("track", "masters", "coins", "full_areas", "areas", "total")}}
-             for s, e in enumerate(state.final)],
-            out,
-            FINAL_SCORES,
-        )
-    if state.draft:
-        out[DRAFT_MASTER_CARDS] = 1.0
-        out[DRAFT_ROUND] = float(state.draft_round)
-        if state.draft_round < 4:
-            _counts(state.draft_hands[draft.held_hand(state, seat)], DRAFT_HAND, out)
-        _counts(state.draft_picks[seat], DRAFT_PICKS, out)
-        removed = draft.removed_by(state, seat)
-        if removed:
-            out[DRAFT_REMOVED[removed]] = 1.0
+#: stretches (first slot, end) of the vector written again as a whole where what they show changed
+_DECIDING_FROM: Final = _E.start("deciding")
+_DECIDING_TO: Final = _E.start("main_tent")
+_MAIN_TENT_TO: Final = DISPLAY
+_DISPLAY_TO: Final = POSTER_DISPLAY
+_POSTER_DISPLAY_TO: Final = POSTER_DECK_SIZE
+_DISCARD_FROM: Final = _E.start("poster_discard")
+_DISCARD_TO: Final = _E.start("master_deck_size")
+_POOL_FROM: Final = _E.start("draft_pool")
+_POOL_TO: Final = _E.start("removed_trainers")
+_REMOVED_FROM: Final = _E.start("removed_trainers")
+_REMOVED_TO: Final = _E.start("tracks")
+_TURN_TO: Final = _E.start("poster_in_hand")
+_IN_HAND_FROM: Final = _E.start("poster_in_hand")
+_IN_HAND_TO: Final = _E.start("side_b")
+_FINAL_TO: Final = DRAFT_MASTER_CARDS
+#: the seat's own part of the draft: its hand, its picks, the card it removed (the vector's last fields)
+_OWN_DRAFT_FROM: Final = _E.start("draft_hand")
+_OWN_DRAFT_TO: Final = _E.size
+#: zeros, over any stretch being written again
+_ZEROS: Final[Any] = memoryview(np.zeros(max(PLAYERS_STRIDE, TRACKS_SIZE, _TURN_TO - TURN, _OWN_DRAFT_TO - _OWN_DRAFT_FROM), np.float32))  # type: ignore[arg-type]
 
-
-#: Entries the memories of markets (by state) and players (by player object) keep before they are emptied.
-_SEEN_LIMIT: Final = 256
-#: what the market shows (main tent to supply), as the state holds it, but for the decks (their sizes beside it)
-_MARKET_SHOWS: Final = attrgetter(
-    "main_tent", "display", "poster_display", "poster_discard", "draft_pool", "removed_trainers", "track_tents",
-    "wagons", "supply", "c",
-)
-#: id(state) -> (the state, a copy of what its market showed (its containers copied), the decks' sizes, the
-#: market's block: slots MAIN_TENT..PLAYERS, the main tent to the supply)
-_MARKETS: Final[dict[int, tuple[Any, ...]]] = {}
-#: the market made last (of any state): a state's market that changed is made from it, writing again what differs
-_last_market: Final[list[Any]] = [None]
-#: the main tent's keys as views order them, by the keys as the state's dict holds them
+#: the main tent's keys as views order them, by the keys as the state's dict holds them (emptied at _SEEN_LIMIT)
 _MAIN_TENT_ORDERS: Final[dict[tuple[str, ...], list[str]]] = {}
+_SEEN_LIMIT: Final = 256
 #: what a player's part shows, as the player holds it (a tuple of its fields, its lists and dicts as they are)
 _PLAYER_SHOWS: Final = attrgetter(
     "board", "points", "coins", "gems", "markers", "spent", "masters", "dice", "trainers", "tiles", "posters", "tents",
     "completed", "hats",
 )
-#: per seat: (the components it was drawn with, a copy of what the player's part showed (its lists and dicts
-#: copied), the part's block: the player's whole part), compared with what the seat's player shows now (one
-#: comparison of tuples: a player changes only when it acts)
-_kept_players: Final[list[Any]] = [None] * PLAYERS_CAP
-#: zeros, over any stretch of a player's part or of the market being written again
-_ZEROS: Final[Any] = memoryview(np.zeros(max(PLAYERS_STRIDE, PLAYERS - MAIN_TENT), np.float32))  # type: ignore[arg-type]
-MARKET_SIZE: Final = PLAYERS - MAIN_TENT
-#: stretches of the market (from its first slot, MAIN_TENT) written again when what they show changes
-_DISCARD_FROM: Final = min(POSTER_DISCARD.values()) - MAIN_TENT
-_DISCARD_TO: Final = max(POSTER_DISCARD.values()) + 1 - MAIN_TENT
-_POOL_FROM: Final = min(DRAFT_POOL.values()) - MAIN_TENT
-_POOL_TO: Final = max(DRAFT_POOL.values()) + 1 - MAIN_TENT
-_REMOVED_FROM: Final = min(REMOVED_TRAINERS.values()) - MAIN_TENT
-_REMOVED_TO: Final = max(REMOVED_TRAINERS.values()) + 1 - MAIN_TENT
 
 
+#: decisions every seat takes at once
+_SIMULTANEOUS: Final = SIMULTANEOUS
 
 
-def _keep_market(state: MagnificentState, shown: tuple[Any, ...], decks: tuple[int, int, int],
-                 kept: tuple[Any, ...] | None) -> tuple[Any, ...]:
-    """The market's block (from the market `kept` for this state, or the last made, writing again what differs), kept."""
-    base = kept if kept is not None else _last_market[0]
-    values: Any  # a float32 array (Any: numpy's stubs do not declare its buffer)
-    if base is None or base[1][9] is not shown[9]:
-        values = np.zeros(MARKET_SIZE, np.float32)
-        slots: Any = memoryview(values)  # float32 slots
-        _write_main_tent(state.main_tent, slots, 0)
-        _write_display(state.display, slots, DISPLAY - MAIN_TENT)
-        _write_poster_display(state.poster_display, slots)
-        _counts_at(state.poster_discard, POSTER_DISCARD, slots, -MAIN_TENT)
-        _counts_at(state.draft_pool, DRAFT_POOL, slots, -MAIN_TENT)
-        _counts_at(state.removed_trainers, REMOVED_TRAINERS, slots, -MAIN_TENT)
-        _write_tracks_part(state, values)
-        _write_supply(state.supply, slots)
+class _Unset:
+    """Nothing written yet: no token or value of a state is this."""
+
+
+_UNSET: Final = _Unset()
+
+
+class _Kept:
+    """The vector kept for one state (known by a weak reference: keeping finished games alive would cost the engine
+    more than the vector saves), with the tokens and values of the state it was last written from. What the state's
+    config fixes (its players, variants, components) is written once."""
+
+    def __init__(self, state: MagnificentState) -> None:
+        self.state = ref(state)
+        values: Any = np.zeros(_E.size, np.float32)  # Any: numpy's stubs do not declare its buffer
+        self.values: Any = values
+        self.out: Any = memoryview(values)  # float32 slots
+        self.components: object = state.c
+        players = len(state.players_state)
+        check_cap(GAME, "players", players, PLAYERS_CAP)
+        #: each player's part of the vector (a memoryview of it), its token and copies of what it showed
+        self.parts: list[Any] = [self.out[PLAYERS_ITEM + s * PLAYERS_STRIDE : PLAYERS_ITEM + (s + 1) * PLAYERS_STRIDE] for s in range(players)]
+        self.player_tokens: list[object] = [_UNSET] * players
+        self.shown: list[list[Any] | None] = [None] * players
+        self.round = self.start_player = self.turn_count = -1
+        self.pending: object = _UNSET
+        #: the deciding seats written: -3 none yet, -2 none, -1 every seat, else the one seat
+        self.deciding = -3
+        self.decision = ""
+        self.tent: object = _UNSET
+        self.display: object = _UNSET
+        self.posters: object = _UNSET
+        self.decks: object = _UNSET
+        self.tracks: object = _UNSET
+        #: each track's wagon and a copy of its tents, as last written
+        self.tracks_shown: dict[str, tuple[int, list[str | None]]] = {}
+        #: the main tent's keys as its dict held them, in the view's order, and each one's count, as last written
+        self.tent_keys: tuple[str, ...] = ()
+        self.tent_order: list[str] = []
+        self.tent_counts: list[int] = []
+        self.supply: object = _UNSET
+        #: what the turn's part was written from: the turn's token, its player's, whether the decision was VD2 (its
+        #: tent shown) and the tracks' token then; `turn_written`: whether a turn is shown
+        self.turn: object = _UNSET
+        self.turn_player: object = _UNSET
+        self.turn_vd2 = False
+        self.turn_tracks: object = _UNSET
+        self.turn_written = False
+        #: the values the turn's part shows, as last written (`_update_turn`)
+        self.turn_shown = _TurnWritten()
+        self.over = False
+        self.final: object = _UNSET
+        self.draft: object = _UNSET
+        #: the seat the vector shows (its seat slot), and the seat whose own part of the draft it holds with the
+        #: draft's token then
+        self.seat = -1
+        self.own_seat = -1
+        self.own_draft: object = _UNSET
+        out = self.out
+        out[SEAT] = 1.0
+        out[PLAYERS] = players
+        if state.side_b:
+            out[SIDE_B] = 1.0
+        if state.draft:
+            out[DRAFT_MASTER_CARDS] = 1.0
+
+
+def _update(state: MagnificentState, kept: _Kept) -> None:
+    """Bring `kept`'s vector up to date with `state`: each part whose token (or value) differs written again.
+
+    The state's fields are read from its `__dict__` (one dict lookup each from compiled code, where an attribute
+    costs a generic look-up)."""
+    fields: dict[str, Any] = state.__dict__
+    out = kept.out
+    number: int = fields["round"]
+    if number != kept.round:
+        out[ROUND] = number
+        kept.round = number
+    number = fields["start_player"]
+    if number != kept.start_player:
+        out[START_PLAYER] = number
+        kept.start_player = number
+    number = fields["turn_count"]
+    if number != kept.turn_count:
+        out[TURN_COUNT] = number
+        kept.turn_count = number
+    pending = fields["pending"]
+    if pending is not kept.pending:
+        decision: str = pending[0] if pending is not None else ""
+        if decision != kept.decision:
+            if kept.decision:
+                out[DECISION[kept.decision]] = 0.0
+            if decision:
+                out[DECISION[decision]] = 1.0
+            kept.decision = decision
+        # the deciding seats (MagnificentState.deciding_seats): every seat at once, one seat, or none
+        deciding: int = -2 if pending is None else -1 if decision in _SIMULTANEOUS else pending[1]
+        if deciding != kept.deciding:
+            seats = () if deciding == -2 else range(len(kept.parts)) if deciding == -1 else (deciding,)
+            check_cap(GAME, "deciding", len(seats), DECIDING_CAP)
+            out[_DECIDING_FROM:_DECIDING_TO] = _ZEROS[: _DECIDING_TO - _DECIDING_FROM]
+            out[DECIDING] = len(seats)
+            position = DECIDING + 1
+            for s in seats:
+                out[position] = s
+                position += 1
+            kept.deciding = deciding
+        kept.pending = pending
+    token = fields["tent_token"]
+    if token is not kept.tent:
+        _update_main_tent(fields["main_tent"], out, kept)
+        kept.tent = token
+    token = fields["display_token"]
+    if token is not kept.display:
+        out[DISPLAY:_DISPLAY_TO] = _ZEROS[: _DISPLAY_TO - DISPLAY]
+        _write_display(fields["display"], out, DISPLAY)
+        kept.display = token
+    token = fields["poster_token"]
+    if token is not kept.posters:
+        _write_posters(fields, out)
+        kept.posters = token
+    token = fields["deck_token"]
+    if token is not kept.decks:
+        out[MASTER_DECK_SIZE] = len(fields["master_deck"])
+        out[TRAINER_DECK_SIZE] = len(fields["trainer_deck"])
+        out[_POOL_FROM:_POOL_TO] = _ZEROS[: _POOL_TO - _POOL_FROM]
+        _counts_at(fields["draft_pool"], DRAFT_POOL, out, 0)
+        out[_REMOVED_FROM:_REMOVED_TO] = _ZEROS[: _REMOVED_TO - _REMOVED_FROM]
+        _counts_at(fields["removed_trainers"], REMOVED_TRAINERS, out, 0)
+        kept.decks = token
+    tracks_token = fields["track_token"]
+    if tracks_token is not kept.tracks:
+        _update_tracks(state, out, kept.tracks_shown)
+        kept.tracks = tracks_token
+    token = fields["supply_token"]
+    if token is not kept.supply:
+        _write_supply(fields["supply"], out)
+        kept.supply = token
+    players: list[Player] = fields["players_state"]
+    tokens: list[object] = fields["player_tokens"]
+    kept_tokens = kept.player_tokens
+    seat = 0
+    for player in players:
+        token = tokens[seat]
+        if token is not kept_tokens[seat]:
+            _update_player(state, seat, player, kept)
+            kept_tokens[seat] = token
+        seat += 1
+    turn: Turn | None = fields["turn"]
+    if turn is None:
+        if kept.turn_written:
+            out[TURN:_TURN_TO] = _ZEROS[: _TURN_TO - TURN]
+            kept.turn_shown = _TurnWritten()
+            kept.turn_written = False
+            kept.turn = _UNSET
     else:
-        before: tuple[Any, ...] = base[1]
-        values = base[3][1].copy()
-        slots = memoryview(values)
-        if before[0] != shown[0]:
-            slots[0:MAIN_TENT_SIZE] = _ZEROS[:MAIN_TENT_SIZE]
-            _write_main_tent(state.main_tent, slots, 0)
-        if before[1] != shown[1]:
-            slots[DISPLAY - MAIN_TENT : DISPLAY - MAIN_TENT + DISPLAY_SIZE] = _ZEROS[:DISPLAY_SIZE]
-            _write_display(state.display, slots, DISPLAY - MAIN_TENT)
-        if before[2] != shown[2]:
-            slots[POSTER_DISPLAY - MAIN_TENT : POSTER_DISPLAY - MAIN_TENT + 1 + POSTER_DISPLAY_CAP] = _ZEROS[: 1 + POSTER_DISPLAY_CAP]
-            _write_poster_display(state.poster_display, slots)
-        if before[3] != shown[3]:
-            slots[_DISCARD_FROM:_DISCARD_TO] = _ZEROS[: _DISCARD_TO - _DISCARD_FROM]
-            _counts_at(state.poster_discard, POSTER_DISCARD, slots, -MAIN_TENT)
-        if before[4] != shown[4]:
-            slots[_POOL_FROM:_POOL_TO] = _ZEROS[: _POOL_TO - _POOL_FROM]
-            _counts_at(state.draft_pool, DRAFT_POOL, slots, -MAIN_TENT)
-        if before[5] != shown[5]:
-            slots[_REMOVED_FROM:_REMOVED_TO] = _ZEROS[: _REMOVED_TO - _REMOVED_FROM]
-            _counts_at(state.removed_trainers, REMOVED_TRAINERS, slots, -MAIN_TENT)
-        if before[6] != shown[6] or before[7] != shown[7]:
-            _write_tracks_part(state, values)
-        if before[8] != shown[8]:
-            _write_supply(state.supply, slots)
-    slots[POSTER_DECK_SIZE - MAIN_TENT] = float(decks[0])
-    slots[MASTER_DECK_SIZE - MAIN_TENT] = float(decks[1])
-    slots[TRAINER_DECK_SIZE - MAIN_TENT] = float(decks[2])
-    copy = (
-        state.main_tent.copy(), [slot.copy() for slot in state.display], state.poster_display.copy(),
-        state.poster_discard.copy(), state.draft_pool.copy(), state.removed_trainers.copy(),
-        {colour: tents.copy() for colour, tents in state.track_tents.items()}, state.wagons.copy(), state.supply.copy(),
-        state.c,
-    )
-    market = (state, copy, decks, (MAIN_TENT, values))
-    if len(_MARKETS) >= _SEEN_LIMIT:
-        _MARKETS.clear()
-    _MARKETS[id(state)] = market
-    _last_market[0] = market
-    return market
+        token = fields["turn_token"]
+        player_token = tokens[turn.seat]
+        vd2 = kept.decision == "VD2"
+        if (
+            token is not kept.turn or player_token is not kept.turn_player or vd2 != kept.turn_vd2
+            or (vd2 and tracks_token is not kept.turn_tracks)
+        ):
+            _update_turn(state, turn, kept.decision, out, kept.turn_shown)
+            kept.turn, kept.turn_player, kept.turn_vd2, kept.turn_tracks = token, player_token, vd2, tracks_token
+            kept.turn_written = True
+    over: bool = fields["over"]
+    if over != kept.over:
+        out[GAME_OVER] = 1.0 if over else 0.0
+        kept.over = over
+    final = fields["final"]
+    if final is not kept.final:
+        _write_final(state, out)
+        kept.final = final
+    if fields["draft"]:
+        token = fields["draft_token"]
+        if token is not kept.draft:
+            out[DRAFT_ROUND] = fields["draft_round"]
+            kept.draft = token
 
 
-def _write_poster_display(posters: list[str | None], slots: Any) -> None:  # noqa: ANN401 - slots
-    """The poster display (each poster as 1 + its index), in the market's slots (zeros there)."""
+def _write_posters(fields: dict[str, Any], out: Any) -> None:  # noqa: ANN401 - slots
+    """The poster display, the deck's size, the discard and the poster in hand (the state's fields as a dict)."""
+    posters: list[str | None] = fields["poster_display"]
     check_cap(GAME, "poster_display", len(posters), POSTER_DISPLAY_CAP)
-    at = POSTER_DISPLAY - MAIN_TENT
-    slots[at] = float(len(posters))
-    for position, poster in enumerate(posters):
+    out[POSTER_DISPLAY:_POSTER_DISPLAY_TO] = _ZEROS[: _POSTER_DISPLAY_TO - POSTER_DISPLAY]
+    out[POSTER_DISPLAY] = len(posters)
+    position = POSTER_DISPLAY + 1
+    for poster in posters:
         if poster:
-            slots[at + 1 + position] = POSTER_INDEX[poster]
+            out[position] = POSTER_INDEX[poster]
+        position += 1
+    out[POSTER_DECK_SIZE] = len(fields["poster_deck"])
+    out[_DISCARD_FROM:_DISCARD_TO] = _ZEROS[: _DISCARD_TO - _DISCARD_FROM]
+    _counts_at(fields["poster_discard"], POSTER_DISCARD, out, 0)
+    out[_IN_HAND_FROM:_IN_HAND_TO] = _ZEROS[: _IN_HAND_TO - _IN_HAND_FROM]
+    in_hand: str = fields["poster_in_hand"]
+    if in_hand:
+        out[POSTER_IN_HAND[in_hand]] = 1.0
 
 
-def _write_tracks_part(state: MagnificentState, values: Any) -> None:  # noqa: ANN401
-    """The tracks into the market's values (found by what they show: they change a few times a game)."""
-    track_tents, wagons = state.track_tents, state.wagons
-    tracks_key = (tuple((colour, tuple(tents)) for colour, tents in track_tents.items()), tuple(wagons.items()), id(state.c))
-    tracks = _tracks.get(tracks_key) or _tracks.block(tracks_key, TRACKS, TRACKS_SIZE, lambda slots: _write_tracks(state, slots, 0))
-    values[TRACKS - MAIN_TENT : TRACKS - MAIN_TENT + TRACKS_SIZE] = tracks[1]
+def _write_final(state: MagnificentState, out: Any) -> None:  # noqa: ANN401 - slots
+    """The final scores (none before the game's end)."""
+    out[FINAL_SCORES:_FINAL_TO] = _ZEROS[: _FINAL_TO - FINAL_SCORES]
+    if not state.final:
+        return
+    slots: dict[int, float] = {}
+    FINAL_SCORES_NODE.write(
+        [{"seat": s, **{name: e[name] for name in ("track", "masters", "coins", "full_areas", "areas", "total")}}
+         for s, e in enumerate(state.final)],
+        slots,
+        FINAL_SCORES,
+    )
+    for slot, value in slots.items():
+        out[slot] = value
 
 
-def _write_supply(supply: dict[str, int], slots: Any) -> None:  # noqa: ANN401 - slots
-    """The supply (a count per tile type), in the market's slots."""
-    slots[SUPPLY - MAIN_TENT] = float(len(TILE_TYPES))
-    at = SUPPLY_ITEM - MAIN_TENT
+def _update_player(state: MagnificentState, seat: int, player: Player, kept: _Kept) -> None:
+    """The seat's part of `kept`'s vector brought up to date: each field that differs from the copy of what was last
+    written there written again, its copy replaced (the whole part the first time)."""
+    out = kept.parts[seat]
+    shown = _PLAYER_SHOWS(player)
+    before = kept.shown[seat]
+    if before is None:
+        _write_player(seat, player, out, 0)
+        _write_camp_part(state, seat, player, out)
+        kept.shown[seat] = [value.copy() if isinstance(value, (list, dict)) else value for value in shown]
+        return
+    board: str = shown[0]
+    if board != before[0]:
+        out[_P_BOARD_FROM:_P_BOARD_TO] = _ZEROS[: _P_BOARD_TO - _P_BOARD_FROM]
+        if board:
+            out[_P_BOARD[board]] = 1.0
+        before[0] = board
+    value: Any = shown[1]
+    if value != before[1]:
+        out[_P_POINTS] = value
+        before[1] = value
+    value = shown[2]
+    if value != before[2]:
+        out[_P_COINS] = value
+        before[2] = value
+    value = shown[3]
+    if value != before[3]:
+        out[_P_GEMS : _P_GEMS + 1 + _P_GEMS_CAP] = _ZEROS[: 1 + _P_GEMS_CAP]
+        _write_gems(player, out, 0)
+        before[3] = value.copy()
+    value = shown[4]
+    if value != before[4]:
+        out[_P_MARKERS] = value
+        before[4] = value
+    value = shown[5]
+    if value != before[5]:
+        out[_P_SPENT] = value
+        before[5] = value
+    dice: dict[str, Any] = shown[7]
+    if shown[6] != before[6]:
+        out[_P_MASTERS:_P_MASTERS_TO] = _ZEROS[: _P_MASTERS_TO - _P_MASTERS]
+        _write_masters(player, out, 0)
+        out[_P_TURNS] = len(dice)
+        before[6] = shown[6].copy()
+        before[7] = dice.copy()
+    elif dice != before[7]:  # the same cards: only the dice on them written again where they changed
+        _dice_moved(shown[6], before[7], dice, out)
+        out[_P_TURNS] = len(dice)
+        before[7] = dice.copy()
+    value = shown[8]
+    if value != before[8]:
+        out[_P_TRAINERS_FROM:_P_TRAINERS_TO] = _ZEROS[: _P_TRAINERS_TO - _P_TRAINERS_FROM]
+        _counts_at(value, _P_TRAINERS, out, 0)
+        before[8] = value.copy()
+    value = shown[9]
+    if value != before[9]:
+        placed: list[Any] = before[9]
+        if len(value) > len(placed) and value[: len(placed)] == placed:  # tiles added (a build): those alone written
+            _tiles_added(state, value, len(placed), out)
+        else:
+            _write_camp_part(state, seat, player, out)
+        before[9] = value.copy()
+    value = shown[10]
+    if value != before[10]:
+        out[_P_POSTERS : _P_POSTERS + 1 + _P_POSTERS_CAP] = _ZEROS[: 1 + _P_POSTERS_CAP]
+        _ordered_indexed(value, _P_POSTERS, _P_POSTERS_CAP, _P_POSTER, "players[].posters", 0, out)
+        before[10] = value.copy()
+    value = shown[11]
+    if value != before[11]:
+        out[_P_TENTS : _P_TENTS + 1 + _P_TENTS_CAP] = _ZEROS[: 1 + _P_TENTS_CAP]
+        _ordered_indexed(value, _P_TENTS, _P_TENTS_CAP, _P_TENT, "players[].tents", 0, out)
+        before[11] = value.copy()
+    value = shown[12]
+    if value != before[12]:
+        out[_P_COMPLETED_FROM:_P_COMPLETED_TO] = _ZEROS[: _P_COMPLETED_TO - _P_COMPLETED_FROM]
+        _counts_at(value, _P_COMPLETED, out, 0)
+        before[12] = value.copy()
+    value = shown[13]
+    if value != before[13]:
+        out[_P_HATS:_P_HATS_TO] = _ZEROS[: _P_HATS_TO - _P_HATS]
+        _write_hats(player, out, 0)
+        before[13] = value.copy()
+
+
+def _dice_moved(masters: list[str], old: dict[str, Any], new: dict[str, Any], out: Any) -> None:  # noqa: ANN401 - slots
+    """The die on each of a player's master cards (as `_write_masters` writes it) where it differs from `old`'s."""
+    item = _P_MASTERS_FIRST
+    for card in masters:
+        die = new.get(card)
+        was = old.get(card)
+        if die != was:
+            if was is not None:
+                out[item + _M_DIE_COLOUR[was[0]]] = 0.0
+            if die is None:
+                out[item + _M_DIE] = 0.0
+                out[item + _M_DIE_VALUE] = 0.0
+            else:
+                out[item + _M_DIE] = 1.0
+                out[item + _M_DIE_COLOUR[die[0]]] = 1.0
+                out[item + _M_DIE_VALUE] = die[1]
+        item += _P_MASTERS_STRIDE
+
+
+def _write_own_draft(state: MagnificentState, seat: Seat, out: Any) -> None:  # noqa: ANN401 - slots
+    """The seat's own part of the draft: the hand it holds now, its picks, the card it removed."""
+    out[_OWN_DRAFT_FROM:_OWN_DRAFT_TO] = _ZEROS[: _OWN_DRAFT_TO - _OWN_DRAFT_FROM]
+    if state.draft_round < 4:
+        _counts_at(state.draft_hands[draft.held_hand(state, seat)], DRAFT_HAND, out, 0)
+    _counts_at(state.draft_picks[seat], DRAFT_PICKS, out, 0)
+    removed = draft.removed_by(state, seat)
+    if removed:
+        out[DRAFT_REMOVED[removed]] = 1.0
+
+
+#: each state's kept vector by the state's id (checked by its weak reference); emptied at _SEEN_SIZE entries
+_seen: Final[dict[int, _Kept]] = {}
+_SEEN_SIZE: Final = 64
+#: the kept vector handed out last (found by identity before `_seen`'s lookup by the state's id)
+_last: Final[list[_Kept | None]] = [None]
+
+
+def _kept(state: MagnificentState, seat: Seat) -> _Kept:
+    """The state's kept vector, brought up to date with it and holding `seat`'s own slots."""
+    kept = _last[0]
+    if kept is None or kept.state() is not state:
+        kept = _seen.get(id(state))
+        if kept is None or kept.state() is not state or kept.components is not state.c:
+            if len(_seen) >= _SEEN_SIZE:
+                _seen.clear()
+            kept = _seen[id(state)] = _Kept(state)
+        _last[0] = kept
+    try:
+        _update(state, kept)
+        if seat != kept.seat:
+            kept.out[SEAT + 1] = seat
+            kept.seat = seat
+        if state.draft and (seat != kept.own_seat or state.draft_token is not kept.own_draft):
+            _write_own_draft(state, seat, kept.out)
+            kept.own_seat, kept.own_draft = seat, state.draft_token
+    except KeyError as error:  # the view's encoding names the field
+        _forget(state)  # half written: the next observation starts afresh
+        raise EncodingError(f"{GAME}: a value of seat {seat}'s view is outside its vocabulary: {error}") from None
+    except BaseException:
+        _forget(state)
+        raise
+    return kept
+
+
+def _forget(state: MagnificentState) -> None:
+    """Drop the state's kept vector (a write failed half way)."""
+    _seen.pop(id(state), None)
+    _last[0] = None
+
+
+def encode(state: MagnificentState, seat: Seat, slots: dict[int, float]) -> None:
+    """Write the slots of `seat`'s view encoding: the whole vector as one block (`observation_vector`'s)."""
+    block: Block = (0, observation_vector(state, seat))
+    blocks = getattr(slots, "blocks", None)
+    if blocks is not None:
+        blocks.append(block)
+    else:
+        slots.update(block_slots(block))
+
+
+def observation_vector(state: MagnificentState, seat: Seat) -> np.ndarray:
+    """`seat`'s observation vector, new: a copy of the state's kept vector (brought up to date where the state's
+    tokens changed) with the seat's own slots (`Table.encode` calls it where the encoder's module has one)."""
+    vector: np.ndarray = _kept(state, seat).values.copy()
+    return vector
+
+
+def _update_tracks(state: MagnificentState, out: Any, shown: dict[str, tuple[int, list[str | None]]]) -> None:  # noqa: ANN401
+    """The tracks: each one whose wagon or tents differ from those last written (`shown`, updated) written again."""
+    track_tents = state.track_tents
+    wagons = state.wagons
+    check_cap(GAME, "tracks", len(track_tents), TRACKS_CAP)
+    out[TRACKS] = len(track_tents)
+    at = TRACKS_ITEM
+    for colour, tents in track_tents.items():
+        wagon = wagons[colour]
+        before = shown.get(colour)
+        if before is None or before[0] != wagon or before[1] != tents:
+            out[at : at + TRACKS_STRIDE] = _ZEROS[:TRACKS_STRIDE]
+            _write_track(state, colour, out, at)
+            shown[colour] = (wagon, tents.copy())
+        at += TRACKS_STRIDE
+
+
+def _update_main_tent(main_tent: dict[str, int], out: Any, kept: _Kept) -> None:  # noqa: ANN401 - slots
+    """The main tent: where it holds the same dice as last written (in the same order), the counts that differ;
+    else all of it written again."""
+    held = tuple(main_tent)
+    if held == kept.tent_keys:
+        counts = kept.tent_counts
+        at = MAIN_TENT_ITEM + _MT_COUNT
+        position = 0
+        for key in kept.tent_order:
+            count = main_tent[key]
+            if count != counts[position]:
+                out[at] = count
+                counts[position] = count
+            at += MAIN_TENT_STRIDE
+            position += 1
+        return
+    out[MAIN_TENT:_MAIN_TENT_TO] = _ZEROS[: _MAIN_TENT_TO - MAIN_TENT]
+    order = _write_main_tent(main_tent, out, MAIN_TENT)
+    kept.tent_keys = held
+    kept.tent_order = order
+    kept.tent_counts = [main_tent[key] for key in order]
+
+
+def _write_supply(supply: dict[str, int], out: Any) -> None:  # noqa: ANN401 - slots
+    """The supply (a count per tile type)."""
+    out[SUPPLY] = len(TILE_TYPES)
+    at = SUPPLY_ITEM
     for tile_type in TILE_TYPES:
-        slots[at] = 1.0
-        slots[at + SUPPLY_TYPE[tile_type]] = 1.0
-        slots[at + SUPPLY_COUNT] = float(supply[tile_type])
+        out[at] = 1.0
+        out[at + SUPPLY_TYPE[tile_type]] = 1.0
+        out[at + SUPPLY_COUNT] = supply[tile_type]
         at += SUPPLY_STRIDE
 
 
-def _player_part(state: MagnificentState, seat: int, player: Player, shown: tuple[Any, ...], kept: Any) -> Any:  # noqa: ANN401
-    """What is kept for the seat's part: the components, a copy of what the player shows (`shown`), the part's
-    block; the block made from the one `kept` (the seat's last) by writing again the fields that differ."""
-    components = state.c
-    values: Any  # a float32 array (Any: numpy's stubs do not declare its buffer)
-    if kept is None or kept[0] is not components:
-        values = np.zeros(PLAYERS_STRIDE, np.float32)
-        _write_player(seat, player, memoryview(values), 0)
-        _write_camp_part(state, seat, player, values)
-    else:
-        before: tuple[Any, ...] = kept[1]
-        values = kept[2][1].copy()
-        out: Any = memoryview(values)
-        if before[0] != shown[0]:
-            out[_P_BOARD_FROM:_P_BOARD_TO] = _ZEROS[: _P_BOARD_TO - _P_BOARD_FROM]
-            if player.board:
-                out[_P_BOARD[player.board]] = 1.0
-        out[_P_POINTS] = float(player.points)
-        out[_P_COINS] = float(player.coins)
-        out[_P_MARKERS] = float(player.markers)
-        out[_P_SPENT] = float(player.spent)
-        out[_P_TURNS] = float(len(player.dice))
-        if before[3] != shown[3]:
-            out[_P_GEMS : _P_GEMS + 1 + _P_GEMS_CAP] = _ZEROS[: 1 + _P_GEMS_CAP]
-            _write_gems(player, out, 0)
-        if before[6] != shown[6] or before[7] != shown[7]:
-            out[_P_MASTERS:_P_MASTERS_TO] = _ZEROS[: _P_MASTERS_TO - _P_MASTERS]
-            _write_masters(player, out, 0)
-        if before[8] != shown[8]:
-            out[_P_TRAINERS_FROM:_P_TRAINERS_TO] = _ZEROS[: _P_TRAINERS_TO - _P_TRAINERS_FROM]
-            _counts_at(player.trainers, _P_TRAINERS, out, 0)
-        if before[9] != shown[9]:
-            _write_camp_part(state, seat, player, values)
-        if before[10] != shown[10]:
-            out[_P_POSTERS : _P_POSTERS + 1 + _P_POSTERS_CAP] = _ZEROS[: 1 + _P_POSTERS_CAP]
-            _ordered_indexed(player.posters, _P_POSTERS, _P_POSTERS_CAP, _P_POSTER, "players[].posters", 0, out)
-        if before[11] != shown[11]:
-            out[_P_TENTS : _P_TENTS + 1 + _P_TENTS_CAP] = _ZEROS[: 1 + _P_TENTS_CAP]
-            _ordered_indexed(player.tents, _P_TENTS, _P_TENTS_CAP, _P_TENT, "players[].tents", 0, out)
-        if before[12] != shown[12]:
-            out[_P_COMPLETED_FROM:_P_COMPLETED_TO] = _ZEROS[: _P_COMPLETED_TO - _P_COMPLETED_FROM]
-            _counts_at(player.completed, _P_COMPLETED, out, 0)
-        if before[13] != shown[13]:
-            out[_P_HATS:_P_HATS_TO] = _ZEROS[: _P_HATS_TO - _P_HATS]
-            _write_hats(player, out, 0)
-    copy = tuple([value.copy() if isinstance(value, (list, dict)) else value for value in shown])
-    return components, copy, (PLAYERS_ITEM + seat * PLAYERS_STRIDE, values)
-
-
-def _write_camp_part(state: MagnificentState, seat: int, player: Player, values: Any) -> None:  # noqa: ANN401
-    """A player's tiles and camp into its part's values (found by the tiles placed: they change when it builds)."""
+def _write_camp_part(state: MagnificentState, seat: int, player: Player, part: Any) -> None:  # noqa: ANN401
+    """A player's tiles and camp into its part (found by the tiles placed: they change when it builds)."""
     camp_key = (seat, tuple(player.tiles), id(state.c))
     camp = _camps.get(camp_key) or _camps.block(
         camp_key, PLAYERS_ITEM + seat * PLAYERS_STRIDE + _P_TILES, CAMP_SIZE,
         lambda slots: _write_camp(state, player, slots, -_P_TILES),
     )
-    values[_P_TILES : _P_TILES + CAMP_SIZE] = camp[1]
-
-
-def _counts(values: Any, slots: dict[str, int], out: dict[int, float]) -> None:  # noqa: ANN401
-    """A count per vocabulary value ('' counts nothing), into the dict `out`."""
-    for value in values:
-        if value:
-            slot = slots[value]
-            out[slot] = out.get(slot, 0.0) + 1.0
+    part[_P_TILES : _P_TILES + CAMP_SIZE] = camp[1]
 
 
 def _counts_at(values: Any, slots: dict[str, int], out: Any, at: int) -> None:  # noqa: ANN401
@@ -469,8 +704,8 @@ def _counts_at(values: Any, slots: dict[str, int], out: Any, at: int) -> None:  
             out[at + slots[value]] += 1.0
 
 
-def _write_main_tent(main_tent: dict[str, int], out: Any, at: int) -> None:  # noqa: ANN401 - slots
-    """The main tent's list, its count slot at `at` of `out`."""
+def _write_main_tent(main_tent: dict[str, int], out: Any, at: int) -> list[str]:  # noqa: ANN401 - slots
+    """The main tent's list, its count slot at `at` of `out`; its keys in the order written."""
     check_cap(GAME, "main_tent", len(main_tent), MAIN_TENT_CAP)
     out[at] = float(len(main_tent))
     at += MAIN_TENT_ITEM - MAIN_TENT
@@ -486,6 +721,7 @@ def _write_main_tent(main_tent: dict[str, int], out: Any, at: int) -> None:  # n
         out[at + _MT_VALUE] = float(int(key[2]))
         out[at + _MT_COUNT] = float(main_tent[key])
         at += MAIN_TENT_STRIDE
+    return order
 
 
 def _write_display(display: list[list[str | None]], out: Any, at: int) -> None:  # noqa: ANN401 - slots
@@ -503,24 +739,18 @@ def _write_display(display: list[list[str | None]], out: Any, at: int) -> None: 
         at += DISPLAY_STRIDE
 
 
-def _write_tracks(state: MagnificentState, out: Any, at: int) -> None:  # noqa: ANN401 - slots
-    """The tracks' list, its count slot at `at` of `out`."""
-    colours = list(state.track_tents)
-    check_cap(GAME, "tracks", len(colours), TRACKS_CAP)
-    out[at] = float(len(colours))
-    at += TRACKS_ITEM - TRACKS
-    for colour in colours:
-        tents = state.track_tents[colour]
-        gems = state.c.track_spaces[colour]
-        check_cap(GAME, "tracks[].spaces", len(gems), _T_SPACES_CAP)
-        out[at] = 1.0
-        out[at + _T_COLOUR[colour]] = 1.0
-        out[at + _T_WAGON] = float(state.wagons[colour])
-        out[at + _T_SPACES] = float(len(gems))
-        for index, gem in enumerate(gems):
-            space = f"gem:{gem}" if gem is not None else (f"tent:{tents[index]}" if tents[index] else "poster")
-            out[at + _T_SPACES_FIRST + index] = _T_SPACE[space]
-        at += TRACKS_STRIDE
+def _write_track(state: MagnificentState, colour: str, out: Any, at: int) -> None:  # noqa: ANN401 - slots
+    """One colour's track, its presence slot at `at` of `out` (zeros there)."""
+    tents = state.track_tents[colour]
+    gems = state.c.track_spaces[colour]
+    check_cap(GAME, "tracks[].spaces", len(gems), _T_SPACES_CAP)
+    out[at] = 1.0
+    out[at + _T_COLOUR[colour]] = 1.0
+    out[at + _T_WAGON] = state.wagons[colour]
+    out[at + _T_SPACES] = len(gems)
+    for index, gem in enumerate(gems):
+        space = f"gem:{gem}" if gem is not None else (f"tent:{tents[index]}" if tents[index] else "poster")
+        out[at + _T_SPACES_FIRST + index] = _T_SPACE[space]
 
 
 def _write_player(seat: int, player: Player, out: Any, at: int) -> None:  # noqa: ANN401 - slots
@@ -603,6 +833,28 @@ def _write_camp(state: MagnificentState, player: Player, out: Any, at: int) -> N
         out[at + _P_CAMP + cell * width + _CAMP_CHARS.index(char)] = 1.0
 
 
+def _tiles_added(state: MagnificentState, tiles: list[tuple[str, int, int, int]], first: int, out: Any) -> None:  # noqa: ANN401
+    """The tiles of a player's part from `tiles[first]` on, added to those written before (as `_write_camp` writes
+    them: tiles never overlap, so each adds its own squares to the camp), and the tiles' count."""
+    check_cap(GAME, "players[].tiles", len(tiles), _P_TILES_CAP)
+    out[_P_TILES] = len(tiles)
+    item = _P_TILES_FIRST + first * _P_TILES_STRIDE
+    tile_types = state.c.tile_types
+    width = len(_CAMP_CHARS)
+    for tile_type, k, x, y in tiles[first:]:
+        out[item] = 1.0
+        out[item + _TL_TYPE[tile_type]] = 1.0
+        out[item + _TL_ORIENTATION] = k
+        out[item + _TL_X] = x
+        out[item + _TL_Y] = y
+        item += _P_TILES_STRIDE
+        shape = tile_types[tile_type].orientations[k]
+        ref_x, ref_y = shape[0]
+        char = _CAMP_CHARS.index(tile_type[0])
+        for cx, cy in shape:
+            out[_P_CAMP + ((y + cy - ref_y) * _CAMP_COLS + (x + cx - ref_x)) * width + char] = 1.0
+
+
 def _ordered_indexed(values: list[str | None], count: int, cap: int, index: dict[str, float], path: str, at: int,
                      out: Any) -> None:  # noqa: ANN401 - slots
     """A list of ids shown position by position, each as 1 + its index (None: nothing at that position)."""
@@ -640,68 +892,157 @@ def _power(state: MagnificentState, seat: int, card: str, acting: str, die_value
     return power
 
 
-def _write_turn(state: MagnificentState, turn: Turn, decision: str, out: dict[int, float]) -> None:
-    """The turn in progress, into `out`."""
+class _TurnWritten:
+    """What the turn's part of a kept vector shows, as last written (as the view shows it): compared field by field
+    with the turn's (typed: the compiled module compares them natively). Its first values are an empty turn's (all
+    its slots zero)."""
+
+    def __init__(self) -> None:
+        self.seat = -1
+        self.die_colour = ""
+        self.die_value = 0
+        self.card = ""
+        self.acting = ""
+        self.action = ""
+        self.power = 0
+        self.build = ""
+        self.wagon = ""
+        self.master_used = False
+        self.trainers: list[str] = []
+        self.extra_small = 0
+        self.extra_show = 0
+        self.points_per_show = 0
+        self.resolved = False
+        self.pending: list[str] = []
+        self.tile = ""
+        self.anchor_x = -1
+        self.anchor_y = -1
+        self.shows = 0
+        self.chosen: list[int] = []
+        self.extra_gems = 0
+        self.tent = ""
+
+
+def _one_hot_moved(out: Any, slots: dict[str, int], old: str, new: str) -> None:  # noqa: ANN401 - slots
+    """A one-hot field from `old` to `new` ("" for none)."""
+    if old:
+        out[slots[old]] = 0.0
+    if new:
+        out[slots[new]] = 1.0
+
+
+def _counts_moved(out: Any, slots: dict[str, int], old: list[str], new: list[str]) -> None:  # noqa: ANN401 - slots
+    """Counts per vocabulary value from those of `old` to those of `new`."""
+    for value in old:
+        if value:
+            out[slots[value]] = 0.0
+    for value in new:
+        if value:
+            out[slots[value]] += 1.0
+
+
+def _update_turn(state: MagnificentState, turn: Turn, decision: str, out: Any, last: _TurnWritten) -> None:  # noqa: ANN401
+    """The turn's part brought up to date: each value that differs from the one last written (`last`, updated)
+    written again. `last` is a new `_TurnWritten` where the part is all zeros."""
     shown: _TurnShown = _TURN_SHOWS(turn)  # typed: the compiled module reads each field as what it is
     (seat, die_colour, die_value, card, acting, action, bonus, build_colour, wagon_colour, master_used, trainers_used,
      extra_small, extra_show, points_per_show, resolved, pending_tiles, tile, anchor, shows, chosen, extra_gems_due,
      tent_space) = shown
-    out[TURN] = 1.0
-    out[_TU_SEAT] = float(seat)
-    if die_colour:
-        out[_TU_DIE] = 1.0
-        out[_TU_DIE_COLOUR[die_colour]] = 1.0
-        out[_TU_DIE_VALUE] = float(die_value)
-    if card:
-        out[_TU_CARD[card]] = 1.0
-    if acting:
-        out[_TU_ACTING[acting]] = 1.0
-    if action:
-        out[_TU_ACTION[action]] = 1.0
-    if acting:
-        out[_TU_POWER] = float(_power(state, seat, card, acting, die_value, bonus))
+    if seat != last.seat:
+        out[TURN] = 1.0
+        out[_TU_SEAT] = seat
+        last.seat = seat
+    old_colour = last.die_colour
+    if die_colour != old_colour or die_value != last.die_value:
+        if old_colour:
+            out[_TU_DIE_COLOUR[old_colour]] = 0.0
+        if die_colour:
+            out[_TU_DIE] = 1.0
+            out[_TU_DIE_COLOUR[die_colour]] = 1.0
+            out[_TU_DIE_VALUE] = die_value
+        else:
+            out[_TU_DIE] = 0.0
+            out[_TU_DIE_VALUE] = 0.0
+        last.die_colour = die_colour
+        last.die_value = die_value
+    if card != last.card:
+        _one_hot_moved(out, _TU_CARD, last.card, card)
+        last.card = card
+    if acting != last.acting:
+        _one_hot_moved(out, _TU_ACTING, last.acting, acting)
+        last.acting = acting
+    if action != last.action:
+        _one_hot_moved(out, _TU_ACTION, last.action, action)
+        last.action = action
+    power = _power(state, seat, card, acting, die_value, bonus)
+    if power != last.power:
+        out[_TU_POWER] = power
+        last.power = power
     build = build_colour or (acting if action == "BUILD" else "")
-    if build:
-        out[_TU_BUILD[build]] = 1.0
+    if build != last.build:
+        _one_hot_moved(out, _TU_BUILD, last.build, build)
+        last.build = build
     wagon = wagon_colour or (acting if action == "TRAVEL" else "")
-    if wagon:
-        out[_TU_WAGON[wagon]] = 1.0
-    if master_used:
-        out[_TU_MASTER_USED] = 1.0
-    if trainers_used:
-        _counts(trainers_used, _TU_TRAINERS, out)
-    # (zeros are left out: the vector holds zeros wherever no slot is set)
-    if extra_small:
-        out[_TU_EXTRA_SMALL] = float(extra_small)
-    if extra_show:
-        out[_TU_EXTRA_SHOWS] = float(extra_show)
-    if points_per_show:
-        out[_TU_POINTS_PER_SHOW] = float(points_per_show)
-    if resolved:
-        out[_TU_RESOLVED] = 1.0
-    if pending_tiles:
-        _counts(pending_tiles, _TU_PENDING, out)
-    if tile:
-        out[_TU_TILE[tile]] = 1.0
-    if anchor[0] >= 0:
-        out[_TU_ANCHOR] = 1.0
-        out[_TU_ANCHOR_X] = float(anchor[0])
-        out[_TU_ANCHOR_Y] = float(anchor[1])
-    if shows:
-        out[_TU_SHOWS] = float(shows)
-    if chosen:
+    if wagon != last.wagon:
+        _one_hot_moved(out, _TU_WAGON, last.wagon, wagon)
+        last.wagon = wagon
+    used = bool(master_used)
+    if used != last.master_used:
+        out[_TU_MASTER_USED] = 1.0 if used else 0.0
+        last.master_used = used
+    if trainers_used != last.trainers:
+        _counts_moved(out, _TU_TRAINERS, last.trainers, trainers_used)
+        last.trainers = trainers_used.copy()
+    if extra_small != last.extra_small:
+        out[_TU_EXTRA_SMALL] = extra_small
+        last.extra_small = extra_small
+    if extra_show != last.extra_show:
+        out[_TU_EXTRA_SHOWS] = extra_show
+        last.extra_show = extra_show
+    if points_per_show != last.points_per_show:
+        out[_TU_POINTS_PER_SHOW] = points_per_show
+        last.points_per_show = points_per_show
+    done = bool(resolved)
+    if done != last.resolved:
+        out[_TU_RESOLVED] = 1.0 if done else 0.0
+        last.resolved = done
+    if pending_tiles != last.pending:
+        _counts_moved(out, _TU_PENDING, last.pending, pending_tiles)
+        last.pending = pending_tiles.copy()
+    if tile != last.tile:
+        _one_hot_moved(out, _TU_TILE, last.tile, tile)
+        last.tile = tile
+    x: int = anchor[0]
+    y: int = anchor[1]
+    if x != last.anchor_x or y != last.anchor_y:
+        if x >= 0:
+            out[_TU_ANCHOR] = 1.0
+            out[_TU_ANCHOR_X] = x
+            out[_TU_ANCHOR_Y] = y
+        else:
+            out[_TU_ANCHOR] = 0.0
+            out[_TU_ANCHOR_X] = 0.0
+            out[_TU_ANCHOR_Y] = 0.0
+        last.anchor_x = x
+        last.anchor_y = y
+    if shows != last.shows:
+        out[_TU_SHOWS] = shows
+        last.shows = shows
+    if chosen != last.chosen:
         check_cap(GAME, "turn.chosen_slots", len(chosen), _TU_CHOSEN_CAP)
-        out[_TU_CHOSEN] = float(len(chosen))
-        for position, slot in enumerate(chosen):
-            out[_TU_CHOSEN + 1 + position] = float(slot + 1)
-    if extra_gems_due:
-        out[_TU_EXTRA_GEMS] = float(extra_gems_due)
+        out[_TU_CHOSEN : _TU_CHOSEN + 1 + _TU_CHOSEN_CAP] = _ZEROS[: 1 + _TU_CHOSEN_CAP]
+        if chosen:
+            out[_TU_CHOSEN] = len(chosen)
+            for position, slot in enumerate(chosen):
+                out[_TU_CHOSEN + 1 + position] = slot + 1
+        last.chosen = chosen.copy()
+    if extra_gems_due != last.extra_gems:
+        out[_TU_EXTRA_GEMS] = extra_gems_due
+        last.extra_gems = extra_gems_due
+    tent = ""
     if decision == "VD2":
         colour, index = tent_space
-        tent = state.track_tents[colour][index]
-        if tent:
-            out[_TU_TENT[tent]] = 1.0
-
-
-#: the seat's observation slots; a value outside its vocabulary is an EncodingError naming it
-encode = naming_vocabulary_errors(GAME, _encode)  # type: ignore[arg-type]
+        tent = state.track_tents[colour][index] or ""
+    if tent != last.tent:
+        _one_hot_moved(out, _TU_TENT, last.tent, tent)
+        last.tent = tent
