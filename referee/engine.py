@@ -404,6 +404,13 @@ class GameState(ABC):
             audience = frozenset(to)
         self.events.append(Event(kind, data, audience))
 
+    def renew_tokens(self) -> None:
+        """Forget what the state recorded as changed (a game whose state keeps change tokens renews them all).
+
+        Called after the state was edited from outside the rules, so that views and observations written
+        before are never taken for the edited position's. A state that records nothing has nothing to do.
+        """
+
     # ----- the end ------------------------------------------------------------------
     @abstractmethod
     def result(self) -> GameResult:

@@ -189,7 +189,9 @@ class Table:
         """Forget cached views and options: drivers that edit or replace `state` themselves call this.
 
         Positions from then on cannot be replayed (an info's view must then be read before the game moves on).
+        The state's change tokens are renewed, so no part written before the edit is handed out again.
         """
+        self.state.renew_tokens()
         self.log = None
         self._moved()
 

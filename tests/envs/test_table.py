@@ -6,6 +6,8 @@ from __future__ import annotations
 import copy
 import pickle
 import sys
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -75,6 +77,49 @@ def test_an_info_of_a_position_set_from_outside_cannot_be_replayed() -> None:
     play(table, 3, 3)
     with pytest.raises(StaleViewError, match="read info\\['view'\\] during the step"):
         info["view"]
+
+
+def _edit_deep_dive(state: Any) -> None:
+    state.face_down[0] = max(0, state.face_down[0] - 1)
+
+
+def _edit_fuji99(state: Any) -> None:
+    state.cubes[state.hands[0][0]] += 1
+
+
+def _edit_magnificent(state: Any) -> None:
+    state.players_state[0].coins += 3
+
+
+@pytest.mark.parametrize(
+    ("game_id", "ready", "edit"),
+    [
+        ("deep_dive", lambda state: True, _edit_deep_dive),
+        ("fuji99", lambda state: bool(state.hands[0]), _edit_fuji99),
+        ("magnificent", lambda state: True, _edit_magnificent),
+    ],
+)
+def test_a_state_a_driver_edits_in_place_is_observed_as_edited_once_it_says_so(
+    game_id: str, ready: Callable[[Any], bool], edit: Callable[[Any], None]
+) -> None:
+    """Games whose engines record what changed: `changed()` renews the records, so no part written before the
+    edit (kept observation vectors, parts found by token) stands for the edited position."""
+    table = Table(game_id)
+    table.reset(seed=4)
+    rng = np.random.default_rng(4)
+    while table.to_move() is not None and not ready(table.state):
+        seat = table.to_move()
+        table.act(seat, int(rng.choice(np.flatnonzero(table.action_mask(seat)))))
+    seat = table.to_move()
+    assert seat is not None
+    for observer in range(table.players):
+        table.encode(observer)  # the encoder keeps what it wrote for this state
+    edit(table.state)
+    table.changed()
+    for observer in range(table.players):
+        expected = Slots()
+        table.view_encoding.encode_into(table.state.private_view(observer), expected)
+        assert np.array_equal(table.encode(observer), table.view_encoding.vector(expected))
 
 
 def test_aec_infos_read_late_still_hold_their_own_views() -> None:
