@@ -1,32 +1,31 @@
 """DEEP DIVE observations from the state: the vector `game_encoding("deep_dive").view` gives a seat's view.
 
-Everything in a DEEP DIVE view is public, so a seat's vector is the table's plus its seat number.
-Each depth, board, the solo AI and the discarded rocks is a block of the vector written once and found
-again by the token the engine replaces wherever that part changes (DeepDiveState.depth_tokens...): most
-parts are the very ones handed out one step before (one identity check each). A part whose token changed
-is made from the block last made at its place, writing again only what differs from the copies kept of
-the lists it showed (a flip changes one unseen count, the face-down count and one tile list's last item).
-The table's fields are a block found by what they show (a few thousand a game), the tile just flipped
-another (one per tile).
+Everything in a DEEP DIVE view is public, so a seat's vector is the table's plus its seat number. Each state has
+ONE kept vector (found by a weak reference), holding everything but the seat number, brought up to date in place
+where the state changed: the table's fields that changed, and each depth, board, the solo AI and the discarded rocks
+whose token changed (the engine replaces a part's token wherever that part changes: DeepDiveState.depth_tokens...),
+written again only where its lists differ from the copies kept of them (a flip changes one unseen count, the
+face-down count and one tile list's last item). `observation_vector` hands out one copy with the seat's number set;
+`encode` hands the kept vector to a `Slots` as one block. A state met for the first time (a clone, the next game)
+starts from a copy of the last kept vector of the same table, its parts whose tokens are the state's already right.
 """
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, final
+from weakref import ref
 
 import numpy as np
 
 from referee.engine import Seat
-from referee.games.deep_dive.data import FOOD
+from referee.games.deep_dive.data import FOOD, PENGUINS_PER_PLAYER
 from referee.games.deep_dive.scoring import ai_score, complete_rows
 from referee.games.deep_dive.state import AI, OVER, DeepDiveState
-from referee.wire import Blocks
+from sdk.envs.encoding import EncodingError
 from sdk.envs.encodings import game_encoding
-from sdk.envs.state_encoders.parts import block_slots, check_cap, make_block, naming_vocabulary_errors
+from sdk.envs.state_encoders.parts import check_cap
 
 GAME: Final = "deep_dive"
-#: parts kept per memory before it is emptied
-PARTS_KEPT: Final = 4096
 _E = game_encoding(GAME).view
 
 
@@ -39,9 +38,10 @@ ROUND: Final = _E.start("round")
 DIFFICULTY: Final = _E.one_hot("ai_difficulty")
 START_PLAYER: Final = _E.start("start_player")
 TOKEN_SLOT: Final = _E.one_hot("token")
-END_TRIGGERED, FINAL_ROUND, ACTIVE, AI_TURN = (
-    _E.start("end_triggered"), _E.start("final_round"), _E.start("active"), _E.start("ai_turn"),
-)
+END_TRIGGERED: Final = _E.start("end_triggered")
+FINAL_ROUND: Final = _E.start("final_round")
+ACTIVE: Final = _E.start("active")
+AI_TURN: Final = _E.start("ai_turn")
 DECISION: Final = _E.one_hot("decision")
 CURRENT_DEPTH: Final = _E.start("current_depth")
 JUST_FLIPPED: Final = _E.start("just_flipped")
@@ -53,9 +53,9 @@ BOARDS: Final = _E.start("boards")
 BOARD_ITEM: Final = _E.start("boards[]")
 BOARD_STRIDE: Final = _E.stride("boards")
 BOARD_CAP: Final = _E.cap("boards")
-AI_PART, AI_SIZE = _E.start("ai"), _E.node("ai").size
-DISCARDED_START, DISCARDED_SIZE = _E.start("discarded_rocks"), _E.node("discarded_rocks").size
-DISCARDED = _E.slots("discarded_rocks")  # tile id -> its place in the block
+AI_PART: Final = _E.start("ai")
+DISCARDED_START: Final = _E.start("discarded_rocks")
+DISCARDED: Final = _E.slots("discarded_rocks")  # tile id -> its place in the block
 GAME_OVER: Final = _E.start("game_over")
 
 
@@ -70,6 +70,7 @@ def _tile_fields(item: str, message: str) -> tuple[int, int, dict[str, int], dic
     )
 
 
+@final
 class _TileList:
     """One list of tiles of the View (a capped list of Tile messages): each tile's slots from the item's start."""
 
@@ -86,10 +87,15 @@ class _TileList:
         self.zero: Any = memoryview(zero)
         #: per tile table: each tile's whole item (presence and Tile, zeros to the stride), as float32 memoryviews
         self.items: dict[int, tuple[Any, list[Any]]] = {}
+        #: the tile table met last and its items (a game has one table)
+        self.last_tiles: object = None
+        self.last_items: list[Any] = []
 
     def tile_items(self, tiles: Any) -> list[Any]:  # noqa: ANN401 - the state's tile table
         """Each tile's item slots, from its presence slot to the item's last slot (made once per tile table): a
         float32 memoryview, copied over an item in one go."""
+        if tiles is self.last_tiles:
+            return self.last_items
         known = self.items.get(id(tiles))
         if known is None or known[0] is not tiles:
             rows = []
@@ -101,6 +107,8 @@ class _TileList:
                     row[slot] = value
                 rows.append(memoryview(row))
             known = self.items[id(tiles)] = (tiles, rows)
+        self.last_tiles = tiles
+        self.last_items = known[1]
         return known[1]
 
     def update(self, tiles: Any, before: list[int], now: list[int], out: Any, at: int) -> None:  # noqa: ANN401
@@ -123,10 +131,6 @@ class _TileList:
         for _ in range(count, had):
             out[item : item + stride] = zero
             item += stride
-
-    def write(self, tiles: Any, indices: list[int], out: Any, at: int) -> None:  # noqa: ANN401 - slots
-        """The list of tile indices `indices` (tiles: the state's tile table) at part offset `at` of a block of zeros."""
-        self.update(tiles, [], indices, out, at)
 
 
 def write_tile(tile: Any, fields: tuple[int, int, dict[str, int], dict[str, int], int], ids: dict[str, int],  # noqa: ANN401
@@ -166,33 +170,20 @@ _B_DEPTHS_FIRST: Final = _E.offset("boards[].captured_depths[]", "boards[]")
 _B_DEPTHS_CAP: Final = _E.cap("boards[].captured_depths")
 _B_TILES = _E.one_hot("boards[].captured_tiles", "boards[]")
 
-_A_POSITION, _A_SCORE, _A_ROWS = (_E.offset(f"ai.{name}", "ai") for name in ("position", "score", "complete_rows"))
+_A_POSITION: Final = _E.offset("ai.position", "ai")
+_A_SCORE: Final = _E.offset("ai.score", "ai")
+_A_ROWS: Final = _E.offset("ai.complete_rows", "ai")
 _A_COLUMNS = tuple(_TileList(f"ai.{colour}", "ai") for colour in ("pink", "green", "yellow"))
 _A_ROCKS = _TileList("ai.rocks", "ai")
 _A_OPEN_WATER = _TileList("ai.open_water", "ai")
 
-#: a block of the vector (parts.Block: its first slot and its float32 values) typed Any: a tuple typed as such is
-#: unpacked by the compiled module and made again (another object) wherever it is handed on
-Part = Any
-#: the table's fields but the tile just flipped: slots 0 to just before it, one block
-HEAD_SIZE: Final = JUST_FLIPPED
-#: the tile just flipped and the depths' count (slots from JUST_FLIPPED to DEPTHS), one block per tile
-FLIPPED_SIZE: Final = DEPTHS + 1 - JUST_FLIPPED
-#: table's fields kept (by what they show) before that memory is emptied: a game meets a few thousand
-HEADS_KEPT: Final = 16384
-_heads: Final[dict[tuple[Any, ...], Part]] = {}
-#: parts already written, by the engine's token of each (DeepDiveState.depth_tokens...): a part changes a few
-#: times a game, and its token with it, so the last few thousand cover every state in play
-_depths: Final[dict[object, Part]] = {}
-_boards: Final[dict[object, Part]] = {}
-_ai, _discarded = Blocks(PARTS_KEPT), Blocks(PARTS_KEPT)
-#: per depth and per seat: the token of the part handed out last there, and that part
-_last_depth_tokens: Final[list[object]] = [object()] * DEPTH_CAP
-_last_depth_parts: Final[list[Part]] = [None] * DEPTH_CAP
-_last_board_tokens: Final[list[object]] = [object()] * BOARD_CAP
-_last_board_parts: Final[list[Part]] = [None] * BOARD_CAP
+#: the last slot of the tile just flipped's block, with the depths' count (from JUST_FLIPPED)
+FLIPPED_END: Final = DEPTHS + 1
+#: kept vectors before that memory is emptied (an environment's table takes one per game, a search one per clone)
+KEPT_SIZE: Final = 64
 
 
+@final
 class _Places:
     """What the encoder looks up per tile of a tile table (lists by tile index, made once per table)."""
 
@@ -206,22 +197,23 @@ class _Places:
         self.captured: list[int] = [_B_TILES[tile.id] for tile in tiles]
         #: a tile's food value (0 for other tiles)
         self.values: list[int] = [tile.value for tile in tiles]
-        #: the block of the tile just flipped (with the depths' count), by 1 + the tile's index (0: none), made when met
-        self.flipped: list[Part] = [None] * (len(tiles) + 1)
+        #: the slots from JUST_FLIPPED to the depths' count (a float32 memoryview), by 1 + the tile's index (0: none),
+        #: made when met
+        self.flipped: list[Any] = [None] * (len(tiles) + 1)
 
-    def flipped_block(self, flipped: int | None) -> Part:
-        """The block from JUST_FLIPPED to the depths' count, for the tile index `flipped` (None: no tile)."""
+    def flipped_slots(self, flipped: int | None) -> Any:  # noqa: ANN401 - a float32 memoryview
+        """The slots from JUST_FLIPPED to the depths' count, for the tile index `flipped` (None: no tile)."""
         place = 0 if flipped is None else flipped + 1
-        block = self.flipped[place]
-        if block is None:
-            values: Any = np.zeros(FLIPPED_SIZE, np.float32)  # Any: numpy's stubs do not declare its buffer
+        slots = self.flipped[place]
+        if slots is None:
+            values: Any = np.zeros(FLIPPED_END - JUST_FLIPPED, np.float32)  # Any: numpy's stubs do not declare its buffer
             out: Any = memoryview(values)
             if flipped is not None:
                 out[0] = 1.0
                 write_tile(self.tiles[flipped], _JUST_FLIPPED_FIELDS, _JUST_FLIPPED_IDS, out, 0)
             out[DEPTHS - JUST_FLIPPED] = float(DEPTH_CAP)
-            block = self.flipped[place] = (JUST_FLIPPED, values)
-        return block
+            slots = self.flipped[place] = out
+        return slots
 
 
 _places: Final[list[_Places]] = []
@@ -240,8 +232,14 @@ def _rows_and_score(values: list[int], columns: list[list[int]]) -> tuple[int, i
     """(complete rows, score) of food columns (tile indices; `values`: each tile's value), as
     referee.games.deep_dive.scoring counts them (complete_rows, row_score): here compiled with the encoder, where
     those functions run as Python (tests check that both agree)."""
-    complete = min([len(column) for column in columns])
-    longest = max([len(column) for column in columns])
+    complete = -1
+    longest = 0
+    for column in columns:
+        size = len(column)
+        if complete < 0 or size < complete:
+            complete = size
+        if size > longest:
+            longest = size
     total = 0
     for column in columns:
         for row in range(complete):
@@ -255,42 +253,245 @@ def _rows_and_score(values: list[int], columns: list[list[int]]) -> tuple[int, i
     return complete, total
 
 
-class _MadeDepth:
-    """The depth block last made at a depth's place, with copies of the state's values it shows (the state's lists
-    are changed in place): a depth whose token changed is made from it by writing again only what differs."""
-
-    __slots__ = ("tiles", "values", "face_down", "removed", "unseen", "available", "inert", "penguins")
-
-    def __init__(self, tiles: object, values: Any, face_down: int, removed: int, unseen: list[int],  # noqa: ANN401
-                 available: list[int], inert: list[int], penguins: list[int] | None) -> None:
-        self.tiles = tiles
-        self.values = values
-        self.face_down = face_down
-        self.removed = removed
-        self.unseen = unseen
-        self.available = available
-        self.inert = inert
-        self.penguins = penguins
+class _Unset:
+    """No value written yet (differs from every value of a state)."""
 
 
-class _MadeBoard:
-    """The board block last made for a seat, with copies of the state's lists it shows (as `_MadeDepth`)."""
-
-    __slots__ = ("tiles", "values", "columns", "rocks", "captured")
-
-    def __init__(self, tiles: object, values: Any, columns: list[list[int]], rocks: list[int],  # noqa: ANN401
-                 captured: list[int]) -> None:
-        self.tiles = tiles
-        self.values = values
-        self.columns = columns
-        self.rocks = rocks
-        self.captured = captured
-
-
-#: per depth and per seat: the part last made there
-_made_depths: Final[list[_MadeDepth | None]] = [None] * DEPTH_CAP
-_made_boards: Final[list[_MadeBoard | None]] = [None] * BOARD_CAP
+_UNSET: Final = _Unset()
 _NO_TILES: Final[list[int]] = []
+_NO_COLUMNS: Final[list[list[int]]] = [_NO_TILES, _NO_TILES, _NO_TILES]
+
+#: where `_Kept.head` keeps each table field last written (or `_UNSET`)
+_H_ROUND: Final = 0
+_H_START_PLAYER: Final = 1
+_H_LAST_DIVE: Final = 2
+_H_END_TRIGGERED: Final = 3
+_H_FINAL_ROUND: Final = 4
+_H_ACTIVE: Final = 5
+_H_PHASE: Final = 6
+_H_DEPTH: Final = 7
+_H_FLIPPED: Final = 8
+_H_FIELDS: Final = 9
+
+
+@final
+class _Kept:
+    """The whole observation vector of one state (found by a weak reference: keeping finished games alive would cost
+    more than the vector saves) but its seat number, with what it was written from: the table's fields last written,
+    and per part (each depth, board, the AI, the discarded rocks) the engine's token and copies of the state's lists
+    it shows. Lists kept here are copies never changed in place (a changed part's copy is replaced), so a kept vector
+    made from another shares them."""
+
+    def __init__(self, state: DeepDiveState, fields: dict[str, Any], places: _Places, donor: _Kept | None) -> None:
+        self.state = ref(state)
+        self.places = places
+        players: int = len(fields["board_tokens"])
+        self.players = players
+        self.solo: bool = fields["solo"]
+        self.difficulty: str = fields["difficulty"]
+        self.removed: int = fields["removed_per_depth"]
+        values: Any  # a float32 array (Any: numpy's stubs do not declare its buffer)
+        if donor is not None and donor.fits(self):
+            # Made from another state's vector of the same table (a clone, the next game): its parts whose tokens
+            # are the state's are the state's already, the others are written again where they differ.
+            values = donor.values.copy()
+            self.head: list[object] = list(donor.head)
+            self.depth_tokens: list[object] = list(donor.depth_tokens)
+            self.face_down: list[int] = list(donor.face_down)
+            self.unseen: list[list[int]] = list(donor.unseen)
+            self.available: list[list[int]] = list(donor.available)
+            self.inert: list[list[int]] = list(donor.inert)
+            self.penguins: list[list[int] | None] = list(donor.penguins)
+            self.penguin_on: dict[int, Seat] = donor.penguin_on
+            self.board_tokens: list[object] = list(donor.board_tokens)
+            self.columns: list[list[list[int]]] = list(donor.columns)
+            self.rocks: list[list[int]] = list(donor.rocks)
+            self.captured: list[list[int]] = list(donor.captured)
+            self.ai_token: object = donor.ai_token
+            self.ai_position: int = donor.ai_position
+            self.ai_columns: list[list[int]] = donor.ai_columns
+            self.ai_rocks: list[int] = donor.ai_rocks
+            self.ai_open_water: list[int] = donor.ai_open_water
+            self.discarded_token: object = donor.discarded_token
+            self.discarded: list[int] = donor.discarded
+        else:
+            # Zeros, with what never changes in a state written once; every part is as if its lists were empty.
+            values = np.zeros(_E.size, np.float32)
+            out: Any = memoryview(values)
+            out[SEAT] = 1.0
+            out[PLAYERS] = float(players)
+            if self.solo:
+                out[SOLO] = 1.0
+                out[DIFFICULTY[self.difficulty]] = 1.0
+                out[AI_PART] = 1.0
+            for index in range(DEPTH_CAP):
+                at = DEPTH_ITEM + index * DEPTH_STRIDE
+                out[at] = 1.0
+                out[at + _D_DEPTH] = float(index + 1)
+                out[at + _D_REMOVED] = float(self.removed)
+            check_cap(GAME, "boards", players, BOARD_CAP)
+            out[BOARDS] = float(players)
+            for player in range(players):
+                at = BOARD_ITEM + player * BOARD_STRIDE
+                out[at] = 1.0
+                out[at + _B_SEAT] = float(player)
+                out[at + _B_SUPPLY] = float(PENGUINS_PER_PLAYER)  # no penguin captured
+            self.head = [_UNSET] * _H_FIELDS
+            self.depth_tokens = [_UNSET] * DEPTH_CAP
+            self.face_down = [-1] * DEPTH_CAP
+            self.unseen = [_NO_TILES] * DEPTH_CAP
+            self.available = [_NO_TILES] * DEPTH_CAP
+            self.inert = [_NO_TILES] * DEPTH_CAP
+            self.penguins = [None] * DEPTH_CAP
+            self.penguin_on = {}
+            self.board_tokens = [_UNSET] * players
+            self.columns = [_NO_COLUMNS] * players
+            self.rocks = [_NO_TILES] * players
+            self.captured = [_NO_TILES] * players
+            self.ai_token = _UNSET
+            self.ai_position = 0
+            self.ai_columns = _NO_COLUMNS
+            self.ai_rocks = _NO_TILES
+            self.ai_open_water = _NO_TILES
+            self.discarded_token = _UNSET
+            self.discarded = _NO_TILES
+        self.values: Any = values
+        self.out: Any = memoryview(values)  # float32 slots
+
+    def fits(self, other: _Kept) -> bool:
+        """Whether this vector holds what never changes in `other`'s state (the same table, players and variant)."""
+        return (
+            self.places is other.places and self.players == other.players and self.solo == other.solo
+            and self.difficulty == other.difficulty and self.removed == other.removed
+        )
+
+
+#: each state's kept vector (by the state's id), emptied at KEPT_SIZE entries; the last one handed out first
+_kept_vectors: Final[dict[int, _Kept]] = {}
+_recent: Final[list[_Kept | None]] = [None]
+
+
+def _kept(state: DeepDiveState) -> _Kept:
+    """The state's kept vector, brought up to date with it."""
+    kept = _recent[0]
+    if kept is None or kept.state() is not state:
+        key = id(state)
+        known = _kept_vectors.get(key)
+        if known is None or known.state() is not state:
+            if len(_kept_vectors) >= KEPT_SIZE:
+                _kept_vectors.clear()
+            fields: dict[str, Any] = state.__dict__
+            known = _kept_vectors[key] = _Kept(state, fields, _places_of(fields["data"].tiles), kept)
+        kept = _recent[0] = known
+    try:
+        # the state's fields from its `__dict__` (where the engine keeps them and a clone copies them): one dict
+        # lookup each costs half of an attribute read from compiled code (not kept: it would keep a finished game's
+        # lists alive)
+        _update(state.__dict__, kept)
+    except KeyError as error:  # the view's encoding names the field
+        _forget(state)  # half written: the next observation starts afresh
+        raise EncodingError(f"{GAME}: a value of the view is outside its vocabulary: {error}") from None
+    except BaseException:
+        _forget(state)
+        raise
+    return kept
+
+
+def _forget(state: DeepDiveState) -> None:
+    """Drop the state's kept vector (a write failed half way)."""
+    _kept_vectors.pop(id(state), None)
+    _recent[0] = None
+
+
+def _update(fields: dict[str, Any], kept: _Kept) -> None:
+    """Bring the kept vector up to date with the state whose fields are `fields`: the table's fields that changed, and
+    each part whose token changed, written again where its lists differ from the copies kept."""
+    _update_head(fields, kept)
+    tokens: list[object] = fields["depth_tokens"]
+    kept_tokens = kept.depth_tokens
+    penguin_on: dict[int, Seat] | None = None
+    moved = False
+    for index in range(DEPTH_CAP):
+        token = tokens[index]
+        if token is not kept_tokens[index]:
+            if penguin_on is None:
+                penguin_on = fields["penguin_on"]
+                moved = penguin_on != kept.penguin_on
+            _update_depth(fields, kept, index, penguin_on, moved)
+            kept_tokens[index] = token
+    if moved and penguin_on is not None:
+        kept.penguin_on = dict(penguin_on)
+    tokens = fields["board_tokens"]
+    kept_tokens = kept.board_tokens
+    for player in range(kept.players):
+        token = tokens[player]
+        if token is not kept_tokens[player]:
+            _update_board(fields, kept, player)
+            kept_tokens[player] = token
+    if kept.solo:
+        _update_ai(fields, kept)
+    token = fields["discarded_token"]
+    if token is not kept.discarded_token:
+        _update_discarded(fields, kept)
+        kept.discarded_token = token
+
+
+def _optional(out: Any, slot: int, value: Any) -> None:  # noqa: ANN401 - a float32 memoryview; a number or None
+    """An optional number: its presence slot, then its value."""
+    if value is None:
+        out[slot] = 0.0
+        out[slot + 1] = 0.0
+    else:
+        out[slot] = 1.0
+        out[slot + 1] = float(value)
+
+
+def _update_head(fields: dict[str, Any], kept: _Kept) -> None:
+    """The table's fields that changed since last written (each compared by identity: the engine replaces them)."""
+    head = kept.head
+    out = kept.out
+    value = fields["round"]
+    if value is not head[_H_ROUND]:
+        out[ROUND] = float(value)
+        head[_H_ROUND] = value
+    value = fields["start_player"]
+    if value is not head[_H_START_PLAYER]:
+        _optional(out, START_PLAYER, value)
+        head[_H_START_PLAYER] = value
+    value = fields["last_dive"]
+    if value is not head[_H_LAST_DIVE]:
+        out[TOKEN_SLOT["last_dive"]] = 1.0 if value else 0.0
+        out[TOKEN_SLOT["start_player"]] = 0.0 if value else 1.0
+        head[_H_LAST_DIVE] = value
+    value = fields["end_triggered"]
+    if value is not head[_H_END_TRIGGERED]:
+        out[END_TRIGGERED] = 1.0 if value else 0.0
+        head[_H_END_TRIGGERED] = value
+    value = fields["final_round"]
+    if value is not head[_H_FINAL_ROUND]:
+        out[FINAL_ROUND] = 1.0 if value else 0.0
+        head[_H_FINAL_ROUND] = value
+    value = fields["active"]
+    if value is not head[_H_ACTIVE]:
+        _optional(out, ACTIVE, value if value is not None and value != AI else None)
+        out[AI_TURN] = 1.0 if value == AI else 0.0
+        head[_H_ACTIVE] = value
+    value = fields["phase"]
+    before = head[_H_PHASE]
+    if value is not before:
+        if isinstance(before, str):
+            out[DECISION[before]] = 0.0
+        out[DECISION[value]] = 1.0
+        out[GAME_OVER] = 1.0 if value == OVER else 0.0
+        head[_H_PHASE] = value
+    value = fields["depth"]
+    if value is not head[_H_DEPTH]:
+        _optional(out, CURRENT_DEPTH, value if value else None)
+        head[_H_DEPTH] = value
+    value = fields["flipped"]
+    if value is not head[_H_FLIPPED]:
+        out[JUST_FLIPPED:FLIPPED_END] = kept.places.flipped_slots(value)
+        head[_H_FLIPPED] = value
 
 
 def _penguins(penguin_on: dict[int, Seat], inert: list[int]) -> list[int] | None:
@@ -300,51 +501,43 @@ def _penguins(penguin_on: dict[int, Seat], inert: list[int]) -> list[int] | None
     return [penguin_on.get(t, -1) for t in inert]
 
 
-def _depth_block(state: DeepDiveState, places: _Places, index: int) -> Part:
-    """The whole of depth `index + 1` as a block of the vector: from the depth last made at that place, what differs
-    written again (a flip changes one unseen count, the face-down count and one tile list's last item)."""
+def _update_depth(fields: dict[str, Any], kept: _Kept, index: int, penguin_on: dict[int, Seat], moved: bool) -> None:
+    """Depth `index + 1` (its token changed): what differs from the copies kept written again (a flip changes one
+    unseen count, the face-down count and one tile list's last item). `moved`: whether the penguins on tiles
+    (`penguin_on`) differ from the copy kept of them; where they do not and the inert tiles are as kept, so are the
+    penguins on them (a tile lies at one depth, and penguins on another depth's tiles change that depth's token)."""
+    out = kept.out
+    at = DEPTH_ITEM + index * DEPTH_STRIDE
+    places = kept.places
     tiles = places.tiles
-    face_down = state.face_down[index]
-    removed = state.removed_per_depth
-    unseen, available, inert = state.unseen[index], state.available[index], state.inert[index]
-    penguins = _penguins(state.penguin_on, inert)
-    made = _made_depths[index]
-    values: Any  # a float32 array (Any: numpy's stubs do not declare its buffer)
-    if made is None or made.tiles is not tiles or made.removed != removed:
-        values = np.zeros(DEPTH_STRIDE, np.float32)
-        out: Any = memoryview(values)
-        out[0] = 1.0
-        out[_D_DEPTH] = float(index + 1)
-        out[_D_FACE_DOWN] = float(face_down)
-        out[_D_REMOVED] = float(removed)
-        _update_unseen(places, _NO_TILES, unseen, out)
-        _D_AVAILABLE.update(tiles, _NO_TILES, available, out, 0)
-        _update_inert(tiles, _NO_TILES, None, inert, penguins, out)
-        made = _MadeDepth(tiles, values, face_down, removed, list(unseen), list(available), list(inert), penguins)
-    else:
-        values = made.values.copy()
-        out = memoryview(values)
-        if made.face_down != face_down:
-            out[_D_FACE_DOWN] = float(face_down)
-        kept_unseen, kept_available, kept_inert = made.unseen, made.available, made.inert
-        if kept_unseen != unseen:
-            _update_unseen(places, kept_unseen, unseen, out)
-            kept_unseen = list(unseen)
-        if kept_available != available:
-            _D_AVAILABLE.update(tiles, kept_available, available, out, 0)
-            kept_available = list(available)
-        if kept_inert != inert or made.penguins != penguins:
-            _update_inert(tiles, kept_inert, made.penguins, inert, penguins, out)
-            kept_inert = list(inert)
-        made = _MadeDepth(tiles, values, face_down, removed, kept_unseen, kept_available, kept_inert, penguins)
-    _made_depths[index] = made
-    return DEPTH_ITEM + index * DEPTH_STRIDE, values
+    face_down: int = fields["face_down"][index]
+    if kept.face_down[index] != face_down:
+        out[at + _D_FACE_DOWN] = float(face_down)
+        kept.face_down[index] = face_down
+    now: list[int] = fields["unseen"][index]
+    before = kept.unseen[index]
+    if before != now:
+        _update_unseen(places, before, now, out, at)
+        kept.unseen[index] = list(now)
+    now = fields["available"][index]
+    before = kept.available[index]
+    if before != now:
+        _D_AVAILABLE.update(tiles, before, now, out, at)
+        kept.available[index] = list(now)
+    now = fields["inert"][index]
+    before = kept.inert[index]
+    if moved or before != now:
+        penguins = _penguins(penguin_on, now)
+        if before != now or kept.penguins[index] != penguins:
+            _update_inert(tiles, before, kept.penguins[index], now, penguins, out, at)
+            kept.inert[index] = list(now)
+            kept.penguins[index] = penguins
 
 
-def _update_unseen(places: _Places, before: list[int], now: list[int], out: Any) -> None:  # noqa: ANN401
-    """Make a depth's unseen counts (a count per tile, each tile once in the rules) in `out` (its block's slots, holding
-    the counts of `before`) those of `now`: where `now` is `before` with tiles taken out (as the rules take them),
-    only those tiles' counts drop; otherwise every count is written again."""
+def _update_unseen(places: _Places, before: list[int], now: list[int], out: Any, at: int) -> None:  # noqa: ANN401
+    """Make a depth's unseen counts (a count per tile, each tile once in the rules) at `at` in `out` (holding the
+    counts of `before`) those of `now`: where `now` is `before` with tiles taken out (as the rules take them), only
+    those tiles' counts drop; otherwise every count is written again."""
     slots = places.unseen
     count = len(now)
     matched = 0
@@ -356,30 +549,30 @@ def _update_unseen(places: _Places, before: list[int], now: list[int], out: Any)
             taken.append(t)
     if matched == count:
         for t in taken:
-            slot = slots[t]
+            slot = at + slots[t]
             out[slot] = out[slot] - 1.0
         return
     for t in before:
-        out[slots[t]] = 0.0
+        out[at + slots[t]] = 0.0
     for t in now:
-        slot = slots[t]
+        slot = at + slots[t]
         out[slot] = out[slot] + 1.0
 
 
 def _update_inert(tiles: Any, before: list[int], before_penguins: list[int] | None, now: list[int],  # noqa: ANN401
-                  penguins: list[int] | None, out: Any) -> None:  # noqa: ANN401 - slots
-    """Make a depth's inert tiles and the penguins on them in `out` (its block's slots, holding `before` and
-    `before_penguins`) `now` and `penguins` (a seat per tile, -1 for none; None: no penguin on any): only the items
-    that differ are written."""
+                  penguins: list[int] | None, out: Any, at: int) -> None:  # noqa: ANN401 - slots
+    """Make a depth's inert tiles and the penguins on them at `at` in `out` (holding `before` and `before_penguins`)
+    `now` and `penguins` (a seat per tile, -1 for none; None: no penguin on any): only the items that differ are
+    written."""
     tile_list = _D_INERT
     count = len(now)
     check_cap(GAME, tile_list.path, count, tile_list.cap)
     had = len(before)
     if had != count or not had:
-        out[tile_list.count] = float(count)
+        out[at + tile_list.count] = float(count)
     rows = tile_list.tile_items(tiles)
     stride = tile_list.stride
-    item = tile_list.first
+    item = at + tile_list.first
     for position in range(count):
         t = now[position]
         seat = penguins[position] if penguins is not None else -1
@@ -396,202 +589,128 @@ def _update_inert(tiles: Any, before: list[int], before_penguins: list[int] | No
         item += stride
 
 
-def _board_block(state: DeepDiveState, places: _Places, player: int) -> Part:
-    """The player's board as a block of the vector: from the board last made for that seat, what differs written again."""
+def _update_board(fields: dict[str, Any], kept: _Kept, player: int) -> None:
+    """The player's board (its token changed): what differs from the copies kept written again."""
+    out = kept.out
+    at = BOARD_ITEM + player * BOARD_STRIDE
+    places = kept.places
     tiles = places.tiles
-    columns = state.columns[player]
-    rocks, captured = state.rocks[player], state.captured[player]
-    made = _made_boards[player]
-    values: Any  # a float32 array (Any: numpy's stubs do not declare its buffer)
-    if made is None or made.tiles is not tiles:
-        values = np.zeros(BOARD_STRIDE, np.float32)
-        out: Any = memoryview(values)
-        out[0] = 1.0
-        out[_B_SEAT] = float(player)
-        for column, tile_list in zip(columns, _B_COLUMNS):
-            tile_list.update(tiles, _NO_TILES, column, out, 0)
-        _B_ROCKS.update(tiles, _NO_TILES, rocks, out, 0)
-        _update_captured(state, places, player, _NO_TILES, out)
-        _write_board_score(places, columns, out)
-        made = _MadeBoard(tiles, values, [list(column) for column in columns], list(rocks), list(captured))
-    else:
-        values = made.values.copy()
-        out = memoryview(values)
-        kept_columns = made.columns
-        if kept_columns[0] != columns[0] or kept_columns[1] != columns[1] or kept_columns[2] != columns[2]:
-            for column, tile_list, was in zip(columns, _B_COLUMNS, kept_columns):
-                if was != column:
-                    tile_list.update(tiles, was, column, out, 0)
-            _write_board_score(places, columns, out)
-            kept_columns = [list(column) for column in columns]
-        kept_rocks, kept_captured = made.rocks, made.captured
-        if kept_rocks != rocks:
-            _B_ROCKS.update(tiles, kept_rocks, rocks, out, 0)
-            kept_rocks = list(rocks)
-        if kept_captured != captured:
-            _update_captured(state, places, player, kept_captured, out)
-            kept_captured = list(captured)
-        made = _MadeBoard(tiles, values, kept_columns, kept_rocks, kept_captured)
-    _made_boards[player] = made
-    return BOARD_ITEM + player * BOARD_STRIDE, values
+    columns: list[list[int]] = fields["columns"][player]
+    was = kept.columns[player]
+    if was[0] != columns[0] or was[1] != columns[1] or was[2] != columns[2]:
+        for column, tile_list, before in zip(columns, _B_COLUMNS, was):
+            if before != column:
+                tile_list.update(tiles, before, column, out, at)
+        rows, score = _rows_and_score(places.values, columns)
+        out[at + _B_SCORE] = float(score)
+        out[at + _B_ROWS] = float(rows)
+        kept.columns[player] = [list(column) for column in columns]
+    now: list[int] = fields["rocks"][player]
+    before = kept.rocks[player]
+    if before != now:
+        _B_ROCKS.update(tiles, before, now, out, at)
+        kept.rocks[player] = list(now)
+    now = fields["captured"][player]
+    before = kept.captured[player]
+    if before != now:
+        _update_captured(places, before, now, out, at)
+        kept.captured[player] = list(now)
 
 
-def _encode(state: DeepDiveState, seat: Seat, out: dict[int, float]) -> None:
-    """The seat's observation slots (see the module's docstring), as blocks where `out` keeps them (a `Slots`)."""
-    kept = getattr(out, "blocks", None)
-    parts: list[Part] = kept if kept is not None else []
-    places = _places_of(state.data.tiles)
-    players = state.config.players  # GameState.players, without the call of a property
-    solo = state.solo
-    phase = state.phase
-    # The table's fields: a few thousand different ones a game, each a block found again by what it shows.
-    head = (
-        seat, players, state.difficulty if solo else None, state.round, state.start_player, state.last_dive,
-        state.end_triggered, state.final_round, state.active, phase, state.depth,
-    )
-    heads = _heads
-    block = heads.get(head)
-    if block is None:
-        if len(heads) >= HEADS_KEPT:
-            heads.clear()
-        block = heads[head] = _head_block(state, seat)
-    parts.append(block)
-    parts.append(places.flipped_block(state.flipped))
-    # Each part found by the token the engine replaces wherever that part changes: the part handed out last at its
-    # place when the token is the same object (most are, from one step to the next), else by its token.
-    tokens, handed = _last_depth_tokens, _last_depth_parts
-    memory = _depths
-    index = 0
-    for token in state.depth_tokens:
-        if tokens[index] is token:
-            block = handed[index]
-        else:
-            block = memory.get(token)
-            if block is None:
-                if len(memory) >= PARTS_KEPT:
-                    memory.clear()
-                block = memory[token] = _depth_block(state, places, index)
-            tokens[index] = token
-            handed[index] = block
-        parts.append(block)
-        index += 1
-    check_cap(GAME, "boards", players, BOARD_CAP)
-    out[BOARDS] = float(players)
-    tokens, handed = _last_board_tokens, _last_board_parts
-    memory = _boards
-    player = 0
-    for token in state.board_tokens:
-        if tokens[player] is token:
-            block = handed[player]
-        else:
-            block = memory.get(token)
-            if block is None:
-                if len(memory) >= PARTS_KEPT:
-                    memory.clear()
-                block = memory[token] = _board_block(state, places, player)
-            tokens[player] = token
-            handed[player] = block
-        parts.append(block)
-        player += 1
-    if solo:
-        key = (state.ai_token, state.ai_position)
-        block = _ai.get(key)
-        if block is None:
-            block = _ai.keep(key, make_block(AI_PART, AI_SIZE, lambda slots: _write_ai(state, slots, 0)))
-        parts.append(block)
-    if state.discarded:
-        block = _discarded.get(state.discarded_token)
-        if block is None:
-            block = _discarded.keep(
-                state.discarded_token, make_block(DISCARDED_START, DISCARDED_SIZE, lambda slots: _write_discarded(state, slots, 0))
-            )
-        parts.append(block)
-    if phase == OVER:
-        out[GAME_OVER] = 1.0
-    if kept is None:  # a plain dict: the blocks' non-zero slots
-        for block in parts:
-            out.update(block_slots(block))
-
-
-def _head_block(state: DeepDiveState, seat: Seat) -> Part:
-    """The table's fields but the tile just flipped (slots 0 to HEAD_SIZE) as a block."""
-    values: Any = np.zeros(HEAD_SIZE, np.float32)  # Any: numpy's stubs do not declare its buffer
-    out: Any = memoryview(values)
-    out[SEAT] = 1.0
-    out[SEAT + 1] = float(seat)
-    out[PLAYERS] = float(state.players)
-    if state.solo:
-        out[SOLO] = 1.0
-        out[DIFFICULTY[state.difficulty]] = 1.0
-    out[ROUND] = float(state.round)
-    if state.start_player is not None:
-        out[START_PLAYER] = 1.0
-        out[START_PLAYER + 1] = float(state.start_player)
-    out[TOKEN_SLOT["last_dive" if state.last_dive else "start_player"]] = 1.0
-    if state.end_triggered:
-        out[END_TRIGGERED] = 1.0
-    if state.final_round:
-        out[FINAL_ROUND] = 1.0
-    active = state.active
-    if active is not None and active != AI:
-        out[ACTIVE] = 1.0
-        out[ACTIVE + 1] = float(active)
-    if active == AI:
-        out[AI_TURN] = 1.0
-    out[DECISION[state.phase]] = 1.0
-    if state.depth:
-        out[CURRENT_DEPTH] = 1.0
-        out[CURRENT_DEPTH + 1] = float(state.depth)
-    return 0, values
-
-
-def _update_captured(state: DeepDiveState, places: _Places, player: int, before: list[int], out: Any) -> None:  # noqa: ANN401
-    """The player's supply and captured penguins (their depths and tiles) in `out` (its board's slots, holding the
-    penguins `before` captured)."""
+def _update_captured(places: _Places, before: list[int], now: list[int], out: Any, at: int) -> None:  # noqa: ANN401
+    """A board's supply and captured penguins (their depths and tiles) at `at` in `out` (holding the penguins
+    `before` captured): those of `now`."""
     tiles = places.tiles
     slots = places.captured
-    out[_B_SUPPLY] = float(state.supply(player))
-    captured = state.captured[player]
-    count = len(captured)
+    count = len(now)
+    out[at + _B_SUPPLY] = float(PENGUINS_PER_PLAYER - count)  # DeepDiveState.supply: every penguin not captured
     check_cap(GAME, "boards[].captured_depths", count, _B_DEPTHS_CAP)
-    out[_B_DEPTHS] = float(count)
+    out[at + _B_DEPTHS] = float(count)
     for t in before:
-        out[slots[t]] = 0.0
+        out[at + slots[t]] = 0.0
     for position in range(count, len(before)):
-        out[_B_DEPTHS_FIRST + position] = 0.0
-    for position, t in enumerate(captured):
-        out[_B_DEPTHS_FIRST + position] = float(tiles[t].depth)
-        slot = slots[t]
+        out[at + _B_DEPTHS_FIRST + position] = 0.0
+    for position, t in enumerate(now):
+        out[at + _B_DEPTHS_FIRST + position] = float(tiles[t].depth)
+        slot = at + slots[t]
         out[slot] = out[slot] + 1.0
 
 
-def _write_board_score(places: _Places, columns: list[list[int]], out: Any) -> None:  # noqa: ANN401 - slots
-    """A board's score and complete rows (its columns: tile indices) in `out` (the board's slots)."""
-    rows, score = _rows_and_score(places.values, columns)
-    out[_B_SCORE] = float(score)
-    out[_B_ROWS] = float(rows)
+def _update_ai(fields: dict[str, Any], kept: _Kept) -> None:
+    """The solo AI's part: its position when it moved, its tiles and score when its token changed."""
+    out = kept.out
+    position: int = fields["ai_position"]
+    if position != kept.ai_position:
+        out[AI_PART + _A_POSITION] = float(position)
+        kept.ai_position = position
+    token = fields["ai_token"]
+    if token is kept.ai_token:
+        return
+    tiles = kept.places.tiles
+    columns: list[list[int]] = fields["ai_columns"]
+    rocks: list[int] = fields["ai_rocks"]
+    open_water: list[int] = fields["ai_open_water"]
+    was = kept.ai_columns
+    changed = False
+    if was[0] != columns[0] or was[1] != columns[1] or was[2] != columns[2]:
+        for column, tile_list, before in zip(columns, _A_COLUMNS, was):
+            if before != column:
+                tile_list.update(tiles, before, column, out, AI_PART)
+        kept.ai_columns = [list(column) for column in columns]
+        changed = True
+    if kept.ai_rocks != rocks:
+        _A_ROCKS.update(tiles, kept.ai_rocks, rocks, out, AI_PART)
+        kept.ai_rocks = list(rocks)
+        changed = True
+    if kept.ai_open_water != open_water:
+        _A_OPEN_WATER.update(tiles, kept.ai_open_water, open_water, out, AI_PART)
+        kept.ai_open_water = list(open_water)
+        changed = True
+    if changed:
+        values = kept.places.values
+        food = [[values[t] for t in column] for column in columns]
+        out[AI_PART + _A_SCORE] = float(ai_score(food, len(rocks), len(open_water), kept.difficulty))
+        out[AI_PART + _A_ROWS] = float(complete_rows(food))
+    kept.ai_token = token
 
 
-def _write_ai(state: DeepDiveState, out: Any, at: int) -> None:  # noqa: ANN401 - slots
-    """The solo AI's part, from slot `at` of `out`."""
-    tiles = state.data.tiles
-    out[at] = 1.0
-    out[at + _A_POSITION] = float(state.ai_position)
-    for column, tile_list in zip(state.ai_columns, _A_COLUMNS):
-        tile_list.write(tiles, column, out, at)
-    _A_ROCKS.write(tiles, state.ai_rocks, out, at)
-    _A_OPEN_WATER.write(tiles, state.ai_open_water, out, at)
-    values = [[tiles[t].value for t in column] for column in state.ai_columns]
-    out[at + _A_SCORE] = float(ai_score(values, len(state.ai_rocks), len(state.ai_open_water), state.difficulty))
-    out[at + _A_ROWS] = float(complete_rows(values))
+def _update_discarded(fields: dict[str, Any], kept: _Kept) -> None:
+    """The discarded rocks (a count per tile), where they differ from the copy kept."""
+    now: list[int] = fields["discarded"]
+    before = kept.discarded
+    if before == now:
+        return
+    out = kept.out
+    tiles = kept.places.tiles
+    for t in before:
+        out[DISCARDED_START + DISCARDED[tiles[t].id]] = 0.0
+    for t in now:
+        slot = DISCARDED_START + DISCARDED[tiles[t].id]
+        out[slot] = out[slot] + 1.0
+    kept.discarded = list(now)
 
 
-def _write_discarded(state: DeepDiveState, out: Any, at: int) -> None:  # noqa: ANN401 - slots
-    """The discarded rocks (a count per tile), from slot `at` of `out`."""
-    tiles = state.data.tiles
-    for t in state.discarded:
-        out[at + DISCARDED[tiles[t].id]] += 1.0
+def encode(state: DeepDiveState, seat: Seat, slots: dict[int, float]) -> None:
+    """Write the slots of `seat`'s view encoding: the state's kept vector as one block (brought up to date where the
+    state changed), the seat's number set over it."""
+    kept = _kept(state)
+    blocks = getattr(slots, "blocks", None)
+    if blocks is not None:  # a `Slots`: its blocks are copied into the vector, its own slots set over them
+        blocks.append((0, kept.values))
+        slots[SEAT + 1] = float(seat)
+        return
+    values: Any = kept.values
+    where = values.nonzero()[0]
+    slots.update(zip(where.tolist(), values[where].tolist()))
+    if seat:
+        slots[SEAT + 1] = float(seat)
 
 
-#: the seat's observation slots; a value outside its vocabulary is an EncodingError naming it
-encode = naming_vocabulary_errors(GAME, _encode)  # type: ignore[arg-type]
+def observation_vector(state: DeepDiveState, seat: Seat) -> np.ndarray:
+    """`seat`'s observation vector, new: what `ViewEncoding.vector` makes of `encode`'s slots (a copy of the state's
+    kept vector with the seat's number set), without the slots in between (`Table.encode` calls it)."""
+    vector: Any = _kept(state).values.copy()
+    if seat:
+        vector[SEAT + 1] = seat
+    result: np.ndarray = vector
+    return result
