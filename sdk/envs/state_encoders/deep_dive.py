@@ -38,6 +38,8 @@ ROUND: Final = _E.start("round")
 DIFFICULTY: Final = _E.one_hot("ai_difficulty")
 START_PLAYER: Final = _E.start("start_player")
 TOKEN_SLOT: Final = _E.one_hot("token")
+_TOKEN_LAST_DIVE: Final = TOKEN_SLOT["last_dive"]
+_TOKEN_START_PLAYER: Final = TOKEN_SLOT["start_player"]
 END_TRIGGERED: Final = _E.start("end_triggered")
 FINAL_ROUND: Final = _E.start("final_round")
 ACTIVE: Final = _E.start("active")
@@ -187,7 +189,7 @@ KEPT_SIZE: Final = 64
 class _Places:
     """What the encoder looks up per tile of a tile table (lists by tile index, made once per table)."""
 
-    __slots__ = ("tiles", "unseen", "captured", "values", "flipped")
+    __slots__ = ("tiles", "unseen", "captured", "depths", "values", "flipped")
 
     def __init__(self, tiles: Any) -> None:  # noqa: ANN401 - the state's tile table
         self.tiles = tiles
@@ -195,6 +197,8 @@ class _Places:
         self.unseen: list[int] = [_D_UNSEEN_START + _D_UNSEEN[tile.id] for tile in tiles]
         #: a tile's slot in a board's captured tiles, from the board's first slot
         self.captured: list[int] = [_B_TILES[tile.id] for tile in tiles]
+        #: a tile's depth
+        self.depths: list[int] = [tile.depth for tile in tiles]
         #: a tile's food value (0 for other tiles)
         self.values: list[int] = [tile.value for tile in tiles]
         #: the slots from JUST_FLIPPED to the depths' count (a float32 memoryview), by 1 + the tile's index (0: none),
@@ -280,22 +284,27 @@ class _Kept:
     more than the vector saves) but its seat number, with what it was written from: the table's fields last written,
     and per part (each depth, board, the AI, the discarded rocks) the engine's token and copies of the state's lists
     it shows. Lists kept here are copies never changed in place (a changed part's copy is replaced), so a kept vector
-    made from another shares them."""
+    made from another (`donor`, of the same table, players and variant) shares them."""
 
-    def __init__(self, state: DeepDiveState, fields: dict[str, Any], places: _Places, donor: _Kept | None) -> None:
-        self.state = ref(state)
+    def __init__(self, places: _Places, players: int, solo: bool, difficulty: str, removed: int,
+                 donor: _Kept | None) -> None:
+        #: the state this vector is kept for (a weak reference), None for a start kept as such
+        self.state: Any = None
+        #: made from zeros and not yet written: once written, a copy is kept as the start of its table and variant
+        self.first = False
         self.places = places
-        players: int = len(fields["board_tokens"])
         self.players = players
-        self.solo: bool = fields["solo"]
-        self.difficulty: str = fields["difficulty"]
-        self.removed: int = fields["removed_per_depth"]
+        self.solo = solo
+        self.difficulty = difficulty
+        self.removed = removed
         values: Any  # a float32 array (Any: numpy's stubs do not declare its buffer)
-        if donor is not None and donor.fits(self):
-            # Made from another state's vector of the same table (a clone, the next game): its parts whose tokens
+        if donor is not None:
+            # Made from another state's vector of the same table (a clone, a game's start): its parts whose tokens
             # are the state's are the state's already, the others are written again where they differ.
             values = donor.values.copy()
             self.head: list[object] = list(donor.head)
+            self.phase_slot: int = donor.phase_slot
+            self.over: bool = donor.over
             self.depth_tokens: list[object] = list(donor.depth_tokens)
             self.face_down: list[int] = list(donor.face_down)
             self.unseen: list[list[int]] = list(donor.unseen)
@@ -320,15 +329,15 @@ class _Kept:
             out: Any = memoryview(values)
             out[SEAT] = 1.0
             out[PLAYERS] = float(players)
-            if self.solo:
+            if solo:
                 out[SOLO] = 1.0
-                out[DIFFICULTY[self.difficulty]] = 1.0
+                out[DIFFICULTY[difficulty]] = 1.0
                 out[AI_PART] = 1.0
             for index in range(DEPTH_CAP):
                 at = DEPTH_ITEM + index * DEPTH_STRIDE
                 out[at] = 1.0
                 out[at + _D_DEPTH] = float(index + 1)
-                out[at + _D_REMOVED] = float(self.removed)
+                out[at + _D_REMOVED] = float(removed)
             check_cap(GAME, "boards", players, BOARD_CAP)
             out[BOARDS] = float(players)
             for player in range(players):
@@ -337,6 +346,8 @@ class _Kept:
                 out[at + _B_SEAT] = float(player)
                 out[at + _B_SUPPLY] = float(PENGUINS_PER_PLAYER)  # no penguin captured
             self.head = [_UNSET] * _H_FIELDS
+            self.phase_slot = -1
+            self.over = False
             self.depth_tokens = [_UNSET] * DEPTH_CAP
             self.face_down = [-1] * DEPTH_CAP
             self.unseen = [_NO_TILES] * DEPTH_CAP
@@ -358,17 +369,22 @@ class _Kept:
         self.values: Any = values
         self.out: Any = memoryview(values)  # float32 slots
 
-    def fits(self, other: _Kept) -> bool:
-        """Whether this vector holds what never changes in `other`'s state (the same table, players and variant)."""
+    def fits(self, places: _Places, players: int, solo: bool, difficulty: str, removed: int) -> bool:
+        """Whether this vector holds what never changes in a state of that table, players and variant."""
         return (
-            self.places is other.places and self.players == other.players and self.solo == other.solo
-            and self.difficulty == other.difficulty and self.removed == other.removed
+            self.places is places and self.players == players and self.solo == solo
+            and self.difficulty == difficulty and self.removed == removed
         )
 
 
 #: each state's kept vector (by the state's id), emptied at KEPT_SIZE entries; the last one handed out first
 _kept_vectors: Final[dict[int, _Kept]] = {}
 _recent: Final[list[_Kept | None]] = [None]
+#: per table, players and variant, the vector of the first state met, as it was then (most often a game's start):
+#: a state that shares no part with the last one (the next game, another table's) starts from it
+_starts: Final[list[_Kept]] = []
+#: starts kept before that list is emptied (a table, a player count and a difficulty each)
+STARTS_KEPT: Final = 32
 
 
 def _kept(state: DeepDiveState) -> _Kept:
@@ -380,8 +396,7 @@ def _kept(state: DeepDiveState) -> _Kept:
         if known is None or known.state() is not state:
             if len(_kept_vectors) >= KEPT_SIZE:
                 _kept_vectors.clear()
-            fields: dict[str, Any] = state.__dict__
-            known = _kept_vectors[key] = _Kept(state, fields, _places_of(fields["data"].tiles), kept)
+            known = _kept_vectors[key] = _new_kept(state, kept)
         kept = _recent[0] = known
     try:
         # the state's fields from its `__dict__` (where the engine keeps them and a clone copies them): one dict
@@ -394,6 +409,40 @@ def _kept(state: DeepDiveState) -> _Kept:
     except BaseException:
         _forget(state)
         raise
+    if kept.first:
+        kept.first = False
+        if len(_starts) >= STARTS_KEPT:
+            _starts.clear()
+        _starts.append(_Kept(kept.places, kept.players, kept.solo, kept.difficulty, kept.removed, kept))
+    return kept
+
+
+def _new_kept(state: DeepDiveState, last: _Kept | None) -> _Kept:
+    """A kept vector for `state`, met for the first time: made from the last one handed out when the state shares a
+    part with it (a clone of its state), else from the start of its table and variant (the next game, another
+    table's), else from zeros (to be kept as that start once written)."""
+    fields: dict[str, Any] = state.__dict__
+    places = _places_of(fields["data"].tiles)
+    players = len(fields["board_tokens"])
+    solo: bool = fields["solo"]
+    difficulty: str = fields["difficulty"]
+    removed: int = fields["removed_per_depth"]
+    donor: _Kept | None = None
+    if last is not None and last.fits(places, players, solo, difficulty, removed):
+        tokens: list[object] = fields["depth_tokens"]
+        kept_tokens = last.depth_tokens
+        for index in range(DEPTH_CAP):
+            if tokens[index] is kept_tokens[index]:
+                donor = last
+                break
+    if donor is None:
+        for start in _starts:
+            if start.fits(places, players, solo, difficulty, removed):
+                donor = start
+                break
+    kept = _Kept(places, players, solo, difficulty, removed, donor)
+    kept.state = ref(state)
+    kept.first = donor is None
     return kept
 
 
@@ -436,14 +485,22 @@ def _update(fields: dict[str, Any], kept: _Kept) -> None:
         kept.discarded_token = token
 
 
-def _optional(out: Any, slot: int, value: Any) -> None:  # noqa: ANN401 - a float32 memoryview; a number or None
-    """An optional number: its presence slot, then its value."""
+def _optional(out: Any, slot: int, value: Any, before: Any) -> None:  # noqa: ANN401 - a float32 memoryview; numbers
+    """An optional number: its presence slot, then its value (None: absent), where `before` was written (None: absent,
+    `_UNSET`: nothing written yet). A float32 memoryview takes an int as it takes a float."""
     if value is None:
-        out[slot] = 0.0
-        out[slot + 1] = 0.0
-    else:
+        if before is not None:
+            out[slot] = 0.0
+            out[slot + 1] = 0.0
+        return
+    if before is None or before is _UNSET:
         out[slot] = 1.0
-        out[slot + 1] = float(value)
+    out[slot + 1] = value
+
+
+def _shown_active(active: Any) -> Any:  # noqa: ANN401 - a seat, AI, None or _UNSET
+    """The seat the view shows as active (None while the AI or nobody is)."""
+    return None if active is None or active == AI else active
 
 
 def _update_head(fields: dict[str, Any], kept: _Kept) -> None:
@@ -452,16 +509,17 @@ def _update_head(fields: dict[str, Any], kept: _Kept) -> None:
     out = kept.out
     value = fields["round"]
     if value is not head[_H_ROUND]:
-        out[ROUND] = float(value)
+        out[ROUND] = value
         head[_H_ROUND] = value
     value = fields["start_player"]
-    if value is not head[_H_START_PLAYER]:
-        _optional(out, START_PLAYER, value)
+    before = head[_H_START_PLAYER]
+    if value is not before:
+        _optional(out, START_PLAYER, value, before)
         head[_H_START_PLAYER] = value
     value = fields["last_dive"]
     if value is not head[_H_LAST_DIVE]:
-        out[TOKEN_SLOT["last_dive"]] = 1.0 if value else 0.0
-        out[TOKEN_SLOT["start_player"]] = 0.0 if value else 1.0
+        out[_TOKEN_LAST_DIVE] = 1.0 if value else 0.0
+        out[_TOKEN_START_PLAYER] = 0.0 if value else 1.0
         head[_H_LAST_DIVE] = value
     value = fields["end_triggered"]
     if value is not head[_H_END_TRIGGERED]:
@@ -472,21 +530,32 @@ def _update_head(fields: dict[str, Any], kept: _Kept) -> None:
         out[FINAL_ROUND] = 1.0 if value else 0.0
         head[_H_FINAL_ROUND] = value
     value = fields["active"]
-    if value is not head[_H_ACTIVE]:
-        _optional(out, ACTIVE, value if value is not None and value != AI else None)
-        out[AI_TURN] = 1.0 if value == AI else 0.0
+    before = head[_H_ACTIVE]
+    if value is not before:
+        if before is _UNSET:
+            _optional(out, ACTIVE, _shown_active(value), _UNSET)
+            out[AI_TURN] = 1.0 if value == AI else 0.0
+        else:
+            _optional(out, ACTIVE, _shown_active(value), _shown_active(before))
+            if (value == AI) != (before == AI):
+                out[AI_TURN] = 1.0 if value == AI else 0.0
         head[_H_ACTIVE] = value
     value = fields["phase"]
-    before = head[_H_PHASE]
-    if value is not before:
-        if isinstance(before, str):
-            out[DECISION[before]] = 0.0
-        out[DECISION[value]] = 1.0
-        out[GAME_OVER] = 1.0 if value == OVER else 0.0
+    if value is not head[_H_PHASE]:
+        slot = DECISION[value]
+        if kept.phase_slot >= 0:  # the slot of the phase written before
+            out[kept.phase_slot] = 0.0
+        out[slot] = 1.0
+        kept.phase_slot = slot
+        over = value == OVER
+        if over != kept.over:
+            out[GAME_OVER] = 1.0 if over else 0.0
+            kept.over = over
         head[_H_PHASE] = value
     value = fields["depth"]
-    if value is not head[_H_DEPTH]:
-        _optional(out, CURRENT_DEPTH, value if value else None)
+    before = head[_H_DEPTH]
+    if value is not before:
+        _optional(out, CURRENT_DEPTH, value if value else None, before if before is _UNSET or before else None)
         head[_H_DEPTH] = value
     value = fields["flipped"]
     if value is not head[_H_FLIPPED]:
@@ -510,21 +579,25 @@ def _update_depth(fields: dict[str, Any], kept: _Kept, index: int, penguin_on: d
     at = DEPTH_ITEM + index * DEPTH_STRIDE
     places = kept.places
     tiles = places.tiles
-    face_down: int = fields["face_down"][index]
+    counts: list[int] = fields["face_down"]
+    face_down = counts[index]
     if kept.face_down[index] != face_down:
         out[at + _D_FACE_DOWN] = float(face_down)
         kept.face_down[index] = face_down
-    now: list[int] = fields["unseen"][index]
+    lists: list[list[int]] = fields["unseen"]
+    now = lists[index]
     before = kept.unseen[index]
     if before != now:
         _update_unseen(places, before, now, out, at)
         kept.unseen[index] = list(now)
-    now = fields["available"][index]
+    lists = fields["available"]
+    now = lists[index]
     before = kept.available[index]
     if before != now:
         _D_AVAILABLE.update(tiles, before, now, out, at)
         kept.available[index] = list(now)
-    now = fields["inert"][index]
+    lists = fields["inert"]
+    now = lists[index]
     before = kept.inert[index]
     if moved or before != now:
         penguins = _penguins(penguin_on, now)
@@ -540,6 +613,17 @@ def _update_unseen(places: _Places, before: list[int], now: list[int], out: Any,
     those tiles' counts drop; otherwise every count is written again."""
     slots = places.unseen
     count = len(now)
+    if count == len(before) - 1:  # one tile taken out (a flip, a take): find it, check the rest is as it was
+        position = 0
+        while position < count and now[position] == before[position]:
+            position += 1
+        rest = position
+        while rest < count and now[rest] == before[rest + 1]:
+            rest += 1
+        if rest == count:
+            slot = at + slots[before[position]]
+            out[slot] = out[slot] - 1.0
+            return
     matched = 0
     taken: list[int] = []
     for t in before:
@@ -595,7 +679,8 @@ def _update_board(fields: dict[str, Any], kept: _Kept, player: int) -> None:
     at = BOARD_ITEM + player * BOARD_STRIDE
     places = kept.places
     tiles = places.tiles
-    columns: list[list[int]] = fields["columns"][player]
+    tableaux: list[list[list[int]]] = fields["columns"]
+    columns = tableaux[player]
     was = kept.columns[player]
     if was[0] != columns[0] or was[1] != columns[1] or was[2] != columns[2]:
         for column, tile_list, before in zip(columns, _B_COLUMNS, was):
@@ -605,12 +690,14 @@ def _update_board(fields: dict[str, Any], kept: _Kept, player: int) -> None:
         out[at + _B_SCORE] = float(score)
         out[at + _B_ROWS] = float(rows)
         kept.columns[player] = [list(column) for column in columns]
-    now: list[int] = fields["rocks"][player]
+    lists: list[list[int]] = fields["rocks"]
+    now = lists[player]
     before = kept.rocks[player]
     if before != now:
         _B_ROCKS.update(tiles, before, now, out, at)
         kept.rocks[player] = list(now)
-    now = fields["captured"][player]
+    lists = fields["captured"]
+    now = lists[player]
     before = kept.captured[player]
     if before != now:
         _update_captured(places, before, now, out, at)
@@ -620,20 +707,26 @@ def _update_board(fields: dict[str, Any], kept: _Kept, player: int) -> None:
 def _update_captured(places: _Places, before: list[int], now: list[int], out: Any, at: int) -> None:  # noqa: ANN401
     """A board's supply and captured penguins (their depths and tiles) at `at` in `out` (holding the penguins
     `before` captured): those of `now`."""
-    tiles = places.tiles
+    depths = places.depths
     slots = places.captured
     count = len(now)
+    had = len(before)
     out[at + _B_SUPPLY] = float(PENGUINS_PER_PLAYER - count)  # DeepDiveState.supply: every penguin not captured
     check_cap(GAME, "boards[].captured_depths", count, _B_DEPTHS_CAP)
     out[at + _B_DEPTHS] = float(count)
-    for t in before:
-        out[at + slots[t]] = 0.0
-    for position in range(count, len(before)):
+    same = 0  # the penguins captured before and now, in the same order
+    while same < count and same < had and now[same] == before[same]:
+        same += 1
+    for position in range(same, had):
+        t = before[position]
+        slot = at + slots[t]
+        out[slot] = out[slot] - 1.0
         out[at + _B_DEPTHS_FIRST + position] = 0.0
-    for position, t in enumerate(now):
-        out[at + _B_DEPTHS_FIRST + position] = float(tiles[t].depth)
+    for position in range(same, count):
+        t = now[position]
         slot = at + slots[t]
         out[slot] = out[slot] + 1.0
+        out[at + _B_DEPTHS_FIRST + position] = float(depths[t])
 
 
 def _update_ai(fields: dict[str, Any], kept: _Kept) -> None:
