@@ -265,17 +265,9 @@ _UNSET: Final = _Unset()
 _NO_TILES: Final[list[int]] = []
 _NO_COLUMNS: Final[list[list[int]]] = [_NO_TILES, _NO_TILES, _NO_TILES]
 
-#: where `_Kept.head` keeps each table field last written (or `_UNSET`)
-_H_ROUND: Final = 0
-_H_START_PLAYER: Final = 1
-_H_LAST_DIVE: Final = 2
-_H_END_TRIGGERED: Final = 3
-_H_FINAL_ROUND: Final = 4
-_H_ACTIVE: Final = 5
-_H_PHASE: Final = 6
-_H_DEPTH: Final = 7
-_H_FLIPPED: Final = 8
-_H_FIELDS: Final = 9
+#: how `_Kept` keeps the table's fields last written, as ints: a seat or tile that is not there, and nothing written yet
+_NONE: Final = -2
+_NOTHING: Final = -3
 
 
 @final
@@ -302,9 +294,17 @@ class _Kept:
             # Made from another state's vector of the same table (a clone, a game's start): its parts whose tokens
             # are the state's are the state's already, the others are written again where they differ.
             values = donor.values.copy()
-            self.head: list[object] = list(donor.head)
+            self.round: int = donor.round
+            self.start_player: int = donor.start_player
+            self.last_dive: int = donor.last_dive
+            self.end_triggered: int = donor.end_triggered
+            self.final_round: int = donor.final_round
+            self.active: int = donor.active
+            self.phase: object = donor.phase
             self.phase_slot: int = donor.phase_slot
             self.over: bool = donor.over
+            self.depth: int = donor.depth
+            self.flipped: int = donor.flipped
             self.depth_tokens: list[object] = list(donor.depth_tokens)
             self.face_down: list[int] = list(donor.face_down)
             self.unseen: list[list[int]] = list(donor.unseen)
@@ -345,9 +345,17 @@ class _Kept:
                 out[at] = 1.0
                 out[at + _B_SEAT] = float(player)
                 out[at + _B_SUPPLY] = float(PENGUINS_PER_PLAYER)  # no penguin captured
-            self.head = [_UNSET] * _H_FIELDS
+            self.round = _NOTHING
+            self.start_player = _NOTHING
+            self.last_dive = _NOTHING
+            self.end_triggered = _NOTHING
+            self.final_round = _NOTHING
+            self.active = _NOTHING
+            self.phase = _UNSET
             self.phase_slot = -1
             self.over = False
+            self.depth = _NOTHING
+            self.flipped = _NOTHING
             self.depth_tokens = [_UNSET] * DEPTH_CAP
             self.face_down = [-1] * DEPTH_CAP
             self.unseen = [_NO_TILES] * DEPTH_CAP
@@ -485,82 +493,80 @@ def _update(fields: dict[str, Any], kept: _Kept) -> None:
         kept.discarded_token = token
 
 
-def _optional(out: Any, slot: int, value: Any, before: Any) -> None:  # noqa: ANN401 - a float32 memoryview; numbers
-    """An optional number: its presence slot, then its value (None: absent), where `before` was written (None: absent,
-    `_UNSET`: nothing written yet). A float32 memoryview takes an int as it takes a float."""
-    if value is None:
-        if before is not None:
+def _optional(out: Any, slot: int, value: int, before: int) -> None:  # noqa: ANN401 - a float32 memoryview
+    """An optional number: its presence slot, then its value (`_NONE`: absent), where `before` was written (`_NONE`:
+    absent, `_NOTHING`: nothing written yet)."""
+    if value == _NONE:
+        if before != _NONE:
             out[slot] = 0.0
             out[slot + 1] = 0.0
         return
-    if before is None or before is _UNSET:
+    if before == _NONE or before == _NOTHING:
         out[slot] = 1.0
-    out[slot + 1] = value
+    out[slot + 1] = float(value)
 
 
-def _shown_active(active: Any) -> Any:  # noqa: ANN401 - a seat, AI, None or _UNSET
-    """The seat the view shows as active (None while the AI or nobody is)."""
-    return None if active is None or active == AI else active
+def _flag(out: Any, slot: int, value: int) -> None:  # noqa: ANN401 - a float32 memoryview
+    out[slot] = 1.0 if value else 0.0
 
 
 def _update_head(fields: dict[str, Any], kept: _Kept) -> None:
-    """The table's fields that changed since last written (each compared by identity: the engine replaces them)."""
-    head = kept.head
+    """The table's fields that changed since last written (kept as ints: compared without a Python object)."""
     out = kept.out
-    value = fields["round"]
-    if value is not head[_H_ROUND]:
-        out[ROUND] = value
-        head[_H_ROUND] = value
-    value = fields["start_player"]
-    before = head[_H_START_PLAYER]
-    if value is not before:
-        _optional(out, START_PLAYER, value, before)
-        head[_H_START_PLAYER] = value
-    value = fields["last_dive"]
-    if value is not head[_H_LAST_DIVE]:
-        out[_TOKEN_LAST_DIVE] = 1.0 if value else 0.0
-        out[_TOKEN_START_PLAYER] = 0.0 if value else 1.0
-        head[_H_LAST_DIVE] = value
-    value = fields["end_triggered"]
-    if value is not head[_H_END_TRIGGERED]:
-        out[END_TRIGGERED] = 1.0 if value else 0.0
-        head[_H_END_TRIGGERED] = value
-    value = fields["final_round"]
-    if value is not head[_H_FINAL_ROUND]:
-        out[FINAL_ROUND] = 1.0 if value else 0.0
-        head[_H_FINAL_ROUND] = value
-    value = fields["active"]
-    before = head[_H_ACTIVE]
-    if value is not before:
-        if before is _UNSET:
-            _optional(out, ACTIVE, _shown_active(value), _UNSET)
-            out[AI_TURN] = 1.0 if value == AI else 0.0
-        else:
-            _optional(out, ACTIVE, _shown_active(value), _shown_active(before))
-            if (value == AI) != (before == AI):
-                out[AI_TURN] = 1.0 if value == AI else 0.0
-        head[_H_ACTIVE] = value
-    value = fields["phase"]
-    if value is not head[_H_PHASE]:
-        slot = DECISION[value]
+    number: int = fields["round"]
+    if number != kept.round:
+        out[ROUND] = float(number)
+        kept.round = number
+    seat: int | None = fields["start_player"]
+    number = _NONE if seat is None else seat
+    if number != kept.start_player:
+        _optional(out, START_PLAYER, number, kept.start_player)
+        kept.start_player = number
+    number = 1 if fields["last_dive"] else 0
+    if number != kept.last_dive:
+        _flag(out, _TOKEN_LAST_DIVE, number)
+        _flag(out, _TOKEN_START_PLAYER, 1 - number)
+        kept.last_dive = number
+    number = 1 if fields["end_triggered"] else 0
+    if number != kept.end_triggered:
+        _flag(out, END_TRIGGERED, number)
+        kept.end_triggered = number
+    number = 1 if fields["final_round"] else 0
+    if number != kept.final_round:
+        _flag(out, FINAL_ROUND, number)
+        kept.final_round = number
+    seat = fields["active"]
+    number = _NONE if seat is None else seat
+    before = kept.active
+    if number != before:
+        # the view shows a seat as active, the AI's turn as a flag of its own
+        _optional(out, ACTIVE, _NONE if number == AI else number,
+                  before if before == _NOTHING or before != AI else _NONE)
+        if before == _NOTHING or (number == AI) != (before == AI):
+            _flag(out, AI_TURN, 1 if number == AI else 0)
+        kept.active = number
+    phase = fields["phase"]
+    if phase is not kept.phase:
+        slot: int = DECISION[phase]
         if kept.phase_slot >= 0:  # the slot of the phase written before
             out[kept.phase_slot] = 0.0
         out[slot] = 1.0
         kept.phase_slot = slot
-        over = value == OVER
+        over = phase == OVER
         if over != kept.over:
-            out[GAME_OVER] = 1.0 if over else 0.0
+            _flag(out, GAME_OVER, 1 if over else 0)
             kept.over = over
-        head[_H_PHASE] = value
-    value = fields["depth"]
-    before = head[_H_DEPTH]
-    if value is not before:
-        _optional(out, CURRENT_DEPTH, value if value else None, before if before is _UNSET or before else None)
-        head[_H_DEPTH] = value
-    value = fields["flipped"]
-    if value is not head[_H_FLIPPED]:
-        out[JUST_FLIPPED:FLIPPED_END] = kept.places.flipped_slots(value)
-        head[_H_FLIPPED] = value
+        kept.phase = phase
+    number = fields["depth"]
+    if number != kept.depth:
+        before = kept.depth
+        _optional(out, CURRENT_DEPTH, number if number else _NONE, before if before else _NONE)
+        kept.depth = number
+    tile: int | None = fields["flipped"]
+    number = _NONE if tile is None else tile
+    if number != kept.flipped:
+        out[JUST_FLIPPED:FLIPPED_END] = kept.places.flipped_slots(tile)
+        kept.flipped = number
 
 
 def _penguins(penguin_on: dict[int, Seat], inert: list[int]) -> list[int] | None:
@@ -585,19 +591,40 @@ def _update_depth(fields: dict[str, Any], kept: _Kept, index: int, penguin_on: d
         out[at + _D_FACE_DOWN] = float(face_down)
         kept.face_down[index] = face_down
     lists: list[list[int]] = fields["unseen"]
-    now = lists[index]
-    before = kept.unseen[index]
-    if before != now:
-        _update_unseen(places, before, now, out, at)
-        kept.unseen[index] = list(now)
+    unseen = lists[index]
     lists = fields["available"]
-    now = lists[index]
+    available = lists[index]
+    lists = fields["inert"]
+    inert = lists[index]
+    before = kept.unseen[index]
+    if before != unseen:
+        # A flip takes one tile out, which turns up as the tile just flipped or at the end of a tile list: found so,
+        # the rest is checked in one comparison of lists.
+        taken = -1
+        copy: list[int] | None = None
+        if len(unseen) == len(before) - 1:
+            copy = _taken_out(before, unseen, kept.flipped)
+            if copy is not None:
+                taken = kept.flipped
+            elif inert:
+                taken = inert[len(inert) - 1]
+                copy = _taken_out(before, unseen, taken)
+            if copy is None and available:
+                taken = available[len(available) - 1]
+                copy = _taken_out(before, unseen, taken)
+        if copy is not None:
+            slot = at + places.unseen[taken]
+            out[slot] = out[slot] - 1.0
+            kept.unseen[index] = copy
+        else:
+            _update_unseen(places, before, unseen, out, at)
+            kept.unseen[index] = list(unseen)
+    now = available
     before = kept.available[index]
     if before != now:
         _D_AVAILABLE.update(tiles, before, now, out, at)
         kept.available[index] = list(now)
-    lists = fields["inert"]
-    now = lists[index]
+    now = inert
     before = kept.inert[index]
     if moved or before != now:
         penguins = _penguins(penguin_on, now)
@@ -607,23 +634,21 @@ def _update_depth(fields: dict[str, Any], kept: _Kept, index: int, penguin_on: d
             kept.penguins[index] = penguins
 
 
+def _taken_out(before: list[int], now: list[int], tile: int) -> list[int] | None:
+    """A copy of `before` with `tile` taken out where that is `now`, else None."""
+    if tile < 0 or tile not in before:
+        return None
+    copy = list(before)
+    copy.remove(tile)
+    return copy if copy == now else None
+
+
 def _update_unseen(places: _Places, before: list[int], now: list[int], out: Any, at: int) -> None:  # noqa: ANN401
     """Make a depth's unseen counts (a count per tile, each tile once in the rules) at `at` in `out` (holding the
     counts of `before`) those of `now`: where `now` is `before` with tiles taken out (as the rules take them), only
     those tiles' counts drop; otherwise every count is written again."""
     slots = places.unseen
     count = len(now)
-    if count == len(before) - 1:  # one tile taken out (a flip, a take): find it, check the rest is as it was
-        position = 0
-        while position < count and now[position] == before[position]:
-            position += 1
-        rest = position
-        while rest < count and now[rest] == before[rest + 1]:
-            rest += 1
-        if rest == count:
-            slot = at + slots[before[position]]
-            out[slot] = out[slot] - 1.0
-            return
     matched = 0
     taken: list[int] = []
     for t in before:
