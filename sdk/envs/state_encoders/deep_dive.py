@@ -189,7 +189,7 @@ KEPT_SIZE: Final = 64
 class _Places:
     """What the encoder looks up per tile of a tile table (lists by tile index, made once per table)."""
 
-    __slots__ = ("tiles", "unseen", "captured", "depths", "values", "flipped")
+    __slots__ = ("tiles", "unseen", "captured", "discarded", "depths", "values", "flipped")
 
     def __init__(self, tiles: Any) -> None:  # noqa: ANN401 - the state's tile table
         self.tiles = tiles
@@ -197,6 +197,8 @@ class _Places:
         self.unseen: list[int] = [_D_UNSEEN_START + _D_UNSEEN[tile.id] for tile in tiles]
         #: a tile's slot in a board's captured tiles, from the board's first slot
         self.captured: list[int] = [_B_TILES[tile.id] for tile in tiles]
+        #: a tile's slot among the discarded rocks
+        self.discarded: list[int] = [DISCARDED_START + DISCARDED[tile.id] for tile in tiles]
         #: a tile's depth
         self.depths: list[int] = [tile.depth for tile in tiles]
         #: a tile's food value (0 for other tiles)
@@ -263,6 +265,7 @@ class _Unset:
 
 _UNSET: Final = _Unset()
 _NO_TILES: Final[list[int]] = []
+_NO_FIELDS: Final[dict[str, Any]] = {}
 _NO_COLUMNS: Final[list[list[int]]] = [_NO_TILES, _NO_TILES, _NO_TILES]
 
 #: how `_Kept` keeps the table's fields last written, as ints: a seat or tile that is not there, and nothing written yet
@@ -284,6 +287,8 @@ class _Kept:
         self.state: Any = None
         #: made from zeros and not yet written: once written, a copy is kept as the start of its table and variant
         self.first = False
+        #: the state's fields (its `__dict__`) while this vector is the last handed out, else none
+        self.fields: dict[str, Any] = _NO_FIELDS
         self.places = places
         self.players = players
         self.solo = solo
@@ -405,12 +410,15 @@ def _kept(state: DeepDiveState) -> _Kept:
             if len(_kept_vectors) >= KEPT_SIZE:
                 _kept_vectors.clear()
             known = _kept_vectors[key] = _new_kept(state, kept)
+        if kept is not None:
+            kept.fields = _NO_FIELDS
+        # the state's fields: its `__dict__` (where the engine keeps them and a clone copies them), read through one
+        # dict lookup each, half of an attribute read from compiled code; held while this vector is the last handed
+        # out only (held by every vector kept, they would keep finished games' lists alive)
+        known.fields = state.__dict__
         kept = _recent[0] = known
     try:
-        # the state's fields from its `__dict__` (where the engine keeps them and a clone copies them): one dict
-        # lookup each costs half of an attribute read from compiled code (not kept: it would keep a finished game's
-        # lists alive)
-        _update(state.__dict__, kept)
+        _update(kept.fields, kept)
     except KeyError as error:  # the view's encoding names the field
         _forget(state)  # half written: the next observation starts afresh
         raise EncodingError(f"{GAME}: a value of the view is outside its vocabulary: {error}") from None
@@ -457,6 +465,9 @@ def _new_kept(state: DeepDiveState, last: _Kept | None) -> _Kept:
 def _forget(state: DeepDiveState) -> None:
     """Drop the state's kept vector (a write failed half way)."""
     _kept_vectors.pop(id(state), None)
+    kept = _recent[0]
+    if kept is not None:
+        kept.fields = _NO_FIELDS
     _recent[0] = None
 
 
@@ -636,10 +647,16 @@ def _update_depth(fields: dict[str, Any], kept: _Kept, index: int, penguin_on: d
 
 def _taken_out(before: list[int], now: list[int], tile: int) -> list[int] | None:
     """A copy of `before` with `tile` taken out where that is `now`, else None."""
-    if tile < 0 or tile not in before:
+    if tile < 0:
+        return None
+    size = len(before)
+    position = 0
+    while position < size and before[position] != tile:
+        position += 1
+    if position == size:
         return None
     copy = list(before)
-    copy.remove(tile)
+    del copy[position]
     return copy if copy == now else None
 
 
@@ -799,11 +816,17 @@ def _update_discarded(fields: dict[str, Any], kept: _Kept) -> None:
     if before == now:
         return
     out = kept.out
-    tiles = kept.places.tiles
-    for t in before:
-        out[DISCARDED_START + DISCARDED[tiles[t].id]] = 0.0
-    for t in now:
-        slot = DISCARDED_START + DISCARDED[tiles[t].id]
+    slots = kept.places.discarded
+    count = len(now)
+    had = len(before)
+    same = 0  # the rocks discarded before and now, in the same order
+    while same < count and same < had and now[same] == before[same]:
+        same += 1
+    for position in range(same, had):
+        slot = slots[before[position]]
+        out[slot] = out[slot] - 1.0
+    for position in range(same, count):
+        slot = slots[now[position]]
         out[slot] = out[slot] + 1.0
     kept.discarded = list(now)
 
