@@ -175,9 +175,9 @@ _B_TILES = _E.one_hot("boards[].captured_tiles", "boards[]")
 _A_POSITION: Final = _E.offset("ai.position", "ai")
 _A_SCORE: Final = _E.offset("ai.score", "ai")
 _A_ROWS: Final = _E.offset("ai.complete_rows", "ai")
-_A_COLUMNS = tuple(_TileList(f"ai.{colour}", "ai") for colour in ("pink", "green", "yellow"))
-_A_ROCKS = _TileList("ai.rocks", "ai")
-_A_OPEN_WATER = _TileList("ai.open_water", "ai")
+_A_COLUMNS: Final = tuple(_TileList(f"ai.{colour}", "ai") for colour in ("pink", "green", "yellow"))
+_A_ROCKS: Final = _TileList("ai.rocks", "ai")
+_A_OPEN_WATER: Final = _TileList("ai.open_water", "ai")
 
 #: the last slot of the tile just flipped's block, with the depths' count (from JUST_FLIPPED)
 FLIPPED_END: Final = DEPTHS + 1
@@ -271,6 +271,10 @@ _NO_COLUMNS: Final[list[list[int]]] = [_NO_TILES, _NO_TILES, _NO_TILES]
 #: how `_Kept` keeps the table's fields last written, as ints: a seat or tile that is not there, and nothing written yet
 _NONE: Final = -2
 _NOTHING: Final = -3
+#: the engine's constants, here typed (the compiled module compares them natively)
+_AI: Final[int] = AI
+_OVER: Final[str] = OVER
+_PENGUINS: Final[int] = PENGUINS_PER_PLAYER
 
 
 @final
@@ -349,7 +353,7 @@ class _Kept:
                 at = BOARD_ITEM + player * BOARD_STRIDE
                 out[at] = 1.0
                 out[at + _B_SEAT] = float(player)
-                out[at + _B_SUPPLY] = float(PENGUINS_PER_PLAYER)  # no penguin captured
+                out[at + _B_SUPPLY] = float(_PENGUINS)  # no penguin captured
             self.round = _NOTHING
             self.start_player = _NOTHING
             self.last_dive = _NOTHING
@@ -547,15 +551,14 @@ def _update_head(fields: dict[str, Any], kept: _Kept) -> None:
         _flag(out, FINAL_ROUND, number)
         kept.final_round = number
     seat = fields["active"]
-    number = _NONE if seat is None else seat
-    before = kept.active
-    if number != before:
+    active: int = _NONE if seat is None else seat
+    was: int = kept.active
+    if active != was:
         # the view shows a seat as active, the AI's turn as a flag of its own
-        _optional(out, ACTIVE, _NONE if number == AI else number,
-                  before if before == _NOTHING or before != AI else _NONE)
-        if before == _NOTHING or (number == AI) != (before == AI):
-            _flag(out, AI_TURN, 1 if number == AI else 0)
-        kept.active = number
+        _optional(out, ACTIVE, _NONE if active == _AI else active, was if was == _NOTHING or was != _AI else _NONE)
+        if was == _NOTHING or (active == _AI) != (was == _AI):
+            _flag(out, AI_TURN, 1 if active == _AI else 0)
+        kept.active = active
     phase = fields["phase"]
     if phase is not kept.phase:
         slot: int = DECISION[phase]
@@ -563,16 +566,16 @@ def _update_head(fields: dict[str, Any], kept: _Kept) -> None:
             out[kept.phase_slot] = 0.0
         out[slot] = 1.0
         kept.phase_slot = slot
-        over = phase == OVER
+        over: bool = phase == _OVER
         if over != kept.over:
             _flag(out, GAME_OVER, 1 if over else 0)
             kept.over = over
         kept.phase = phase
-    number = fields["depth"]
-    if number != kept.depth:
-        before = kept.depth
-        _optional(out, CURRENT_DEPTH, number if number else _NONE, before if before else _NONE)
-        kept.depth = number
+    depth: int = fields["depth"]
+    was = kept.depth
+    if depth != was:
+        _optional(out, CURRENT_DEPTH, depth if depth else _NONE, was if was else _NONE)
+        kept.depth = depth
     tile: int | None = fields["flipped"]
     number = _NONE if tile is None else tile
     if number != kept.flipped:
@@ -725,9 +728,9 @@ def _update_board(fields: dict[str, Any], kept: _Kept, player: int) -> None:
     columns = tableaux[player]
     was = kept.columns[player]
     if was[0] != columns[0] or was[1] != columns[1] or was[2] != columns[2]:
-        for column, tile_list, before in zip(columns, _B_COLUMNS, was):
-            if before != column:
-                tile_list.update(tiles, before, column, out, at)
+        for colour in range(3):
+            if was[colour] != columns[colour]:
+                _B_COLUMNS[colour].update(tiles, was[colour], columns[colour], out, at)
         rows, score = _rows_and_score(places.values, columns)
         out[at + _B_SCORE] = float(score)
         out[at + _B_ROWS] = float(rows)
@@ -753,7 +756,7 @@ def _update_captured(places: _Places, before: list[int], now: list[int], out: An
     slots = places.captured
     count = len(now)
     had = len(before)
-    out[at + _B_SUPPLY] = float(PENGUINS_PER_PLAYER - count)  # DeepDiveState.supply: every penguin not captured
+    out[at + _B_SUPPLY] = float(_PENGUINS - count)  # DeepDiveState.supply: every penguin not captured
     check_cap(GAME, "boards[].captured_depths", count, _B_DEPTHS_CAP)
     out[at + _B_DEPTHS] = float(count)
     same = 0  # the penguins captured before and now, in the same order
@@ -788,9 +791,9 @@ def _update_ai(fields: dict[str, Any], kept: _Kept) -> None:
     was = kept.ai_columns
     changed = False
     if was[0] != columns[0] or was[1] != columns[1] or was[2] != columns[2]:
-        for column, tile_list, before in zip(columns, _A_COLUMNS, was):
-            if before != column:
-                tile_list.update(tiles, before, column, out, AI_PART)
+        for colour in range(3):
+            if was[colour] != columns[colour]:
+                _A_COLUMNS[colour].update(tiles, was[colour], columns[colour], out, AI_PART)
         kept.ai_columns = [list(column) for column in columns]
         changed = True
     if kept.ai_rocks != rocks:
