@@ -1,13 +1,15 @@
 """DEEP DIVE observations from the state: the vector `game_encoding("deep_dive").view` gives a seat's view.
 
 Everything in a DEEP DIVE view is public, so a seat's vector is the table's plus its seat number. Each state has
-ONE kept vector (found by a weak reference), holding everything but the seat number, brought up to date in place
-where the state changed: the table's fields that changed, and each depth, board, the solo AI and the discarded rocks
-whose token changed (the engine replaces a part's token wherever that part changes: DeepDiveState.depth_tokens...),
-written again only where its lists differ from the copies kept of them (a flip changes one unseen count, the
-face-down count and one tile list's last item). `observation_vector` hands out one copy with the seat's number set;
-`encode` hands the kept vector to a `Slots` as one block. A state met for the first time (a clone, the next game)
-starts from a copy of the last kept vector of the same table, its parts whose tokens are the state's already right.
+ONE kept vector (found by a weak reference), brought up to date in place where the state changed: the table's fields
+that changed, and each depth, board, the solo AI and the discarded rocks whose token changed (the engine replaces a
+part's token wherever that part changes: DeepDiveState.depth_tokens...), written again only where its lists differ
+from the copies kept of them (a flip changes one unseen count, the face-down count and one tile list's last item).
+`observation_vector` sets the seat's number in it (when another seat was handed it last) and hands out one copy;
+`encode` hands it to a `Slots` as one block. A state met for the first time starts from a copy of another kept
+vector of the same table, players and variant: the last one handed out when the state shares a part with it (a
+clone), else the first vector written for them as it was then (the next game, another table's); its parts whose
+tokens are the state's are right already, the others are written again where they differ.
 """
 
 from __future__ import annotations
@@ -280,7 +282,7 @@ _PENGUINS: Final[int] = PENGUINS_PER_PLAYER
 @final
 class _Kept:
     """The whole observation vector of one state (found by a weak reference: keeping finished games alive would cost
-    more than the vector saves) but its seat number, with what it was written from: the table's fields last written,
+    more than the vector saves), showing the seat handed it last, with what it was written from: the table's fields last written,
     and per part (each depth, board, the AI, the discarded rocks) the engine's token and copies of the state's lists
     it shows. Lists kept here are copies never changed in place (a changed part's copy is replaced), so a kept vector
     made from another (`donor`, of the same table, players and variant) shares them."""
@@ -311,6 +313,7 @@ class _Kept:
             self.active: int = donor.active
             self.phase: object = donor.phase
             self.phase_slot: int = donor.phase_slot
+            self.seat: int = donor.seat
             self.over: bool = donor.over
             self.depth: int = donor.depth
             self.flipped: int = donor.flipped
@@ -362,6 +365,7 @@ class _Kept:
             self.active = _NOTHING
             self.phase = _UNSET
             self.phase_slot = -1
+            self.seat = 0
             self.over = False
             self.depth = _NOTHING
             self.flipped = _NOTHING
@@ -838,23 +842,28 @@ def encode(state: DeepDiveState, seat: Seat, slots: dict[int, float]) -> None:
     """Write the slots of `seat`'s view encoding: the state's kept vector as one block (brought up to date where the
     state changed), the seat's number set over it."""
     kept = _kept(state)
+    _set_seat(kept, seat)
     blocks = getattr(slots, "blocks", None)
     if blocks is not None:  # a `Slots`: its blocks are copied into the vector, its own slots set over them
         blocks.append((0, kept.values))
-        slots[SEAT + 1] = float(seat)
+        slots[SEAT + 1] = float(seat)  # the seat's, whatever seat the kept vector shows when it is copied
         return
     values: Any = kept.values
     where = values.nonzero()[0]
     slots.update(zip(where.tolist(), values[where].tolist()))
-    if seat:
-        slots[SEAT + 1] = float(seat)
+
+
+def _set_seat(kept: _Kept, seat: Seat) -> None:
+    """The seat's number in the kept vector (the seat handed a copy last: the seat to move, from one step to the next)."""
+    if seat != kept.seat:
+        kept.out[SEAT + 1] = float(seat)
+        kept.seat = seat
 
 
 def observation_vector(state: DeepDiveState, seat: Seat) -> np.ndarray:
     """`seat`'s observation vector, new: what `ViewEncoding.vector` makes of `encode`'s slots (a copy of the state's
     kept vector with the seat's number set), without the slots in between (`Table.encode` calls it)."""
-    vector: Any = _kept(state).values.copy()
-    if seat:
-        vector[SEAT + 1] = seat
-    result: np.ndarray = vector
+    kept = _kept(state)
+    _set_seat(kept, seat)
+    result: np.ndarray = kept.values.copy()
     return result
