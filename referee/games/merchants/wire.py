@@ -95,9 +95,9 @@ _BOARDS_KEPT: Final = 512
 _LAYOUTS: Final = Blocks()
 #: id(chip) -> (the chip, its Player field 6): a used chip never changes (kept, so that its id is never another's)
 _CHIPS: Final[dict[int, tuple[Chip, bytes]]] = {}
-#: id((tile, rotation) placed in a shop) -> (that pair, its row, column and Player field 3): the pair a shop holds is
-#: made where the tile is placed and never changed (kept, so that its id is never another's)
-_PLACED: Final[dict[int, tuple[object, int, int, bytes]]] = {}
+#: id((tile, rotation) placed in a shop) -> that pair with its row, column and Player field 3 (`_Placed`): the pair a
+#: shop holds is made where the tile is placed and never changed (kept, so that its id is never another's)
+_PLACED: Final[dict[int, _Placed]] = {}
 #: (players, round, pick, phase, solo, back side) -> View fields 1-6 (a few dozen a game)
 _HEADS: Final[dict[tuple[int, int, int, str, bool, bool], bytes]] = {}
 #: View field 15 (the viewing seat) of each seat
@@ -153,6 +153,8 @@ _LAST: Final = _Last()
 #: each seat's hand and reputation cards as last written (`_Texts`), by seat
 _HANDS: Final = [_Texts() for _ in range(16)]
 _REPUTATIONS: Final = [_Texts() for _ in range(16)]
+#: the tiles a solo game removed (View field 13) as last written
+_REMOVED: Final = _Texts()
 
 
 def view_bytes(position: GameState, seat: Seat, shared: SharedParts | None = None) -> bytes:
@@ -284,8 +286,14 @@ def _public(state: MerchantsState) -> bytes:
         parts.append(board.whole)
     parts.append(varint_field(SUPPLY_SIZE, len(state.supply)))
     parts.append(varint_field(REPUTATION_DECK_SIZE, len(state.reputation_deck)))
-    if state.solo_removed:
-        parts.append(strings_field(SOLO_REMOVED, state.solo_removed))
+    solo_removed = state.solo_removed
+    if solo_removed:
+        removed = _REMOVED
+        if removed.empty or removed.texts != solo_removed:  # grows by a hand a pick: written again only then
+            removed.texts = list(solo_removed)
+            removed.written = strings_field(SOLO_REMOVED, solo_removed)
+            removed.empty = False
+        parts.append(removed.written)
     if phase != OVER and round_number >= 1 and not solo:
         parts.append(PASS_RIGHT if round_number == 2 else PASS_LEFT)
     return b"".join(parts)
@@ -346,11 +354,21 @@ def _board(state: MerchantsState, seat: Seat) -> _Board:
     return _Board(b"".join(parts), tail)
 
 
+class _Placed:
+    """A shop's (tile, rotation) pair at a square, with its Player field 3."""
+
+    def __init__(self, pair: object, row: int, col: int, field: bytes) -> None:
+        self.pair = pair
+        self.row = row
+        self.col = col
+        self.field = field
+
+
 def _placed(placed: object, row: int, col: int) -> bytes:
     """A shop's tile (`placed`: its (tile, rotation)) at (row, col) as a Player field 3, kept by the pair's identity."""
     known = _PLACED.get(id(placed))
-    if known is not None and known[0] is placed and known[1] == row and known[2] == col:
-        return known[3]
+    if known is not None and known.pair is placed and known.row == row and known.col == col:
+        return known.field
     tile, rotation = cast(tuple[str, int], placed)
     written = message_field(
         P_SHOP,
@@ -358,7 +376,7 @@ def _placed(placed: object, row: int, col: int) -> bytes:
     )
     if len(_PLACED) >= 20_000:
         _PLACED.clear()
-    _PLACED[id(placed)] = (placed, row, col, written)
+    _PLACED[id(placed)] = _Placed(placed, row, col, written)
     return written
 
 
@@ -690,4 +708,10 @@ class MerchantsWire(GameWire):
         return b"".join(parts)
 
 
-WIRE = MerchantsWire(view=pb.View, option=pb.OptionPayload, event=pb.Event, view_bytes=view_bytes)
+def decision_of(position: GameState, seat: Seat) -> str:
+    """The decision a seat that is offered options takes: every seat decides at once, and the decision is the phase
+    (what `MerchantsState.decision_name` says), read without the engine's method call."""
+    return cast(MerchantsState, position).phase
+
+
+WIRE = MerchantsWire(view=pb.View, option=pb.OptionPayload, event=pb.Event, view_bytes=view_bytes, decision_of=decision_of)
