@@ -452,6 +452,7 @@ _E_HAND_TILES: Final = _Kind("hand_tiles", 14)
 _E_REPUTATION_CARDS: Final = _Kind("reputation_cards", 15)
 _E_RETURNED_CARD: Final = _Kind("returned_card", 16)
 _E_INITIAL_TILE: Final = _Kind("initial_tile", 2)
+_E_ROUND_SCORED: Final = _Kind("round_scored", 12)
 #: field keys of strings: field 2 (a tile, a card; the elements of a list of tiles or cards), field 1 (SoloRemoved's
 #: tiles), field 6 (Placed.mode), field 7 (Placed.discarded, optional: written when "" too)
 _STRING1: Final = key(1, 2)
@@ -459,6 +460,7 @@ _STRING2: Final = key(2, 2)
 _STRING6: Final = key(6, 2)
 _STRING7: Final = key(7, 2)
 #: text -> its field (a non-repeated string: nothing for ""), or its element (a repeated string), per field key
+_TEXTS1: Final[dict[str, bytes]] = {}
 _TEXTS2: Final[dict[str, bytes]] = {}
 _TEXTS6: Final[dict[str, bytes]] = {}
 _ELEMENTS1: Final[dict[str, bytes]] = {}
@@ -597,6 +599,65 @@ def _placed_body(data: dict[str, Any]) -> list[bytes] | None:
     return body
 
 
+#: RoundScored.seats, SeatRound.cards (length-delimited), SeatRound.thumb, thumb_points, round_points, score
+_STRING3: Final = key(3, 2)
+_THUMB: Final = key(4, 0) + b"\x01"
+_KEY6: Final = key(6, 0)
+_KEY7: Final = key(7, 0)
+
+
+def _round_scored_body(data: dict[str, Any]) -> list[bytes] | None:
+    """RoundScored's fields (the round, then each seat's SeatRound with its CardScores), or None where the data are
+    not the engine's (`_round_scored_event`)."""
+    number = _uint(data.get("round"))
+    seats = data.get("seats")
+    if number < 0 or type(seats) is not list or len(data) != 2:
+        return None
+    body = [_int_field(_INT1, _KEY1, number)]
+    for entry in cast(list[Any], seats):
+        if type(entry) is not dict:
+            return None
+        seat_data = cast(dict[str, Any], entry)
+        seat = _uint(seat_data.get("seat"))
+        dungeon = seat_data.get("dungeon")
+        cards = seat_data.get("cards")
+        thumb = seat_data.get("thumb")
+        thumb_points = _int32(seat_data.get("thumb_points"))
+        round_points = _int32(seat_data.get("round_points"))
+        score = _int32(seat_data.get("score"))
+        if (
+            seat < 0 or type(dungeon) is not str or type(cards) is not list or type(thumb) is not bool
+            or thumb_points is None or round_points is None or score is None or len(seat_data) != 7
+        ):
+            return None
+        parts = [_int_field(_INT1, _KEY1, seat), _text(_TEXTS2, _STRING2, cast(str, dungeon))]
+        for card_entry in cast(list[Any], cards):
+            if type(card_entry) is not dict:
+                return None
+            card_data = cast(dict[str, Any], card_entry)
+            card = card_data.get("card")
+            face = card_data.get("face")
+            card_kind = card_data.get("kind")
+            points = _int32(card_data.get("points"))
+            if (
+                type(card) is not str or type(face) is not str or points is None
+                or len(card_data) != (3 if card_kind is None else 4) or (card_kind is not None and type(card_kind) is not str)
+            ):
+                return None
+            card_body = _text(_TEXTS1, _STRING1, cast(str, card)) + _text(_TEXTS2, _STRING2, cast(str, face))
+            if card_kind is not None:
+                card_body += optional_string_field(_STRING3, cast(str, card_kind))
+            card_body += _int_field(_INT4, _KEY4, points)
+            parts.append(message_field(_STRING3, card_body))
+        if thumb:
+            parts.append(_THUMB)
+        parts.append(_int_field(_INT5, _KEY5, thumb_points))
+        parts.append(varint_field(_KEY6, round_points))
+        parts.append(varint_field(_KEY7, score))
+        body.append(message_field(_STRING2, b"".join(parts)))
+    return body
+
+
 def _event_tail_or_whole(event: Event, sequence: int) -> tuple[bytes, int]:
     """An event of a kind written here as DecisionRequest's field 5 under `sequence` and where its tail starts, or
     (b"", -1) where it is left to the shared writer."""
@@ -663,6 +724,11 @@ def _event_tail_or_whole(event: Event, sequence: int) -> tuple[bytes, int]:
         if not _list_elements(_ELEMENTS2, _STRING2, fields.get("cards"), body):
             return b"", -1
         return _written(sequence, _E_REPUTATION_CARDS.head, _E_REPUTATION_CARDS.oneof, body)
+    elif kind == "round_scored":
+        body = _round_scored_body(fields)
+        if body is None:
+            return b"", -1
+        return _written(sequence, _E_ROUND_SCORED.head, _E_ROUND_SCORED.oneof, body)
     elif kind == "solo_removed":
         body = []
         if size != 1 or not _list_elements(_ELEMENTS1, _STRING1, fields.get("tiles"), body):

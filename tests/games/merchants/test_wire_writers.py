@@ -75,7 +75,7 @@ def test_events_are_protobufs_bytes_under_any_sequence_number(players: int) -> N
                 assert WIRE.events_fields(chunk) == _expected(chunk)  # found again as written
                 moved = [(index + 1, event) for index, event in chunk]  # the same events under other numbers
                 assert WIRE.events_fields(moved) == _expected(moved)
-    assert {"placed", "hand_tiles", "reputation_cards", "returned_card", "round_scored"} <= kinds
+    assert {"placed", "hand_tiles", "reputation_cards", "returned_card", "round_scored", "final_scoring"} <= kinds
     assert ("hand_passed" in kinds) == (players > 1) and ("solo_removed" in kinds) == (players == 1)
 
 
@@ -99,6 +99,12 @@ def test_events_are_protobufs_bytes_under_any_sequence_number(players: int) -> N
         ("round_started", {"round": 3}),
         ("solo_removed", {"tiles": ["T05", "T06"]}),
         ("solo_removed", {"tiles": []}),
+        ("round_scored", {"round": 2, "seats": [
+            {"seat": 0, "dungeon": "dragon", "cards": [{"card": "A1", "face": "A", "points": -2}, {"card": "C3", "face": "", "kind": "", "points": 0}],
+             "thumb": False, "thumb_points": 0, "round_points": -2, "score": -5},
+            {"seat": 1, "dungeon": "", "cards": [], "thumb": True, "thumb_points": 3, "round_points": 300, "score": 1 << 20},
+        ]}),
+        ("round_scored", {"round": 1, "seats": []}),
         # not the engine's: another type, a key the message lacks, a value out of range, a missing key
         ("placed", {"seat": True, "tile": "T01", "row": 0, "col": 0, "rotation": 0, "mode": "place"}),
         ("placed", {"seat": 0, "tile": "T01", "row": 0, "col": 0, "rotation": 0, "mode": "place", "discarded": None}),
@@ -107,6 +113,10 @@ def test_events_are_protobufs_bytes_under_any_sequence_number(players: int) -> N
         ("hand_drawn", {"seat": 0, "count": 1, "extra": 2}),
         ("round_started", {"round": 1 << 40}),
         ("returned_card", {"seat": -1, "card": "R1"}),
+        ("round_scored", {"round": 1, "seats": [{"seat": 0, "dungeon": "swamp", "cards": [], "thumb": 1, "thumb_points": 0,
+                                                  "round_points": 0, "score": 0}]}),
+        ("round_scored", {"round": 1, "seats": [{"seat": 0, "dungeon": "swamp", "cards": [{"card": "A1", "face": "A", "points": 1,
+                                                  "kind": None}], "thumb": True, "thumb_points": 0, "round_points": 0, "score": 0}]}),
     ],
 )
 def test_events_of_any_data_are_written_as_protobuf_writes_them_or_refused(kind: str, data: dict[str, Any]) -> None:
