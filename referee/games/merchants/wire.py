@@ -425,6 +425,8 @@ _INT4: Final = _int_table(_KEY4)
 _INT5: Final = _int_table(_KEY5)
 #: an arena Event's sequence number field, by number (0: none)
 _SEQUENCES: Final = tuple(EVENT_SEQUENCE + varint(number) if number else b"" for number in range(4 * _TABLE_SIZE))
+#: DecisionRequest field 5's key and length, by length
+_EVENT_HEADS: Final = tuple(REQUEST_EVENT + SMALL_VARINTS[size] for size in range(1024))
 #: field 3 of HandTiles (optional: written for 0 too), by seat
 _FROM_SEATS: Final = tuple(_KEY3 + varint(seat) for seat in range(_TABLE_SIZE))
 
@@ -433,12 +435,28 @@ class _Kind:
     """What every event of one kind written here writes alike: its kind's field and data field's key, and the Event
     message's oneof field key; `tails` keeps the tails of a kind whose data are a few small numbers."""
 
-    __slots__ = ("head", "oneof", "tails")
+    __slots__ = ("head", "oneof", "tails", "headers")
 
     def __init__(self, kind: str, number: int) -> None:
         self.head = string_field(EVENT_KIND, kind) + EVENT_DATA
         self.oneof = key(number, 2)
         self.tails: dict[int, bytes] = {}
+        #: size of the data's fields -> the tail's bytes before them (kind, data field, Any, type URL, value length,
+        #: oneof key, data length), written once per size
+        self.headers: dict[int, bytes] = {}
+
+    def header(self, body: int) -> bytes:
+        """The tail's bytes before data fields of `body` bytes."""
+        written = self.headers.get(body)
+        if written is None:
+            body_length = varint(body)
+            size = body + len(self.oneof) + len(body_length)
+            value_length = varint(size)
+            size += len(_URL_VALUE) + len(value_length)
+            written = self.head + varint(size) + _URL_VALUE + value_length + self.oneof + body_length
+            if len(self.headers) < 4096:
+                self.headers[body] = written
+        return written
 
 
 _E_PLACED: Final = _Kind("placed", 3)
@@ -532,26 +550,17 @@ def _int32(value: object) -> int | None:
     return number if -_INT32 <= number < _INT32 else None
 
 
-def _written(sequence: int, head: bytes, oneof: bytes, body: list[bytes]) -> tuple[bytes, int]:
-    """DecisionRequest's field 5 holding an arena Event under `sequence` (none when 0) whose kind and data field
-    start with `head`, its data the Event message whose `oneof` field holds the fields `body`; and where its
-    tail (kind and data) starts."""
+def _written(sequence: int, kind: _Kind, body: list[bytes]) -> tuple[bytes, int]:
+    """DecisionRequest's field 5 holding an arena Event of `kind` under `sequence` (none when 0), its data the Event
+    message whose oneof field holds the fields `body`; and where its tail (kind and data) starts."""
     size = 0
     for part in body:
         size += len(part)
-    body_length = SMALL_VARINTS[size] if size < 1024 else varint(size)
-    size += len(oneof) + len(body_length)
-    value_length = SMALL_VARINTS[size] if size < 1024 else varint(size)
-    size += len(_URL_VALUE) + len(value_length)
-    any_length = SMALL_VARINTS[size] if size < 1024 else varint(size)
-    size += len(head) + len(any_length)
+    header = kind.header(size)
+    tail_size = len(header) + size
     sequence_field = _SEQUENCES[sequence] if 0 <= sequence < 4 * _TABLE_SIZE else EVENT_SEQUENCE + varint(sequence)
-    tail_size = size
-    size += len(sequence_field)
-    whole = b"".join([
-        REQUEST_EVENT, SMALL_VARINTS[size] if size < 1024 else varint(size), sequence_field,
-        head, any_length, _URL_VALUE, value_length, oneof, body_length, *body,
-    ])
+    size = tail_size + len(sequence_field)
+    whole = b"".join([_EVENT_HEADS[size] if size < 1024 else REQUEST_EVENT + varint(size), sequence_field, header, *body])
     return whole, len(whole) - tail_size
 
 
@@ -559,7 +568,7 @@ def _with_sequence(sequence: int, tail: bytes) -> bytes:
     """DecisionRequest's field 5 holding an arena Event under `sequence` (none when 0), from its tail."""
     sequence_field = _SEQUENCES[sequence] if 0 <= sequence < 4 * _TABLE_SIZE else EVENT_SEQUENCE + varint(sequence)
     size = len(sequence_field) + len(tail)
-    return b"".join([REQUEST_EVENT, SMALL_VARINTS[size] if size < 1024 else varint(size), sequence_field, tail])
+    return b"".join([_EVENT_HEADS[size] if size < 1024 else REQUEST_EVENT + varint(size), sequence_field, tail])
 
 
 def _small_tail(kind: _Kind, first: int, second: int, third: int, body: list[bytes]) -> bytes:
@@ -567,7 +576,7 @@ def _small_tail(kind: _Kind, first: int, second: int, third: int, body: list[byt
     tail_key = (first + 1) | (second + 1) << 11 | (third + 1) << 22
     tail = kind.tails.get(tail_key)
     if tail is None:
-        whole, start = _written(0, kind.head, kind.oneof, body)
+        whole, start = _written(0, kind, body)
         tail = kind.tails[tail_key] = whole[start:]
     return tail
 
@@ -670,7 +679,7 @@ def _event_tail_or_whole(event: Event, sequence: int) -> tuple[bytes, int]:
     if kind == "placed":
         body = _placed_body(fields)
         if body is not None:
-            return _written(sequence, _E_PLACED.head, _E_PLACED.oneof, body)
+            return _written(sequence, _E_PLACED, body)
         return b"", -1
     if kind == "hand_tiles":
         seat = _uint(fields.get("seat"))
@@ -685,7 +694,7 @@ def _event_tail_or_whole(event: Event, sequence: int) -> tuple[bytes, int]:
             if giver < 0:
                 return b"", -1
             body.append(_FROM_SEATS[giver] if giver < _TABLE_SIZE else _KEY3 + varint(giver))
-        return _written(sequence, _E_HAND_TILES.head, _E_HAND_TILES.oneof, body)
+        return _written(sequence, _E_HAND_TILES, body)
     tail = b""
     if kind == "hand_passed" or kind == "hand_drawn" or kind == "reputation_drawn":
         # (from_seat, to_seat, count) or (seat, count)
@@ -715,7 +724,7 @@ def _event_tail_or_whole(event: Event, sequence: int) -> tuple[bytes, int]:
         if seat < 0 or type(text) is not str or size != 2:
             return b"", -1
         written = _E_RETURNED_CARD if kind == "returned_card" else _E_INITIAL_TILE
-        return _written(sequence, written.head, written.oneof, [_int_field(_INT1, _KEY1, seat), _text(_TEXTS2, _STRING2, cast(str, text))])
+        return _written(sequence, written, [_int_field(_INT1, _KEY1, seat), _text(_TEXTS2, _STRING2, cast(str, text))])
     elif kind == "reputation_cards":
         seat = _uint(fields.get("seat"))
         if seat < 0 or size != 2:
@@ -723,17 +732,17 @@ def _event_tail_or_whole(event: Event, sequence: int) -> tuple[bytes, int]:
         body = [_int_field(_INT1, _KEY1, seat)]
         if not _list_elements(_ELEMENTS2, _STRING2, fields.get("cards"), body):
             return b"", -1
-        return _written(sequence, _E_REPUTATION_CARDS.head, _E_REPUTATION_CARDS.oneof, body)
+        return _written(sequence, _E_REPUTATION_CARDS, body)
     elif kind == "round_scored":
         body = _round_scored_body(fields)
         if body is None:
             return b"", -1
-        return _written(sequence, _E_ROUND_SCORED.head, _E_ROUND_SCORED.oneof, body)
+        return _written(sequence, _E_ROUND_SCORED, body)
     elif kind == "solo_removed":
         body = []
         if size != 1 or not _list_elements(_ELEMENTS1, _STRING1, fields.get("tiles"), body):
             return b"", -1
-        return _written(sequence, _E_SOLO_REMOVED.head, _E_SOLO_REMOVED.oneof, body)
+        return _written(sequence, _E_SOLO_REMOVED, body)
     else:
         return b"", -1
     whole = _with_sequence(sequence, tail)
