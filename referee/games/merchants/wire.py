@@ -28,7 +28,6 @@ from referee.wire import (
     REQUEST_EVENT,
     SMALL_VARINTS,
     TYPE_URL_PREFIX,
-    Blocks,
     GameWire,
     SharedParts,
     encode,
@@ -91,15 +90,15 @@ _PUBLICS_KEPT: Final = 64
 #: board token -> what a seat's public board shows (`_Board`)
 _BOARDS: Final[dict[int, _Board]] = {}
 _BOARDS_KEPT: Final = 512
-#: (layout token, trend cards revealed) -> View fields 7-9 (the layout rows, the D card)
-_LAYOUTS: Final = Blocks()
+#: layout token * 2 + trend cards revealed -> View fields 7-9 (the layout rows, the D card)
+_LAYOUTS: Final[dict[int, bytes]] = {}
 #: id(chip) -> (the chip, its Player field 6): a used chip never changes (kept, so that its id is never another's)
 _CHIPS: Final[dict[int, tuple[Chip, bytes]]] = {}
 #: id((tile, rotation) placed in a shop) -> that pair with its row, column and Player field 3 (`_Placed`): the pair a
 #: shop holds is made where the tile is placed and never changed (kept, so that its id is never another's)
 _PLACED: Final[dict[int, _Placed]] = {}
-#: (players, round, pick, phase, solo, back side) -> View fields 1-6 (a few dozen a game)
-_HEADS: Final[dict[tuple[int, int, int, str, bool, bool], bytes]] = {}
+#: phase -> (players, round, pick, solo, back side as one number: `_head_number`) -> View fields 1-6 (a few dozen a game)
+_HEADS: Final[dict[str, dict[int, bytes]]] = {}
 #: View field 15 (the viewing seat) of each seat
 _SEAT_FIELDS: Final = tuple(SEAT + varint(seat) for seat in range(16))
 #: Player fields 7 (hand size) and 8 (reputation cards held) by value
@@ -240,23 +239,34 @@ def _public(state: MerchantsState) -> bytes:
     phase = state.phase
     solo = state.solo
     revealed = state.trends_revealed()
-    layout_key = (state.layout_token, revealed)
+    layout_token: int = state.layout_token
+    layout_key = layout_token * 2 + (1 if revealed else 0)
     layout = _LAYOUTS.get(layout_key)
     if layout is None:
-        layout = _LAYOUTS.keep(layout_key, _layout(state, revealed))
-    head_key = (state.players, round_number, state.pick, phase, solo, state.back_side)
-    head = _HEADS.get(head_key)
+        if len(_LAYOUTS) >= 512:
+            _LAYOUTS.clear()
+        layout = _LAYOUTS[layout_key] = _layout(state, revealed)
+    players_count = state.players
+    pick = state.pick
+    back_side = state.back_side
+    heads = _HEADS.get(phase)
+    if heads is None:
+        heads = _HEADS[phase] = {}
+    head_key = _head_number(players_count, round_number, pick, solo, back_side)
+    head = heads.get(head_key) if head_key >= 0 else None
     if head is None:
-        if len(_HEADS) >= 1024:
-            _HEADS.clear()
-        head = _HEADS[head_key] = b"".join([
-            varint_field(PLAYERS, state.players),
+        head = b"".join([
+            varint_field(PLAYERS, players_count),
             varint_field(ROUND, round_number),
-            varint_field(PICK, state.pick),
+            varint_field(PICK, pick),
             string_field(PHASE, phase),
             varint_field(SOLO, solo),
-            varint_field(BACK, state.back_side),
+            varint_field(BACK, back_side),
         ])
+        if head_key >= 0:
+            if len(heads) >= 1024:
+                heads.clear()
+            heads[head_key] = head
     parts = [head, layout]
     boards = _BOARDS
     tokens = state.board_tokens
@@ -297,6 +307,13 @@ def _public(state: MerchantsState) -> bytes:
     if phase != OVER and round_number >= 1 and not solo:
         parts.append(PASS_RIGHT if round_number == 2 else PASS_LEFT)
     return b"".join(parts)
+
+
+def _head_number(players: int, round_number: int, pick: int, solo: bool, back_side: bool) -> int:
+    """View fields 1-6 but the phase as one number (-1 where a value is out of the usual range: not kept)."""
+    if not (0 <= players < 64 and 0 <= round_number < 64 and 0 <= pick < 64):
+        return -1
+    return players | round_number << 6 | pick << 12 | (1 << 18 if solo else 0) | (1 << 19 if back_side else 0)
 
 
 def _layout(state: MerchantsState, revealed: bool) -> bytes:
