@@ -326,6 +326,23 @@ def _layout(state: MerchantsState, revealed: bool) -> bytes:
 
 #: a shop spans at most this many rows and columns (shop.MAX_SIDE): its cells are put in order in a grid this size
 _SIDE: Final = 4
+#: a shop's squares lie within this many rows and columns of its first tile's (0, 0): _SQUARES by _SQUARES of them
+_REACH: Final = _SIDE - 1
+_SQUARES: Final = 2 * _REACH + 1
+
+
+class _Shop:
+    """A seat's shop as last written, square by square: the (tile, rotation) pair at each square (kept, so that its
+    id is never another's) and its Player field 3. A board is written again at each placement, all its tiles
+    but one unchanged."""
+
+    def __init__(self) -> None:
+        self.pairs: list[object] = [None] * (_SQUARES * _SQUARES)
+        self.fields: list[bytes] = [b""] * (_SQUARES * _SQUARES)
+
+
+#: each seat's shop as last written (`_Shop`), by seat
+_SHOPS: Final = [_Shop() for _ in range(16)]
 
 
 def _board(state: MerchantsState, seat: Seat) -> _Board:
@@ -345,9 +362,21 @@ def _board(state: MerchantsState, seat: Seat) -> _Board:
     if bottom - top < _SIDE and right - left < _SIDE:
         # Each cell's field put at its square of the grid, read row by row: the shop by (row, col) without a sort.
         grid = [b""] * (_SIDE * _SIDE)
+        kept = _SHOPS[seat] if 0 <= seat < 16 else None
         for cell, placed in shop.items():
             row, col = cell
-            grid[(row - top) * _SIDE + col - left] = _placed(placed, row, col)
+            if kept is not None and -_REACH <= row <= _REACH and -_REACH <= col <= _REACH:
+                # This seat's square as last written: the same pair there is the same field (no lookup by id).
+                square = (row + _REACH) * _SQUARES + col + _REACH
+                if kept.pairs[square] is placed:
+                    field = kept.fields[square]
+                else:
+                    field = _placed(placed, row, col)
+                    kept.pairs[square] = placed
+                    kept.fields[square] = field
+            else:
+                field = _placed(placed, row, col)
+            grid[(row - top) * _SIDE + col - left] = field
         parts.extend(grid)
     else:  # a shop set from outside the rules
         for cell in sorted(shop):
