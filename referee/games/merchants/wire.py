@@ -529,7 +529,11 @@ _TEXTS2: Final[dict[str, bytes]] = {}
 _TEXTS6: Final[dict[str, bytes]] = {}
 _ELEMENTS1: Final[dict[str, bytes]] = {}
 _ELEMENTS2: Final[dict[str, bytes]] = {}
-#: id(event) -> a public event's field as last written (`_WrittenEvent`); emptied when it holds _EVENTS_KEPT
+#: sequence number -> the public event last written under it (`_WrittenEvent`), for numbers below _POSITIONS (a
+#: game's log is a few hundred events long): found by a list index and an identity check
+_POSITIONS: Final = 4096
+_BY_POSITION: Final[list[_WrittenEvent | None]] = [None] * _POSITIONS
+#: id(event) -> a public event's field as last written under a larger number; emptied when it holds _EVENTS_KEPT
 _EVENTS: Final[dict[int, _WrittenEvent]] = {}
 _EVENTS_KEPT: Final = 512
 
@@ -805,9 +809,11 @@ class MerchantsWire(GameWire):
         gets the field as it is. An event told to one seat is written for its one request."""
         parts: list[bytes] = []
         kept = _EVENTS
+        positions = _BY_POSITION
         listed: list[tuple[int, Event]] = events if isinstance(events, list) else list(events)
         for sequence, event in listed:
-            known = kept.get(id(event))
+            in_table = 0 <= sequence < _POSITIONS
+            known = positions[sequence] if in_table else kept.get(id(event))
             if known is not None and known.event is event:
                 if known.sequence != sequence:
                     tail = known.whole[known.tail_start:]
@@ -822,9 +828,13 @@ class MerchantsWire(GameWire):
                 whole = _with_sequence(sequence, tail)
                 tail_start = len(whole) - len(tail)
             if event.audience is None:
-                if len(kept) >= _EVENTS_KEPT:
-                    kept.clear()
-                kept[id(event)] = _WrittenEvent(event, sequence, whole, tail_start)
+                written = _WrittenEvent(event, sequence, whole, tail_start)
+                if in_table:
+                    positions[sequence] = written
+                else:
+                    if len(kept) >= _EVENTS_KEPT:
+                        kept.clear()
+                    kept[id(event)] = written
             parts.append(whole)
         return b"".join(parts)
 
