@@ -5,8 +5,12 @@
 written once per position for every seat (kept by `MerchantsState.public_token`, which the state replaces at
 every decision and chance outcome); a seat's public board and the layout change a few times a game: each is
 written once and then found by the token the state replaces wherever that part changes (`board_tokens`,
-`layout_token`), so a view costs no key built from the part's contents. Tests compare the bytes with the
-dict views on random games of every variant, in copies and determinized worlds too.
+`layout_token`), so a view costs no key built from the part's contents; a seat's hand and reputation cards and
+a shop's tiles are kept while they are unchanged. Tests compare the bytes with the dict views on random games of
+every variant, in copies and determinized worlds too.
+
+`MerchantsWire` writes most of the game's events itself (the draft's and the rounds' kinds: see "events" below);
+tests/games/merchants/test_wire_writers.py compares them with protobuf's serialization.
 """
 
 from __future__ import annotations
