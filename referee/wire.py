@@ -148,6 +148,10 @@ class GameWire:
     #: (state, seat) -> the decision a seat that is offered options takes (what the engine's `decision_name`
     #: says for a deciding seat), where the game knows it cheaper than the engine's call; tests compare the two
     decision_of: Callable[[Any, Seat], str] | None = None
+    #: (event, sequence number) -> the event as DecisionRequest's field 5 and where its tail (kind and data) starts in
+    #: it, or (b"", -1) for an event the game leaves to the shared writer: a game that writes some kinds of its events
+    #: faster from their data (tests compare them with protobuf's); the fields are kept in the runs as any other's
+    write_event: Callable[[Event, int], tuple[bytes, int]] | None = None
     #: id(option) -> (option, its arena Option as a length-delimited field 4 of DecisionRequest)
     _options: dict[int, tuple[Option, bytes]] = field(default_factory=dict, compare=False, repr=False)
     #: ids of a list's first and last options and its length, mixed (`options_fields`) -> (those options, their fields joined)
@@ -402,6 +406,11 @@ class GameWire:
         kind is written from its data at once (`_EventKind.direct`), the field's head, the event's kind, its Any and
         its data's fields are joined in one go (no bytes written for the data, then the tail, then the field around
         them)."""
+        own = self.write_event
+        if own is not None:
+            whole, tail_start = own(event, sequence)
+            if tail_start >= 0:
+                return whole, len(whole) - tail_start
         written = self._event_kind(event.kind)
         data = event.data
         oneof = written.oneof

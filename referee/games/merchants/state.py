@@ -83,19 +83,37 @@ def _audience(seat: Seat) -> frozenset[Seat]:
     return audience
 
 
+#: an Event made without its dataclass's __init__ (`_event`): the object, then each of its three slots set
+_NEW: Final[Any] = object.__new__
+_SET_KIND: Final[Any] = Event.__dict__["kind"].__set__
+_SET_DATA: Final[Any] = Event.__dict__["data"].__set__
+_SET_AUDIENCE: Final[Any] = Event.__dict__["audience"].__set__
+
+
+def _event(kind: str, data: dict[str, Any], audience: frozenset[Seat] | None = None) -> Event:
+    """`Event(kind, data, audience)`, made as its frozen dataclass's __init__ makes it (each slot set past the frozen
+    class's __setattr__) without running that interpreted __init__: the deferred events of the log (`EventLog.defer`)
+    are made this way when the log is first read, for the requests of every decision of a draft."""
+    event: Event = _NEW(Event)
+    _SET_KIND(event, kind)
+    _SET_DATA(event, data)
+    _SET_AUDIENCE(event, audience)
+    return event
+
+
 def _placed_event(seat: Seat, tile: str, row: int, col: int, rotation: int, mode: str, discarded: str | None) -> Event:
     data: dict[str, Any] = {"seat": seat, "tile": tile, "row": row, "col": col, "rotation": rotation, "mode": mode}
     if discarded is not None:
         data["discarded"] = discarded
-    return Event("placed", data)
+    return _event("placed", data)
 
 
 def _hand_drawn_event(seat: Seat, count: int) -> Event:
-    return Event("hand_drawn", {"seat": seat, "count": count})
+    return _event("hand_drawn", {"seat": seat, "count": count})
 
 
 def _chips_revealed_event(dungeons: tuple[str, ...]) -> Event:
-    return Event("chips_revealed", {"choices": [{"seat": seat, "dungeon": dungeon} for seat, dungeon in enumerate(dungeons)]})
+    return _event("chips_revealed", {"choices": [{"seat": seat, "dungeon": dungeon} for seat, dungeon in enumerate(dungeons)]})
 
 
 def _round_scored_event(
@@ -114,11 +132,11 @@ def _round_scored_event(
             {"seat": seat, "dungeon": dungeon, "cards": cards, "thumb": thumb, "thumb_points": thumb_points,
              "round_points": sum(points) + thumb_points, "score": score}
         )
-    return Event("round_scored", {"round": round_number, "seats": seats})
+    return _event("round_scored", {"round": round_number, "seats": seats})
 
 
 def _hand_passed_event(from_seat: Seat, to_seat: Seat, count: int) -> Event:
-    return Event("hand_passed", {"from_seat": from_seat, "to_seat": to_seat, "count": count})
+    return _event("hand_passed", {"from_seat": from_seat, "to_seat": to_seat, "count": count})
 
 
 def _hand_tiles_event(seat: Seat, from_seat: Seat | None, tiles: tuple[str, ...]) -> Event:
@@ -126,7 +144,7 @@ def _hand_tiles_event(seat: Seat, from_seat: Seat | None, tiles: tuple[str, ...]
     data: dict[str, Any] = {"seat": seat, "tiles": sorted(tiles)} if from_seat is None else {
         "seat": seat, "from_seat": from_seat, "tiles": sorted(tiles)
     }
-    return Event("hand_tiles", data, _audience(seat))
+    return _event("hand_tiles", data, _audience(seat))
 
 
 def _redeal(rest: list[str], hands: Sequence[Sequence[str]], rng: random.Random) -> tuple[list[list[str]], list[str]]:
@@ -449,7 +467,7 @@ class MerchantsState(GameState):
 
     def _record(self, kind: str, data: dict[str, Any], to: Seat | None = None) -> None:
         """`emit` for the events of every pick (the hottest output): data as built, a shared one-seat audience."""
-        self.events.defer(Event, kind, data, None if to is None else _audience(to))
+        self.events.defer(_event, kind, data, None if to is None else _audience(to))
 
     def _hand_drawn(self, seat: Seat) -> None:
         player = self.players_state[seat]

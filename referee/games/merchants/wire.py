@@ -5,21 +5,32 @@
 written once per position for every seat (kept by `MerchantsState.public_token`, which the state replaces at
 every decision and chance outcome); a seat's public board and the layout change a few times a game: each is
 written once and then found by the token the state replaces wherever that part changes (`board_tokens`,
-`layout_token`), so a view costs no key built from the part's contents. Tests compare the bytes with the
-dict views on random games of every variant, in copies and determinized worlds too.
+`layout_token`), so a view costs no key built from the part's contents; a seat's hand and reputation cards and
+a shop's tiles are kept while they are unchanged. Tests compare the bytes with the dict views on random games of
+every variant, in copies and determinized worlds too.
+
+The wire writes most of the game's events itself (the draft's and the rounds' kinds: see "events" below), as the
+shared writer's `GameWire.write_event`, which keeps their fields in its runs as any other's;
+tests/games/merchants/test_wire_writers.py compares them with protobuf's serialization.
 """
 
 from __future__ import annotations
 
-from typing import Final, cast
+from typing import Any, Final, cast
 
 from b99.games import merchants_pb2 as pb
 
-from referee.engine import GameState, Seat
+from referee.engine import Event, GameState, Seat
 from referee.games.merchants.state import OVER, Chip, MerchantsState
 from referee.wire import (
+    ANY_TYPE_URL,
+    ANY_VALUE,
+    EVENT_DATA,
+    EVENT_KIND,
+    EVENT_SEQUENCE,
+    REQUEST_EVENT,
     SMALL_VARINTS,
-    Blocks,
+    TYPE_URL_PREFIX,
     GameWire,
     SharedParts,
     encode,
@@ -76,64 +87,151 @@ CHIP_DUNGEON: Final = key(2, 2)
 CHIP_THUMB: Final = key(3, 0)
 CHIP_POINTS: Final = key(4, 0)
 
-#: public token -> View fields 1-14 (what every seat sees alike)
-_PUBLICS: Final = Blocks(64)
-#: board token -> (the seat's Player fields 1-6, its field 9): what a seat's public board shows
-_BOARDS: Final = Blocks()
-#: (layout token, trend cards revealed) -> View fields 7-9 (the layout rows, the D card)
-_LAYOUTS: Final = Blocks()
+#: public token -> View fields 1-14 (what every seat sees alike); the last one written is also kept apart (`_LAST`)
+_PUBLICS: Final[dict[int, bytes]] = {}
+_PUBLICS_KEPT: Final = 64
+#: board token -> what a seat's public board shows (`_Board`)
+_BOARDS: Final[dict[int, _Board]] = {}
+_BOARDS_KEPT: Final = 512
+#: layout token * 2 + trend cards revealed -> View fields 7-9 (the layout rows, the D card)
+_LAYOUTS: Final[dict[int, bytes]] = {}
 #: id(chip) -> (the chip, its Player field 6): a used chip never changes (kept, so that its id is never another's)
 _CHIPS: Final[dict[int, tuple[Chip, bytes]]] = {}
-#: (row, col, tile, rotation) -> a shop's placed tile as a Player field 3 (a few thousand exist)
-_PLACED: Final[dict[tuple[int, int, str, int], bytes]] = {}
-#: (players, round, pick, phase, solo, back side) -> View fields 1-6 (a few dozen a game)
-_HEADS: Final[dict[tuple[int, int, int, str, bool, bool], bytes]] = {}
+#: id((tile, rotation) placed in a shop) -> that pair with its row, column and Player field 3 (`_Placed`): the pair a
+#: shop holds is made where the tile is placed and never changed (kept, so that its id is never another's)
+_PLACED: Final[dict[int, _Placed]] = {}
+#: phase -> (players, round, pick, solo, back side as one number: `_head_number`) -> View fields 1-6 (a few dozen a game)
+_HEADS: Final[dict[str, dict[int, bytes]]] = {}
 #: View field 15 (the viewing seat) of each seat
 _SEAT_FIELDS: Final = tuple(SEAT + varint(seat) for seat in range(16))
-#: a tile or card id -> its element of View field 16 (hand), 17 (reputation hand), 18 (returned reputation)
+#: Player fields 7 (hand size) and 8 (reputation cards held) by value
+_HAND_SIZES: Final = tuple(varint_field(P_HAND_SIZE, size) for size in range(128))
+_REPUTATION_COUNTS: Final = tuple(varint_field(P_REPUTATION_COUNT, count) for count in range(128))
+#: a tile or card id -> its element of View field 16 (hand), 17 (reputation hand), 18 (returned reputation), 19 (the
+#: pending tile); a discarded tile or unused chip -> its element of Player field 4 or 5
 _HAND: Final[dict[str, bytes]] = {}
 _REPUTATION: Final[dict[str, bytes]] = {}
 _RETURNED: Final[dict[str, bytes]] = {}
+_PENDING_TILES: Final[dict[str, bytes]] = {}
+_DISCARDS: Final[dict[str, bytes]] = {}
+_UNUSED: Final[dict[str, bytes]] = {}
+#: (row, col, mode) -> View field 20 (the pending target)
+_TARGETS: Final[dict[object, bytes]] = {}
+
+
+class _Board:
+    """A seat's public board as written for one board token: its Player fields 1-6 and 9 (all of
+    views._public_player but the hand size and reputation count), and its whole View field 10 as last written
+    with the hand size and reputation count it was written with (they change without the board)."""
+
+    def __init__(self, fields: bytes, final: bytes) -> None:
+        self.fields = fields
+        self.final = final
+        self.hand = -1
+        self.reputation = -1
+        self.whole = b""
+
+
+class _Texts:
+    """A list of ids (a seat's hand, its reputation cards) as last written for one seat: a copy of the list and
+    its elements joined; written again only when the list differs."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+        self.written = b""
+        self.empty = True
+
+
+class _Last:
+    """The public fields last written, by the public token they were written for (most requests of a decision are
+    for the state the request before was for)."""
+
+    def __init__(self) -> None:
+        self.token = -1
+        self.public = b""
+
+
+_LAST: Final = _Last()
+#: each seat's hand and reputation cards as last written (`_Texts`), by seat
+_HANDS: Final = [_Texts() for _ in range(16)]
+_REPUTATIONS: Final = [_Texts() for _ in range(16)]
+#: the tiles a solo game removed (View field 13) as last written
+_REMOVED: Final = _Texts()
 
 
 def view_bytes(position: GameState, seat: Seat, shared: SharedParts | None = None) -> bytes:
     """`seat`'s serialized View (the bytes of its dict view through the View message): the public fields,
     written once per position for all seats (`shared` is not needed), then the seat's own."""
     state = cast(MerchantsState, position)
-    token = state.public_token
-    public = _PUBLICS.get(token)
-    if public is None:
-        public = _PUBLICS.keep(token, _public(state))
+    token: int = state.public_token
+    last = _LAST
+    if last.token == token:
+        public = last.public
+    else:
+        found = _PUBLICS.get(token)
+        if found is None:
+            if len(_PUBLICS) >= _PUBLICS_KEPT:
+                _PUBLICS.clear()
+            found = _PUBLICS[token] = _public(state)
+        public = found
+        last.token = token
+        last.public = found
     player = state.players_state[seat]
-    parts = [public, _SEAT_FIELDS[seat]]
+    parts = [public, _SEAT_FIELDS[seat] if 0 <= seat < 16 else SEAT + varint(seat)]
     bundle = player.bundle
     if bundle is not None:
-        _elements(parts, _HAND, HAND, sorted(bundle.tiles))
+        tiles = bundle.tiles
+        if tiles:
+            parts.append(_sorted_elements(_HANDS, seat, tiles, _HAND, HAND))
     reputation = player.reputation
     if reputation:
-        _elements(parts, _REPUTATION, REPUTATION_HAND, sorted(reputation))
+        parts.append(_sorted_elements(_REPUTATIONS, seat, reputation, _REPUTATION, REPUTATION_HAND))
     returned = player.returned
     if returned:
-        _elements(parts, _RETURNED, RETURNED, returned)
-    if player.pending_tile is not None:
-        parts.append(optional_string_field(PENDING_TILE, player.pending_tile))
-    target = player.pending_target
+        for card in returned:
+            element = _RETURNED.get(card)
+            parts.append(_element(_RETURNED, RETURNED, card) if element is None else element)
+    pending_tile = player.pending_tile
+    if pending_tile is not None:
+        element = _PENDING_TILES.get(pending_tile)
+        parts.append(_element(_PENDING_TILES, PENDING_TILE, pending_tile) if element is None else element)
+    target: object = player.pending_target  # read as it is kept (typed, compiled code would make a new tuple)
     if target is not None:
-        row, col, mode = target
-        parts.append(message_field(PENDING_TARGET, varint_field(TARGET_ROW, row) + varint_field(TARGET_COL, col) + string_field(TARGET_MODE, mode)))
+        written = _TARGETS.get(target)
+        if written is None:
+            row, col, mode = cast(tuple[int, int, str], target)
+            if len(_TARGETS) >= 4096:
+                _TARGETS.clear()
+            written = _TARGETS[target] = message_field(
+                PENDING_TARGET, varint_field(TARGET_ROW, row) + varint_field(TARGET_COL, col) + string_field(TARGET_MODE, mode)
+            )
+        parts.append(written)
     return b"".join(parts)
 
 
-def _elements(parts: list[bytes], elements: dict[str, bytes], field_key: bytes, texts: list[str]) -> None:
-    """Append each of `texts` as an element of a repeated string field (`_element`) to `parts`."""
-    for text in texts:
-        element = elements.get(text)
-        parts.append(_element(elements, field_key, text) if element is None else element)
+def _sorted_elements(memory: list[_Texts], seat: Seat, texts: list[str], elements: dict[str, bytes], field_key: bytes) -> bytes:
+    """`texts`, sorted, as the elements of a repeated string field: written again only when they differ from the
+    list last written for `seat` (`memory`)."""
+    if not 0 <= seat < 16:
+        return b"".join([_element(elements, field_key, text) for text in sorted(texts)])
+    kept = memory[seat]
+    if kept.empty or kept.texts != texts:
+        parts = []
+        for text in sorted(texts):
+            element = elements.get(text)
+            parts.append(_element(elements, field_key, text) if element is None else element)
+        kept.texts = list(texts)
+        kept.written = b"".join(parts)
+        kept.empty = False
+    return kept.written
 
 
 def _element(elements: dict[str, bytes], field_key: bytes, text: str) -> bytes:
-    """`text` as an element of a repeated string field, kept in `elements` (ids: a few hundred at most)."""
+    """`text` as an element of a repeated string field (or an optional string field), kept in `elements` (ids: a
+    few hundred at most)."""
     encoded = text.encode()
+    if len(elements) >= 4096:
+        elements.clear()
     element = elements[text] = field_key + varint(len(encoded)) + encoded
     return element
 
@@ -144,48 +242,81 @@ def _public(state: MerchantsState) -> bytes:
     phase = state.phase
     solo = state.solo
     revealed = state.trends_revealed()
-    layout_key = (state.layout_token, revealed)
+    layout_token: int = state.layout_token
+    layout_key = layout_token * 2 + (1 if revealed else 0)
     layout = _LAYOUTS.get(layout_key)
     if layout is None:
-        layout = _LAYOUTS.keep(layout_key, _layout(state, revealed))
-    head_key = (state.players, round_number, state.pick, phase, solo, state.back_side)
-    head = _HEADS.get(head_key)
+        if len(_LAYOUTS) >= 512:
+            _LAYOUTS.clear()
+        layout = _LAYOUTS[layout_key] = _layout(state, revealed)
+    players_count = state.players
+    pick = state.pick
+    back_side = state.back_side
+    heads = _HEADS.get(phase)
+    if heads is None:
+        heads = _HEADS[phase] = {}
+    head_key = _head_number(players_count, round_number, pick, solo, back_side)
+    head = heads.get(head_key) if head_key >= 0 else None
     if head is None:
-        if len(_HEADS) >= 1024:
-            _HEADS.clear()
-        head = _HEADS[head_key] = b"".join([
-            varint_field(PLAYERS, state.players),
+        head = b"".join([
+            varint_field(PLAYERS, players_count),
             varint_field(ROUND, round_number),
-            varint_field(PICK, state.pick),
+            varint_field(PICK, pick),
             string_field(PHASE, phase),
             varint_field(SOLO, solo),
-            varint_field(BACK, state.back_side),
+            varint_field(BACK, back_side),
         ])
+        if head_key >= 0:
+            if len(heads) >= 1024:
+                heads.clear()
+            heads[head_key] = head
     parts = [head, layout]
     boards = _BOARDS
     tokens = state.board_tokens
-    for index, player in enumerate(state.players_state):
-        token = tokens[index]
-        board: tuple[bytes, bytes] | None = boards.get(token)  # typed: compiled, its bytes are joined directly
+    players = state.players_state
+    for index in range(len(players)):
+        player = players[index]
+        token: int = tokens[index]
+        board = boards.get(token)
         if board is None:
-            board = boards.keep(token, _board(state, index))
+            if len(boards) >= _BOARDS_KEPT:
+                boards.clear()
+            board = boards[token] = _board(state, index)
         bundle = player.bundle
-        fields, final = board
-        body = (
-            fields
-            + varint_field(P_HAND_SIZE, len(bundle.tiles) if bundle is not None else 0)
-            + varint_field(P_REPUTATION_COUNT, len(player.reputation))
-            + final
-        )
-        size = len(body)
-        parts.append(SEATS + (SMALL_VARINTS[size] if size < 1024 else varint(size)) + body)
+        hand = len(bundle.tiles) if bundle is not None else 0
+        reputation = len(player.reputation)
+        if board.hand != hand or board.reputation != reputation:
+            body = b"".join([
+                board.fields,
+                _HAND_SIZES[hand] if hand < 128 else varint_field(P_HAND_SIZE, hand),
+                _REPUTATION_COUNTS[reputation] if reputation < 128 else varint_field(P_REPUTATION_COUNT, reputation),
+                board.final,
+            ])
+            size = len(body)
+            board.whole = SEATS + (SMALL_VARINTS[size] if size < 1024 else varint(size)) + body
+            board.hand = hand
+            board.reputation = reputation
+        parts.append(board.whole)
     parts.append(varint_field(SUPPLY_SIZE, len(state.supply)))
     parts.append(varint_field(REPUTATION_DECK_SIZE, len(state.reputation_deck)))
-    if state.solo_removed:
-        parts.append(strings_field(SOLO_REMOVED, state.solo_removed))
+    solo_removed = state.solo_removed
+    if solo_removed:
+        removed = _REMOVED
+        if removed.empty or removed.texts != solo_removed:  # grows by a hand a pick: written again only then
+            removed.texts = list(solo_removed)
+            removed.written = strings_field(SOLO_REMOVED, solo_removed)
+            removed.empty = False
+        parts.append(removed.written)
     if phase != OVER and round_number >= 1 and not solo:
         parts.append(PASS_RIGHT if round_number == 2 else PASS_LEFT)
     return b"".join(parts)
+
+
+def _head_number(players: int, round_number: int, pick: int, solo: bool, back_side: bool) -> int:
+    """View fields 1-6 but the phase as one number (-1 where a value is out of the usual range: not kept)."""
+    if not (0 <= players < 64 and 0 <= round_number < 64 and 0 <= pick < 64):
+        return -1
+    return players | round_number << 6 | pick << 12 | (1 << 18 if solo else 0) | (1 << 19 if back_side else 0)
 
 
 def _layout(state: MerchantsState, revealed: bool) -> bytes:
@@ -196,27 +327,70 @@ def _layout(state: MerchantsState, revealed: bool) -> bytes:
     return block
 
 
-def _board(state: MerchantsState, seat: Seat) -> tuple[bytes, bytes]:
+#: a shop spans at most this many rows and columns (shop.MAX_SIDE): its cells are put in order in a grid this size
+_SIDE: Final = 4
+#: a shop's squares lie within this many rows and columns of its first tile's (0, 0): _SQUARES by _SQUARES of them
+_REACH: Final = _SIDE - 1
+_SQUARES: Final = 2 * _REACH + 1
+
+
+class _Shop:
+    """A seat's shop as last written, square by square: the (tile, rotation) pair at each square (kept, so that its
+    id is never another's) and its Player field 3. A board is written again at each placement, all its tiles
+    but one unchanged."""
+
+    def __init__(self) -> None:
+        self.pairs: list[object] = [None] * (_SQUARES * _SQUARES)
+        self.fields: list[bytes] = [b""] * (_SQUARES * _SQUARES)
+
+
+#: each seat's shop as last written (`_Shop`), by seat
+_SHOPS: Final = [_Shop() for _ in range(16)]
+
+
+def _board(state: MerchantsState, seat: Seat) -> _Board:
     """Seat `seat`'s Player fields 1-6 (seat, score, shop by square, discards, unused chips, chips) and 9 (its
-    final record): all of views._public_player but the hand size and reputation count."""
+    final record)."""
     player = state.players_state[seat]
-    shop = player.shop
+    # The pairs (tile, rotation) read as the shop keeps them (typed, compiled code would make new tuples).
+    shop = cast(dict[tuple[int, int], object], player.shop)
     parts = [varint_field(P_SEAT, seat), varint_field(P_SCORE, player.score)]
-    for cell in sorted(shop):
-        tile, rotation = shop[cell]
-        row, col = cell
-        placed_key = (row, col, tile, rotation)
-        placed = _PLACED.get(placed_key)
-        if placed is None:
-            if len(_PLACED) >= 20_000:
-                _PLACED.clear()
-            placed = _PLACED[placed_key] = message_field(
-                P_SHOP,
-                string_field(TILE_ID, tile) + varint_field(TILE_ROW, row) + varint_field(TILE_COL, col) + varint_field(TILE_ROTATION, rotation),
-            )
-        parts.append(placed)
-    parts.append(strings_field(P_DISCARDS, player.discards))
-    parts.append(strings_field(P_UNUSED, player.unused_chips))
+    top = left = 1 << 20
+    bottom = right = -(1 << 20)
+    for row, col in shop:
+        top = min(top, row)
+        bottom = max(bottom, row)
+        left = min(left, col)
+        right = max(right, col)
+    if bottom - top < _SIDE and right - left < _SIDE:
+        # Each cell's field put at its square of the grid, read row by row: the shop by (row, col) without a sort.
+        grid = [b""] * (_SIDE * _SIDE)
+        kept = _SHOPS[seat] if 0 <= seat < 16 else None
+        for cell, placed in shop.items():
+            row, col = cell
+            if kept is not None and -_REACH <= row <= _REACH and -_REACH <= col <= _REACH:
+                # This seat's square as last written: the same pair there is the same field (no lookup by id).
+                square = (row + _REACH) * _SQUARES + col + _REACH
+                if kept.pairs[square] is placed:
+                    field = kept.fields[square]
+                else:
+                    field = _placed(placed, row, col)
+                    kept.pairs[square] = placed
+                    kept.fields[square] = field
+            else:
+                field = _placed(placed, row, col)
+            grid[(row - top) * _SIDE + col - left] = field
+        parts.extend(grid)
+    else:  # a shop set from outside the rules
+        for cell in sorted(shop):
+            row, col = cell
+            parts.append(_placed(shop[cell], row, col))
+    for text in player.discards:
+        element = _DISCARDS.get(text)
+        parts.append(_element(_DISCARDS, P_DISCARDS, text) if element is None else element)
+    for text in player.unused_chips:
+        element = _UNUSED.get(text)
+        parts.append(_element(_UNUSED, P_UNUSED, text) if element is None else element)
     for chip in player.chips:
         known = _CHIPS.get(id(chip))
         if known is None or known[0] is not chip:
@@ -226,7 +400,33 @@ def _board(state: MerchantsState, seat: Seat) -> tuple[bytes, bytes]:
         parts.append(known[1])
     final = player.final
     tail = b"" if final is None else message_field(P_FINAL, encode(pb.FinalScore, final).SerializeToString())
-    return b"".join(parts), tail
+    return _Board(b"".join(parts), tail)
+
+
+class _Placed:
+    """A shop's (tile, rotation) pair at a square, with its Player field 3."""
+
+    def __init__(self, pair: object, row: int, col: int, field: bytes) -> None:
+        self.pair = pair
+        self.row = row
+        self.col = col
+        self.field = field
+
+
+def _placed(placed: object, row: int, col: int) -> bytes:
+    """A shop's tile (`placed`: its (tile, rotation)) at (row, col) as a Player field 3, kept by the pair's identity."""
+    known = _PLACED.get(id(placed))
+    if known is not None and known.pair is placed and known.row == row and known.col == col:
+        return known.field
+    tile, rotation = cast(tuple[str, int], placed)
+    written = message_field(
+        P_SHOP,
+        string_field(TILE_ID, tile) + varint_field(TILE_ROW, row) + varint_field(TILE_COL, col) + varint_field(TILE_ROTATION, rotation),
+    )
+    if len(_PLACED) >= 20_000:
+        _PLACED.clear()
+    _PLACED[id(placed)] = _Placed(placed, row, col, written)
+    return written
 
 
 def _chip(chip: Chip) -> bytes:
@@ -240,4 +440,353 @@ def _chip(chip: Chip) -> bytes:
     )
 
 
-WIRE = GameWire(view=pb.View, option=pb.OptionPayload, event=pb.Event, view_bytes=view_bytes)
+# ----- events ---------------------------------------------------------------------------------------------
+# Most of a game's events are a draft's (every seat's placement, every hand passed, each seat's new hand, told to
+# it alone) and the draws and returns of each round: their arena Event fields are written here straight from
+# their data, each field looked up in a table (the shared writer reads every data key through a generic field
+# table, and looks events of repeated content up by a key built of it). The kinds written once a round (layout,
+# reveals, scoring) are left to the shared writer (`GameWire.event_tail`), as is any event whose data are not
+# the engine's (a key the message lacks, a value of another type or out of range).
+
+#: an Any's type URL field of a Merchants of B99 Event, and its value's key
+_URL_VALUE: Final = string_field(ANY_TYPE_URL, TYPE_URL_PREFIX + pb.Event.DESCRIPTOR.full_name) + ANY_VALUE
+_UINT32: Final = 1 << 32
+_INT32: Final = 1 << 31
+#: values of an integer field written from a table (1024: a rotation, a sequence number)
+_TABLE_SIZE: Final = 1024
+
+
+def _int_table(field_key: bytes) -> tuple[bytes, ...]:
+    """An integer field of `field_key` holding each value 0.._TABLE_SIZE-1 (nothing for 0: proto3)."""
+    return tuple(varint_field(field_key, value) for value in range(_TABLE_SIZE))
+
+
+#: integer fields 1-5 (every event message's seat, count, round... are among them), their keys and tables
+_KEY1: Final = key(1, 0)
+_KEY2: Final = key(2, 0)
+_KEY3: Final = key(3, 0)
+_KEY4: Final = key(4, 0)
+_KEY5: Final = key(5, 0)
+_INT1: Final = _int_table(_KEY1)
+_INT2: Final = _int_table(_KEY2)
+_INT3: Final = _int_table(_KEY3)
+_INT4: Final = _int_table(_KEY4)
+_INT5: Final = _int_table(_KEY5)
+#: an arena Event's sequence number field, by number (0: none)
+_SEQUENCES: Final = tuple(EVENT_SEQUENCE + varint(number) if number else b"" for number in range(4 * _TABLE_SIZE))
+#: DecisionRequest field 5's key and length, by length
+_EVENT_HEADS: Final = tuple(REQUEST_EVENT + SMALL_VARINTS[size] for size in range(1024))
+#: field 3 of HandTiles (optional: written for 0 too), by seat
+_FROM_SEATS: Final = tuple(_KEY3 + varint(seat) for seat in range(_TABLE_SIZE))
+
+
+class _Kind:
+    """What every event of one kind written here writes alike: its kind's field and data field's key, and the Event
+    message's oneof field key; `tails` keeps the tails of a kind whose data are a few small numbers."""
+
+    __slots__ = ("head", "oneof", "tails", "headers")
+
+    def __init__(self, kind: str, number: int) -> None:
+        self.head = string_field(EVENT_KIND, kind) + EVENT_DATA
+        self.oneof = key(number, 2)
+        self.tails: dict[int, bytes] = {}
+        #: size of the data's fields -> the tail's bytes before them (kind, data field, Any, type URL, value length,
+        #: oneof key, data length), written once per size
+        self.headers: dict[int, bytes] = {}
+
+    def header(self, body: int) -> bytes:
+        """The tail's bytes before data fields of `body` bytes."""
+        written = self.headers.get(body)
+        if written is None:
+            body_length = varint(body)
+            size = body + len(self.oneof) + len(body_length)
+            value_length = varint(size)
+            size += len(_URL_VALUE) + len(value_length)
+            written = self.head + varint(size) + _URL_VALUE + value_length + self.oneof + body_length
+            if len(self.headers) < 4096:
+                self.headers[body] = written
+        return written
+
+
+_E_PLACED: Final = _Kind("placed", 3)
+_E_HAND_DRAWN: Final = _Kind("hand_drawn", 4)
+_E_HAND_PASSED: Final = _Kind("hand_passed", 5)
+_E_SOLO_REMOVED: Final = _Kind("solo_removed", 6)
+_E_REPUTATION_DRAWN: Final = _Kind("reputation_drawn", 7)
+_E_REPUTATION_RETURNED: Final = _Kind("reputation_returned", 8)
+_E_ROUND_STARTED: Final = _Kind("round_started", 9)
+_E_HAND_TILES: Final = _Kind("hand_tiles", 14)
+_E_REPUTATION_CARDS: Final = _Kind("reputation_cards", 15)
+_E_RETURNED_CARD: Final = _Kind("returned_card", 16)
+_E_INITIAL_TILE: Final = _Kind("initial_tile", 2)
+_E_ROUND_SCORED: Final = _Kind("round_scored", 12)
+#: field keys of strings: field 2 (a tile, a card; the elements of a list of tiles or cards), field 1 (SoloRemoved's
+#: tiles), field 6 (Placed.mode), field 7 (Placed.discarded, optional: written when "" too)
+_STRING1: Final = key(1, 2)
+_STRING2: Final = key(2, 2)
+_STRING6: Final = key(6, 2)
+_STRING7: Final = key(7, 2)
+#: text -> its field (a non-repeated string: nothing for ""), or its element (a repeated string), per field key
+_TEXTS1: Final[dict[str, bytes]] = {}
+_TEXTS2: Final[dict[str, bytes]] = {}
+_TEXTS6: Final[dict[str, bytes]] = {}
+_ELEMENTS1: Final[dict[str, bytes]] = {}
+_ELEMENTS2: Final[dict[str, bytes]] = {}
+def _int_field(table: tuple[bytes, ...], field_key: bytes, value: int) -> bytes:
+    """A uint32 or int32 field: from `table` where the value is in it, else written (a negative int32 as ten bytes)."""
+    if 0 <= value < _TABLE_SIZE:
+        return table[value]
+    return varint_field(field_key, value)
+
+
+def _text(texts: dict[str, bytes], field_key: bytes, text: str) -> bytes:
+    """A (non-repeated) string field, written once per text (nothing for "": proto3)."""
+    written = texts.get(text)
+    if written is None:
+        if len(texts) >= 4096:
+            texts.clear()
+        written = texts[text] = string_field(field_key, text)
+    return written
+
+
+def _list_elements(elements: dict[str, bytes], field_key: bytes, texts: object, parts: list[bytes]) -> bool:
+    """A repeated string field's elements appended to `parts`; False where `texts` is not a list of strings."""
+    if type(texts) is not list:
+        return False
+    for text in cast(list[Any], texts):
+        if type(text) is not str:
+            return False
+        element = elements.get(text)
+        if element is None:
+            if len(elements) >= 4096:
+                elements.clear()
+            element = elements[text] = optional_string_field(field_key, text)
+        parts.append(element)
+    return True
+
+
+def _uint(value: object) -> int:
+    """`value` as a uint32 field's value, or -1 where it is not one."""
+    if type(value) is not int:
+        return -1
+    number = cast(int, value)
+    return number if 0 <= number < _UINT32 else -1
+
+
+def _int32(value: object) -> int | None:
+    """`value` as an int32 field's value, or None where it is not one."""
+    if type(value) is not int:
+        return None
+    number = cast(int, value)
+    return number if -_INT32 <= number < _INT32 else None
+
+
+def _written(sequence: int, kind: _Kind, body: list[bytes]) -> tuple[bytes, int]:
+    """DecisionRequest's field 5 holding an arena Event of `kind` under `sequence` (none when 0), its data the Event
+    message whose oneof field holds the fields `body`; and where its tail (kind and data) starts."""
+    size = 0
+    for part in body:
+        size += len(part)
+    header = kind.header(size)
+    tail_size = len(header) + size
+    sequence_field = _SEQUENCES[sequence] if 0 <= sequence < 4 * _TABLE_SIZE else EVENT_SEQUENCE + varint(sequence)
+    size = tail_size + len(sequence_field)
+    whole = b"".join([_EVENT_HEADS[size] if size < 1024 else REQUEST_EVENT + varint(size), sequence_field, header, *body])
+    return whole, len(whole) - tail_size
+
+
+def _with_sequence(sequence: int, tail: bytes) -> bytes:
+    """DecisionRequest's field 5 holding an arena Event under `sequence` (none when 0), from its tail."""
+    sequence_field = _SEQUENCES[sequence] if 0 <= sequence < 4 * _TABLE_SIZE else EVENT_SEQUENCE + varint(sequence)
+    size = len(sequence_field) + len(tail)
+    return b"".join([_EVENT_HEADS[size] if size < 1024 else REQUEST_EVENT + varint(size), sequence_field, tail])
+
+
+def _small_tail(kind: _Kind, first: int, second: int, third: int, body: list[bytes]) -> bytes:
+    """The tail of an event of `kind` whose data are up to three uint32s below 1024 (-1: not there), kept by them."""
+    tail_key = (first + 1) | (second + 1) << 11 | (third + 1) << 22
+    tail = kind.tails.get(tail_key)
+    if tail is None:
+        whole, start = _written(0, kind, body)
+        tail = kind.tails[tail_key] = whole[start:]
+    return tail
+
+
+def _placed_body(data: dict[str, Any]) -> list[bytes] | None:
+    """Placed's fields (seat, tile, row, col, rotation, mode, discarded), or None where the data are not the engine's."""
+    seat = _uint(data.get("seat"))
+    tile = data.get("tile")
+    row = _int32(data.get("row"))
+    col = _int32(data.get("col"))
+    rotation = _uint(data.get("rotation"))
+    mode = data.get("mode")
+    discarded = data.get("discarded")
+    if (
+        seat < 0 or type(tile) is not str or row is None or col is None or rotation < 0 or type(mode) is not str
+        or len(data) != (6 if discarded is None else 7) or (discarded is not None and type(discarded) is not str)
+    ):
+        return None
+    body = [
+        _int_field(_INT1, _KEY1, seat),
+        _text(_TEXTS2, _STRING2, cast(str, tile)),
+        _int_field(_INT3, _KEY3, row),
+        _int_field(_INT4, _KEY4, col),
+        _int_field(_INT5, _KEY5, rotation),
+        _text(_TEXTS6, _STRING6, cast(str, mode)),
+    ]
+    if discarded is not None:
+        body.append(optional_string_field(_STRING7, cast(str, discarded)))
+    return body
+
+
+#: RoundScored.seats, SeatRound.cards (length-delimited), SeatRound.thumb, thumb_points, round_points, score
+_STRING3: Final = key(3, 2)
+_THUMB: Final = key(4, 0) + b"\x01"
+_KEY6: Final = key(6, 0)
+_KEY7: Final = key(7, 0)
+
+
+def _round_scored_body(data: dict[str, Any]) -> list[bytes] | None:
+    """RoundScored's fields (the round, then each seat's SeatRound with its CardScores), or None where the data are
+    not the engine's (`_round_scored_event`)."""
+    number = _uint(data.get("round"))
+    seats = data.get("seats")
+    if number < 0 or type(seats) is not list or len(data) != 2:
+        return None
+    body = [_int_field(_INT1, _KEY1, number)]
+    for entry in cast(list[Any], seats):
+        if type(entry) is not dict:
+            return None
+        seat_data = cast(dict[str, Any], entry)
+        seat = _uint(seat_data.get("seat"))
+        dungeon = seat_data.get("dungeon")
+        cards = seat_data.get("cards")
+        thumb = seat_data.get("thumb")
+        thumb_points = _int32(seat_data.get("thumb_points"))
+        round_points = _int32(seat_data.get("round_points"))
+        score = _int32(seat_data.get("score"))
+        if (
+            seat < 0 or type(dungeon) is not str or type(cards) is not list or type(thumb) is not bool
+            or thumb_points is None or round_points is None or score is None or len(seat_data) != 7
+        ):
+            return None
+        parts = [_int_field(_INT1, _KEY1, seat), _text(_TEXTS2, _STRING2, cast(str, dungeon))]
+        for card_entry in cast(list[Any], cards):
+            if type(card_entry) is not dict:
+                return None
+            card_data = cast(dict[str, Any], card_entry)
+            card = card_data.get("card")
+            face = card_data.get("face")
+            card_kind = card_data.get("kind")
+            points = _int32(card_data.get("points"))
+            if (
+                type(card) is not str or type(face) is not str or points is None
+                or len(card_data) != (3 if card_kind is None else 4) or (card_kind is not None and type(card_kind) is not str)
+            ):
+                return None
+            card_body = _text(_TEXTS1, _STRING1, cast(str, card)) + _text(_TEXTS2, _STRING2, cast(str, face))
+            if card_kind is not None:
+                card_body += optional_string_field(_STRING3, cast(str, card_kind))
+            card_body += _int_field(_INT4, _KEY4, points)
+            parts.append(message_field(_STRING3, card_body))
+        if thumb:
+            parts.append(_THUMB)
+        parts.append(_int_field(_INT5, _KEY5, thumb_points))
+        parts.append(varint_field(_KEY6, round_points))
+        parts.append(varint_field(_KEY7, score))
+        body.append(message_field(_STRING2, b"".join(parts)))
+    return body
+
+
+def _event_tail_or_whole(event: Event, sequence: int) -> tuple[bytes, int]:
+    """An event of a kind written here as DecisionRequest's field 5 under `sequence` and where its tail starts, or
+    (b"", -1) where it is left to the shared writer."""
+    data = event.data
+    if type(data) is not dict:
+        return b"", -1
+    fields = cast(dict[str, Any], data)
+    kind = event.kind
+    size = len(fields)
+    if kind == "placed":
+        body = _placed_body(fields)
+        if body is not None:
+            return _written(sequence, _E_PLACED, body)
+        return b"", -1
+    if kind == "hand_tiles":
+        seat = _uint(fields.get("seat"))
+        from_seat = fields.get("from_seat")
+        if seat < 0 or size != (2 if from_seat is None else 3):
+            return b"", -1
+        body = [_int_field(_INT1, _KEY1, seat)]
+        if not _list_elements(_ELEMENTS2, _STRING2, fields.get("tiles"), body):
+            return b"", -1
+        if from_seat is not None:
+            giver = _uint(from_seat)
+            if giver < 0:
+                return b"", -1
+            body.append(_FROM_SEATS[giver] if giver < _TABLE_SIZE else _KEY3 + varint(giver))
+        return _written(sequence, _E_HAND_TILES, body)
+    tail = b""
+    if kind == "hand_passed" or kind == "hand_drawn" or kind == "reputation_drawn":
+        # (from_seat, to_seat, count) or (seat, count)
+        names = ("from_seat", "to_seat", "count") if kind == "hand_passed" else ("seat", "count", "")
+        first = _uint(fields.get(names[0]))
+        second = _uint(fields.get(names[1]))
+        third = _uint(fields.get(names[2])) if names[2] else -1
+        if not (0 <= first < _TABLE_SIZE and 0 <= second < _TABLE_SIZE and -1 <= third < _TABLE_SIZE) or size != (3 if names[2] else 2):
+            return b"", -1
+        if names[2] and third < 0:
+            return b"", -1
+        written = _E_HAND_PASSED if kind == "hand_passed" else _E_HAND_DRAWN if kind == "hand_drawn" else _E_REPUTATION_DRAWN
+        body = [_INT1[first], _INT2[second]]
+        if third >= 0:
+            body.append(_INT3[third])
+        tail = _small_tail(written, first, second, third, body)
+    elif kind == "reputation_returned" or kind == "round_started":
+        number = _uint(fields.get("seat" if kind == "reputation_returned" else "round"))
+        if not 0 <= number < _TABLE_SIZE or size != 1:
+            return b"", -1
+        written = _E_REPUTATION_RETURNED if kind == "reputation_returned" else _E_ROUND_STARTED
+        tail = _small_tail(written, number, -1, -1, [_INT1[number]])
+    elif kind == "returned_card" or kind == "initial_tile":
+        # (seat, card) or (seat, tile)
+        seat = _uint(fields.get("seat"))
+        text = fields.get("card" if kind == "returned_card" else "tile")
+        if seat < 0 or type(text) is not str or size != 2:
+            return b"", -1
+        written = _E_RETURNED_CARD if kind == "returned_card" else _E_INITIAL_TILE
+        return _written(sequence, written, [_int_field(_INT1, _KEY1, seat), _text(_TEXTS2, _STRING2, cast(str, text))])
+    elif kind == "reputation_cards":
+        seat = _uint(fields.get("seat"))
+        if seat < 0 or size != 2:
+            return b"", -1
+        body = [_int_field(_INT1, _KEY1, seat)]
+        if not _list_elements(_ELEMENTS2, _STRING2, fields.get("cards"), body):
+            return b"", -1
+        return _written(sequence, _E_REPUTATION_CARDS, body)
+    elif kind == "round_scored":
+        body = _round_scored_body(fields)
+        if body is None:
+            return b"", -1
+        return _written(sequence, _E_ROUND_SCORED, body)
+    elif kind == "solo_removed":
+        body = []
+        if size != 1 or not _list_elements(_ELEMENTS1, _STRING1, fields.get("tiles"), body):
+            return b"", -1
+        return _written(sequence, _E_SOLO_REMOVED, body)
+    else:
+        return b"", -1
+    whole = _with_sequence(sequence, tail)
+    return whole, len(whole) - len(tail)
+
+
+def decision_of(position: GameState, seat: Seat) -> str:
+    """The decision a seat that is offered options takes: every seat decides at once, and the decision is the phase
+    (what `MerchantsState.decision_name` says), read without the engine's method call."""
+    return cast(MerchantsState, position).phase
+
+
+WIRE = GameWire(
+    view=pb.View, option=pb.OptionPayload, event=pb.Event, view_bytes=view_bytes, decision_of=decision_of,
+    write_event=_event_tail_or_whole,
+)

@@ -1,0 +1,163 @@
+"""Merchants of B99's own writers (referee/games/merchants/wire.py) write exactly protobuf's bytes.
+
+Events: the draft's and the rounds' kinds are written by the game's wire from their data, the others by the
+shared writer; every event of random games of every player count and variant, under sequence numbers of one
+and two bytes, none, and sent again under another, is compared with protobuf's serialization of the arena
+Event, and so are events whose data are not the engine's (left to the shared writer, which says what is wrong).
+Views: what the writer keeps per seat (its hand, its reputation cards) and per board token (the board with its
+hand size and reputation count) is found again only where it still holds, with several games interleaved.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from google.protobuf import any_pb2
+
+import b99.arena_pb2 as arena_pb2
+from referee.chance import sample_outcome
+from referee.engine import Event
+from referee.games.merchants.state import MerchantsState
+from referee.games.merchants.wire import WIRE
+from referee.registry import get_game
+from referee.wire import WireError, fill, get_wire
+
+GAME = get_game("merchants")
+
+
+def _packed(message: Any) -> any_pb2.Any:  # noqa: ANN401 - a protobuf message
+    result = any_pb2.Any()
+    result.Pack(message)
+    return result
+
+
+def _expected(events: list[tuple[int, Event]]) -> bytes:
+    return arena_pb2.DecisionRequest(
+        events=[
+            arena_pb2.Event(sequence=index, kind=event.kind, data=_packed(fill(WIRE.event(), {event.kind: event.data})))
+            for index, event in events
+        ]
+    ).SerializeToString()
+
+
+def _play(state: MerchantsState, rng: random.Random) -> None:
+    if state.is_chance_node():
+        state.apply_chance(sample_outcome(state.chance_outcomes(), rng).id)
+    else:
+        state.apply_decisions({seat: rng.choice(list(state.legal_options(seat))).id for seat in state.deciding_seats()})
+
+
+def _game_events(players: int, variant: dict[str, Any], rng: random.Random) -> list[Event]:
+    state = GAME.new_initial_state(GAME.make_config(players, variant))
+    while not state.is_terminal():
+        _play(state, rng)
+    return list(state.events)
+
+
+def test_the_games_wire_writes_its_events() -> None:
+    """The game's own writer takes its kinds (a placement here) and leaves others to the shared writer."""
+    wire = get_wire("merchants")
+    assert wire is WIRE and wire.write_event is not None
+    events = _game_events(2, {}, random.Random(1))
+    placed = next(event for event in events if event.kind == "placed")
+    whole, tail_start = wire.write_event(placed, 3)
+    assert tail_start > 0 and whole == _expected([(3, placed)])
+    final = next(event for event in events if event.kind == "final_scoring")
+    assert wire.write_event(final, 3) == (b"", -1)
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_events_are_protobufs_bytes_under_any_sequence_number(players: int) -> None:
+    rng = random.Random(players)
+    kinds = set()
+    for variant in GAME.test_variants:
+        events = _game_events(players, dict(variant), rng)
+        kinds.update(event.kind for event in events)
+        for offset in (0, 1, 200, 4090):  # no sequence field for 0; one and two bytes; beyond the table of numbers
+            pairs = [(index + offset, event) for index, event in enumerate(events)]
+            for start in range(0, len(pairs), 6):
+                chunk = pairs[start:start + 6]
+                assert WIRE.events_fields(chunk) == _expected(chunk)
+                assert WIRE.events_fields(chunk) == _expected(chunk)  # found again as written
+                moved = [(index + 1, event) for index, event in chunk]  # the same events under other numbers
+                assert WIRE.events_fields(moved) == _expected(moved)
+    assert {"placed", "hand_tiles", "reputation_cards", "returned_card", "round_scored", "final_scoring"} <= kinds
+    assert ("hand_passed" in kinds) == (players > 1) and ("solo_removed" in kinds) == (players == 1)
+
+
+@pytest.mark.parametrize(
+    ("kind", "data"),
+    [
+        ("placed", {"seat": 1, "tile": "T01", "row": -3, "col": 2, "rotation": 270, "mode": "replace", "discarded": "T02"}),
+        ("placed", {"seat": 0, "tile": "", "row": 0, "col": -1, "rotation": 0, "mode": "initial", "discarded": ""}),
+        ("placed", {"seat": 0, "tile": "T01", "row": 1 << 20, "col": 0, "rotation": 1 << 20, "mode": "place"}),
+        ("hand_passed", {"from_seat": 0, "to_seat": 0, "count": 0}),
+        ("hand_passed", {"from_seat": 3, "to_seat": 2000, "count": 5}),
+        ("hand_tiles", {"seat": 2, "tiles": [], "from_seat": 0}),
+        ("hand_tiles", {"seat": 0, "tiles": ["T01", "", "T99"]}),
+        ("hand_tiles", {"seat": 0, "tiles": ["T01"], "from_seat": 5000}),
+        ("hand_drawn", {"seat": 0, "count": 0}),
+        ("reputation_drawn", {"seat": 3, "count": 2}),
+        ("reputation_cards", {"seat": 1, "cards": ["R1", "R2"]}),
+        ("reputation_returned", {"seat": 0}),
+        ("returned_card", {"seat": 2, "card": ""}),
+        ("initial_tile", {"seat": 1, "tile": "T05"}),
+        ("round_started", {"round": 3}),
+        ("solo_removed", {"tiles": ["T05", "T06"]}),
+        ("solo_removed", {"tiles": []}),
+        ("round_scored", {"round": 2, "seats": [
+            {"seat": 0, "dungeon": "dragon", "cards": [{"card": "A1", "face": "A", "points": -2}, {"card": "C3", "face": "", "kind": "", "points": 0}],
+             "thumb": False, "thumb_points": 0, "round_points": -2, "score": -5},
+            {"seat": 1, "dungeon": "", "cards": [], "thumb": True, "thumb_points": 3, "round_points": 300, "score": 1 << 20},
+        ]}),
+        ("round_scored", {"round": 1, "seats": []}),
+        # not the engine's: another type, a key the message lacks, a value out of range, a missing key
+        ("placed", {"seat": True, "tile": "T01", "row": 0, "col": 0, "rotation": 0, "mode": "place"}),
+        ("placed", {"seat": 0, "tile": "T01", "row": 0, "col": 0, "rotation": 0, "mode": "place", "discarded": None}),
+        ("hand_passed", {"from_seat": 0, "to_seat": 1}),
+        ("hand_tiles", {"seat": 0, "tiles": ("T01", "T02")}),
+        ("hand_drawn", {"seat": 0, "count": 1, "extra": 2}),
+        ("round_started", {"round": 1 << 40}),
+        ("returned_card", {"seat": -1, "card": "R1"}),
+        ("round_scored", {"round": 1, "seats": [{"seat": 0, "dungeon": "swamp", "cards": [], "thumb": 1, "thumb_points": 0,
+                                                  "round_points": 0, "score": 0}]}),
+        ("round_scored", {"round": 1, "seats": [{"seat": 0, "dungeon": "swamp", "cards": [{"card": "A1", "face": "A", "points": 1,
+                                                  "kind": None}], "thumb": True, "thumb_points": 0, "round_points": 0, "score": 0}]}),
+    ],
+)
+def test_events_of_any_data_are_written_as_protobuf_writes_them_or_refused(kind: str, data: dict[str, Any]) -> None:
+    for sequence in (0, 7, 300):
+        for audience in (None, frozenset({0})):
+            event = Event(kind, data, audience)
+            try:
+                expected = _expected([(sequence, event)])
+            except WireError:
+                with pytest.raises(WireError):
+                    WIRE.events_fields([(sequence, event)])
+                continue
+            assert WIRE.events_fields([(sequence, event)]) == expected
+            assert WIRE.events_fields([(sequence + 1, event)]) == _expected([(sequence + 1, event)])
+
+
+def test_views_of_interleaved_games_are_their_dict_views() -> None:
+    """Several games (and copies of them that play on apart) viewed in turn: each seat's hand and reputation cards
+    and each board kept by the writer are found again only where they still hold."""
+    rng = random.Random(5)
+    for players in (2, 4):
+        states: list[MerchantsState] = [GAME.new_initial_state(GAME.make_config(players)) for _ in range(3)]
+        compared = 0
+        while any(not state.is_terminal() for state in states):
+            for index, state in enumerate(states):
+                if state.is_terminal():
+                    continue
+                _play(state, rng)
+                if rng.random() < 0.05:
+                    states.append(state.clone())  # a copy shares every token until it plays on apart
+                for seat in range(players):
+                    expected = WIRE.view_message(state.private_view(seat)).SerializeToString()
+                    assert WIRE.view_bytes(state, seat, None) == expected, (players, index, seat)
+                    compared += 1
+            states = states[:6]
+        assert compared > 1000
