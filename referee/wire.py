@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 import operator
 import struct
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -894,7 +895,7 @@ class _FieldWriter:
     """How `dict_bytes` writes one field of a message."""
 
     def __init__(self, field: FieldDescriptor, kind: int, nested: Any) -> None:  # noqa: ANN401 - a Descriptor or None
-        self.name: str = field.name
+        self.name: str = sys.intern(field.name)  # the same object as the engines' keys: a dict lookup by identity
         self.kind = kind
         self.key = key(field.number, 2 if kind in (_W_STRING, _W_INTS, _W_STRINGS, _W_MESSAGE, _W_MESSAGES) else 0)
         #: proto3 `optional`: written whenever set, its default value included
