@@ -149,6 +149,9 @@ class GameWire:
     #: (state, seat) -> the decision a seat that is offered options takes (what the engine's `decision_name`
     #: says for a deciding seat), where the game knows it cheaper than the engine's call; tests compare the two
     decision_of: Callable[[Any, Seat], str] | None = None
+    #: (state, seat, shared, parts) -> the view's size: `view_bytes`'s bytes appended to `parts` as pieces whose join
+    #: they are, for a request to join them with its own in one go (the view is then never copied on its own)
+    view_parts: Callable[[Any, Seat, SharedParts | None, list[bytes]], int] | None = None
     #: id(option) -> (option, its arena Option as a length-delimited field 4 of DecisionRequest)
     _options: dict[int, tuple[Option, bytes]] = field(default_factory=dict, compare=False, repr=False)
     #: ids of a list's first and last options and its length, mixed (`options_fields`) -> (those options, their fields joined)
@@ -315,15 +318,25 @@ class GameWire:
         listed: list[tuple[int, Event]] = events if isinstance(events, list) else list(events)  # read directly, compiled
         if not listed:
             return b""
+        if alone and len(listed) == 1:
+            return self._event_whole(listed[0][0], listed[0][1])[0]
+        parts: list[bytes] = []
+        self.events_into(listed, alone, parts)
+        return b"".join(parts)
+
+    def events_into(self, events: Sequence[tuple[int, Event]], alone: bool, parts: list[bytes]) -> None:
+        """`events_fields`, its fields appended to `parts` (for a request to join them with its own in one go)."""
+        listed: list[tuple[int, Event]] = events if isinstance(events, list) else list(events)  # read directly, compiled
+        if not listed:
+            return
         if alone:
-            if len(listed) == 1:
-                return self._event_whole(listed[0][0], listed[0][1])[0]
-            return b"".join([self._event_whole(sequence, event)[0] for sequence, event in listed])
+            for sequence, event in listed:
+                parts.append(self._event_whole(sequence, event)[0])
+            return
         first_sequence, first_event = listed[0]
         run = self._run_for(first_sequence, id(first_event))
         entries = run.entries
         start = run.start
-        parts: list[bytes] = []
         for sequence, event in listed:
             index = sequence - start
             size = len(entries)
@@ -343,7 +356,6 @@ class GameWire:
                 parts.append(written)
                 continue
             parts.append(self._event_apart(sequence, event))
-        return b"".join(parts)
 
     def _run_for(self, sequence: int, event_id: int) -> _EventRun:
         """The run holding the event of id `event_id` under `sequence`, else one that comes up to `sequence`, else a new
