@@ -85,23 +85,35 @@ _KNOWN_TEXTS: Final = 4096
 
 
 class _CubesField:
-    """A Cubes message field of one key (a bag, the current draw), each count of cubes written once."""
+    """A Cubes message field of one key (a bag, the current draw), each count of cubes written once: counts under 64
+    clear, 16 yellow and 16 red found by position in a table (no int key made and hashed per count), others by a
+    dict."""
 
     def __init__(self, field_key: bytes) -> None:
         self.key = field_key
-        #: (clear << 16 | yellow << 8 | red) -> the field's bytes
+        #: per count of clear cubes, the fields by (yellow << 4 | red) (an empty list: none written yet)
+        self.rows: list[list[bytes]] = [[] for _ in range(64)]
+        #: (clear << 16 | yellow << 8 | red) -> the field's bytes, for larger counts
         self.known: dict[int, bytes] = {}
 
     def of(self, clear: int, yellow: int, red: int) -> bytes:
+        if 0 <= clear < 64 and 0 <= yellow < 16 and 0 <= red < 16:
+            row = self.rows[clear]
+            if not row:
+                row = self.rows[clear] = [b""] * 256
+            known = row[yellow << 4 | red]
+            if not known:
+                known = row[yellow << 4 | red] = _cubes(self.key, clear, yellow, red)
+            return known
         if not (0 <= clear < 256 and 0 <= yellow < 256 and 0 <= red < 256):
             return _cubes(self.key, clear, yellow, red)
         code = clear << 16 | yellow << 8 | red
-        known = self.known.get(code)
-        if known is None:
+        written = self.known.get(code)
+        if written is None:
             if len(self.known) >= _KNOWN_TEXTS:
                 self.known.clear()
-            known = self.known[code] = _cubes(self.key, clear, yellow, red)
-        return known
+            written = self.known[code] = _cubes(self.key, clear, yellow, red)
+        return written
 
 
 def _cubes(field_key: bytes, clear: int, yellow: int, red: int) -> bytes:
