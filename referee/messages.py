@@ -35,62 +35,32 @@ def event_fields(wire: GameWire, index: int, event: Event) -> dict[str, Any]:
 
 def seat_events(state: GameState, seat: Seat, start: int) -> list[tuple[int, Event]]:
     """Events from log position `start` on that `seat` may see, with their positions."""
-    # EventLog.since and Event.visible_to, inline (an interpreted call, and an event's attribute read, cost more than
-    # the rest): a log's list is read once for all seats (`_LogRead`), so that entries already read as events that
-    # every seat sees are handed out as they are, with their positions, in one C call.
+    # EventLog.since, inline (an interpreted call costs more than the rest of this function): the log's entries
+    # from `start` on, built by the log only if one of them is still deferred (a tuple, EventLog.defer).
     log = state.events
     items = log._items
-    end = len(items)
-    if start >= end:  # nothing new since the last request
+    if start >= len(items):  # nothing new since the last request
         return []
-    read: _LogRead = _LOG_READS.get(items)
-    upto = read.upto
-    if upto < end:
-        for index in range(upto, end):
-            if type(items[index]) is tuple:  # a deferred event (EventLog.defer): built, in place, by the log
-                log._events()
-                break
-        hidden = read.hidden
-        for index in range(upto, end):
-            entry: Any = items[index]  # an Event (read as Any: no type check per entry)
-            if entry.audience is not None:
-                hidden = index
-        read.hidden = hidden
-        read.upto = end
-    if start > read.hidden and end <= len(_POSITIONS):
-        # every event from `start` on is every seat's: the pairs made at once in a list of their size, the positions
-        # taken as they are (made once: a position above 256 would be a new int object per pair)
-        count = end - start
-        pairs: list[Any] = [None] * count
-        for offset in range(count):
-            pairs[offset] = (_POSITIONS[start + offset], items[start + offset])
-        return pairs
-    visible: list[tuple[int, Event]] = []
-    for position in range(start, end):
-        event = items[position]
+    new = items[start:]
+    for entry in new:
+        if type(entry) is tuple:
+            new = log._events()[start:]
+            break
+    # Event.visible_to, inline: this runs for every event of every request. A position is taken as an int object made
+    # once (a position above 256 would be a new int object per pair).
+    visible: list[Any] = []
+    position = start
+    positions = _POSITIONS
+    for event in new:
         audience = event.audience
         if audience is None or seat in audience:
-            visible.append((position, event))
+            visible.append((positions[position] if position < 4096 else position, event))
+        position += 1
     return visible
 
 
-#: the log positions 0..4095 as int objects (a longer log's later events take the loop below)
+#: the log positions 0..4095 as int objects
 _POSITIONS: Final[list[Any]] = list(range(4096))
-
-
-class _LogRead:
-    """What `seat_events` has read of one event log's list: every entry before `upto` is an Event (deferred ones built),
-    and `hidden` is the last of them with an audience (-1: none). A log's list is only ever appended to (a log that
-    shares its list with a copy appends to a list of its own: `EventLog.append`), and building a deferred event
-    replaces it in place by the same Event for every reader, so what was read of a list stays true of it."""
-
-    def __init__(self, items: list[Any]) -> None:
-        self.upto = 0
-        self.hidden = -1
-
-
-#: per log's list (kept alive with what was read of it, so its id is never another's; the last one first), `_LogRead`
-_LOG_READS: Final = LastKept(_LogRead, 256)
 
 
 def game_start(
