@@ -42,19 +42,25 @@ def seat_events(state: GameState, seat: Seat, start: int) -> list[tuple[int, Eve
     if start >= len(items):  # nothing new since the last request
         return []
     new = items[start:]
-    for event in new:
-        if type(event) is tuple:
+    for entry in new:
+        if type(entry) is tuple:
             new = log._events()[start:]
             break
-    # Event.visible_to, inline: this runs for every event of every request.
-    visible: list[tuple[int, Event]] = []
+    # Event.visible_to, inline: this runs for every event of every request. A position is taken as an int object made
+    # once (a position above 256 would be a new int object per pair).
+    visible: list[Any] = []
     position = start
+    positions = _POSITIONS
     for event in new:
         audience = event.audience
         if audience is None or seat in audience:
-            visible.append((position, event))
+            visible.append((positions[position] if position < 4096 else position, event))
         position += 1
     return visible
+
+
+#: the log positions 0..4095 as int objects
+_POSITIONS: Final[list[Any]] = list(range(4096))
 
 
 def game_start(
@@ -162,7 +168,6 @@ def outgoing_request(
     every part, keys and lengths included, is joined in one go). `shared`: one dict for all the requests of
     one decision (the state unchanged), so that what every seat's view shows alike is written once.
     """
-    view = wire.seat_view_bytes(state, seat, shared)
     decision_of = wire.decision_of
     decision = decision_of(state, seat) if decision_of is not None and options else state.decision_name(seat)
     # The request's fields before the view's bytes, and after them up to the events: each written once per
@@ -173,25 +178,39 @@ def outgoing_request(
     else:
         request_field = REQUEST_ID + varint(request_id) if request_id else b""
     type_url = wire.view_type_url
+    view_parts = wire.view_parts
     parts: list[bytes]
-    if view:
-        view_length = varint(len(view))
-        parts = [
-            b"",  # the RefereeMessage's field key and length, once the request's length is known
-            request_field,
-            _decision_field(decision) if decision else b"",
-            REQUEST_VIEW,
-            varint(len(type_url) + len(ANY_VALUE) + len(view_length) + len(view)),
-            type_url,
-            ANY_VALUE,
-            view_length,
-            view,
-        ]
+    if view_parts is not None:
+        # the view's pieces put in the request's one join as they are (the view is never joined on its own)
+        parts = [b"", request_field, _decision_field(decision) if decision else b"", REQUEST_VIEW, b"", type_url, b"", b""]
+        view_size = view_parts(state, seat, shared, parts)
+        if view_size:
+            view_length = varint(view_size)
+            parts[4] = varint(len(type_url) + len(ANY_VALUE) + len(view_length) + view_size)
+            parts[6] = ANY_VALUE
+            parts[7] = view_length
+        else:
+            parts[4] = varint(len(type_url))
     else:
-        parts = [b"", request_field, _decision_field(decision) if decision else b"", REQUEST_VIEW, varint(len(type_url)), type_url]
+        view = wire.seat_view_bytes(state, seat, shared)
+        if view:
+            view_length = varint(len(view))
+            parts = [
+                b"",  # the RefereeMessage's field key and length, once the request's length is known
+                request_field,
+                _decision_field(decision) if decision else b"",
+                REQUEST_VIEW,
+                varint(len(type_url) + len(ANY_VALUE) + len(view_length) + len(view)),
+                type_url,
+                ANY_VALUE,
+                view_length,
+                view,
+            ]
+        else:
+            parts = [b"", request_field, _decision_field(decision) if decision else b"", REQUEST_VIEW, varint(len(type_url)), type_url]
     parts.append(wire.options_fields(options))
     if events:
-        parts.append(wire.events_fields(events, _PLAYERS.get(state.config) == 1))
+        wire.events_into(events, _PLAYERS.get(state.config) == 1, parts)
     parts.append(_clock_bytes(clock))
     size = 0
     for part in parts:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 import operator
 import struct
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -152,6 +153,9 @@ class GameWire:
     #: it, or (b"", -1) for an event the game leaves to the shared writer: a game that writes some kinds of its events
     #: faster from their data (tests compare them with protobuf's); the fields are kept in the runs as any other's
     write_event: Callable[[Event, int], tuple[bytes, int]] | None = None
+    #: (state, seat, shared, parts) -> the view's size: `view_bytes`'s bytes appended to `parts` as pieces whose join
+    #: they are, for a request to join them with its own in one go (the view is then never copied on its own)
+    view_parts: Callable[[Any, Seat, SharedParts | None, list[bytes]], int] | None = None
     #: id(option) -> (option, its arena Option as a length-delimited field 4 of DecisionRequest)
     _options: dict[int, tuple[Option, bytes]] = field(default_factory=dict, compare=False, repr=False)
     #: ids of a list's first and last options and its length, mixed (`options_fields`) -> (those options, their fields joined)
@@ -318,15 +322,25 @@ class GameWire:
         listed: list[tuple[int, Event]] = events if isinstance(events, list) else list(events)  # read directly, compiled
         if not listed:
             return b""
+        if alone and len(listed) == 1:
+            return self._event_whole(listed[0][0], listed[0][1])[0]
+        parts: list[bytes] = []
+        self.events_into(listed, alone, parts)
+        return b"".join(parts)
+
+    def events_into(self, events: Sequence[tuple[int, Event]], alone: bool, parts: list[bytes]) -> None:
+        """`events_fields`, its fields appended to `parts` (for a request to join them with its own in one go)."""
+        listed: list[tuple[int, Event]] = events if isinstance(events, list) else list(events)  # read directly, compiled
+        if not listed:
+            return
         if alone:
-            if len(listed) == 1:
-                return self._event_whole(listed[0][0], listed[0][1])[0]
-            return b"".join([self._event_whole(sequence, event)[0] for sequence, event in listed])
+            for sequence, event in listed:
+                parts.append(self._event_whole(sequence, event)[0])
+            return
         first_sequence, first_event = listed[0]
         run = self._run_for(first_sequence, id(first_event))
         entries = run.entries
         start = run.start
-        parts: list[bytes] = []
         for sequence, event in listed:
             index = sequence - start
             size = len(entries)
@@ -346,7 +360,6 @@ class GameWire:
                 parts.append(written)
                 continue
             parts.append(self._event_apart(sequence, event))
-        return b"".join(parts)
 
     def _run_for(self, sequence: int, event_id: int) -> _EventRun:
         """The run holding the event of id `event_id` under `sequence`, else one that comes up to `sequence`, else a new
@@ -903,7 +916,7 @@ class _FieldWriter:
     """How `dict_bytes` writes one field of a message."""
 
     def __init__(self, field: FieldDescriptor, kind: int, nested: Any) -> None:  # noqa: ANN401 - a Descriptor or None
-        self.name: str = field.name
+        self.name: str = sys.intern(field.name)  # the same object as the engines' keys: a dict lookup by identity
         self.kind = kind
         self.key = key(field.number, 2 if kind in (_W_STRING, _W_INTS, _W_STRINGS, _W_MESSAGE, _W_MESSAGES) else 0)
         #: proto3 `optional`: written whenever set, its default value included

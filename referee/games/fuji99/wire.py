@@ -23,7 +23,6 @@ from referee.wire import (
     StringField,
     key,
     message_field,
-    shared_part,
     string_field,
     strings_field,
     varint,
@@ -86,23 +85,35 @@ _KNOWN_TEXTS: Final = 4096
 
 
 class _CubesField:
-    """A Cubes message field of one key (a bag, the current draw), each count of cubes written once."""
+    """A Cubes message field of one key (a bag, the current draw), each count of cubes written once: counts under 64
+    clear, 16 yellow and 16 red found by position in a table (no int key made and hashed per count), others by a
+    dict."""
 
     def __init__(self, field_key: bytes) -> None:
         self.key = field_key
-        #: (clear << 16 | yellow << 8 | red) -> the field's bytes
+        #: per count of clear cubes, the fields by (yellow << 4 | red) (an empty list: none written yet)
+        self.rows: list[list[bytes]] = [[] for _ in range(64)]
+        #: (clear << 16 | yellow << 8 | red) -> the field's bytes, for larger counts
         self.known: dict[int, bytes] = {}
 
     def of(self, clear: int, yellow: int, red: int) -> bytes:
+        if 0 <= clear < 64 and 0 <= yellow < 16 and 0 <= red < 16:
+            row = self.rows[clear]
+            if not row:
+                row = self.rows[clear] = [b""] * 256
+            known = row[yellow << 4 | red]
+            if not known:
+                known = row[yellow << 4 | red] = _cubes(self.key, clear, yellow, red)
+            return known
         if not (0 <= clear < 256 and 0 <= yellow < 256 and 0 <= red < 256):
             return _cubes(self.key, clear, yellow, red)
         code = clear << 16 | yellow << 8 | red
-        known = self.known.get(code)
-        if known is None:
+        written = self.known.get(code)
+        if written is None:
             if len(self.known) >= _KNOWN_TEXTS:
                 self.known.clear()
-            known = self.known[code] = _cubes(self.key, clear, yellow, red)
-        return known
+            written = self.known[code] = _cubes(self.key, clear, yellow, red)
+        return written
 
 
 def _cubes(field_key: bytes, clear: int, yellow: int, red: int) -> bytes:
@@ -228,11 +239,41 @@ def _hand_and_omens(fields: dict[str, Any], player: int, seat: _SeatWritten) -> 
     return b"".join(parts)
 
 
+#: View field 1 of seats 0..15
+_SEAT_FIELDS: Final = tuple(SEAT + varint(seat) for seat in range(16))
+#: `shared`'s key saying that this state's parts were made current by the decision's first request
+SHARED_PUBLIC: Final = "fuji99.public"
+
+
 def view_bytes(state: Fuji99State, seat: Seat, shared: SharedParts | None = None) -> bytes:
     """`seat`'s serialized View (the bytes of its dict view through the View message): the viewer's seat,
     then what every seat sees, written once for all of a decision's requests when `shared` is given."""
-    public = shared_part(shared, "public", _public, state)
-    return SEAT + varint(seat) + public
+    parts: list[bytes] = []
+    view_parts(state, seat, shared, parts)
+    return b"".join(parts)
+
+
+def view_parts(state: Fuji99State, seat: Seat, shared: SharedParts | None, parts: list[bytes]) -> int:
+    """`view_bytes` as pieces appended to `parts` (the viewer's seat, then the parts every seat sees as last written
+    for this state: `_public`, once for all of a decision's requests when `shared` is given); returns their size."""
+    seat_field = _SEAT_FIELDS[seat] if 0 <= seat < len(_SEAT_FIELDS) else SEAT + varint(seat)
+    if shared is not None and SHARED_PUBLIC in shared:
+        written: _Written = _WRITTEN.get(state)  # made current for this state by the decision's first request
+    else:
+        written = _public(state)
+        if shared is not None:
+            shared[SHARED_PUBLIC] = b""
+    head = written.head
+    seats = written.seats_block
+    middle = written.middle
+    tail = written.tail
+    parts.append(seat_field)
+    parts.append(head)
+    parts.append(seats)
+    parts.append(middle)
+    parts.append(tail)
+    return len(seat_field) + len(head) + len(seats) + len(middle) + len(tail)
+
 
 
 class _SeatWritten:
@@ -306,9 +347,10 @@ class _Written:
 _WRITTEN: Final = LastKept(_Written, 256)
 
 
-def _public(state: Fuji99State) -> bytes:
-    """Every View field but the viewer's seat (field 1): nothing in this game's view is secret. Each part is written
-    again only when what it shows differs from what it showed when last written for this state."""
+def _public(state: Fuji99State) -> _Written:
+    """Every View field but the viewer's seat (field 1), as parts made current for this state (nothing in this game's
+    view is secret). Each part is written again only when what it shows differs from what it showed when last written
+    for this state."""
     written: _Written = _WRITTEN.get(state)
     # The state's attributes read from its __dict__ (compiled, a dict lookup costs a third of an interpreted object's
     # attribute read); every one is an instance attribute the state sets in __init__ and `clone` copies.
@@ -332,7 +374,7 @@ def _public(state: Fuji99State) -> bytes:
                 _MOVEMENT.of(movement),
             ]
         )
-    seats = _seats(state, fields, written)
+    _seats(state, fields, written)
     move_bonus = written.seats[active].move_bonus
     draw: list[int] = fields["draw"]
     yellow_left: list[int] = fields["yellow_left"]
@@ -403,7 +445,7 @@ def _public(state: Fuji99State) -> bytes:
         written.winner = winner
         written.over = over
         written.tail = written.discard + _tail(resolving, drawing, placed, to_place, winner, over)
-    return b"".join([written.head, seats, written.middle, written.tail])
+    return written
 
 
 def _seats(state: Fuji99State, fields: dict[str, Any], written: _Written) -> bytes:
@@ -472,4 +514,6 @@ def decision_of(state: Fuji99State, seat: Seat) -> str:
     return phase
 
 
-WIRE = GameWire(view=pb.View, option=pb.OptionPayload, event=pb.Event, view_bytes=view_bytes, decision_of=decision_of)
+WIRE = GameWire(
+    view=pb.View, option=pb.OptionPayload, event=pb.Event, view_bytes=view_bytes, decision_of=decision_of, view_parts=view_parts
+)
