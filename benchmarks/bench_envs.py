@@ -19,6 +19,7 @@ For each game at its default player count, random legal play for a few seconds o
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import time
 from collections.abc import Callable
@@ -105,9 +106,12 @@ def best_of(measures: dict[str, Callable[[float], float]], seconds: float, round
 def run(quick: bool = False) -> str:
     """The section for docs/benchmarks.md."""
     seconds = 1.0 if quick else 4.0
+    measured_at = time.strftime("%Y-%m-%d %H:%M", time.gmtime())
+    load = os.getloadavg()[0]
     lines = [
         "## Training environments: AEC steps/s beside engine decisions/s",
         "",
+        f"Measured {measured_at} UTC, load average {load:.1f} at the start.",
         f"Random legal play at the default player count, {seconds:g} s of CPU time each, the best of two halves taken in turn",
         "(`python -m benchmarks.bench_envs`).",
         "Engine: `apply_decisions` alone; engine + view: also the deciding seat's private view; AEC env: PettingZoo's",
@@ -124,6 +128,7 @@ def run(quick: bool = False) -> str:
     ]
     from sdk.envs.state_encoders import state_encoder
 
+    ratios: dict[str, float] = {}
     for game in all_games():
         measures = {
             "engine": lambda part: engine_rate(game.id, part, with_view=False),
@@ -140,6 +145,10 @@ def run(quick: bool = False) -> str:
             f"| {game.id} | {game.default_players} | {engine:,.0f} | {viewed:,.0f} | {by_view:,.0f} | {env:,.0f} | {source} "
             f"| {env / engine:.2f} | {env / viewed:.2f} | {bare:,.0f} | {bare / engine:.2f} | {gym:,.0f} |"
         )
+        ratios[game.id] = env / engine
+    met = [game_id for game_id, ratio in ratios.items() if ratio >= 0.5]
+    short = ", ".join(f"{game_id} {ratios[game_id]:.3f}x" for game_id in ratios if game_id not in met)
+    lines += ["", f"At least 0.5x (unrounded): {len(met)} of {len(ratios)} games" + (f"; not: {short}." if short else ".")]
     return "\n".join(lines) + "\n"
 
 
