@@ -7,11 +7,17 @@ with EPIPE) and the flood is on record however the bot behaves afterwards.
 
 from __future__ import annotations
 
+import fcntl
 import os
+import struct
+import termios
 import threading
+import time
 from pathlib import Path
 
 CHUNK = 65536
+#: How often `caught_up` looks whether the pump has copied what it waits for.
+CATCH_UP_POLL_SECONDS = 0.0002
 
 
 class LogPump:
@@ -23,6 +29,10 @@ class LogPump:
         self.cap_bytes = cap_bytes
         self.written = 0
         self.flooded = False
+        #: bytes the pump has read from the pipe, and of those, bytes it is done with (in the file, or past the cap)
+        self._taken = 0
+        self._done = 0
+        self._closed = False
         self._read, self._write = os.pipe()
         self._file = path.open("wb")
         self._thread = threading.Thread(target=self._drain, name=f"log-{path.name}", daemon=True)
@@ -47,15 +57,18 @@ class LogPump:
                     break
                 if not chunk:
                     break
+                self._taken += len(chunk)
                 room = self.cap_bytes - self.written if self.cap_bytes is not None else len(chunk)
                 if room > 0:
                     self._file.write(chunk[:room])
                     self._file.flush()
                 self.written += len(chunk)
+                self._done += len(chunk)
                 if self.cap_bytes is not None and self.written > self.cap_bytes:
                     self.flooded = True
                     break  # closing the read end makes every further write of the bot fail (EPIPE)
         finally:
+            self._closed = True
             os.close(self._read)
             self._file.close()
 
@@ -63,3 +76,25 @@ class LogPump:
         """Wait (up to `timeout`) until everything the bot wrote so far is in the file."""
         self.started()
         self._thread.join(timeout)
+
+    def caught_up(self, timeout: float) -> bool:
+        """Wait (up to `timeout`) until the file holds every byte the bot had written to the pipe when asked: what a
+        bot printed before it answered is then cut with that decision, however busy the machine. Bytes it writes
+        meanwhile are not waited for (a bot that never stops writing cannot hold the match). True when caught up."""
+        target = self._taken + self._unread()
+        deadline = time.monotonic() + timeout
+        while self._done < target and not self._closed:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(CATCH_UP_POLL_SECONDS)
+        return True
+
+    def _unread(self) -> int:
+        """Bytes waiting in the pipe (0 once the pump has stopped)."""
+        if self._closed:
+            return 0
+        try:
+            count: int = struct.unpack("i", fcntl.ioctl(self._read, termios.FIONREAD, b"\0\0\0\0"))[0]
+        except OSError:
+            return 0
+        return count

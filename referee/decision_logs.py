@@ -1,13 +1,14 @@
 """What each bot wrote (stdout and stderr) while it decided: cut per decision from the log files the referee
 keeps, bounded per decision and per match, and recorded in the replay beside the decision.
 
-A bot author reads it in the viewer at the step where it was written; the cut is by bytes the files had
-grown when the answer arrived (a line the bot wrote just before answering may land with its next decision).
+A bot author reads it in the viewer at the step where it was written; the cut is made once the referee's log
+pumps have copied everything the bot had written when its answer arrived (`LogPump.caught_up`), so a line the
+bot wrote (and flushed) before answering is cut with that decision. Output a bot keeps in its own buffers
+until later lands with the decision at which it is written out.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,8 +17,8 @@ from pathlib import Path
 PER_DECISION_BYTES = 2048
 #: The most kept of one seat's output over a whole match (the replay stays small).
 PER_SEAT_BYTES = 64 * 1024
-#: A moment for the log pumps to copy what the bots wrote just before answering into their files.
-SETTLE_SECONDS = 0.002
+#: The longest the referee waits at a decision for the log pumps to copy what the bots wrote before answering.
+CATCH_UP_SECONDS = 0.25
 
 
 @dataclass
@@ -59,7 +60,5 @@ class DecisionLogs:
 
     def record(self, seats: Mapping[int, Mapping[str, Path]]) -> dict[str, object] | None:
         """A replay record of what the seats (seat -> its stream files) wrote while deciding; None when nothing."""
-        if seats:
-            time.sleep(SETTLE_SECONDS)
         logs = {str(seat): text for seat, streams in sorted(seats.items()) if (text := self.take(seat, streams))}
         return {"type": "logs", "seats": logs} if logs else None

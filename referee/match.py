@@ -29,7 +29,7 @@ from referee.chance import CHANCE_SCHEME, KeyedRandom, sample_outcome, seed_comm
 from referee.clock import SeatClock, TimeControl
 from referee.engine import GameState, Seat
 from referee.errors import BotLaunchError, ConfigError
-from referee.decision_logs import DecisionLogs
+from referee.decision_logs import CATCH_UP_SECONDS, DecisionLogs
 from referee.fault_text import timeout_fault
 from referee.faults import Fault, FaultKind, fault_words
 from referee.launcher import WarmRequest, launch
@@ -566,6 +566,8 @@ class _Match:
         for seat_index in asked:
             process = getattr(self.seats[seat_index].agent, "process", None)
             if process is not None:
+                for pump in process.logs:
+                    pump.caught_up(CATCH_UP_SECONDS)
                 streams[seat_index] = {"stdout": process.stdout_path, "stderr": process.stderr_path}
         record = self.decision_logs.record(streams) if self.decision_logs is not None else None
         if record is None:
