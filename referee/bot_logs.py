@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import select
 import struct
 import termios
 import threading
@@ -33,6 +34,7 @@ class LogPump:
         self._taken = 0
         self._done = 0
         self._closed = False
+        self._lock = threading.Lock()
         self._read, self._write = os.pipe()
         self._file = path.open("wb")
         self._thread = threading.Thread(target=self._drain, name=f"log-{path.name}", daemon=True)
@@ -49,28 +51,36 @@ class LogPump:
             self._write = -1
 
     def _drain(self) -> None:
+        """Copy the pipe to the file until the bot's processes close it (or flood it). The pump waits for data
+        outside its lock and reads and copies it inside: `caught_up` then never meets bytes taken from the pipe
+        and not yet counted."""
+        waiting = select.poll()
+        waiting.register(self._read, select.POLLIN)
         try:
             while True:
-                try:
-                    chunk = os.read(self._read, CHUNK)
-                except OSError:
-                    break
-                if not chunk:
-                    break
-                self._taken += len(chunk)
-                room = self.cap_bytes - self.written if self.cap_bytes is not None else len(chunk)
-                if room > 0:
-                    self._file.write(chunk[:room])
-                    self._file.flush()
-                self.written += len(chunk)
-                self._done += len(chunk)
-                if self.cap_bytes is not None and self.written > self.cap_bytes:
-                    self.flooded = True
-                    break  # closing the read end makes every further write of the bot fail (EPIPE)
+                waiting.poll()
+                with self._lock:
+                    try:
+                        chunk = os.read(self._read, CHUNK)
+                    except OSError:
+                        break
+                    if not chunk:
+                        break
+                    self._taken += len(chunk)
+                    room = self.cap_bytes - self.written if self.cap_bytes is not None else len(chunk)
+                    if room > 0:
+                        self._file.write(chunk[:room])
+                        self._file.flush()
+                    self.written += len(chunk)
+                    self._done = self._taken
+                    if self.cap_bytes is not None and self.written > self.cap_bytes:
+                        self.flooded = True
+                        break  # closing the read end makes every further write of the bot fail (EPIPE)
         finally:
-            self._closed = True
-            os.close(self._read)
-            self._file.close()
+            with self._lock:
+                self._closed = True
+                os.close(self._read)
+                self._file.close()
 
     def settle(self, timeout: float = 1.0) -> None:
         """Wait (up to `timeout`) until everything the bot wrote so far is in the file."""
@@ -81,8 +91,13 @@ class LogPump:
         """Wait (up to `timeout`) until the file holds every byte the bot had written to the pipe when asked: what a
         bot printed before it answered is then cut with that decision, however busy the machine. Bytes it writes
         meanwhile are not waited for (a bot that never stops writing cannot hold the match). True when caught up."""
-        target = self._taken + self._unread()
         deadline = time.monotonic() + timeout
+        if not self._lock.acquire(timeout=timeout):
+            return False
+        try:
+            target = self._taken + self._unread()
+        finally:
+            self._lock.release()
         while self._done < target and not self._closed:
             if time.monotonic() >= deadline:
                 return False
