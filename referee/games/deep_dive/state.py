@@ -72,10 +72,7 @@ class DeepDiveState(GameState):
         #: What changed: a fresh token replaces a part's wherever that part changes (each depth: its face-down count and
         #: tiles, the penguins on them; each seat's columns, rocks and captured penguins; the AI's tiles; the discarded
         #: rocks), copied by clone, so views and observations find a part they wrote before by its token alone.
-        self.depth_tokens: list[object] = [object() for _ in range(5)]
-        self.board_tokens: list[object] = [object() for _ in range(players)]
-        self.ai_token = object()
-        self.discarded_token = object()
+        self.renew_tokens()
         self.start_player: Seat | None = None
         self.last_dive = False
         self.end_triggered = False
@@ -531,9 +528,9 @@ class DeepDiveState(GameState):
         return twin
 
     def renew_tokens(self) -> None:
-        """A fresh token for every part (after the state was edited from outside the rules, as a position is read)."""
-        self.depth_tokens = [object() for _ in range(5)]
-        self.board_tokens = [object() for _ in range(self.players)]
+        """A fresh token for every part: at the start, and after the state was edited from outside the rules (as a position is read)."""
+        self.depth_tokens: list[object] = [object() for _ in range(5)]
+        self.board_tokens: list[object] = [object() for _ in range(self.players)]
         self.ai_token = object()
         self.discarded_token = object()
 

@@ -133,7 +133,7 @@ class Fuji99State(GameState):
         return twin
 
     def renew_tokens(self) -> None:
-        """A fresh token for every part (after the state was edited from outside the rules, as a position is read)."""
+        """A fresh token for every part: at the start, and after the state was edited from outside the rules (as a position is read)."""
         self.hand_tokens = [object() for _ in range(self.players)]
 
     def determinize(self, seat: Seat, rng: random.Random) -> Self:

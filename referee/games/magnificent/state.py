@@ -103,15 +103,7 @@ class MagnificentState(GameState):
         self._outcomes: list[ChanceOutcome] | None = None
         #: What changed: a fresh token replaces a part's wherever that part changes, copied by clone, so views and
         #: observations find a part they wrote before by its token alone (`TOKENS` names what each one covers).
-        self.player_tokens: list[object] = [object() for _ in range(n)]
-        self.tent_token = object()
-        self.display_token = object()
-        self.poster_token = object()
-        self.deck_token = object()
-        self.track_token = object()
-        self.supply_token = object()
-        self.turn_token = object()
-        self.draft_token = object()
+        self.renew_tokens()
         self._run()
 
     # ----- engine contract -------------------------------------------------------------
@@ -262,8 +254,8 @@ class MagnificentState(GameState):
         return twin
 
     def renew_tokens(self) -> None:
-        """A fresh token for every part (after the state was edited from outside the rules, as a position is read)."""
-        self.player_tokens = [object() for _ in range(self.players)]
+        """A fresh token for every part: at the start, and after the state was edited from outside the rules (as a position is read)."""
+        self.player_tokens: list[object] = [object() for _ in range(self.players)]
         self.tent_token = object()
         self.display_token = object()
         self.poster_token = object()
