@@ -25,7 +25,7 @@ from referee.games.magnificent.model import Player, Turn, position_label
 from referee.games.magnificent.state import SIMULTANEOUS, MagnificentState
 from sdk.envs.encoding import EncodingError
 from sdk.envs.encodings import game_encoding
-from sdk.envs.state_encoders.parts import Block, Memory, block_slots, check_cap
+from sdk.envs.state_encoders.parts import Memory, block_taker, check_cap
 
 GAME: Final = "magnificent"
 _E: Final = game_encoding(GAME).view
@@ -620,13 +620,9 @@ def _forget(state: MagnificentState) -> None:
 
 
 def encode(state: MagnificentState, seat: Seat, slots: dict[int, float]) -> None:
-    """Write the slots of `seat`'s view encoding: the whole vector as one block (`observation_vector`'s)."""
-    block: Block = (0, observation_vector(state, seat))
-    blocks = getattr(slots, "blocks", None)
-    if blocks is not None:
-        blocks.append(block)
-    else:
-        slots.update(block_slots(block))
+    """Write the slots of `seat`'s view encoding: the state's kept vector (brought up to date, holding the seat's own
+    slots) as one block; `Slots` copies its blocks, so the kept vector is handed as it is."""
+    block_taker(slots)((0, _kept(state, seat).values))
 
 
 def observation_vector(state: MagnificentState, seat: Seat) -> np.ndarray:

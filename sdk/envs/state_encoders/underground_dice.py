@@ -24,7 +24,7 @@ from referee.games.underground_dice.state import STAKE_FAKES, UndergroundDiceSta
 from referee.games.underground_dice.views import HIDDEN_DICE_PHASES
 from sdk.envs.encoding import EncodingError
 from sdk.envs.encodings import game_encoding
-from sdk.envs.state_encoders.parts import Block, block_slots, over_cap
+from sdk.envs.state_encoders.parts import block_taker, over_cap
 
 _E: Final = game_encoding("underground_dice").view
 
@@ -355,12 +355,7 @@ def _forget(state: UndergroundDiceState, seat: Seat) -> None:
 def encode(state: UndergroundDiceState, seat: Seat, slots: dict[int, float]) -> None:
     """Write the slots of `seat`'s view encoding, with only the secrets that seat may see: the whole vector as one
     block (the seat's kept vector, brought up to date where the state changed)."""
-    block: Block = (0, _kept(state, seat).values)  # kept: `Slots` blocks are copied into the vector, never handed out
-    blocks = getattr(slots, "blocks", None)
-    if blocks is not None:
-        blocks.append(block)
-    else:
-        slots.update(block_slots(block))
+    block_taker(slots)((0, _kept(state, seat).values))  # kept: `Slots` blocks are copied into the vector, never handed out
 
 
 def observation_vector(state: UndergroundDiceState, seat: Seat) -> np.ndarray:
