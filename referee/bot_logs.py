@@ -28,11 +28,9 @@ class LogPump:
         self.path = path
         self.name = str(path)  # where the stream's text can be read back (a file object's `name`)
         self.cap_bytes = cap_bytes
+        #: bytes the bot sent, in the file or past the cap (counted under `_lock`, once a chunk is done with)
         self.written = 0
         self.flooded = False
-        #: bytes the pump has read from the pipe, and of those, bytes it is done with (in the file, or past the cap)
-        self._taken = 0
-        self._done = 0
         self._closed = False
         self._lock = threading.Lock()
         self._read, self._write = os.pipe()
@@ -66,13 +64,11 @@ class LogPump:
                         break
                     if not chunk:
                         break
-                    self._taken += len(chunk)
                     room = self.cap_bytes - self.written if self.cap_bytes is not None else len(chunk)
                     if room > 0:
                         self._file.write(chunk[:room])
                         self._file.flush()
                     self.written += len(chunk)
-                    self._done = self._taken
                     if self.cap_bytes is not None and self.written > self.cap_bytes:
                         self.flooded = True
                         break  # closing the read end makes every further write of the bot fail (EPIPE)
@@ -95,10 +91,10 @@ class LogPump:
         if not self._lock.acquire(timeout=timeout):
             return False
         try:
-            target = self._taken + self._unread()
+            target = self.written + self._unread()
         finally:
             self._lock.release()
-        while self._done < target and not self._closed:
+        while self.written < target and not self._closed:
             if time.monotonic() >= deadline:
                 return False
             time.sleep(CATCH_UP_POLL_SECONDS)
