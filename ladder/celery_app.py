@@ -34,6 +34,10 @@ app.conf.update(
     task_ignore_result=True,
     broker_connection_retry_on_startup=True,
     broker_connection_max_retries=None,  # a worker waits for a restarted broker, however long
+    # A task running when the broker's connection is lost can never be acknowledged on its channel (acknowledging it
+    # later broke the worker's consumer inside kombu): it is cancelled and the broker hands it out again; the match's
+    # claim in the database makes the new attempt the only one that records a result.
+    worker_cancel_long_running_tasks_on_connection_loss=True,
     # An unacknowledged task returns to the queue after this long (its worker is presumed dead).
     broker_transport_options={"visibility_timeout": float(os.environ.get("B99_LADDER_VISIBILITY", "3600"))},
     worker_hijack_root_logger=False,
