@@ -44,7 +44,8 @@ def seat_events(state: GameState, seat: Seat, start: int) -> list[tuple[int, Eve
     new = items[start:]
     for entry in new:
         if type(entry) is tuple:
-            new = log._events()[start:]
+            _build_deferred(log, items)
+            new = items[start:]
             break
     # Event.visible_to, inline: this runs for every event of every request. A position is taken as an int object made
     # once (a position above 256 would be a new int object per pair).
@@ -57,6 +58,17 @@ def seat_events(state: GameState, seat: Seat, start: int) -> list[tuple[int, Eve
             visible.append((positions[position] if position < 4096 else position, event))
         position += 1
     return visible
+
+
+def _build_deferred(log: Any, items: list[Any]) -> None:  # noqa: ANN401 - an EventLog, read as its slots
+    """`EventLog._events` compiled: every deferred entry of the log, `(build, arguments...)`, built into its Event in
+    place (a log sharing the entries sees the same Events)."""
+    size = len(items)
+    for index in range(log._built, size):
+        item = items[index]
+        if type(item) is tuple:
+            items[index] = item[0](*item[1:])
+    log._built = size
 
 
 #: the log positions 0..4095 as int objects
