@@ -46,6 +46,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
         "referee.games.deep_dive.wire",
         "referee.games.fuji99.wire",
         "referee.games.magnificent.wire",
+        "referee.games.merchants.event_wire",
         "referee.games.merchants.wire",
         "referee.games.underground_dice.wire",
     ),

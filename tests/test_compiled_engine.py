@@ -243,7 +243,7 @@ def test_a_source_changed_since_the_build_is_named(tmp_path: Path, monkeypatch: 
     assert compiled.changed_modules(compiled.MERCHANTS) == ["referee.games.merchants.shop"]
     assert compiled.changed_modules(compiled.WRITERS) == []
     assert "referee.games.merchants.shop changed since the build" in compiled.build_status(compiled.MERCHANTS)
-    assert compiled.build_status(compiled.WRITERS).endswith("compiled with mypyc (7 modules)")
+    assert compiled.build_status(compiled.WRITERS).endswith(f"compiled with mypyc ({len(compiled.GROUPS[compiled.WRITERS])} modules)")
 
 
 def test_every_module_of_a_group_run_from_source_is_found_in_its_source(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,4 +1,4 @@
-"""Merchants of B99's own writers (referee/games/merchants/wire.py) write exactly protobuf's bytes.
+"""Merchants of B99's own writers (referee/games/merchants/wire.py and event_wire.py) write exactly protobuf's bytes.
 
 Events: the draft's and the rounds' kinds are written by the game's wire from their data, the others by the
 shared writer; every event of random games of every player count and variant, under sequence numbers of one

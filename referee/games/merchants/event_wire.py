@@ -1,0 +1,366 @@
+"""Merchants of B99's events written as a DecisionRequest's fields, straight from their data (`write_event`).
+
+Most of a game's events are a draft's (every seat's placement, every hand passed, each seat's new hand, told to
+it alone) and the draws and returns of each round: their arena Event fields are written here straight from
+their data, each field looked up in a table (the shared writer reads every data key through a generic field
+table, and looks events of repeated content up by a key built of it). The kinds written once a round (layout,
+reveals, scoring) are left to the shared writer (`GameWire.event_tail`), as is any event whose data are not
+the engine's (a key the message lacks, a value of another type or out of range).
+
+tests/games/merchants/test_wire_writers.py compares them with protobuf's serialization.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final, cast
+
+from b99.games import merchants_pb2 as pb
+
+from referee.engine import Event
+from referee.wire import (
+    ANY_TYPE_URL,
+    ANY_VALUE,
+    EVENT_DATA,
+    EVENT_KIND,
+    EVENT_SEQUENCE,
+    REQUEST_EVENT,
+    SMALL_VARINTS,
+    TYPE_URL_PREFIX,
+    key,
+    message_field,
+    optional_string_field,
+    string_field,
+    varint,
+    varint_field,
+)
+
+#: an Any's type URL field of a Merchants of B99 Event, and its value's key
+_URL_VALUE: Final = string_field(ANY_TYPE_URL, TYPE_URL_PREFIX + pb.Event.DESCRIPTOR.full_name) + ANY_VALUE
+_UINT32: Final = 1 << 32
+_INT32: Final = 1 << 31
+#: values of an integer field written from a table (1024: a rotation, a sequence number)
+_TABLE_SIZE: Final = 1024
+
+
+def _int_table(field_key: bytes) -> tuple[bytes, ...]:
+    """An integer field of `field_key` holding each value 0.._TABLE_SIZE-1 (nothing for 0: proto3)."""
+    return tuple(varint_field(field_key, value) for value in range(_TABLE_SIZE))
+
+
+#: integer fields 1-5 (every event message's seat, count, round... are among them), their keys and tables
+_KEY1: Final = key(1, 0)
+_KEY2: Final = key(2, 0)
+_KEY3: Final = key(3, 0)
+_KEY4: Final = key(4, 0)
+_KEY5: Final = key(5, 0)
+_INT1: Final = _int_table(_KEY1)
+_INT2: Final = _int_table(_KEY2)
+_INT3: Final = _int_table(_KEY3)
+_INT4: Final = _int_table(_KEY4)
+_INT5: Final = _int_table(_KEY5)
+#: an arena Event's sequence number field, by number (0: none)
+_SEQUENCES: Final = tuple(EVENT_SEQUENCE + varint(number) if number else b"" for number in range(4 * _TABLE_SIZE))
+#: DecisionRequest field 5's key and length, by length
+_EVENT_HEADS: Final = tuple(REQUEST_EVENT + SMALL_VARINTS[size] for size in range(1024))
+#: field 3 of HandTiles (optional: written for 0 too), by seat
+_FROM_SEATS: Final = tuple(_KEY3 + varint(seat) for seat in range(_TABLE_SIZE))
+
+
+class _Kind:
+    """What every event of one kind written here writes alike: its kind's field and data field's key, and the Event
+    message's oneof field key; `tails` keeps the tails of a kind whose data are a few small numbers."""
+
+    __slots__ = ("head", "oneof", "tails", "headers")
+
+    def __init__(self, kind: str, number: int) -> None:
+        self.head = string_field(EVENT_KIND, kind) + EVENT_DATA
+        self.oneof = key(number, 2)
+        self.tails: dict[int, bytes] = {}
+        #: size of the data's fields -> the tail's bytes before them (kind, data field, Any, type URL, value length,
+        #: oneof key, data length), written once per size
+        self.headers: dict[int, bytes] = {}
+
+    def header(self, body: int) -> bytes:
+        """The tail's bytes before data fields of `body` bytes."""
+        written = self.headers.get(body)
+        if written is None:
+            body_length = varint(body)
+            size = body + len(self.oneof) + len(body_length)
+            value_length = varint(size)
+            size += len(_URL_VALUE) + len(value_length)
+            written = self.head + varint(size) + _URL_VALUE + value_length + self.oneof + body_length
+            if len(self.headers) < 4096:
+                self.headers[body] = written
+        return written
+
+
+_E_PLACED: Final = _Kind("placed", 3)
+_E_HAND_DRAWN: Final = _Kind("hand_drawn", 4)
+_E_HAND_PASSED: Final = _Kind("hand_passed", 5)
+_E_SOLO_REMOVED: Final = _Kind("solo_removed", 6)
+_E_REPUTATION_DRAWN: Final = _Kind("reputation_drawn", 7)
+_E_REPUTATION_RETURNED: Final = _Kind("reputation_returned", 8)
+_E_ROUND_STARTED: Final = _Kind("round_started", 9)
+_E_HAND_TILES: Final = _Kind("hand_tiles", 14)
+_E_REPUTATION_CARDS: Final = _Kind("reputation_cards", 15)
+_E_RETURNED_CARD: Final = _Kind("returned_card", 16)
+_E_INITIAL_TILE: Final = _Kind("initial_tile", 2)
+_E_ROUND_SCORED: Final = _Kind("round_scored", 12)
+#: field keys of strings: field 2 (a tile, a card; the elements of a list of tiles or cards), field 1 (SoloRemoved's
+#: tiles), field 6 (Placed.mode), field 7 (Placed.discarded, optional: written when "" too)
+_STRING1: Final = key(1, 2)
+_STRING2: Final = key(2, 2)
+_STRING6: Final = key(6, 2)
+_STRING7: Final = key(7, 2)
+#: text -> its field (a non-repeated string: nothing for ""), or its element (a repeated string), per field key
+_TEXTS1: Final[dict[str, bytes]] = {}
+_TEXTS2: Final[dict[str, bytes]] = {}
+_TEXTS6: Final[dict[str, bytes]] = {}
+_ELEMENTS1: Final[dict[str, bytes]] = {}
+_ELEMENTS2: Final[dict[str, bytes]] = {}
+def _int_field(table: tuple[bytes, ...], field_key: bytes, value: int) -> bytes:
+    """A uint32 or int32 field: from `table` where the value is in it, else written (a negative int32 as ten bytes)."""
+    if 0 <= value < _TABLE_SIZE:
+        return table[value]
+    return varint_field(field_key, value)
+
+
+def _text(texts: dict[str, bytes], field_key: bytes, text: str) -> bytes:
+    """A (non-repeated) string field, written once per text (nothing for "": proto3)."""
+    written = texts.get(text)
+    if written is None:
+        if len(texts) >= 4096:
+            texts.clear()
+        written = texts[text] = string_field(field_key, text)
+    return written
+
+
+def _list_elements(elements: dict[str, bytes], field_key: bytes, texts: object, parts: list[bytes]) -> bool:
+    """A repeated string field's elements appended to `parts`; False where `texts` is not a list of strings."""
+    if type(texts) is not list:
+        return False
+    for text in cast(list[Any], texts):
+        if type(text) is not str:
+            return False
+        element = elements.get(text)
+        if element is None:
+            if len(elements) >= 4096:
+                elements.clear()
+            element = elements[text] = optional_string_field(field_key, text)
+        parts.append(element)
+    return True
+
+
+def _uint(value: object) -> int:
+    """`value` as a uint32 field's value, or -1 where it is not one."""
+    if type(value) is not int:
+        return -1
+    number = cast(int, value)
+    return number if 0 <= number < _UINT32 else -1
+
+
+def _int32(value: object) -> int | None:
+    """`value` as an int32 field's value, or None where it is not one."""
+    if type(value) is not int:
+        return None
+    number = cast(int, value)
+    return number if -_INT32 <= number < _INT32 else None
+
+
+def _written(sequence: int, kind: _Kind, body: list[bytes]) -> tuple[bytes, int]:
+    """DecisionRequest's field 5 holding an arena Event of `kind` under `sequence` (none when 0), its data the Event
+    message whose oneof field holds the fields `body`; and where its tail (kind and data) starts."""
+    size = 0
+    for part in body:
+        size += len(part)
+    header = kind.header(size)
+    tail_size = len(header) + size
+    sequence_field = _SEQUENCES[sequence] if 0 <= sequence < 4 * _TABLE_SIZE else EVENT_SEQUENCE + varint(sequence)
+    size = tail_size + len(sequence_field)
+    whole = b"".join([_EVENT_HEADS[size] if size < 1024 else REQUEST_EVENT + varint(size), sequence_field, header, *body])
+    return whole, len(whole) - tail_size
+
+
+def _with_sequence(sequence: int, tail: bytes) -> bytes:
+    """DecisionRequest's field 5 holding an arena Event under `sequence` (none when 0), from its tail."""
+    sequence_field = _SEQUENCES[sequence] if 0 <= sequence < 4 * _TABLE_SIZE else EVENT_SEQUENCE + varint(sequence)
+    size = len(sequence_field) + len(tail)
+    return b"".join([_EVENT_HEADS[size] if size < 1024 else REQUEST_EVENT + varint(size), sequence_field, tail])
+
+
+def _small_tail(kind: _Kind, first: int, second: int, third: int, body: list[bytes]) -> bytes:
+    """The tail of an event of `kind` whose data are up to three uint32s below 1024 (-1: not there), kept by them."""
+    tail_key = (first + 1) | (second + 1) << 11 | (third + 1) << 22
+    tail = kind.tails.get(tail_key)
+    if tail is None:
+        whole, start = _written(0, kind, body)
+        tail = kind.tails[tail_key] = whole[start:]
+    return tail
+
+
+def _placed_body(data: dict[str, Any]) -> list[bytes] | None:
+    """Placed's fields (seat, tile, row, col, rotation, mode, discarded), or None where the data are not the engine's."""
+    seat = _uint(data.get("seat"))
+    tile = data.get("tile")
+    row = _int32(data.get("row"))
+    col = _int32(data.get("col"))
+    rotation = _uint(data.get("rotation"))
+    mode = data.get("mode")
+    discarded = data.get("discarded")
+    if (
+        seat < 0 or type(tile) is not str or row is None or col is None or rotation < 0 or type(mode) is not str
+        or len(data) != (6 if discarded is None else 7) or (discarded is not None and type(discarded) is not str)
+    ):
+        return None
+    body = [
+        _int_field(_INT1, _KEY1, seat),
+        _text(_TEXTS2, _STRING2, cast(str, tile)),
+        _int_field(_INT3, _KEY3, row),
+        _int_field(_INT4, _KEY4, col),
+        _int_field(_INT5, _KEY5, rotation),
+        _text(_TEXTS6, _STRING6, cast(str, mode)),
+    ]
+    if discarded is not None:
+        body.append(optional_string_field(_STRING7, cast(str, discarded)))
+    return body
+
+
+#: RoundScored.seats, SeatRound.cards (length-delimited), SeatRound.thumb, thumb_points, round_points, score
+_STRING3: Final = key(3, 2)
+_THUMB: Final = key(4, 0) + b"\x01"
+_KEY6: Final = key(6, 0)
+_KEY7: Final = key(7, 0)
+
+
+def _round_scored_body(data: dict[str, Any]) -> list[bytes] | None:
+    """RoundScored's fields (the round, then each seat's SeatRound with its CardScores), or None where the data are
+    not the engine's (`_round_scored_event`)."""
+    number = _uint(data.get("round"))
+    seats = data.get("seats")
+    if number < 0 or type(seats) is not list or len(data) != 2:
+        return None
+    body = [_int_field(_INT1, _KEY1, number)]
+    for entry in cast(list[Any], seats):
+        if type(entry) is not dict:
+            return None
+        seat_data = cast(dict[str, Any], entry)
+        seat = _uint(seat_data.get("seat"))
+        dungeon = seat_data.get("dungeon")
+        cards = seat_data.get("cards")
+        thumb = seat_data.get("thumb")
+        thumb_points = _int32(seat_data.get("thumb_points"))
+        round_points = _int32(seat_data.get("round_points"))
+        score = _int32(seat_data.get("score"))
+        if (
+            seat < 0 or type(dungeon) is not str or type(cards) is not list or type(thumb) is not bool
+            or thumb_points is None or round_points is None or score is None or len(seat_data) != 7
+        ):
+            return None
+        parts = [_int_field(_INT1, _KEY1, seat), _text(_TEXTS2, _STRING2, cast(str, dungeon))]
+        for card_entry in cast(list[Any], cards):
+            if type(card_entry) is not dict:
+                return None
+            card_data = cast(dict[str, Any], card_entry)
+            card = card_data.get("card")
+            face = card_data.get("face")
+            card_kind = card_data.get("kind")
+            points = _int32(card_data.get("points"))
+            if (
+                type(card) is not str or type(face) is not str or points is None
+                or len(card_data) != (3 if card_kind is None else 4) or (card_kind is not None and type(card_kind) is not str)
+            ):
+                return None
+            card_body = _text(_TEXTS1, _STRING1, cast(str, card)) + _text(_TEXTS2, _STRING2, cast(str, face))
+            if card_kind is not None:
+                card_body += optional_string_field(_STRING3, cast(str, card_kind))
+            card_body += _int_field(_INT4, _KEY4, points)
+            parts.append(message_field(_STRING3, card_body))
+        if thumb:
+            parts.append(_THUMB)
+        parts.append(_int_field(_INT5, _KEY5, thumb_points))
+        parts.append(varint_field(_KEY6, round_points))
+        parts.append(varint_field(_KEY7, score))
+        body.append(message_field(_STRING2, b"".join(parts)))
+    return body
+
+
+def write_event(event: Event, sequence: int) -> tuple[bytes, int]:
+    """An event of a kind written here as DecisionRequest's field 5 under `sequence` and where its tail starts, or
+    (b"", -1) where it is left to the shared writer."""
+    data = event.data
+    if type(data) is not dict:
+        return b"", -1
+    fields = cast(dict[str, Any], data)
+    kind = event.kind
+    size = len(fields)
+    if kind == "placed":
+        body = _placed_body(fields)
+        if body is not None:
+            return _written(sequence, _E_PLACED, body)
+        return b"", -1
+    if kind == "hand_tiles":
+        seat = _uint(fields.get("seat"))
+        from_seat = fields.get("from_seat")
+        if seat < 0 or size != (2 if from_seat is None else 3):
+            return b"", -1
+        body = [_int_field(_INT1, _KEY1, seat)]
+        if not _list_elements(_ELEMENTS2, _STRING2, fields.get("tiles"), body):
+            return b"", -1
+        if from_seat is not None:
+            giver = _uint(from_seat)
+            if giver < 0:
+                return b"", -1
+            body.append(_FROM_SEATS[giver] if giver < _TABLE_SIZE else _KEY3 + varint(giver))
+        return _written(sequence, _E_HAND_TILES, body)
+    tail = b""
+    if kind == "hand_passed" or kind == "hand_drawn" or kind == "reputation_drawn":
+        # (from_seat, to_seat, count) or (seat, count)
+        names = ("from_seat", "to_seat", "count") if kind == "hand_passed" else ("seat", "count", "")
+        first = _uint(fields.get(names[0]))
+        second = _uint(fields.get(names[1]))
+        third = _uint(fields.get(names[2])) if names[2] else -1
+        if not (0 <= first < _TABLE_SIZE and 0 <= second < _TABLE_SIZE and -1 <= third < _TABLE_SIZE) or size != (3 if names[2] else 2):
+            return b"", -1
+        if names[2] and third < 0:
+            return b"", -1
+        written = _E_HAND_PASSED if kind == "hand_passed" else _E_HAND_DRAWN if kind == "hand_drawn" else _E_REPUTATION_DRAWN
+        body = [_INT1[first], _INT2[second]]
+        if third >= 0:
+            body.append(_INT3[third])
+        tail = _small_tail(written, first, second, third, body)
+    elif kind == "reputation_returned" or kind == "round_started":
+        number = _uint(fields.get("seat" if kind == "reputation_returned" else "round"))
+        if not 0 <= number < _TABLE_SIZE or size != 1:
+            return b"", -1
+        written = _E_REPUTATION_RETURNED if kind == "reputation_returned" else _E_ROUND_STARTED
+        tail = _small_tail(written, number, -1, -1, [_INT1[number]])
+    elif kind == "returned_card" or kind == "initial_tile":
+        # (seat, card) or (seat, tile)
+        seat = _uint(fields.get("seat"))
+        text = fields.get("card" if kind == "returned_card" else "tile")
+        if seat < 0 or type(text) is not str or size != 2:
+            return b"", -1
+        written = _E_RETURNED_CARD if kind == "returned_card" else _E_INITIAL_TILE
+        return _written(sequence, written, [_int_field(_INT1, _KEY1, seat), _text(_TEXTS2, _STRING2, cast(str, text))])
+    elif kind == "reputation_cards":
+        seat = _uint(fields.get("seat"))
+        if seat < 0 or size != 2:
+            return b"", -1
+        body = [_int_field(_INT1, _KEY1, seat)]
+        if not _list_elements(_ELEMENTS2, _STRING2, fields.get("cards"), body):
+            return b"", -1
+        return _written(sequence, _E_REPUTATION_CARDS, body)
+    elif kind == "round_scored":
+        body = _round_scored_body(fields)
+        if body is None:
+            return b"", -1
+        return _written(sequence, _E_ROUND_SCORED, body)
+    elif kind == "solo_removed":
+        body = []
+        if size != 1 or not _list_elements(_ELEMENTS1, _STRING1, fields.get("tiles"), body):
+            return b"", -1
+        return _written(sequence, _E_SOLO_REMOVED, body)
+    else:
+        return b"", -1
+    whole = _with_sequence(sequence, tail)
+    return whole, len(whole) - len(tail)
