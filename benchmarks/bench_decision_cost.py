@@ -118,21 +118,29 @@ def _engine_game(game_id: str, players: int, seed: int) -> int:
 
 
 def match_cost(game_id: str, players: int, matches: int) -> MatchCost:
-    """Alternate one in-process match and one engine-only game per seed, CPU time of this process."""
+    """Alternate one in-process match and one engine-only game per seed, CPU time of this process; the median match
+    and the median game. A discarded match and a full collection come first: a collection the earlier rows' objects
+    have made due would otherwise land in one match of this row (a 4-player Merchants of B99 row once read 29 ms a
+    match against 5-8 ms)."""
     from bots.random_bot import RandomBot
     from referee.local import play_local
 
-    match_cpu = engine_cpu = 0.0
+    play_local(game_id, [RandomBot(seat) for seat in range(players)], seed=0)
+    gc.collect()
+    match_cpu: list[float] = []
+    engine_cpu: list[float] = []
     decisions = 0
     for seed in range(1, matches + 1):
         began = time.process_time()
         report = play_local(game_id, [RandomBot(seed * 10 + seat) for seat in range(players)], seed=seed)
-        match_cpu += time.process_time() - began
+        match_cpu.append(time.process_time() - began)
         decisions += report.decisions
         began = time.process_time()
         _engine_game(game_id, players, seed)
-        engine_cpu += time.process_time() - began
-    return MatchCost(game_id, players, matches, decisions / matches, match_cpu / matches * 1e3, engine_cpu / matches * 1e3)
+        engine_cpu.append(time.process_time() - began)
+    return MatchCost(
+        game_id, players, matches, decisions / matches, statistics.median(match_cpu) * 1e3, statistics.median(engine_cpu) * 1e3
+    )
 
 
 def player_counts(game_id: str) -> list[int]:
@@ -195,7 +203,8 @@ def run(quick: bool = False) -> str:
         "## Per match: an in-process match against the engine alone",
         "",
         f"{matches} matches of random bots per row through `run_match` (in-process seats, replay recorded in memory),",
-        "each followed by the engine alone playing a random game of the same seed; CPU time of this process.",
+        "each followed by the engine alone playing a random game of the same seed; CPU time of this process, the median",
+        "match and the median engine game of each row (after a discarded match and a full collection).",
         "Decisions: the game's length (mean decisions a match). Per decision: the referee's whole cost over the",
         "match divided by its decisions, the bots' random choices included.",
         "",
