@@ -14,7 +14,7 @@ copies and determinized worlds too.
 This module is compiled with the engine (referee/compiled.py: the Merchants of B99 group), so that it reads the
 state's fields directly; what it calls of the shared writers (referee/wire.py, another group) runs only where a
 part is written for the first time, never per request: the varints and fields it writes per request are its own
-(`_varint`, `_int_field`, the tables below).
+(`_varint`, the tables below).
 
 Most of the game's events are written by `event_wire.write_event` (the draft's and the rounds' kinds), as the
 shared writer's `GameWire.write_event`, which keeps their fields in its runs as any other's.
@@ -97,13 +97,6 @@ def _varint(value: int) -> bytes:
     return varint(value)
 
 
-def _int_field(field_key: bytes, value: int) -> bytes:
-    """A proto3 integer field: nothing when it holds 0 (referee.wire's `varint_field`, written here)."""
-    if not value:
-        return b""
-    return field_key + (_SMALL[value] if 0 < value < 1024 else varint(value))
-
-
 def _small_fields(field_key: bytes) -> tuple[bytes, ...]:
     """An integer field of `field_key` holding 0..1023, by value."""
     return tuple(varint_field(field_key, value) for value in range(1024))
@@ -144,9 +137,6 @@ _TARGETS: Final[dict[object, bytes]] = {}
 #: _SQUARES of them, kept square by square for each seat (`_Shop`)
 _REACH: Final = 3
 _SQUARES: Final = 2 * _REACH + 1
-#: PlacedTile fields 2 and 3 (row, col: int32, a negative one in ten bytes) of -_REACH.._REACH, by value + _REACH
-_ROWS: Final = tuple(varint_field(TILE_ROW, value) for value in range(-_REACH, _REACH + 1))
-_COLS: Final = tuple(varint_field(TILE_COL, value) for value in range(-_REACH, _REACH + 1))
 
 
 class _Board:
@@ -183,15 +173,28 @@ class _Chips:
 
 class _Shop:
     """A seat's shop as last written, square by square: the (tile, rotation) pair at each square (kept, so that its
-    identity is never another's), its Player field 3, and the shop's fields joined in (row, col) order. A board is
-    written again at each placement, all its tiles but one unchanged: only the new tile's field is written."""
+    identity is never another's) with its Player field 3, and the shop's fields joined in (row, col) order. A board
+    is written again at each placement, all its tiles but one unchanged: only the new tile's field is written.
+
+    `marks[square]` is the mark of the last call that found a tile at that square: the squares marked with `mark`
+    are exactly the shop last seen (a square a shop no longer holds keeps an older mark)."""
 
     def __init__(self) -> None:
         self.pairs: list[object] = [None] * (_SQUARES * _SQUARES)
         self.fields: list[bytes] = [b""] * (_SQUARES * _SQUARES)
-        #: how many tiles the shop held (-1: nothing kept)
+        self.marks: list[object] = [None] * (_SQUARES * _SQUARES)
+        self.mark: object = object()
+        #: how many tiles the shop last seen held (-1: nothing kept)
         self.count = -1
         self.block = b""
+
+
+class _SeatBoard:
+    """The board last shown at a seat's place: its token and what was written for it (`_Board`)."""
+
+    def __init__(self) -> None:
+        self.token = -1
+        self.board = _Board([], 0, b"")
 
 
 class _Last:
@@ -201,9 +204,14 @@ class _Last:
     def __init__(self) -> None:
         self.token = -1
         self.public = b""
+        #: the layout key (`_public`) and View fields 7-9 last written
+        self.layout_key = -1
+        self.layout = b""
 
 
 _LAST: Final = _Last()
+#: the board last shown at each seat's place, by seat (found before the boards kept by token)
+_SEAT_BOARDS: Final = [_SeatBoard() for _ in range(16)]
 #: each seat's hand and reputation cards as last written (`_Texts`), by seat
 _HANDS: Final = [_Texts() for _ in range(16)]
 _REPUTATIONS: Final = [_Texts() for _ in range(16)]
@@ -341,11 +349,18 @@ def _public(state: MerchantsState) -> bytes:
     solo = state.solo
     revealed = state.trends_revealed()
     layout_key = state.layout_token * 2 + (1 if revealed else 0)
-    layout = _LAYOUTS.get(layout_key)
-    if layout is None:
-        if len(_LAYOUTS) >= 512:
-            _LAYOUTS.clear()
-        layout = _LAYOUTS[layout_key] = _layout(state, revealed)
+    last = _LAST
+    if last.layout_key == layout_key:
+        layout = last.layout
+    else:
+        found = _LAYOUTS.get(layout_key)
+        if found is None:
+            if len(_LAYOUTS) >= 512:
+                _LAYOUTS.clear()
+            found = _LAYOUTS[layout_key] = _layout(state, revealed)
+        layout = found
+        last.layout_key = layout_key
+        last.layout = found
     players_count = state.players
     pick = state.pick
     back_side = state.back_side
@@ -374,11 +389,18 @@ def _public(state: MerchantsState) -> bytes:
     for index in range(len(players)):
         player = players[index]
         token = tokens[index]
-        board = boards.get(token)
-        if board is None:
-            if len(boards) >= _BOARDS_KEPT:
-                boards.clear()
-            board = boards[token] = _board(index, player)
+        seat_board = _SEAT_BOARDS[index] if index < 16 else _SeatBoard()
+        if seat_board.token == token:
+            board = seat_board.board
+        else:
+            known = boards.get(token)
+            if known is None:
+                if len(boards) >= _BOARDS_KEPT:
+                    boards.clear()
+                known = boards[token] = _board(index, player)
+            board = known
+            seat_board.token = token
+            seat_board.board = known
         bundle = player.bundle
         hand = len(bundle.tiles) if bundle is not None else 0
         reputation = len(player.reputation)
@@ -460,24 +482,17 @@ def _score_field(score: int) -> bytes:
 
 def _shop_block(seat: Seat, player: PlayerState) -> bytes:
     """A seat's Player fields 3 (its shop's tiles in (row, col) order): as last written for the seat while every
-    square holds the same (tile, rotation) pair, else written again with only the squares whose pair changed
-    written anew."""
+    square holds the same (tile, rotation) pair, else joined again with only the squares whose pair changed
+    written anew. One pass over the shop either way."""
     # The pairs (tile, rotation) read as the shop keeps them (typed, compiled code would make new tuples).
     shop = cast(dict[tuple[int, int], object], player.shop)
     kept = _SHOPS[seat] if 0 <= seat < 16 else _Shop()
     pairs = kept.pairs
-    if len(shop) == kept.count:
-        same = True
-        for cell, placed in shop.items():
-            row, col = cell
-            if not (-_REACH <= row <= _REACH and -_REACH <= col <= _REACH) or pairs[(row + _REACH) * _SQUARES + col + _REACH] is not placed:
-                same = False
-                break
-        if same:
-            return kept.block
     fields = kept.fields
-    new_pairs: list[object] = [None] * (_SQUARES * _SQUARES)
-    new_fields: list[bytes] = [b""] * (_SQUARES * _SQUARES)
+    marks = kept.marks
+    last = kept.mark
+    mark = object()
+    same = len(shop) == kept.count
     top = left = _REACH
     bottom = right = -_REACH
     for cell, placed in shop.items():
@@ -486,8 +501,13 @@ def _shop_block(seat: Seat, player: PlayerState) -> bytes:
             kept.count = -1  # a shop set from outside the rules: written in sorted order, nothing kept
             return b"".join([_placed(shop[cell], cell[0], cell[1]) for cell in sorted(shop)])
         square = (row + _REACH) * _SQUARES + col + _REACH
-        new_pairs[square] = placed
-        new_fields[square] = fields[square] if pairs[square] is placed else _placed(placed, row, col)
+        if pairs[square] is not placed:
+            pairs[square] = placed
+            fields[square] = _placed(placed, row, col)
+            same = False
+        elif marks[square] is not last:
+            same = False
+        marks[square] = mark
         if row < top:
             top = row
         if row > bottom:
@@ -496,16 +516,16 @@ def _shop_block(seat: Seat, player: PlayerState) -> bytes:
             left = col
         if col > right:
             right = col
+    kept.mark = mark
+    if same:
+        return kept.block
     written = []
     for row in range(top, bottom + 1):
         base = (row + _REACH) * _SQUARES + _REACH
         for col in range(left, right + 1):
-            field = new_fields[base + col]
-            if field:
-                written.append(field)
+            if marks[base + col] is mark:
+                written.append(fields[base + col])
     block = b"".join(written)
-    kept.pairs = new_pairs
-    kept.fields = new_fields
     kept.count = len(shop)
     kept.block = block
     return block
@@ -519,13 +539,21 @@ def _placed(placed: object, row: int, col: int) -> bytes:
         if len(_TILE_IDS) >= 4096:
             _TILE_IDS.clear()
         tile_field = _TILE_IDS[tile] = string_field(TILE_ID, tile)
-    body = b"".join([
-        tile_field,
-        _ROWS[row + _REACH] if -_REACH <= row <= _REACH else varint_field(TILE_ROW, row),
-        _COLS[col + _REACH] if -_REACH <= col <= _REACH else varint_field(TILE_COL, col),
-        _int_field(TILE_ROTATION, rotation),
-    ])
-    return P_SHOP + _SMALL[len(body)] + body  # a tile id is short: its field is far below 1024 bytes
+    if -_REACH <= row <= _REACH and -_REACH <= col <= _REACH and 0 <= rotation < 360 and rotation % 90 == 0:
+        tail = _PLACES[((row + _REACH) * _SQUARES + col + _REACH) * 4 + rotation // 90]
+    else:
+        tail = varint_field(TILE_ROW, row) + varint_field(TILE_COL, col) + varint_field(TILE_ROTATION, rotation)
+    size = len(tile_field) + len(tail)
+    return b"".join([P_SHOP, _SMALL[size] if size < 1024 else varint(size), tile_field, tail])
+
+
+#: PlacedTile fields 2-4 (row, col, rotation) of a tile at a square within reach, by square * 4 + rotation / 90
+_PLACES: Final = tuple(
+    varint_field(TILE_ROW, row) + varint_field(TILE_COL, col) + varint_field(TILE_ROTATION, rotation)
+    for row in range(-_REACH, _REACH + 1)
+    for col in range(-_REACH, _REACH + 1)
+    for rotation in (0, 90, 180, 270)
+)
 
 
 def _chips_block(seat: Seat, chips: list[Chip]) -> bytes:
