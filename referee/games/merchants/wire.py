@@ -62,6 +62,14 @@ REPUTATION_HAND: Final = key(17, 2)
 RETURNED: Final = key(18, 2)
 PENDING_TILE: Final = key(19, 2)
 PENDING_TARGET: Final = key(20, 2)
+# LayoutRow (a row of View field 7)
+ROW_DUNGEON: Final = key(1, 2)
+ROW_A_CARD: Final = key(2, 2)
+ROW_A_FACE: Final = key(3, 2)
+ROW_B_CARD: Final = key(4, 2)
+ROW_B_FACE: Final = key(5, 2)
+ROW_C_CARD: Final = key(6, 2)
+ROW_C_KIND: Final = key(7, 2)
 TARGET_ROW: Final = key(1, 0)
 TARGET_COL: Final = key(2, 0)
 TARGET_MODE: Final = key(3, 2)
@@ -102,9 +110,11 @@ def _small_fields(field_key: bytes) -> tuple[bytes, ...]:
     return tuple(varint_field(field_key, value) for value in range(1024))
 
 
-#: public token -> View fields 1-14 (what every seat sees alike); the last one written is also kept apart (`_LAST`)
-_PUBLICS: Final[dict[int, bytes]] = {}
-_PUBLICS_KEPT: Final = 64
+#: the public tokens of the last few positions viewed and their View fields 1-14 (what every seat sees alike), the
+#: last one written replaced first; the last one viewed is also kept apart (`_LAST`)
+_PUBLICS_KEPT: Final = 8
+_PUBLIC_TOKENS: Final = [-1] * _PUBLICS_KEPT
+_PUBLIC_BYTES: Final = [b""] * _PUBLICS_KEPT
 #: board token -> what a seat's public board shows (`_Board`)
 _BOARDS: Final[dict[int, _Board]] = {}
 _BOARDS_KEPT: Final = 512
@@ -171,6 +181,10 @@ class _Chips:
         self.written = b""
 
 
+class _Mark:
+    """A mark no other call has made (`_Shop.marks`)."""
+
+
 class _Shop:
     """A seat's shop as last written, square by square: the (tile, rotation) pair at each square (kept, so that its
     identity is never another's) with its Player field 3, and the shop's fields joined in (row, col) order. A board
@@ -183,7 +197,7 @@ class _Shop:
         self.pairs: list[object] = [None] * (_SQUARES * _SQUARES)
         self.fields: list[bytes] = [b""] * (_SQUARES * _SQUARES)
         self.marks: list[object] = [None] * (_SQUARES * _SQUARES)
-        self.mark: object = object()
+        self.mark: object = _Mark()
         #: how many tiles the shop last seen held (-1: nothing kept)
         self.count = -1
         self.block = b""
@@ -204,9 +218,14 @@ class _Last:
     def __init__(self) -> None:
         self.token = -1
         self.public = b""
+        #: where in _PUBLIC_TOKENS the last public fields written are
+        self.slot = -1
         #: the layout key (`_public`) and View fields 7-9 last written
         self.layout_key = -1
         self.layout = b""
+        #: the config last seen and its player count
+        self.config: object = None
+        self.players = 0
 
 
 _LAST: Final = _Last()
@@ -240,14 +259,22 @@ def view_parts(position: GameState, seat: Seat, shared: SharedParts | None, part
     if last.token == token:
         public = last.public
     else:
-        found = _PUBLICS.get(token)
-        if found is None:
-            if len(_PUBLICS) >= _PUBLICS_KEPT:
-                _PUBLICS.clear()
-            found = _PUBLICS[token] = _public(state)
-        public = found
+        tokens = _PUBLIC_TOKENS
+        slot = -1
+        for index in range(_PUBLICS_KEPT):
+            if tokens[index] == token:
+                slot = index
+                break
+        if slot >= 0:
+            public = _PUBLIC_BYTES[slot]
+        else:
+            public = _public(state)
+            slot = last.slot + 1 if last.slot + 1 < _PUBLICS_KEPT else 0
+            tokens[slot] = token
+            _PUBLIC_BYTES[slot] = public
+            last.slot = slot
         last.token = token
-        last.public = found
+        last.public = public
     player = state.players_state[seat]
     seat_field = _SEAT_FIELDS[seat] if 0 <= seat < 16 else SEAT + varint(seat)
     parts.append(public)
@@ -361,7 +388,13 @@ def _public(state: MerchantsState) -> bytes:
         layout = found
         last.layout_key = layout_key
         last.layout = found
-    players_count = state.players
+    config: object = state.config
+    if last.config is config:
+        players_count = last.players
+    else:
+        players_count = state.players  # a property of the engine's base class: read once per config
+        last.config = config
+        last.players = players_count
     pick = state.pick
     back_side = state.back_side
     heads = _HEADS.get(phase)
@@ -448,10 +481,22 @@ def _head_number(players: int, round_number: int, pick: int, solo: bool, back_si
 
 def _layout(state: MerchantsState, revealed: bool) -> bytes:
     """View fields 7-9: the layout rows (with the C cards once revealed) and the D card with its kind."""
-    block = encode(pb.View, {"layout": state.layout_rows(with_hidden=revealed)}).SerializeToString()
+    parts = []
+    for row in state.layout_rows(with_hidden=revealed):
+        body = b"".join([
+            string_field(ROW_DUNGEON, row["dungeon"]),
+            string_field(ROW_A_CARD, row["a_card"]),
+            string_field(ROW_A_FACE, row["a_face"]),
+            string_field(ROW_B_CARD, row["b_card"]),
+            string_field(ROW_B_FACE, row["b_face"]),
+            optional_string_field(ROW_C_CARD, row.get("c_card")),
+            optional_string_field(ROW_C_KIND, row.get("c_kind")),
+        ])
+        parts.append(message_field(LAYOUT, body))
     if revealed and state.d_card is not None:
-        block += optional_string_field(D_CARD, state.d_card) + optional_string_field(D_KIND, state.data.grey_kinds[state.grey["D"]])
-    return block
+        parts.append(optional_string_field(D_CARD, state.d_card))
+        parts.append(optional_string_field(D_KIND, state.data.grey_kinds[state.grey["D"]]))
+    return b"".join(parts)
 
 
 def _board(seat: Seat, player: PlayerState) -> _Board:
@@ -491,7 +536,7 @@ def _shop_block(seat: Seat, player: PlayerState) -> bytes:
     fields = kept.fields
     marks = kept.marks
     last = kept.mark
-    mark = object()
+    mark = _Mark()
     same = len(shop) == kept.count
     top = left = _REACH
     bottom = right = -_REACH
