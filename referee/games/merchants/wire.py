@@ -575,34 +575,33 @@ def _shop_block(seat: Seat, player: PlayerState) -> bytes:
 
 
 def _placed(placed: object, row: int, col: int) -> bytes:
-    """A shop's tile (`placed`: its (tile, rotation)) at (row, col) as a Player field 3, kept by tile, square and
-    rotation (`_PLACES`)."""
+    """A shop's tile (`placed`: its (tile, rotation)) at (row, col) as a Player field 3 (a tile is placed once a
+    game: its field is written when the seat's shop first shows it, from the tile's id field and the square's)."""
     tile, rotation = cast(tuple[str, int], placed)
+    tile_field = _TILE_IDS.get(tile)
+    if tile_field is None:
+        if len(_TILE_IDS) >= 4096:
+            _TILE_IDS.clear()
+        tile_field = _TILE_IDS[tile] = string_field(TILE_ID, tile)
     if -_REACH <= row <= _REACH and -_REACH <= col <= _REACH and 0 <= rotation < 360 and rotation % 90 == 0:
-        places = _PLACES.get(tile)
-        if places is None:
-            if len(_PLACES) >= 4096:
-                _PLACES.clear()
-            places = _PLACES[tile] = [b""] * (_SQUARES * _SQUARES * 4)
-        index = ((row + _REACH) * _SQUARES + col + _REACH) * 4 + rotation // 90
-        field = places[index]
-        if not field:
-            field = places[index] = _placed_field(tile, row, col, rotation)
-        return field
-    return _placed_field(tile, row, col, rotation)
+        tail = _PLACES[((row + _REACH) * _SQUARES + col + _REACH) * 4 + rotation // 90]
+    else:
+        tail = varint_field(TILE_ROW, row) + varint_field(TILE_COL, col) + varint_field(TILE_ROTATION, rotation)
+    size = len(tile_field) + len(tail)
+    return (_SHOP_HEADS[size] if size < 1024 else P_SHOP + varint(size)) + tile_field + tail
 
 
-def _placed_field(tile: str, row: int, col: int, rotation: int) -> bytes:
-    """A Player field 3: `tile` at (row, col), turned by `rotation`."""
-    return message_field(
-        P_SHOP,
-        string_field(TILE_ID, tile) + varint_field(TILE_ROW, row) + varint_field(TILE_COL, col) + varint_field(TILE_ROTATION, rotation),
-    )
-
-
-#: a tile id -> its Player field 3 at each square within reach and rotation (square * 4 + rotation / 90), written
-#: the first time that tile is shown there so
-_PLACES: Final[dict[str, list[bytes]]] = {}
+#: a tile id -> its PlacedTile field 1
+_TILE_IDS: Final[dict[str, bytes]] = {}
+#: PlacedTile fields 2-4 (row, col, rotation) of a tile at a square within reach, by square * 4 + rotation / 90
+_PLACES: Final = tuple(
+    varint_field(TILE_ROW, row) + varint_field(TILE_COL, col) + varint_field(TILE_ROTATION, rotation)
+    for row in range(-_REACH, _REACH + 1)
+    for col in range(-_REACH, _REACH + 1)
+    for rotation in (0, 90, 180, 270)
+)
+#: Player field 3's key and length, by length
+_SHOP_HEADS: Final = tuple(P_SHOP + varint(size) for size in range(1024))
 
 
 def _chips_block(seat: Seat, chips: list[Chip]) -> bytes:
