@@ -179,23 +179,22 @@ class _Chips:
         self.written = b""
 
 
-class _Mark:
-    """A mark no other call has made (`_Shop.marks`)."""
-
-
 class _Shop:
     """A seat's shop as last written, square by square: the (tile, rotation) pair at each square (kept, so that its
     identity is never another's) with its Player field 3, and the shop's fields joined in (row, col) order. A board
     is written again at each placement, all its tiles but one unchanged: only the new tile's field is written.
 
     `marks[square]` is the mark of the last call that found a tile at that square: the squares marked with `mark`
-    are exactly the shop last seen (a square a shop no longer holds keeps an older mark)."""
+    are exactly the shop last seen (a square a shop no longer holds keeps an older mark). Marks are compared by
+    identity: each call makes its own (a new int, never made again by this seat's calls)."""
 
     def __init__(self) -> None:
         self.pairs: list[object] = [None] * (_SQUARES * _SQUARES)
         self.fields: list[bytes] = [b""] * (_SQUARES * _SQUARES)
         self.marks: list[object] = [None] * (_SQUARES * _SQUARES)
-        self.mark: object = _Mark()
+        self.mark: object = None
+        #: the number the last mark was made from (a mark is a new int object: no garbage collector's work)
+        self.serial = 1 << 20
         #: how many tiles the shop last seen held (-1: nothing kept)
         self.count = -1
         self.block = b""
@@ -534,7 +533,8 @@ def _shop_block(seat: Seat, player: PlayerState) -> bytes:
     fields = kept.fields
     marks = kept.marks
     last = kept.mark
-    mark = _Mark()
+    kept.serial += 1
+    mark: object = kept.serial  # a new object, held as the mark of this pass
     same = len(shop) == kept.count
     top = left = _REACH
     bottom = right = -_REACH
