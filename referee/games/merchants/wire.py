@@ -117,7 +117,7 @@ _PUBLIC_TOKENS: Final = [-1] * _PUBLICS_KEPT
 _PUBLIC_BYTES: Final = [b""] * _PUBLICS_KEPT
 #: board token -> what a seat's public board shows (`_Board`)
 _BOARDS: Final[dict[int, _Board]] = {}
-_BOARDS_KEPT: Final = 512
+_BOARDS_KEPT: Final = 128
 #: layout token * 2 + trend cards revealed -> View fields 7-9 (the layout rows, the D card)
 _LAYOUTS: Final[dict[int, bytes]] = {}
 #: phase -> (players, round, pick, solo, back side as one number: `_head_number`) -> View fields 1-6 (a few dozen a game)
@@ -148,13 +148,14 @@ _SQUARES: Final = 2 * _REACH + 1
 
 
 class _Board:
-    """A seat's public board as written for one board token: its Player fields 1-6 (`pieces`, `size` bytes in all)
-    and 9 (`final`), and its whole View field 10 as last written with the hand size and reputation count it was
-    written with (they change without the board)."""
+    """A seat's public board as written for one board token: its Player fields 1-2 (`head`), 3 (`shop`), 4-6
+    (`rest`) and 9 (`final`), and its whole View field 10 as last written with the hand size and reputation count it
+    was written with (they change without the board). Bytes only: nothing for the garbage collector to go through."""
 
-    def __init__(self, pieces: list[bytes], size: int, final: bytes) -> None:
-        self.pieces = pieces
-        self.size = size
+    def __init__(self, head: bytes, shop: bytes, rest: bytes, final: bytes) -> None:
+        self.head = head
+        self.shop = shop
+        self.rest = rest
         self.final = final
         self.hand = -1
         self.reputation = -1
@@ -205,7 +206,7 @@ class _SeatBoard:
 
     def __init__(self) -> None:
         self.token = -1
-        self.board = _Board([], 0, b"")
+        self.board = _Board(b"", b"", b"", b"")
 
 
 class _Last:
@@ -326,7 +327,9 @@ def _sorted_elements(memory: list[_Texts], seat: Seat, texts: list[str], element
         return b"".join([_element(elements, field_key, text) for text in sorted(texts)])
     kept = memory[seat]
     if kept.empty or kept.texts != texts:
-        kept.texts = list(texts)
+        copy = kept.texts  # kept in place: no new list for the garbage collector to follow
+        copy.clear()
+        copy.extend(texts)
         kept.written = _elements(sorted(texts), elements, field_key)
         kept.empty = False
     return kept.written
@@ -350,7 +353,9 @@ def _kept_elements(memory: list[_Texts], seat: Seat, texts: list[str], elements:
         return _elements(texts, elements, field_key)
     kept = memory[seat]
     if kept.empty or kept.texts != texts:
-        kept.texts = list(texts)
+        copy = kept.texts  # kept in place: no new list for the garbage collector to follow
+        copy.clear()
+        copy.extend(texts)
         kept.written = _elements(texts, elements, field_key)
         kept.empty = False
     return kept.written
@@ -437,14 +442,14 @@ def _public(state: MerchantsState) -> bytes:
         if board.hand != hand or board.reputation != reputation:
             hand_field = _HAND_SIZES[hand] if hand < 1024 else varint_field(P_HAND_SIZE, hand)
             reputation_field = _REPUTATION_COUNTS[reputation] if reputation < 1024 else varint_field(P_REPUTATION_COUNT, reputation)
+            head = board.head
+            shop = board.shop
+            rest = board.rest
             final = board.final
-            size = board.size + len(hand_field) + len(reputation_field) + len(final)
-            pieces = [SEATS, _SMALL[size] if size < 1024 else varint(size)]
-            pieces.extend(board.pieces)
-            pieces.append(hand_field)
-            pieces.append(reputation_field)
-            pieces.append(final)
-            board.whole = b"".join(pieces)
+            size = len(head) + len(shop) + len(rest) + len(hand_field) + len(reputation_field) + len(final)
+            board.whole = b"".join([
+                SEATS, _SMALL[size] if size < 1024 else varint(size), head, shop, rest, hand_field, reputation_field, final,
+            ])
             board.hand = hand
             board.reputation = reputation
         parts.append(board.whole)
@@ -456,7 +461,9 @@ def _public(state: MerchantsState) -> bytes:
     if solo_removed:
         removed = _REMOVED
         if removed.empty or removed.texts != solo_removed:  # grows by a hand a pick: written again only then
-            removed.texts = list(solo_removed)
+            copy = removed.texts
+            copy.clear()
+            copy.extend(solo_removed)
             removed.written = _elements(solo_removed, _SOLO_REMOVED, SOLO_REMOVED)
             removed.empty = False
         parts.append(removed.written)
@@ -499,27 +506,17 @@ def _layout(state: MerchantsState, revealed: bool) -> bytes:
 def _board(seat: Seat, player: PlayerState) -> _Board:
     """Seat `seat`'s Player fields 1-6 (seat, score, shop by square, discards, unused chips, chips) and 9 (its
     final record), each part as last written for the seat where it is unchanged."""
-    pieces = [
-        _PLAYER_SEATS[seat] if 0 <= seat < 1024 else varint_field(P_SEAT, seat),
-        _score_field(player.score),
-        _shop_block(seat, player),
+    head = _PLAYER_SEATS[seat] if 0 <= seat < 1024 else varint_field(P_SEAT, seat)
+    score = player.score
+    head += _SCORES[score] if 0 <= score < 1024 else varint_field(P_SCORE, score)
+    rest = b"".join([
         _kept_elements(_SEAT_DISCARDS, seat, player.discards, _DISCARDS, P_DISCARDS),
         _kept_elements(_SEAT_UNUSED, seat, player.unused_chips, _UNUSED, P_UNUSED),
         _chips_block(seat, player.chips),
-    ]
-    size = 0
-    for piece in pieces:
-        size += len(piece)
+    ])
     final = player.final
     tail = b"" if final is None else message_field(P_FINAL, encode(pb.FinalScore, final).SerializeToString())
-    return _Board(pieces, size, tail)
-
-
-def _score_field(score: int) -> bytes:
-    """Player field 2 (int32: a negative score in ten bytes)."""
-    if 0 <= score < 1024:
-        return _SCORES[score]
-    return varint_field(P_SCORE, score)
+    return _Board(head, _shop_block(seat, player), rest, tail)
 
 
 def _shop_block(seat: Seat, player: PlayerState) -> bytes:
@@ -615,7 +612,9 @@ def _chips_block(seat: Seat, chips: list[Chip]) -> bytes:
     else:
         kept = _Chips()
     written = b"".join([_chip(chip) for chip in chips])
-    kept.chips = list(chips)
+    copy = kept.chips
+    copy.clear()
+    copy.extend(chips)
     kept.written = written
     return written
 
