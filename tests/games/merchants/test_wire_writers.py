@@ -214,3 +214,38 @@ def test_boards_edited_from_outside_are_written_again() -> None:
     check()
     state.players_state[0].discards.append(gone[0])  # a board whose shop is unchanged but its discards
     check()
+
+
+def test_hands_edited_from_outside_are_written_again() -> None:
+    """A draft hand changed in place in any way (a tile taken, two taken, one added, the order changed, a bundle
+    swapped for another) is written as protobuf writes it; one tile taken is the usual change (a pick)."""
+    from referee.games.merchants.state import TOKENS
+
+    rng = random.Random(8)
+    state = GAME.new_initial_state(GAME.make_config(3))
+    while not state.is_terminal() and not (state.players_state[0].bundle and len(state.players_state[0].bundle.tiles) >= 5):
+        _play(state, rng)
+    bundle = state.players_state[0].bundle
+    assert bundle is not None
+    tiles = bundle.tiles
+
+    def check() -> None:
+        state.public_token = TOKENS.new()  # the hands' sizes are public: what a change from outside gives a state
+        for seat in range(3):
+            assert WIRE.view_bytes(state, seat, None) == WIRE.view_message(state.private_view(seat)).SerializeToString()
+
+    check()
+    for edit in (
+        lambda: tiles.pop(2),
+        lambda: tiles.pop(),
+        lambda: tiles.pop(0),
+        lambda: tiles.insert(1, tiles[0]),
+        lambda: tiles.reverse(),
+        lambda: tiles.extend(["zz", "aa"]),
+        lambda: (tiles.pop(0), tiles.pop()),
+    ):
+        edit()
+        check()
+    players = state.players_state
+    players[0].bundle, players[1].bundle = players[1].bundle, players[0].bundle
+    check()
