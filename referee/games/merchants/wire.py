@@ -27,8 +27,9 @@ from typing import Final, cast
 from b99.games import merchants_pb2 as pb
 
 from referee.engine import GameState, Seat
+from referee.games.merchants.data import DUNGEONS
 from referee.games.merchants.event_wire import write_event
-from referee.games.merchants.state import OVER, Bundle, Chip, MerchantsState, PlayerState
+from referee.games.merchants.state import OVER, Chip, MerchantsState, PlayerState
 from referee.wire import (
     SMALL_VARINTS,
     GameWire,
@@ -229,7 +230,8 @@ class _Last:
 _LAST: Final = _Last()
 #: the board last shown at each seat's place, by seat (found before the boards kept by token)
 _SEAT_BOARDS: Final = [_SeatBoard() for _ in range(16)]
-#: each seat's reputation cards as last written (`_Texts`), by seat
+#: each seat's hand and reputation cards as last written (`_Texts`), by seat
+_HANDS: Final = [_Texts() for _ in range(16)]
 _REPUTATIONS: Final = [_Texts() for _ in range(16)]
 #: each seat's shop, discards, unused chips and used chips as last written, by seat
 _SHOPS: Final = [_Shop() for _ in range(16)]
@@ -281,7 +283,7 @@ def view_parts(position: GameState, seat: Seat, shared: SharedParts | None, part
     if bundle is not None:
         tiles = bundle.tiles
         if tiles:
-            written = _hand(seat, bundle, tiles)
+            written = _sorted_elements(_HANDS, seat, tiles, _HAND, HAND)
             parts.append(written)
             size += len(written)
     reputation = player.reputation
@@ -317,84 +319,6 @@ def view_parts(position: GameState, seat: Seat, shared: SharedParts | None, part
         parts.append(target_field)
         size += len(target_field)
     return size
-
-
-class _Hand:
-    """A draft hand (a Bundle, kept so that its id is never another's) as last written: a copy of its tiles in its
-    order, its tiles sorted with their elements of View field 16, and those joined."""
-
-    def __init__(self, bundle: Bundle | None) -> None:
-        self.bundle = bundle
-        self.tiles: list[str] = []
-        self.ordered: list[str] = []
-        self.elements: list[bytes] = []
-        self.written = b""
-
-
-#: id(bundle) -> that bundle's hand as last written (`_Hand`); the hand last shown to each seat, by seat
-_BUNDLES: Final[dict[int, _Hand]] = {}
-_SEAT_HANDS: Final = [_Hand(None) for _ in range(16)]
-
-
-def _hand(seat: Seat, bundle: Bundle, tiles: list[str]) -> bytes:
-    """View field 16 (the seat's hand, sorted): as last shown to the seat while unchanged, else as last written for
-    its bundle, with the one tile taken from it since left out (a hand loses a tile a pick, then passes on)."""
-    if 0 <= seat < 16:
-        shown = _SEAT_HANDS[seat]
-        if shown.bundle is bundle and shown.tiles == tiles:
-            return shown.written
-    hand = _BUNDLES.get(id(bundle))
-    if hand is None or hand.bundle is not bundle:
-        if len(_BUNDLES) >= 64:
-            _BUNDLES.clear()
-        hand = _BUNDLES[id(bundle)] = _Hand(bundle)
-        _write_hand(hand, tiles)
-    elif hand.tiles != tiles and not _hand_less_one(hand, tiles):
-        _write_hand(hand, tiles)
-    if 0 <= seat < 16:
-        _SEAT_HANDS[seat] = hand
-    return hand.written
-
-
-def _write_hand(hand: _Hand, tiles: list[str]) -> None:
-    """`hand` written from `tiles` afresh."""
-    copy = hand.tiles
-    copy.clear()
-    copy.extend(tiles)
-    ordered = sorted(tiles)
-    elements = []
-    for text in ordered:
-        element = _HAND.get(text)
-        if element is None:
-            element = _element(_HAND, HAND, text)
-        elements.append(element)
-    hand.ordered = ordered
-    hand.elements = elements
-    hand.written = b"".join(elements)
-
-
-def _hand_less_one(hand: _Hand, tiles: list[str]) -> bool:
-    """Where `tiles` are the hand's tiles but one, in their order: that tile left out of `hand` (True)."""
-    old = hand.tiles
-    count = len(tiles)
-    if count != len(old) - 1:
-        return False
-    index = 0
-    while index < count and tiles[index] == old[index]:
-        index += 1
-    rest = index
-    while rest < count:
-        if tiles[rest] != old[rest + 1]:
-            return False
-        rest += 1
-    removed = old[index]
-    ordered = hand.ordered
-    place = ordered.index(removed)
-    del ordered[place]
-    del hand.elements[place]
-    del old[index]
-    hand.written = b"".join(hand.elements)
-    return True
 
 
 def _sorted_elements(memory: list[_Texts], seat: Seat, texts: list[str], elements: dict[str, bytes], field_key: bytes) -> bytes:
@@ -561,32 +485,47 @@ def _head_number(players: int, round_number: int, pick: int, solo: bool, back_si
 
 
 def _layout(state: MerchantsState, revealed: bool) -> bytes:
-    """View fields 7-9: the layout rows (with the C cards once revealed) and the D card with its kind."""
+    """View fields 7-9: the layout rows (with the C cards once revealed: `MerchantsState.layout_rows`, read from
+    the state's fields) and the D card with its kind."""
     parts = []
-    for row in state.layout_rows(with_hidden=revealed):
-        texts: tuple[str, str, str, str, str, str | None, str | None] = (
-            row["dungeon"], row["a_card"], row["a_face"], row["b_card"], row["b_face"], row.get("c_card"), row.get("c_kind"),
-        )
+    layout = state.layout
+    c_cards = state.c_cards
+    grey = state.grey
+    for dungeon in _DUNGEONS:
+        a_side = layout.get((dungeon, "A"))
+        b_side = layout.get((dungeon, "B"))
+        if a_side is None or b_side is None:
+            continue
+        a_card, a_face = a_side
+        b_card, b_face = b_side
+        c_card: str | None = None
+        c_kind: str | None = None
+        if revealed and dungeon in c_cards and dungeon in grey:
+            c_card = c_cards[dungeon]
+            c_kind = state.data.grey_kinds[grey[dungeon]]
+        texts = (dungeon, a_card, a_face, b_card, b_face, c_card, c_kind)
         field = _LAYOUT_ROWS.get(texts)
         if field is None:
             if len(_LAYOUT_ROWS) >= 4096:
                 _LAYOUT_ROWS.clear()
             field = _LAYOUT_ROWS[texts] = message_field(LAYOUT, b"".join([
-                string_field(ROW_DUNGEON, texts[0]),
-                string_field(ROW_A_CARD, texts[1]),
-                string_field(ROW_A_FACE, texts[2]),
-                string_field(ROW_B_CARD, texts[3]),
-                string_field(ROW_B_FACE, texts[4]),
-                optional_string_field(ROW_C_CARD, texts[5]),
-                optional_string_field(ROW_C_KIND, texts[6]),
+                string_field(ROW_DUNGEON, dungeon),
+                string_field(ROW_A_CARD, a_card),
+                string_field(ROW_A_FACE, a_face),
+                string_field(ROW_B_CARD, b_card),
+                string_field(ROW_B_FACE, b_face),
+                optional_string_field(ROW_C_CARD, c_card),
+                optional_string_field(ROW_C_KIND, c_kind),
             ]))
         parts.append(field)
     if revealed and state.d_card is not None:
         parts.append(optional_string_field(D_CARD, state.d_card))
-        parts.append(optional_string_field(D_KIND, state.data.grey_kinds[state.grey["D"]]))
+        parts.append(optional_string_field(D_KIND, state.data.grey_kinds[grey["D"]]))
     return b"".join(parts)
 
 
+#: the dungeons, in the layout's order
+_DUNGEONS: Final = tuple(DUNGEONS)
 #: a layout row's texts (dungeon, A card and face, B card and face, C card and kind or None) -> its View field 7
 _LAYOUT_ROWS: Final[dict[tuple[str, str, str, str, str, str | None, str | None], bytes]] = {}
 
