@@ -533,9 +533,10 @@ _LAYOUT_ROWS: Final[dict[tuple[str, str, str, str, str, str | None, str | None],
 def _board(seat: Seat, player: PlayerState) -> _Board:
     """Seat `seat`'s Player fields 1-6 (seat, score, shop by square, discards, unused chips, chips) and 9 (its
     final record), each part as last written for the seat where it is unchanged."""
-    head = _PLAYER_SEATS[seat] if 0 <= seat < 1024 else varint_field(P_SEAT, seat)
     score = player.score
-    head += _SCORES[score] if 0 <= score < 1024 else varint_field(P_SCORE, score)
+    head = (_PLAYER_SEATS[seat] if 0 <= seat < 1024 else varint_field(P_SEAT, seat)) + (
+        _SCORES[score] if 0 <= score < 1024 else varint_field(P_SCORE, score)
+    )
     rest = b"".join([
         _kept_elements(_SEAT_DISCARDS, seat, player.discards, _DISCARDS, P_DISCARDS),
         _kept_elements(_SEAT_UNUSED, seat, player.unused_chips, _UNUSED, P_UNUSED),
