@@ -461,12 +461,8 @@ def _public(state: MerchantsState) -> bytes:
     solo_removed = state.solo_removed
     if solo_removed:
         removed = _REMOVED
-        if removed.empty or removed.texts != solo_removed:  # grows by a hand a pick: written again only then
-            copy = removed.texts
-            copy.clear()
-            copy.extend(solo_removed)
-            removed.written = _elements(solo_removed, _SOLO_REMOVED, SOLO_REMOVED)
-            removed.empty = False
+        if removed.empty or removed.texts != solo_removed:
+            _grow_removed(removed, solo_removed)
         parts.append(removed.written)
     if phase != OVER and round_number >= 1 and not solo:
         parts.append(PASS_RIGHT if round_number == 2 else PASS_LEFT)
@@ -475,6 +471,28 @@ def _public(state: MerchantsState) -> bytes:
 
 #: a tile id -> its element of View field 13 (the tiles a solo game removed)
 _SOLO_REMOVED: Final[dict[str, bytes]] = {}
+
+
+def _grow_removed(removed: _Texts, solo_removed: list[str]) -> None:
+    """View field 13 written again for `solo_removed`: only its new tiles' elements where the list last written is
+    its start (the list grows by a hand a pick), else all of it."""
+    kept = removed.texts
+    count = len(kept)
+    start = not removed.empty and count < len(solo_removed)
+    index = 0
+    while start and index < count:
+        if kept[index] != solo_removed[index]:
+            start = False
+        index += 1
+    if start:
+        added = solo_removed[count:]
+        removed.written += _elements(added, _SOLO_REMOVED, SOLO_REMOVED)
+        kept.extend(added)
+    else:
+        kept.clear()
+        kept.extend(solo_removed)
+        removed.written = _elements(solo_removed, _SOLO_REMOVED, SOLO_REMOVED)
+        removed.empty = False
 
 
 def _head_number(players: int, round_number: int, pick: int, solo: bool, back_side: bool) -> int:
