@@ -20,9 +20,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-#: Merchants of B99's engine: the one engine whose pure-Python speed held its search back (docs/benchmarks.md)
+#: Merchants of B99's engine: the one engine whose pure-Python speed held its search back (docs/benchmarks.md), and its
+#: View writer (wire.py), which reads the engine's state: compiled with it, its reads of the state's fields are direct
 MERCHANTS = "referee.games.merchants.native"
-#: what writes a decision request's bytes: the arena's wire helpers, messages, and each game's view writer
+#: what writes a decision request's bytes: the arena's wire helpers, messages, and each game's view writer (but
+#: Merchants of B99's, in MERCHANTS)
 WRITERS = "referee.writers"
 #: the training environments' hot path (sdk/envs/)
 ENVS = "sdk.envs.native"
@@ -39,6 +41,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
         "referee.games.merchants.options",
         "referee.games.merchants.state",
         "referee.games.merchants.views",
+        "referee.games.merchants.wire",
     ),
     WRITERS: (
         "referee.wire",
@@ -47,7 +50,6 @@ GROUPS: dict[str, tuple[str, ...]] = {
         "referee.games.fuji99.wire",
         "referee.games.magnificent.wire",
         "referee.games.merchants.event_wire",
-        "referee.games.merchants.wire",
         "referee.games.underground_dice.wire",
     ),
     ENVS: (

@@ -1,13 +1,20 @@
 """Merchants of B99's typed messages (proto/b99/games/merchants.proto), and its View written from the state.
 
-`view_bytes` writes the bytes of `View(**build_view(state, seat))` in field-number order: the public fields
-(1-14), then the seat's own (15-20: its hand, reputation cards and pending answers). The public fields are
-written once per position for every seat (kept by `MerchantsState.public_token`, which the state replaces at
-every decision and chance outcome); a seat's public board and the layout change a few times a game: each is
-written once and then found by the token the state replaces wherever that part changes (`board_tokens`,
-`layout_token`), so a view costs no key built from the part's contents; a seat's hand and reputation cards and
-a shop's tiles are kept while they are unchanged. Tests compare the bytes with the dict views on random games of
-every variant, in copies and determinized worlds too.
+`view_parts` writes the bytes of `View(**build_view(state, seat))` in field-number order, as pieces a request
+joins with its own (`view_bytes` joins them alone): the public fields (1-14), then the seat's own (15-20: its
+hand, reputation cards and pending answers). The public fields are written once per position for every seat
+(kept by `MerchantsState.public_token`, which the state replaces at every decision and chance outcome); a seat's
+public board and the layout change a few times a game: each is written once and then found by the token the
+state replaces wherever that part changes (`board_tokens`, `layout_token`), so a view costs no key built from
+the part's contents. A board written anew reuses what it still shows as last written for that seat (its shop's
+tiles square by square, its discards, unused and used chips), and a seat's hand and reputation cards are kept
+while they are unchanged. Tests compare the bytes with the dict views on random games of every variant, in
+copies and determinized worlds too.
+
+This module is compiled with the engine (referee/compiled.py: the Merchants of B99 group), so that it reads the
+state's fields directly; what it calls of the shared writers (referee/wire.py, another group) runs only where a
+part is written for the first time, never per request: the varints and fields it writes per request are its own
+(`_varint`, the tables below).
 
 Most of the game's events are written by `event_wire.write_event` (the draft's and the rounds' kinds), as the
 shared writer's `GameWire.write_event`, which keeps their fields in its runs as any other's.
@@ -20,8 +27,9 @@ from typing import Final, cast
 from b99.games import merchants_pb2 as pb
 
 from referee.engine import GameState, Seat
+from referee.games.merchants.data import DUNGEONS
 from referee.games.merchants.event_wire import write_event
-from referee.games.merchants.state import OVER, Chip, MerchantsState
+from referee.games.merchants.state import OVER, Chip, MerchantsState, PlayerState
 from referee.wire import (
     SMALL_VARINTS,
     GameWire,
@@ -31,7 +39,6 @@ from referee.wire import (
     message_field,
     optional_string_field,
     string_field,
-    strings_field,
     varint,
     varint_field,
 )
@@ -56,6 +63,14 @@ REPUTATION_HAND: Final = key(17, 2)
 RETURNED: Final = key(18, 2)
 PENDING_TILE: Final = key(19, 2)
 PENDING_TARGET: Final = key(20, 2)
+# LayoutRow (a row of View field 7)
+ROW_DUNGEON: Final = key(1, 2)
+ROW_A_CARD: Final = key(2, 2)
+ROW_A_FACE: Final = key(3, 2)
+ROW_B_CARD: Final = key(4, 2)
+ROW_B_FACE: Final = key(5, 2)
+ROW_C_CARD: Final = key(6, 2)
+ROW_C_KIND: Final = key(7, 2)
 TARGET_ROW: Final = key(1, 0)
 TARGET_COL: Final = key(2, 0)
 TARGET_MODE: Final = key(3, 2)
@@ -80,26 +95,43 @@ CHIP_DUNGEON: Final = key(2, 2)
 CHIP_THUMB: Final = key(3, 0)
 CHIP_POINTS: Final = key(4, 0)
 
-#: public token -> View fields 1-14 (what every seat sees alike); the last one written is also kept apart (`_LAST`)
-_PUBLICS: Final[dict[int, bytes]] = {}
-_PUBLICS_KEPT: Final = 64
+#: varints of 0..1023 (referee.wire's, held here: a constant of this module is read without a lookup)
+_SMALL: Final[tuple[bytes, ...]] = tuple(SMALL_VARINTS)
+
+
+def _varint(value: int) -> bytes:
+    """`value` as a varint (referee.wire's `varint`, called only for values outside 0..1023)."""
+    if 0 <= value < 1024:
+        return _SMALL[value]
+    return varint(value)
+
+
+def _small_fields(field_key: bytes) -> tuple[bytes, ...]:
+    """An integer field of `field_key` holding 0..1023, by value."""
+    return tuple(varint_field(field_key, value) for value in range(1024))
+
+
+#: the public tokens of the last few positions viewed and their View fields 1-14 (what every seat sees alike), the
+#: last one written replaced first; the last one viewed is also kept apart (`_LAST`)
+_PUBLICS_KEPT: Final = 8
+_PUBLIC_TOKENS: Final = [-1] * _PUBLICS_KEPT
+_PUBLIC_BYTES: Final = [b""] * _PUBLICS_KEPT
 #: board token -> what a seat's public board shows (`_Board`)
 _BOARDS: Final[dict[int, _Board]] = {}
-_BOARDS_KEPT: Final = 512
+_BOARDS_KEPT: Final = 128
 #: layout token * 2 + trend cards revealed -> View fields 7-9 (the layout rows, the D card)
 _LAYOUTS: Final[dict[int, bytes]] = {}
-#: id(chip) -> (the chip, its Player field 6): a used chip never changes (kept, so that its id is never another's)
-_CHIPS: Final[dict[int, tuple[Chip, bytes]]] = {}
-#: id((tile, rotation) placed in a shop) -> that pair with its row, column and Player field 3 (`_Placed`): the pair a
-#: shop holds is made where the tile is placed and never changed (kept, so that its id is never another's)
-_PLACED: Final[dict[int, _Placed]] = {}
 #: phase -> (players, round, pick, solo, back side as one number: `_head_number`) -> View fields 1-6 (a few dozen a game)
 _HEADS: Final[dict[str, dict[int, bytes]]] = {}
-#: View field 15 (the viewing seat) of each seat
+#: View field 15 (the viewing seat) of each seat, and Player field 1 (a board's seat)
 _SEAT_FIELDS: Final = tuple(SEAT + varint(seat) for seat in range(16))
-#: Player fields 7 (hand size) and 8 (reputation cards held) by value
-_HAND_SIZES: Final = tuple(varint_field(P_HAND_SIZE, size) for size in range(128))
-_REPUTATION_COUNTS: Final = tuple(varint_field(P_REPUTATION_COUNT, count) for count in range(128))
+_PLAYER_SEATS: Final = _small_fields(P_SEAT)
+#: Player fields 2 (score), 7 (hand size) and 8 (reputation cards held), View fields 11 and 12, by value
+_SCORES: Final = _small_fields(P_SCORE)
+_HAND_SIZES: Final = _small_fields(P_HAND_SIZE)
+_REPUTATION_COUNTS: Final = _small_fields(P_REPUTATION_COUNT)
+_SUPPLY_SIZES: Final = _small_fields(SUPPLY_SIZE)
+_DECK_SIZES: Final = _small_fields(REPUTATION_DECK_SIZE)
 #: a tile or card id -> its element of View field 16 (hand), 17 (reputation hand), 18 (returned reputation), 19 (the
 #: pending tile); a discarded tile or unused chip -> its element of Player field 4 or 5
 _HAND: Final[dict[str, bytes]] = {}
@@ -110,15 +142,21 @@ _DISCARDS: Final[dict[str, bytes]] = {}
 _UNUSED: Final[dict[str, bytes]] = {}
 #: (row, col, mode) -> View field 20 (the pending target)
 _TARGETS: Final[dict[object, bytes]] = {}
+#: a shop's squares lie within this many rows and columns of its first tile's (0, 0) (shop.MAX_SIDE - 1): _SQUARES by
+#: _SQUARES of them, kept square by square for each seat (`_Shop`)
+_REACH: Final = 3
+_SQUARES: Final = 2 * _REACH + 1
 
 
 class _Board:
-    """A seat's public board as written for one board token: its Player fields 1-6 and 9 (all of
-    views._public_player but the hand size and reputation count), and its whole View field 10 as last written
-    with the hand size and reputation count it was written with (they change without the board)."""
+    """A seat's public board as written for one board token: its Player fields 1-2 (`head`), 3 (`shop`), 4-6
+    (`rest`) and 9 (`final`), and its whole View field 10 as last written with the hand size and reputation count it
+    was written with (they change without the board). Bytes only: nothing for the garbage collector to go through."""
 
-    def __init__(self, fields: bytes, final: bytes) -> None:
-        self.fields = fields
+    def __init__(self, head: bytes, shop: bytes, rest: bytes, final: bytes) -> None:
+        self.head = head
+        self.shop = shop
+        self.rest = rest
         self.final = final
         self.hand = -1
         self.reputation = -1
@@ -135,6 +173,43 @@ class _Texts:
         self.empty = True
 
 
+class _Chips:
+    """A seat's used chips as last written: a copy of the list and their Player fields 6 joined."""
+
+    def __init__(self) -> None:
+        self.chips: list[Chip] = []
+        self.written = b""
+
+
+class _Shop:
+    """A seat's shop as last written, square by square: the (tile, rotation) pair at each square (kept, so that its
+    identity is never another's) with its Player field 3, and the shop's fields joined in (row, col) order. A board
+    is written again at each placement, all its tiles but one unchanged: only the new tile's field is written.
+
+    `marks[square]` is the mark of the last call that found a tile at that square: the squares marked with `mark`
+    are exactly the shop last seen (a square a shop no longer holds keeps an older mark). Marks are compared by
+    identity: each call makes its own (a new int, never made again by this seat's calls)."""
+
+    def __init__(self) -> None:
+        self.pairs: list[object] = [None] * (_SQUARES * _SQUARES)
+        self.fields: list[bytes] = [b""] * (_SQUARES * _SQUARES)
+        self.marks: list[object] = [None] * (_SQUARES * _SQUARES)
+        self.mark: object = None
+        #: the number the last mark was made from (a mark is a new int object: no garbage collector's work)
+        self.serial = 1 << 20
+        #: how many tiles the shop last seen held (-1: nothing kept)
+        self.count = -1
+        self.block = b""
+
+
+class _SeatBoard:
+    """The board last shown at a seat's place: its token and what was written for it (`_Board`)."""
+
+    def __init__(self) -> None:
+        self.token = -1
+        self.board = _Board(b"", b"", b"", b"")
+
+
 class _Last:
     """The public fields last written, by the public token they were written for (most requests of a decision are
     for the state the request before was for)."""
@@ -142,64 +217,108 @@ class _Last:
     def __init__(self) -> None:
         self.token = -1
         self.public = b""
+        #: where in _PUBLIC_TOKENS the last public fields written are
+        self.slot = -1
+        #: the layout key (`_public`) and View fields 7-9 last written
+        self.layout_key = -1
+        self.layout = b""
+        #: the config last seen and its player count
+        self.config: object = None
+        self.players = 0
 
 
 _LAST: Final = _Last()
+#: the board last shown at each seat's place, by seat (found before the boards kept by token)
+_SEAT_BOARDS: Final = [_SeatBoard() for _ in range(16)]
 #: each seat's hand and reputation cards as last written (`_Texts`), by seat
 _HANDS: Final = [_Texts() for _ in range(16)]
 _REPUTATIONS: Final = [_Texts() for _ in range(16)]
+#: each seat's shop, discards, unused chips and used chips as last written, by seat
+_SHOPS: Final = [_Shop() for _ in range(16)]
+_SEAT_DISCARDS: Final = [_Texts() for _ in range(16)]
+_SEAT_UNUSED: Final = [_Texts() for _ in range(16)]
+_SEAT_CHIPS: Final = [_Chips() for _ in range(16)]
 #: the tiles a solo game removed (View field 13) as last written
 _REMOVED: Final = _Texts()
 
 
 def view_bytes(position: GameState, seat: Seat, shared: SharedParts | None = None) -> bytes:
-    """`seat`'s serialized View (the bytes of its dict view through the View message): the public fields,
-    written once per position for all seats (`shared` is not needed), then the seat's own."""
+    """`seat`'s serialized View (the bytes of its dict view through the View message): `view_parts` joined."""
+    parts: list[bytes] = []
+    view_parts(position, seat, shared, parts)
+    return b"".join(parts)
+
+
+def view_parts(position: GameState, seat: Seat, shared: SharedParts | None, parts: list[bytes]) -> int:
+    """`seat`'s View as pieces appended to `parts` (`view_bytes` is their join): the public fields, written once
+    per position for all seats (`shared` is not needed), then the seat's own; returns their size."""
     state = cast(MerchantsState, position)
-    token: int = state.public_token
+    token = state.public_token
     last = _LAST
     if last.token == token:
         public = last.public
     else:
-        found = _PUBLICS.get(token)
-        if found is None:
-            if len(_PUBLICS) >= _PUBLICS_KEPT:
-                _PUBLICS.clear()
-            found = _PUBLICS[token] = _public(state)
-        public = found
+        tokens = _PUBLIC_TOKENS
+        slot = -1
+        for index in range(_PUBLICS_KEPT):
+            if tokens[index] == token:
+                slot = index
+                break
+        if slot >= 0:
+            public = _PUBLIC_BYTES[slot]
+        else:
+            public = _public(state)
+            slot = last.slot + 1 if last.slot + 1 < _PUBLICS_KEPT else 0
+            tokens[slot] = token
+            _PUBLIC_BYTES[slot] = public
+            last.slot = slot
         last.token = token
-        last.public = found
+        last.public = public
     player = state.players_state[seat]
-    parts = [public, _SEAT_FIELDS[seat] if 0 <= seat < 16 else SEAT + varint(seat)]
+    seat_field = _SEAT_FIELDS[seat] if 0 <= seat < 16 else SEAT + varint(seat)
+    parts.append(public)
+    parts.append(seat_field)
+    size = len(public) + len(seat_field)
     bundle = player.bundle
     if bundle is not None:
         tiles = bundle.tiles
         if tiles:
-            parts.append(_sorted_elements(_HANDS, seat, tiles, _HAND, HAND))
+            written = _sorted_elements(_HANDS, seat, tiles, _HAND, HAND)
+            parts.append(written)
+            size += len(written)
     reputation = player.reputation
     if reputation:
-        parts.append(_sorted_elements(_REPUTATIONS, seat, reputation, _REPUTATION, REPUTATION_HAND))
+        written = _sorted_elements(_REPUTATIONS, seat, reputation, _REPUTATION, REPUTATION_HAND)
+        parts.append(written)
+        size += len(written)
     returned = player.returned
     if returned:
         for card in returned:
             element = _RETURNED.get(card)
-            parts.append(_element(_RETURNED, RETURNED, card) if element is None else element)
+            if element is None:
+                element = _element(_RETURNED, RETURNED, card)
+            parts.append(element)
+            size += len(element)
     pending_tile = player.pending_tile
     if pending_tile is not None:
         element = _PENDING_TILES.get(pending_tile)
-        parts.append(_element(_PENDING_TILES, PENDING_TILE, pending_tile) if element is None else element)
+        if element is None:
+            element = _element(_PENDING_TILES, PENDING_TILE, pending_tile)
+        parts.append(element)
+        size += len(element)
     target: object = player.pending_target  # read as it is kept (typed, compiled code would make a new tuple)
     if target is not None:
-        written = _TARGETS.get(target)
-        if written is None:
+        target_field = _TARGETS.get(target)
+        if target_field is None:
             row, col, mode = cast(tuple[int, int, str], target)
             if len(_TARGETS) >= 4096:
                 _TARGETS.clear()
-            written = _TARGETS[target] = message_field(
+            target_field = _TARGETS[target] = message_field(
                 PENDING_TARGET, varint_field(TARGET_ROW, row) + varint_field(TARGET_COL, col) + string_field(TARGET_MODE, mode)
             )
-        parts.append(written)
-    return b"".join(parts)
+        parts.append(target_field)
+        size += len(target_field)
+    return size
 
 
 def _sorted_elements(memory: list[_Texts], seat: Seat, texts: list[str], elements: dict[str, bytes], field_key: bytes) -> bytes:
@@ -209,12 +328,36 @@ def _sorted_elements(memory: list[_Texts], seat: Seat, texts: list[str], element
         return b"".join([_element(elements, field_key, text) for text in sorted(texts)])
     kept = memory[seat]
     if kept.empty or kept.texts != texts:
-        parts = []
-        for text in sorted(texts):
-            element = elements.get(text)
-            parts.append(_element(elements, field_key, text) if element is None else element)
-        kept.texts = list(texts)
-        kept.written = b"".join(parts)
+        copy = kept.texts  # kept in place: no new list for the garbage collector to follow
+        copy.clear()
+        copy.extend(texts)
+        kept.written = _elements(sorted(texts), elements, field_key)
+        kept.empty = False
+    return kept.written
+
+
+def _elements(texts: list[str], elements: dict[str, bytes], field_key: bytes) -> bytes:
+    """`texts` in their order as the elements of a repeated string field (each element kept in `elements`)."""
+    parts = []
+    for text in texts:
+        element = elements.get(text)
+        if element is None:
+            element = _element(elements, field_key, text)
+        parts.append(element)
+    return b"".join(parts)
+
+
+def _kept_elements(memory: list[_Texts], seat: Seat, texts: list[str], elements: dict[str, bytes], field_key: bytes) -> bytes:
+    """`texts` in their order as the elements of a repeated string field: written again only when they differ from
+    the list last written for `seat` (`memory`)."""
+    if not 0 <= seat < 16:
+        return _elements(texts, elements, field_key)
+    kept = memory[seat]
+    if kept.empty or kept.texts != texts:
+        copy = kept.texts  # kept in place: no new list for the garbage collector to follow
+        copy.clear()
+        copy.extend(texts)
+        kept.written = _elements(texts, elements, field_key)
         kept.empty = False
     return kept.written
 
@@ -225,7 +368,7 @@ def _element(elements: dict[str, bytes], field_key: bytes, text: str) -> bytes:
     encoded = text.encode()
     if len(elements) >= 4096:
         elements.clear()
-    element = elements[text] = field_key + varint(len(encoded)) + encoded
+    element = elements[text] = field_key + _varint(len(encoded)) + encoded
     return element
 
 
@@ -235,14 +378,26 @@ def _public(state: MerchantsState) -> bytes:
     phase = state.phase
     solo = state.solo
     revealed = state.trends_revealed()
-    layout_token: int = state.layout_token
-    layout_key = layout_token * 2 + (1 if revealed else 0)
-    layout = _LAYOUTS.get(layout_key)
-    if layout is None:
-        if len(_LAYOUTS) >= 512:
-            _LAYOUTS.clear()
-        layout = _LAYOUTS[layout_key] = _layout(state, revealed)
-    players_count = state.players
+    layout_key = state.layout_token * 2 + (1 if revealed else 0)
+    last = _LAST
+    if last.layout_key == layout_key:
+        layout = last.layout
+    else:
+        found = _LAYOUTS.get(layout_key)
+        if found is None:
+            if len(_LAYOUTS) >= 512:
+                _LAYOUTS.clear()
+            found = _LAYOUTS[layout_key] = _layout(state, revealed)
+        layout = found
+        last.layout_key = layout_key
+        last.layout = found
+    config: object = state.config
+    if last.config is config:
+        players_count = last.players
+    else:
+        players_count = state.players  # a property of the engine's base class: read once per config
+        last.config = config
+        last.players = players_count
     pick = state.pick
     back_side = state.back_side
     heads = _HEADS.get(phase)
@@ -269,40 +424,75 @@ def _public(state: MerchantsState) -> bytes:
     players = state.players_state
     for index in range(len(players)):
         player = players[index]
-        token: int = tokens[index]
-        board = boards.get(token)
-        if board is None:
-            if len(boards) >= _BOARDS_KEPT:
-                boards.clear()
-            board = boards[token] = _board(state, index)
+        token = tokens[index]
+        seat_board = _SEAT_BOARDS[index] if index < 16 else _SeatBoard()
+        if seat_board.token == token:
+            board = seat_board.board
+        else:
+            known = boards.get(token)
+            if known is None:
+                if len(boards) >= _BOARDS_KEPT:
+                    boards.clear()
+                known = boards[token] = _board(index, player)
+            board = known
+            seat_board.token = token
+            seat_board.board = known
         bundle = player.bundle
         hand = len(bundle.tiles) if bundle is not None else 0
         reputation = len(player.reputation)
         if board.hand != hand or board.reputation != reputation:
-            body = b"".join([
-                board.fields,
-                _HAND_SIZES[hand] if hand < 128 else varint_field(P_HAND_SIZE, hand),
-                _REPUTATION_COUNTS[reputation] if reputation < 128 else varint_field(P_REPUTATION_COUNT, reputation),
-                board.final,
+            hand_field = _HAND_SIZES[hand] if hand < 1024 else varint_field(P_HAND_SIZE, hand)
+            reputation_field = _REPUTATION_COUNTS[reputation] if reputation < 1024 else varint_field(P_REPUTATION_COUNT, reputation)
+            head = board.head
+            shop = board.shop
+            rest = board.rest
+            final = board.final
+            size = len(head) + len(shop) + len(rest) + len(hand_field) + len(reputation_field) + len(final)
+            board.whole = b"".join([
+                SEATS, _SMALL[size] if size < 1024 else varint(size), head, shop, rest, hand_field, reputation_field, final,
             ])
-            size = len(body)
-            board.whole = SEATS + (SMALL_VARINTS[size] if size < 1024 else varint(size)) + body
             board.hand = hand
             board.reputation = reputation
         parts.append(board.whole)
-    parts.append(varint_field(SUPPLY_SIZE, len(state.supply)))
-    parts.append(varint_field(REPUTATION_DECK_SIZE, len(state.reputation_deck)))
+    supply = len(state.supply)
+    parts.append(_SUPPLY_SIZES[supply] if supply < 1024 else varint_field(SUPPLY_SIZE, supply))
+    deck = len(state.reputation_deck)
+    parts.append(_DECK_SIZES[deck] if deck < 1024 else varint_field(REPUTATION_DECK_SIZE, deck))
     solo_removed = state.solo_removed
     if solo_removed:
         removed = _REMOVED
-        if removed.empty or removed.texts != solo_removed:  # grows by a hand a pick: written again only then
-            removed.texts = list(solo_removed)
-            removed.written = strings_field(SOLO_REMOVED, solo_removed)
-            removed.empty = False
+        if removed.empty or removed.texts != solo_removed:
+            _grow_removed(removed, solo_removed)
         parts.append(removed.written)
     if phase != OVER and round_number >= 1 and not solo:
         parts.append(PASS_RIGHT if round_number == 2 else PASS_LEFT)
     return b"".join(parts)
+
+
+#: a tile id -> its element of View field 13 (the tiles a solo game removed)
+_SOLO_REMOVED: Final[dict[str, bytes]] = {}
+
+
+def _grow_removed(removed: _Texts, solo_removed: list[str]) -> None:
+    """View field 13 written again for `solo_removed`: only its new tiles' elements where the list last written is
+    its start (the list grows by a hand a pick), else all of it."""
+    kept = removed.texts
+    count = len(kept)
+    start = not removed.empty and count < len(solo_removed)
+    index = 0
+    while start and index < count:
+        if kept[index] != solo_removed[index]:
+            start = False
+        index += 1
+    if start:
+        added = solo_removed[count:]
+        removed.written += _elements(added, _SOLO_REMOVED, SOLO_REMOVED)
+        kept.extend(added)
+    else:
+        kept.clear()
+        kept.extend(solo_removed)
+        removed.written = _elements(solo_removed, _SOLO_REMOVED, SOLO_REMOVED)
+        removed.empty = False
 
 
 def _head_number(players: int, round_number: int, pick: int, solo: bool, back_side: bool) -> int:
@@ -313,112 +503,165 @@ def _head_number(players: int, round_number: int, pick: int, solo: bool, back_si
 
 
 def _layout(state: MerchantsState, revealed: bool) -> bytes:
-    """View fields 7-9: the layout rows (with the C cards once revealed) and the D card with its kind."""
-    block = encode(pb.View, {"layout": state.layout_rows(with_hidden=revealed)}).SerializeToString()
+    """View fields 7-9: the layout rows (with the C cards once revealed: `MerchantsState.layout_rows`, read from
+    the state's fields) and the D card with its kind."""
+    parts = []
+    layout = state.layout
+    c_cards = state.c_cards
+    grey = state.grey
+    for dungeon in _DUNGEONS:
+        a_side = layout.get((dungeon, "A"))
+        b_side = layout.get((dungeon, "B"))
+        if a_side is None or b_side is None:
+            continue
+        a_card, a_face = a_side
+        b_card, b_face = b_side
+        c_card: str | None = None
+        c_kind: str | None = None
+        if revealed and dungeon in c_cards and dungeon in grey:
+            c_card = c_cards[dungeon]
+            c_kind = state.data.grey_kinds[grey[dungeon]]
+        texts = (dungeon, a_card, a_face, b_card, b_face, c_card, c_kind)
+        field = _LAYOUT_ROWS.get(texts)
+        if field is None:
+            if len(_LAYOUT_ROWS) >= 4096:
+                _LAYOUT_ROWS.clear()
+            field = _LAYOUT_ROWS[texts] = message_field(LAYOUT, b"".join([
+                string_field(ROW_DUNGEON, dungeon),
+                string_field(ROW_A_CARD, a_card),
+                string_field(ROW_A_FACE, a_face),
+                string_field(ROW_B_CARD, b_card),
+                string_field(ROW_B_FACE, b_face),
+                optional_string_field(ROW_C_CARD, c_card),
+                optional_string_field(ROW_C_KIND, c_kind),
+            ]))
+        parts.append(field)
     if revealed and state.d_card is not None:
-        block += optional_string_field(D_CARD, state.d_card) + optional_string_field(D_KIND, state.data.grey_kinds[state.grey["D"]])
+        parts.append(optional_string_field(D_CARD, state.d_card))
+        parts.append(optional_string_field(D_KIND, state.data.grey_kinds[grey["D"]]))
+    return b"".join(parts)
+
+
+#: the dungeons, in the layout's order
+_DUNGEONS: Final = tuple(DUNGEONS)
+#: a layout row's texts (dungeon, A card and face, B card and face, C card and kind or None) -> its View field 7
+_LAYOUT_ROWS: Final[dict[tuple[str, str, str, str, str, str | None, str | None], bytes]] = {}
+
+
+def _board(seat: Seat, player: PlayerState) -> _Board:
+    """Seat `seat`'s Player fields 1-6 (seat, score, shop by square, discards, unused chips, chips) and 9 (its
+    final record), each part as last written for the seat where it is unchanged."""
+    score = player.score
+    head = (_PLAYER_SEATS[seat] if 0 <= seat < 1024 else varint_field(P_SEAT, seat)) + (
+        _SCORES[score] if 0 <= score < 1024 else varint_field(P_SCORE, score)
+    )
+    rest = b"".join([
+        _kept_elements(_SEAT_DISCARDS, seat, player.discards, _DISCARDS, P_DISCARDS),
+        _kept_elements(_SEAT_UNUSED, seat, player.unused_chips, _UNUSED, P_UNUSED),
+        _chips_block(seat, player.chips),
+    ])
+    final = player.final
+    tail = b"" if final is None else message_field(P_FINAL, encode(pb.FinalScore, final).SerializeToString())
+    return _Board(head, _shop_block(seat, player), rest, tail)
+
+
+def _shop_block(seat: Seat, player: PlayerState) -> bytes:
+    """A seat's Player fields 3 (its shop's tiles in (row, col) order): as last written for the seat while every
+    square holds the same (tile, rotation) pair, else joined again with only the squares whose pair changed
+    written anew. One pass over the shop either way."""
+    # The pairs (tile, rotation) read as the shop keeps them (typed, compiled code would make new tuples).
+    shop = cast(dict[tuple[int, int], object], player.shop)
+    kept = _SHOPS[seat] if 0 <= seat < 16 else _Shop()
+    pairs = kept.pairs
+    fields = kept.fields
+    marks = kept.marks
+    last = kept.mark
+    kept.serial += 1
+    mark: object = kept.serial  # a new object, held as the mark of this pass
+    same = len(shop) == kept.count
+    top = left = _REACH
+    bottom = right = -_REACH
+    for cell, placed in shop.items():
+        row, col = cell
+        if not (-_REACH <= row <= _REACH and -_REACH <= col <= _REACH):
+            kept.count = -1  # a shop set from outside the rules: written in sorted order, nothing kept
+            return b"".join([_placed(shop[cell], cell[0], cell[1]) for cell in sorted(shop)])
+        square = (row + _REACH) * _SQUARES + col + _REACH
+        if pairs[square] is not placed:
+            pairs[square] = placed
+            fields[square] = _placed(placed, row, col)
+            same = False
+        elif marks[square] is not last:
+            same = False
+        marks[square] = mark
+        if row < top:
+            top = row
+        if row > bottom:
+            bottom = row
+        if col < left:
+            left = col
+        if col > right:
+            right = col
+    kept.mark = mark
+    if same:
+        return kept.block
+    written = []
+    for row in range(top, bottom + 1):
+        base = (row + _REACH) * _SQUARES + _REACH
+        for col in range(left, right + 1):
+            if marks[base + col] is mark:
+                written.append(fields[base + col])
+    block = b"".join(written)
+    kept.count = len(shop)
+    kept.block = block
     return block
 
 
-#: a shop spans at most this many rows and columns (shop.MAX_SIDE): its cells are put in order in a grid this size
-_SIDE: Final = 4
-#: a shop's squares lie within this many rows and columns of its first tile's (0, 0): _SQUARES by _SQUARES of them
-_REACH: Final = _SIDE - 1
-_SQUARES: Final = 2 * _REACH + 1
-
-
-class _Shop:
-    """A seat's shop as last written, square by square: the (tile, rotation) pair at each square (kept, so that its
-    id is never another's) and its Player field 3. A board is written again at each placement, all its tiles
-    but one unchanged."""
-
-    def __init__(self) -> None:
-        self.pairs: list[object] = [None] * (_SQUARES * _SQUARES)
-        self.fields: list[bytes] = [b""] * (_SQUARES * _SQUARES)
-
-
-#: each seat's shop as last written (`_Shop`), by seat
-_SHOPS: Final = [_Shop() for _ in range(16)]
-
-
-def _board(state: MerchantsState, seat: Seat) -> _Board:
-    """Seat `seat`'s Player fields 1-6 (seat, score, shop by square, discards, unused chips, chips) and 9 (its
-    final record)."""
-    player = state.players_state[seat]
-    # The pairs (tile, rotation) read as the shop keeps them (typed, compiled code would make new tuples).
-    shop = cast(dict[tuple[int, int], object], player.shop)
-    parts = [varint_field(P_SEAT, seat), varint_field(P_SCORE, player.score)]
-    top = left = 1 << 20
-    bottom = right = -(1 << 20)
-    for row, col in shop:
-        top = min(top, row)
-        bottom = max(bottom, row)
-        left = min(left, col)
-        right = max(right, col)
-    if bottom - top < _SIDE and right - left < _SIDE:
-        # Each cell's field put at its square of the grid, read row by row: the shop by (row, col) without a sort.
-        grid = [b""] * (_SIDE * _SIDE)
-        kept = _SHOPS[seat] if 0 <= seat < 16 else None
-        for cell, placed in shop.items():
-            row, col = cell
-            if kept is not None and -_REACH <= row <= _REACH and -_REACH <= col <= _REACH:
-                # This seat's square as last written: the same pair there is the same field (no lookup by id).
-                square = (row + _REACH) * _SQUARES + col + _REACH
-                if kept.pairs[square] is placed:
-                    field = kept.fields[square]
-                else:
-                    field = _placed(placed, row, col)
-                    kept.pairs[square] = placed
-                    kept.fields[square] = field
-            else:
-                field = _placed(placed, row, col)
-            grid[(row - top) * _SIDE + col - left] = field
-        parts.extend(grid)
-    else:  # a shop set from outside the rules
-        for cell in sorted(shop):
-            row, col = cell
-            parts.append(_placed(shop[cell], row, col))
-    for text in player.discards:
-        element = _DISCARDS.get(text)
-        parts.append(_element(_DISCARDS, P_DISCARDS, text) if element is None else element)
-    for text in player.unused_chips:
-        element = _UNUSED.get(text)
-        parts.append(_element(_UNUSED, P_UNUSED, text) if element is None else element)
-    for chip in player.chips:
-        known = _CHIPS.get(id(chip))
-        if known is None or known[0] is not chip:
-            if len(_CHIPS) >= 4096:
-                _CHIPS.clear()
-            known = _CHIPS[id(chip)] = (chip, _chip(chip))
-        parts.append(known[1])
-    final = player.final
-    tail = b"" if final is None else message_field(P_FINAL, encode(pb.FinalScore, final).SerializeToString())
-    return _Board(b"".join(parts), tail)
-
-
-class _Placed:
-    """A shop's (tile, rotation) pair at a square, with its Player field 3."""
-
-    def __init__(self, pair: object, row: int, col: int, field: bytes) -> None:
-        self.pair = pair
-        self.row = row
-        self.col = col
-        self.field = field
-
-
 def _placed(placed: object, row: int, col: int) -> bytes:
-    """A shop's tile (`placed`: its (tile, rotation)) at (row, col) as a Player field 3, kept by the pair's identity."""
-    known = _PLACED.get(id(placed))
-    if known is not None and known.pair is placed and known.row == row and known.col == col:
-        return known.field
+    """A shop's tile (`placed`: its (tile, rotation)) at (row, col) as a Player field 3 (a tile is placed once a
+    game: its field is written when the seat's shop first shows it, from the tile's id field and the square's)."""
     tile, rotation = cast(tuple[str, int], placed)
-    written = message_field(
-        P_SHOP,
-        string_field(TILE_ID, tile) + varint_field(TILE_ROW, row) + varint_field(TILE_COL, col) + varint_field(TILE_ROTATION, rotation),
-    )
-    if len(_PLACED) >= 20_000:
-        _PLACED.clear()
-    _PLACED[id(placed)] = _Placed(placed, row, col, written)
+    tile_field = _TILE_IDS.get(tile)
+    if tile_field is None:
+        if len(_TILE_IDS) >= 4096:
+            _TILE_IDS.clear()
+        tile_field = _TILE_IDS[tile] = string_field(TILE_ID, tile)
+    if -_REACH <= row <= _REACH and -_REACH <= col <= _REACH and 0 <= rotation < 360 and rotation % 90 == 0:
+        tail = _PLACES[((row + _REACH) * _SQUARES + col + _REACH) * 4 + rotation // 90]
+    else:
+        tail = varint_field(TILE_ROW, row) + varint_field(TILE_COL, col) + varint_field(TILE_ROTATION, rotation)
+    size = len(tile_field) + len(tail)
+    return (_SHOP_HEADS[size] if size < 1024 else P_SHOP + varint(size)) + tile_field + tail
+
+
+#: a tile id -> its PlacedTile field 1
+_TILE_IDS: Final[dict[str, bytes]] = {}
+#: PlacedTile fields 2-4 (row, col, rotation) of a tile at a square within reach, by square * 4 + rotation / 90
+_PLACES: Final = tuple(
+    varint_field(TILE_ROW, row) + varint_field(TILE_COL, col) + varint_field(TILE_ROTATION, rotation)
+    for row in range(-_REACH, _REACH + 1)
+    for col in range(-_REACH, _REACH + 1)
+    for rotation in (0, 90, 180, 270)
+)
+#: Player field 3's key and length, by length
+_SHOP_HEADS: Final = tuple(P_SHOP + varint(size) for size in range(1024))
+
+
+def _chips_block(seat: Seat, chips: list[Chip]) -> bytes:
+    """A seat's Player fields 6 (its used chips), as last written for the seat while the chips are the same."""
+    if not chips:
+        return b""
+    if 0 <= seat < 16:
+        kept = _SEAT_CHIPS[seat]
+        if kept.chips == chips:
+            return kept.written
+    else:
+        kept = _Chips()
+    written = b"".join([_chip(chip) for chip in chips])
+    copy = kept.chips
+    copy.clear()
+    copy.extend(chips)
+    kept.written = written
     return written
 
 
@@ -441,5 +684,5 @@ def decision_of(position: GameState, seat: Seat) -> str:
 
 WIRE = GameWire(
     view=pb.View, option=pb.OptionPayload, event=pb.Event, view_bytes=view_bytes, decision_of=decision_of,
-    write_event=write_event,
+    write_event=write_event, view_parts=view_parts,
 )

@@ -161,3 +161,91 @@ def test_views_of_interleaved_games_are_their_dict_views() -> None:
                     compared += 1
             states = states[:6]
         assert compared > 1000
+
+
+def test_view_parts_are_the_views_pieces_and_size() -> None:
+    """`view_parts` appends pieces whose join is `view_bytes`'s bytes and returns their size (a request joins them)."""
+    rng = random.Random(11)
+    for players in (1, 2, 3, 4):
+        state = GAME.new_initial_state(GAME.make_config(players))
+        while not state.is_terminal():
+            _play(state, rng)
+            for seat in range(players):
+                parts = [b"before"]
+                size = WIRE.view_parts(state, seat, {}, parts)
+                assert parts[0] == b"before" and size == sum(len(part) for part in parts[1:])
+                assert b"".join(parts[1:]) == WIRE.view_message(state.private_view(seat)).SerializeToString()
+
+
+def test_boards_edited_from_outside_are_written_again() -> None:
+    """A shop changed in any way (a tile moved, removed, swapped for another at the same count, out of the usual
+    reach, emptied) under a new board token is written as protobuf writes it, never from a square kept before."""
+    from referee.games.merchants.state import TOKENS
+
+    rng = random.Random(3)
+    state = GAME.new_initial_state(GAME.make_config(2))
+    while not state.is_terminal() and len(state.players_state[0].shop) < 6:
+        _play(state, rng)
+
+    def check() -> None:
+        state.board_tokens[0] = TOKENS.new()
+        state.public_token = TOKENS.new()
+        for seat in range(2):
+            assert WIRE.view_bytes(state, seat, None) == WIRE.view_message(state.private_view(seat)).SerializeToString()
+
+    check()
+    shop = state.players_state[0].shop
+    cells = list(shop)
+    moved = shop.pop(cells[-1])
+    shop[(cells[-1][0] + 3 if cells[-1][0] < 0 else cells[-1][0] - 3, 3)] = moved  # the same pair at another square
+    check()
+    gone = shop.pop(cells[0])
+    check()
+    shop[cells[0]] = gone  # back where it was, with one fewer elsewhere: the same count as a shop seen before
+    del shop[cells[1]]
+    check()
+    shop[cells[1]] = (gone[0], (gone[1] + 90) % 360)  # a new pair at a square seen before
+    check()
+    shop[(5, -7)] = moved  # outside any shop the rules make
+    check()
+    del shop[(5, -7)]
+    check()
+    shop.clear()
+    check()
+    state.players_state[0].discards.append(gone[0])  # a board whose shop is unchanged but its discards
+    check()
+
+
+def test_hands_edited_from_outside_are_written_again() -> None:
+    """A draft hand changed in place in any way (a tile taken, two taken, one added, the order changed, a bundle
+    swapped for another) is written as protobuf writes it; one tile taken is the usual change (a pick)."""
+    from referee.games.merchants.state import TOKENS
+
+    rng = random.Random(8)
+    state = GAME.new_initial_state(GAME.make_config(3))
+    while not state.is_terminal() and not (state.players_state[0].bundle and len(state.players_state[0].bundle.tiles) >= 5):
+        _play(state, rng)
+    bundle = state.players_state[0].bundle
+    assert bundle is not None
+    tiles = bundle.tiles
+
+    def check() -> None:
+        state.public_token = TOKENS.new()  # the hands' sizes are public: what a change from outside gives a state
+        for seat in range(3):
+            assert WIRE.view_bytes(state, seat, None) == WIRE.view_message(state.private_view(seat)).SerializeToString()
+
+    check()
+    for edit in (
+        lambda: tiles.pop(2),
+        lambda: tiles.pop(),
+        lambda: tiles.pop(0),
+        lambda: tiles.insert(1, tiles[0]),
+        lambda: tiles.reverse(),
+        lambda: tiles.extend(["zz", "aa"]),
+        lambda: (tiles.pop(0), tiles.pop()),
+    ):
+        edit()
+        check()
+    players = state.players_state
+    players[0].bundle, players[1].bundle = players[1].bundle, players[0].bundle
+    check()
