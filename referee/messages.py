@@ -282,17 +282,18 @@ def _clock_field(per_decision: float, bank: float, strikes: int, strikes_allowed
 
 def _clock_bytes(clock: SeatClock) -> bytes:
     """`clock`'s field, written again only when its bank or strikes changed since its last request (a bank
-    changes only when a seat overruns its allowance): kept per clock object, no key built per request."""
+    changes only when a seat overruns its allowance): kept per clock object in a slot picked from its address (no
+    dict, no int object made for its id; two clocks taking turns in one slot are only written again)."""
     bank = clock.bank_remaining
     strikes = clock.strikes
     control = clock.control
-    known = _CLOCKS.get(id(clock))
-    if known is not None and known.clock is clock and known.control is control and known.bank == bank and known.strikes == strikes:
+    address = id(clock)
+    slot = (address >> 4 ^ address >> 12) & _CLOCK_SLOT_MASK
+    known = _CLOCKS[slot]
+    if known.clock is clock and known.control is control and known.bank == bank and known.strikes == strikes:
         return known.field
     written = _ClockField(clock, control, bank, strikes, _clock_field(control.per_decision_seconds, bank, strikes, control.strikes_allowed))
-    if len(_CLOCKS) >= 256:
-        _CLOCKS.clear()
-    _CLOCKS[id(clock)] = written
+    _CLOCKS[slot] = written
     return written.field
 
 
@@ -301,7 +302,7 @@ class _ClockField:
 
     __slots__ = ("clock", "control", "bank", "strikes", "field")
 
-    def __init__(self, clock: SeatClock, control: TimeControl, bank: float, strikes: int, field: bytes) -> None:
+    def __init__(self, clock: object, control: object, bank: float, strikes: int, field: bytes) -> None:
         self.clock = clock
         self.control = control
         self.bank = bank
@@ -309,8 +310,11 @@ class _ClockField:
         self.field = field
 
 
-#: id(clock) -> its field as last written (the clock kept, so that its id is never another's while listed)
-_CLOCKS: Final[dict[int, _ClockField]] = {}
+#: slots of the clocks' fields as last written (a power of two), each holding the last clock put there (kept, so that
+#: its address is never another's while it is there)
+CLOCK_SLOTS: Final = 256
+_CLOCK_SLOT_MASK: Final = CLOCK_SLOTS - 1
+_CLOCKS: Final[list[_ClockField]] = [_ClockField(None, None, -1.0, -1, b"")] * CLOCK_SLOTS
 MESSAGE_DECISION_REQUEST: Final = key(2, 2)
 REQUEST_ID: Final = key(1, 0)
 REQUEST_DECISION: Final = key(2, 2)
