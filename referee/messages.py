@@ -12,6 +12,7 @@ from referee.clock import SeatClock, TimeControl
 from referee.engine import Event, GameConfig, GameResult, GameState, Option, Seat
 from referee.wire import (
     ANY_VALUE,
+    SMALL_VARINTS,
     GameWire,
     LastKept,
     SharedParts,
@@ -182,10 +183,9 @@ def outgoing_request(
     """
     decision_of = wire.decision_of
     decision = decision_of(state, seat) if decision_of is not None and options else state.decision_name(seat)
-    # The request's fields before the view's bytes (the view field's key, length and Any header: one bytes object per
-    # view size, `_Heads`), and after them up to the events: each written once per (decision name, type URL) and per
-    # option list, so a request joins a handful of parts (pieces put in the list as they are: one join costs less
-    # than a `+` per piece).
+    # The request's fields before the view's bytes and after them up to the events: each written once per decision
+    # name, per game and per option list, lengths looked up, so a request joins a handful of parts (pieces put in the
+    # list as they are: one join costs less than a `+` per piece).
     if 0 < request_id < len(_REQUEST_IDS):
         request_field = _REQUEST_IDS[request_id]
     else:
@@ -193,8 +193,9 @@ def outgoing_request(
     heads: _Heads = _HEADS.get(wire)
     view_parts = wire.view_parts
     # [the RefereeMessage's field key and length, once the request's length is known; request id; decision; the view
-    # field's head, once the view's size is known; the view's pieces...]
-    parts: list[bytes] = [b"", request_field, _decision_field(decision) if decision else b"", b""]
+    # field's key and length, once the view's size is known; (the Any's type URL and value key, the value's length;)
+    # the view's pieces...]
+    parts: list[bytes] = [b"", request_field, _decision_field(decision) if decision else b"", b"", b"", b""]
     if view_parts is not None:
         # the view's pieces put in the request's one join as they are (the view is never joined on its own)
         view_size = view_parts(state, seat, shared, parts)
@@ -202,7 +203,14 @@ def outgoing_request(
         view = wire.seat_view_bytes(state, seat, shared)
         view_size = len(view)
         parts.append(view)
-    parts[3] = heads.view_head(view_size) if view_size else heads.empty_view
+    if view_size:
+        # the view field's key and length, then the Any's type URL field and value key, then the value's length
+        view_length = _length(view_size)
+        parts[3] = _field_head(_VIEW_HEADS, REQUEST_VIEW, heads.url_size + len(view_length) + view_size)
+        parts[4] = heads.url_value
+        parts[5] = view_length
+    else:
+        parts[3] = heads.empty_view
     parts.append(wire.options_fields(options))
     if events:
         wire.events_into(events, _PLAYERS.get(state.config) == 1, parts)
@@ -210,50 +218,55 @@ def outgoing_request(
     size = 0
     for part in parts:
         size += len(part)
-    if size < REQUEST_HEADS:
-        head = _REQUEST_HEADS[size]
-        if not len(head):
-            head = _REQUEST_HEADS[size] = MESSAGE_DECISION_REQUEST + varint(size)
-    else:
-        head = MESSAGE_DECISION_REQUEST + varint(size)
+    head = _field_head(_REQUEST_HEADS, MESSAGE_DECISION_REQUEST, size)
     parts[0] = head
     return OutgoingRequest(request_id, options, b"".join(parts), len(head))
 
 
 class _Heads:
-    """What a game's requests write alike before their view's bytes: the view field's key and length, the Any's type
-    URL and its value's key and length, written once per view size (a view's size changes at most decisions, and comes
-    back to sizes met before)."""
+    """What a game's requests write alike in their view field: the Any's type URL field and its value's key, and the
+    whole field of an empty view (an Any holding the type URL alone)."""
 
-    __slots__ = ("views", "empty_view", "type_url")
+    __slots__ = ("url_value", "url_size", "empty_view")
 
     def __init__(self, wire: GameWire) -> None:
-        self.type_url = wire.view_type_url
-        #: by view size: the view field up to the view's bytes (b"": not written yet)
-        self.views: list[bytes] = [b""] * VIEW_HEADS
-        #: the view field of an empty view (an Any holding the type URL alone)
-        self.empty_view = REQUEST_VIEW + varint(len(self.type_url)) + self.type_url
-
-    def view_head(self, size: int) -> bytes:
-        """The view field up to the view's bytes, for a view of `size` bytes (not 0)."""
-        if size < VIEW_HEADS:
-            head = self.views[size]
-            if len(head):
-                return head
-        view_length = varint(size)
-        type_url = self.type_url
-        head = b"".join([REQUEST_VIEW, varint(len(type_url) + len(ANY_VALUE) + len(view_length) + size), type_url, ANY_VALUE, view_length])
-        if size < VIEW_HEADS:
-            self.views[size] = head
-        return head
+        type_url = wire.view_type_url
+        self.url_value = type_url + ANY_VALUE
+        self.url_size = len(self.url_value)
+        self.empty_view = REQUEST_VIEW + varint(len(type_url)) + type_url
 
 
-#: view sizes whose view field heads a game's `_Heads` keeps, and request sizes whose RefereeMessage field heads are
-#: kept (`_REQUEST_HEADS`): lengths of one and two bytes
-VIEW_HEADS: Final = 16384
-REQUEST_HEADS: Final = 16384
-#: per wire (the last one first), its requests' heads
+#: per wire (the last one first), what its requests' view fields write alike
 _HEADS: Final = LastKept(_Heads, 64)
+
+
+def _length(value: int) -> bytes:
+    """`value` as a varint (a length), looked up below LENGTHS (written once per value a process meets)."""
+    if value < 1024:
+        return SMALL_VARINTS[value]
+    if value < LENGTHS:
+        written = _LENGTHS[value]
+        if not len(written):
+            written = _LENGTHS[value] = varint(value)
+        return written
+    return varint(value)
+
+
+def _field_head(heads: list[bytes], field_key: bytes, size: int) -> bytes:
+    """A length-delimited field's key and length, for `size` bytes: looked up in `heads` below LENGTHS (one of the
+    field key's tables below, written once per size a process meets)."""
+    if size < LENGTHS:
+        head = heads[size]
+        if not len(head):
+            head = heads[size] = field_key + varint(size)
+        return head
+    return field_key + varint(size)
+
+
+#: lengths (of views, requests) whose varints and field heads are kept as met: every one- and two-byte length
+LENGTHS: Final = 16384
+#: by length (b"": not written yet): its varint
+_LENGTHS: Final[list[bytes]] = [b""] * LENGTHS
 
 
 def decision_message(
@@ -346,8 +359,10 @@ REQUEST_VIEW: Final = key(3, 2)
 REQUEST_CLOCK: Final = key(6, 2)
 #: DecisionRequest's request id field, by id (0: none)
 _REQUEST_IDS: Final = tuple(REQUEST_ID + varint(request_id) if request_id else b"" for request_id in range(1024))
-#: RefereeMessage's decision request field's key and length, by the request's size (b"": not written yet)
-_REQUEST_HEADS: Final[list[bytes]] = [b""] * REQUEST_HEADS
+#: RefereeMessage's decision request field's key and length, and DecisionRequest's view field's, by the length (b"": not
+#: written yet)
+_REQUEST_HEADS: Final[list[bytes]] = [b""] * LENGTHS
+_VIEW_HEADS: Final[list[bytes]] = [b""] * LENGTHS
 REQUEST_WORLD: Final = key(7, 2)
 CLOCK_PER_DECISION: Final = key(1, 1)
 CLOCK_BANK: Final = key(2, 1)
