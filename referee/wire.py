@@ -159,11 +159,13 @@ class GameWire:
     #: (state, seat, shared, parts) -> the view's size: `view_bytes`'s bytes appended to `parts` as pieces whose join
     #: they are, for a request to join them with its own in one go (the view is then never copied on its own)
     view_parts: Callable[[Any, Seat, SharedParts | None, list[bytes]], int] | None = None
-    #: by the slot of id(option) (`_option_slot`): (the option last put there, its arena Option as a length-delimited
+    #: by the slot of id(option) (`option_field`): (the option last put there, its arena Option as a length-delimited
     #: field 4 of DecisionRequest)
-    _options: list[tuple[object, bytes]] = field(default_factory=lambda: [_NO_OPTION] * OPTION_SLOTS, compare=False, repr=False)
-    #: by the slot of a list's first and last options and its length (`options_fields`): (the options of the list last put
-    #: there, their fields joined)
+    _options: list[tuple[object, bytes]] = field(
+        default_factory=lambda: [_NO_OPTION] * OPTION_SLOTS, compare=False, repr=False
+    )
+    #: by the slot of a list's first and last options and its length (`options_fields`): (the options of the list last
+    #: put there, their fields joined)
     _option_lists: list[tuple[tuple[object, ...], bytes]] = field(
         default_factory=lambda: [_NO_OPTION_LIST] * OPTION_SLOTS, compare=False, repr=False
     )
