@@ -12,6 +12,7 @@ from referee.clock import SeatClock, TimeControl
 from referee.engine import Event, GameConfig, GameResult, GameState, Option, Seat
 from referee.wire import (
     ANY_VALUE,
+    SMALL_VARINTS,
     GameWire,
     LastKept,
     SharedParts,
@@ -182,44 +183,34 @@ def outgoing_request(
     """
     decision_of = wire.decision_of
     decision = decision_of(state, seat) if decision_of is not None and options else state.decision_name(seat)
-    # The request's fields before the view's bytes, and after them up to the events: each written once per
-    # (decision name, type URL) and per option list, so a request joins a handful of parts (pieces put in the list
-    # as they are: one join costs less than a `+` per piece).
+    # The request's fields before the view's bytes and after them up to the events: each written once per decision
+    # name, per game and per option list, lengths looked up, so a request joins a handful of parts (pieces put in the
+    # list as they are: one join costs less than a `+` per piece).
     if 0 < request_id < len(_REQUEST_IDS):
         request_field = _REQUEST_IDS[request_id]
     else:
         request_field = REQUEST_ID + varint(request_id) if request_id else b""
-    type_url = wire.view_type_url
+    heads: _Heads = _HEADS.get(wire)
     view_parts = wire.view_parts
-    parts: list[bytes]
+    # [the RefereeMessage's field key and length, once the request's length is known; request id; decision; the view
+    # field's key and length, once the view's size is known; (the Any's type URL and value key, the value's length;)
+    # the view's pieces...]
+    parts: list[bytes] = [b"", request_field, _decision_field(decision) if decision else b"", b"", b"", b""]
     if view_parts is not None:
         # the view's pieces put in the request's one join as they are (the view is never joined on its own)
-        parts = [b"", request_field, _decision_field(decision) if decision else b"", REQUEST_VIEW, b"", type_url, b"", b""]
         view_size = view_parts(state, seat, shared, parts)
-        if view_size:
-            view_length = varint(view_size)
-            parts[4] = varint(len(type_url) + len(ANY_VALUE) + len(view_length) + view_size)
-            parts[6] = ANY_VALUE
-            parts[7] = view_length
-        else:
-            parts[4] = varint(len(type_url))
     else:
         view = wire.seat_view_bytes(state, seat, shared)
-        if view:
-            view_length = varint(len(view))
-            parts = [
-                b"",  # the RefereeMessage's field key and length, once the request's length is known
-                request_field,
-                _decision_field(decision) if decision else b"",
-                REQUEST_VIEW,
-                varint(len(type_url) + len(ANY_VALUE) + len(view_length) + len(view)),
-                type_url,
-                ANY_VALUE,
-                view_length,
-                view,
-            ]
-        else:
-            parts = [b"", request_field, _decision_field(decision) if decision else b"", REQUEST_VIEW, varint(len(type_url)), type_url]
+        view_size = len(view)
+        parts.append(view)
+    if view_size:
+        # the view field's key and length, then the Any's type URL field and value key, then the value's length
+        view_length = _length(view_size)
+        parts[3] = _field_head(_VIEW_HEADS, REQUEST_VIEW, heads.url_size + len(view_length) + view_size)
+        parts[4] = heads.url_value
+        parts[5] = view_length
+    else:
+        parts[3] = heads.empty_view
     parts.append(wire.options_fields(options))
     if events:
         wire.events_into(events, _PLAYERS.get(state.config) == 1, parts)
@@ -227,9 +218,55 @@ def outgoing_request(
     size = 0
     for part in parts:
         size += len(part)
-    head = MESSAGE_DECISION_REQUEST + varint(size)
+    head = _field_head(_REQUEST_HEADS, MESSAGE_DECISION_REQUEST, size)
     parts[0] = head
     return OutgoingRequest(request_id, options, b"".join(parts), len(head))
+
+
+class _Heads:
+    """What a game's requests write alike in their view field: the Any's type URL field and its value's key, and the
+    whole field of an empty view (an Any holding the type URL alone)."""
+
+    __slots__ = ("url_value", "url_size", "empty_view")
+
+    def __init__(self, wire: GameWire) -> None:
+        type_url = wire.view_type_url
+        self.url_value = type_url + ANY_VALUE
+        self.url_size = len(self.url_value)
+        self.empty_view = REQUEST_VIEW + varint(len(type_url)) + type_url
+
+
+#: per wire (the last one first), what its requests' view fields write alike
+_HEADS: Final = LastKept(_Heads, 64)
+
+
+def _length(value: int) -> bytes:
+    """`value` as a varint (a length), looked up below LENGTHS (written once per value a process meets)."""
+    if value < 1024:
+        return SMALL_VARINTS[value]
+    if value < LENGTHS:
+        written = _LENGTHS[value]
+        if not len(written):
+            written = _LENGTHS[value] = varint(value)
+        return written
+    return varint(value)
+
+
+def _field_head(heads: list[bytes], field_key: bytes, size: int) -> bytes:
+    """A length-delimited field's key and length, for `size` bytes: looked up in `heads` below LENGTHS (one of the
+    field key's tables below, written once per size a process meets)."""
+    if size < LENGTHS:
+        head = heads[size]
+        if not len(head):
+            head = heads[size] = field_key + varint(size)
+        return head
+    return field_key + varint(size)
+
+
+#: lengths (of views, requests) whose varints and field heads are kept as met: every one- and two-byte length
+LENGTHS: Final = 16384
+#: by length (b"": not written yet): its varint
+_LENGTHS: Final[list[bytes]] = [b""] * LENGTHS
 
 
 def decision_message(
@@ -282,17 +319,18 @@ def _clock_field(per_decision: float, bank: float, strikes: int, strikes_allowed
 
 def _clock_bytes(clock: SeatClock) -> bytes:
     """`clock`'s field, written again only when its bank or strikes changed since its last request (a bank
-    changes only when a seat overruns its allowance): kept per clock object, no key built per request."""
+    changes only when a seat overruns its allowance): kept per clock object in a slot picked from its address (no
+    dict, no int object made for its id; two clocks taking turns in one slot are only written again)."""
     bank = clock.bank_remaining
     strikes = clock.strikes
     control = clock.control
-    known = _CLOCKS.get(id(clock))
-    if known is not None and known.clock is clock and known.control is control and known.bank == bank and known.strikes == strikes:
+    address = id(clock)
+    slot = (address >> 4 ^ address >> 12) & _CLOCK_SLOT_MASK
+    known = _CLOCKS[slot]
+    if known.clock is clock and known.control is control and known.bank == bank and known.strikes == strikes:
         return known.field
     written = _ClockField(clock, control, bank, strikes, _clock_field(control.per_decision_seconds, bank, strikes, control.strikes_allowed))
-    if len(_CLOCKS) >= 256:
-        _CLOCKS.clear()
-    _CLOCKS[id(clock)] = written
+    _CLOCKS[slot] = written
     return written.field
 
 
@@ -301,7 +339,7 @@ class _ClockField:
 
     __slots__ = ("clock", "control", "bank", "strikes", "field")
 
-    def __init__(self, clock: SeatClock, control: TimeControl, bank: float, strikes: int, field: bytes) -> None:
+    def __init__(self, clock: object, control: object, bank: float, strikes: int, field: bytes) -> None:
         self.clock = clock
         self.control = control
         self.bank = bank
@@ -309,8 +347,11 @@ class _ClockField:
         self.field = field
 
 
-#: id(clock) -> its field as last written (the clock kept, so that its id is never another's while listed)
-_CLOCKS: Final[dict[int, _ClockField]] = {}
+#: slots of the clocks' fields as last written (a power of two), each holding the last clock put there (kept, so that
+#: its address is never another's while it is there)
+CLOCK_SLOTS: Final = 256
+_CLOCK_SLOT_MASK: Final = CLOCK_SLOTS - 1
+_CLOCKS: Final[list[_ClockField]] = [_ClockField(None, None, -1.0, -1, b"")] * CLOCK_SLOTS
 MESSAGE_DECISION_REQUEST: Final = key(2, 2)
 REQUEST_ID: Final = key(1, 0)
 REQUEST_DECISION: Final = key(2, 2)
@@ -318,6 +359,10 @@ REQUEST_VIEW: Final = key(3, 2)
 REQUEST_CLOCK: Final = key(6, 2)
 #: DecisionRequest's request id field, by id (0: none)
 _REQUEST_IDS: Final = tuple(REQUEST_ID + varint(request_id) if request_id else b"" for request_id in range(1024))
+#: RefereeMessage's decision request field's key and length, and DecisionRequest's view field's, by the length (b"": not
+#: written yet)
+_REQUEST_HEADS: Final[list[bytes]] = [b""] * LENGTHS
+_VIEW_HEADS: Final[list[bytes]] = [b""] * LENGTHS
 REQUEST_WORLD: Final = key(7, 2)
 CLOCK_PER_DECISION: Final = key(1, 1)
 CLOCK_BANK: Final = key(2, 1)

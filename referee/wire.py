@@ -126,9 +126,12 @@ def shared_part(shared: SharedParts | None, name: str, write: Callable[[Any], by
 #: Entries a memory of serialized parts keeps before it is emptied: hits come from the last few decisions, and
 #: a larger memory keeps more keys and events alive for Python's garbage collector to walk (docs/decisions.md).
 CACHE_LIMIT: Final = 512
-#: Option objects and option lists kept by identity per game (`GameWire.option_field`, `options_fields`): an engine
-#: that shares its option objects offers a few hundred, and one that makes some anew must not push those out.
-OPTION_OBJECTS_LIMIT: Final = 4096
+#: Slots of the tables that find an option object, and a list of option objects, by identity per game
+#: (`GameWire.option_field`, `options_fields`; a power of two): an object's slot is picked from its address and holds
+#: the last object put there (no dict, no int object made for its id). An engine that shares its option objects offers
+#: a few hundred, so two that take turns in one slot are rare, and cost only their fields' lookup by content.
+OPTION_SLOTS: Final = 4096
+_OPTION_SLOT_MASK: Final = OPTION_SLOTS - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,10 +159,16 @@ class GameWire:
     #: (state, seat, shared, parts) -> the view's size: `view_bytes`'s bytes appended to `parts` as pieces whose join
     #: they are, for a request to join them with its own in one go (the view is then never copied on its own)
     view_parts: Callable[[Any, Seat, SharedParts | None, list[bytes]], int] | None = None
-    #: id(option) -> (option, its arena Option as a length-delimited field 4 of DecisionRequest)
-    _options: dict[int, tuple[Option, bytes]] = field(default_factory=dict, compare=False, repr=False)
-    #: ids of a list's first and last options and its length, mixed (`options_fields`) -> (those options, their fields joined)
-    _option_lists: dict[int, tuple[tuple[Option, ...], bytes]] = field(default_factory=dict, compare=False, repr=False)
+    #: by the slot of id(option) (`option_field`): (the option last put there, its arena Option as a length-delimited
+    #: field 4 of DecisionRequest)
+    _options: list[tuple[object, bytes]] = field(
+        default_factory=lambda: [_NO_OPTION] * OPTION_SLOTS, compare=False, repr=False
+    )
+    #: by the slot of a list's first and last options and its length (`options_fields`): (the options of the list last
+    #: put there, their fields joined)
+    _option_lists: list[tuple[tuple[object, ...], bytes]] = field(
+        default_factory=lambda: [_NO_OPTION_LIST] * OPTION_SLOTS, compare=False, repr=False
+    )
     #: option id -> the last option of that id written, as its label, a copy of its flat payload and its field (`option_field`)
     _option_contents: dict[str, _OptionField] = field(default_factory=dict, compare=False, repr=False)
     #: (kind, *flat data items) -> an event's kind and data fields (`event_tail`)
@@ -217,8 +226,11 @@ class GameWire:
 
     def option_field(self, option: Option) -> bytes:
         """`option` as DecisionRequest's field 4 (an arena Option), serialized once per option object."""
-        known = self._options.get(id(option))
-        if known is not None and known[0] is option:
+        address = id(option)
+        slot = (address >> 4 ^ address >> 16) & _OPTION_SLOT_MASK
+        options = self._options
+        known = options[slot]
+        if known[0] is option:
             return known[1]
         # An engine makes its options anew at each decision point: found again by id, label and payload (flat
         # payloads only, kept as a copy: equal dicts of ints, strings and bools write the same bytes).
@@ -243,34 +255,34 @@ class GameWire:
                 if len(self._option_contents) >= OPTION_CONTENTS_LIMIT:
                     self._option_contents.clear()
                 self._option_contents[option_id] = _OptionField(label, flat, encoded)
-        if len(self._options) >= OPTION_OBJECTS_LIMIT:
-            self._options.clear()
-        self._options[id(option)] = (option, encoded)
+        options[slot] = (option, encoded)
         return encoded
 
     def options_fields(self, options: Sequence[Option]) -> bytes:
         """DecisionRequest's options (field 4, in order), joined once per list of the same option objects
         (a decision point offers the same options again and again): found by its first and last options and its
-        length (three ints, no key of every id built per request), then checked option by option."""
+        length (its slot in a table, no key of every id built per request), then checked option by option (none
+        where the engine offers the same tuple again)."""
         # Read as a tuple (compiled, its items are read directly, a Sequence's through a call each).
         offered: tuple[Option, ...] = options if isinstance(options, tuple) else tuple(options)
         count = len(offered)
         if not count:
             return b""
-        list_key = id(offered[0]) ^ (id(offered[count - 1]) << 2) ^ count
-        known = self._option_lists.get(list_key)
-        if known is not None:
-            listed = known[0]
-            if len(listed) == count:
-                index = 0
-                while index < count and listed[index] is offered[index]:
-                    index += 1
-                if index == count:
-                    return known[1]
+        mixed = id(offered[0]) >> 4 ^ id(offered[count - 1]) >> 2 ^ count
+        slot = (mixed ^ mixed >> 12) & _OPTION_SLOT_MASK
+        lists = self._option_lists
+        known = lists[slot]
+        listed = known[0]
+        if listed is offered:
+            return known[1]
+        if len(listed) == count:
+            index = 0
+            while index < count and listed[index] is offered[index]:
+                index += 1
+            if index == count:
+                return known[1]
         encoded = b"".join([self.option_field(option) for option in offered])
-        if len(self._option_lists) >= OPTION_OBJECTS_LIMIT:
-            self._option_lists.clear()
-        self._option_lists[list_key] = (offered, encoded)
+        lists[slot] = (offered, encoded)
         return encoded
 
     def event_bytes(self, event: Event) -> bytes:
@@ -504,6 +516,9 @@ class _OptionField:
 
 #: option ids whose last option `GameWire.option_field` keeps (a game offers a few hundred distinct options at most)
 OPTION_CONTENTS_LIMIT: Final = 4096
+#: what an empty slot of `GameWire._options` and `_option_lists` holds (no option is None, no list is empty)
+_NO_OPTION: Final[tuple[object, bytes]] = (None, b"")
+_NO_OPTION_LIST: Final[tuple[tuple[object, ...], bytes]] = ((), b"")
 
 
 def _flat_copy(data: Mapping[str, Any]) -> dict[str, Any] | None:

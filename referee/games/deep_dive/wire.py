@@ -431,20 +431,25 @@ def _ai_board(tiles: _WireTiles, fields: dict[str, Any]) -> bytes:
 
 def view_bytes(state: DeepDiveState, seat: Seat, shared: SharedParts | None = None) -> bytes:
     """`seat`'s serialized View (the bytes of its dict view through the View message): the viewer's seat,
-    then what every seat sees, written once for all of a decision's requests when `shared` is given (kept there
-    as the first seat's view with that seat's field, the next seat's field put in its place)."""
+    then what every seat sees (`view_parts`, joined)."""
+    parts: list[bytes] = []
+    view_parts(state, seat, shared, parts)
+    return b"".join(parts)
+
+
+def view_parts(state: DeepDiveState, seat: Seat, shared: SharedParts | None, parts: list[bytes]) -> int:
+    """`view_bytes` as pieces appended to `parts` (for the request to join them with its own fields in one go: the
+    view is never joined on its own), and their size: the viewer's seat, then the parts every seat sees (`_public`).
+    One seat decides at a time in this game, so a decision's requests have nothing to share (`shared` is not used:
+    keeping the pieces for another seat cost more than it ever saved)."""
     seat_field = SEAT_FIELDS[seat] if 0 <= seat < len(SEAT_FIELDS) else SEAT + varint(seat)
-    if shared is not None:
-        first = shared.get(SHARED_VIEW)
-        if first is not None:
-            return seat_field + first[len(shared[SHARED_SEAT]):]
-    parts = _public(state)
-    parts[0] = seat_field
-    view = b"".join(parts)
-    if shared is not None:
-        shared[SHARED_VIEW] = view
-        shared[SHARED_SEAT] = seat_field
-    return view
+    pieces = _public(state)
+    size = len(seat_field)
+    for piece in pieces:
+        size += len(piece)
+    parts.append(seat_field)
+    parts.extend(pieces)
+    return size
 
 
 def _depth_block(tiles: _WireTiles, index: int, token: object, fields: dict[str, Any]) -> bytes:
@@ -636,14 +641,14 @@ def _turn_part(tiles: _WireTiles, fields: dict[str, Any]) -> bytes:
 
 
 def _public(state: DeepDiveState) -> list[bytes]:
-    """Every View field but the viewer's seat (field 1), as parts after a first empty one (the place of the seat's
-    field): nothing in this game's view is secret."""
+    """Every View field but the viewer's seat (field 1), as parts (they follow the seat's field): nothing in this
+    game's view is secret."""
     # The state's attributes read from its __dict__: compiled, reading an attribute of an interpreted object goes
     # through its type's attribute lookup first (some 300 instructions), a dict lookup of a constant name costs a
     # third of that, and a view reads some twenty.
     fields: dict[str, Any] = state.__dict__
     tiles = _wire_tiles(state, fields["data"])
-    parts = [b"", _table_part(tiles, fields), _turn_part(tiles, fields)]
+    parts = [_table_part(tiles, fields), _turn_part(tiles, fields)]
     # Each part found by the token the engine replaces wherever that part changes (DeepDiveState.depth_tokens...):
     # first the part last written for that depth or seat, then any part kept by its token.
     last_depths = tiles.last_depths
@@ -698,9 +703,6 @@ BOARD_SEATS: Final = tuple(varint_field(BOARD_SEAT, player) for player in range(
 FACE_DOWN_FIELDS: Final = tuple(varint_field(FACE_DOWN, count) for count in range(64))
 REMOVED_FIELDS: Final = tuple(varint_field(REMOVED, count) for count in range(64))
 AI_POSITIONS: Final = tuple(varint_field(AI_POSITION, position) for position in range(8))
-#: names of what a decision's first view keeps in `shared` for the next seats: that view, and its seat's field
-SHARED_VIEW: Final = "deep_dive.view"
-SHARED_SEAT: Final = "deep_dive.seat"
 SEAT_FIELDS: Final = tuple(SEAT + varint(seat) for seat in range(8))
 #: a depth's and a board's field key and length, by the length
 DEPTH_HEADS: Final = tuple(DEPTHS + varint(size) for size in range(1024))
@@ -713,4 +715,6 @@ def decision_of(state: DeepDiveState, seat: Seat) -> str:
     return state.phase
 
 
-WIRE = GameWire(view=pb.View, option=pb.OptionPayload, event=pb.Event, view_bytes=view_bytes, decision_of=decision_of)
+WIRE = GameWire(
+    view=pb.View, option=pb.OptionPayload, event=pb.Event, view_bytes=view_bytes, decision_of=decision_of, view_parts=view_parts
+)

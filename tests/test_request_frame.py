@@ -1,0 +1,76 @@
+"""A request's frame: options and lists of options found by identity in slots picked from their addresses, clocks the
+same way, and lengths and field heads from tables filled as met. However many objects take turns in one slot, in
+whatever order, every request carries protobuf's bytes for its own options and clock."""
+
+from __future__ import annotations
+
+import random
+
+import b99.arena_pb2 as arena_pb2
+from referee import messages
+from referee.chance import sample_outcome
+from referee.clock import SeatClock, TimeControl
+from referee.engine import Option
+from referee.registry import get_game
+from referee.wire import OPTION_SLOTS, GameWire, fill, get_wire, varint
+from tests.test_wire_encoding import packed
+
+
+def _option_bytes(wire: GameWire, options: list[Option]) -> bytes:
+    return arena_pb2.DecisionRequest(
+        options=[
+            arena_pb2.Option(id=o.id, label=o.label, payload=packed(fill(wire.option(), o.payload))) for o in options
+        ]
+    ).SerializeToString()
+
+
+def test_options_and_lists_sharing_slots_are_each_written_as_their_own() -> None:
+    """More live options and lists than slots (so that many share one), asked for in random order, each with its own
+    bytes; an option of the same id made anew with another payload never takes a kept option's bytes."""
+    shared_wire = get_wire("fuji99")
+    wire = GameWire(shared_wire.view, shared_wire.option, shared_wire.event)
+    rng = random.Random(3)
+    options = [
+        Option(f"draw:{n % 7}", f"draw {n % 5}", {"action": "draw", "count": n % 7}) for n in range(3 * OPTION_SLOTS)
+    ]
+    for _ in range(4 * OPTION_SLOTS):
+        option = rng.choice(options)
+        assert wire.option_field(option) == _option_bytes(wire, [option])
+    lists = [rng.sample(options, rng.randint(1, 5)) for _ in range(2 * OPTION_SLOTS)]
+    for _ in range(3 * OPTION_SLOTS):
+        offered = rng.choice(lists)
+        sent = offered if rng.random() < 0.5 else tuple(offered)
+        assert wire.options_fields(sent) == _option_bytes(wire, offered)
+    changed = Option("draw:3", "draw 3", {"action": "draw", "count": 4})
+    assert wire.option_field(changed) == _option_bytes(wire, [changed])
+
+
+def test_clocks_sharing_slots_carry_their_own_bank_and_strikes() -> None:
+    """More live clocks than the clocks' slots, each changed between requests at random: every request's clock
+    field is its own clock's as it is now."""
+    game = get_game("underground_dice")
+    wire = get_wire("underground_dice")
+    state = game.new_initial_state(game.make_config(2))
+    rng = random.Random(4)
+    while state.is_chance_node():
+        state.apply_chance(sample_outcome(state.chance_outcomes(), rng).id)
+    seat = state.deciding_seats()[0]
+    options = list(state.legal_options(seat))
+    controls = [TimeControl(), TimeControl(strikes_allowed=2)]
+    clocks = [SeatClock.start(rng.choice(controls)) for _ in range(3 * messages.CLOCK_SLOTS)]
+    for _ in range(6 * messages.CLOCK_SLOTS):
+        clock = rng.choice(clocks)
+        if rng.random() < 0.3:
+            clock.bank_remaining, clock.strikes = rng.choice([0.0, 2.5, 30.0]), rng.randint(0, 2)
+        request = messages.outgoing_request(wire, 1, state, seat, options, [], clock).decision_request
+        assert (request.clock.bank_remaining_seconds, request.clock.strikes) == (clock.bank_remaining, clock.strikes)
+        assert request.clock.strikes_allowed == clock.control.strikes_allowed
+        assert request.clock.per_decision_seconds == clock.control.per_decision_seconds
+
+
+def test_lengths_and_field_heads_are_varints_at_every_size() -> None:
+    sizes = [0, 1, 127, 128, 1023, 1024, 5000, messages.LENGTHS - 1, messages.LENGTHS, 1 << 20]
+    for size in sizes * 2:  # written, then found
+        assert messages._length(size) == varint(size)
+        head = messages._field_head(messages._VIEW_HEADS, messages.REQUEST_VIEW, size)
+        assert head == messages.REQUEST_VIEW + varint(size)
