@@ -68,7 +68,20 @@ def _build_deferred(log: Any, items: list[Any]) -> None:  # noqa: ANN401 - an Ev
     for index in range(log._built, size):
         item = items[index]
         if type(item) is tuple:
-            items[index] = item[0](*item[1:])
+            # called with its arguments as they are (a vectorcall), for the usual counts: no tuple sliced off the entry
+            entry: tuple[Any, ...] = item
+            build = entry[0]
+            count = len(entry)
+            if count == 4:
+                items[index] = build(entry[1], entry[2], entry[3])
+            elif count == 3:
+                items[index] = build(entry[1], entry[2])
+            elif count == 8:
+                items[index] = build(entry[1], entry[2], entry[3], entry[4], entry[5], entry[6], entry[7])
+            elif count == 2:
+                items[index] = build(entry[1])
+            else:
+                items[index] = build(*entry[1:])
     log._built = size
 
 

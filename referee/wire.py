@@ -358,8 +358,16 @@ class GameWire:
             size = len(entries)
             if 0 <= index < size:
                 entry = entries[index]
-                if entry[0] == id(event) and entry[1] == sequence:
+                event_id = id(event)
+                if entry[0] == event_id and entry[1] == sequence:
                     parts.append(entry[2])
+                    continue
+                if entry[0] == -1:
+                    # a hole (a number the run's first request skipped: an event another seat alone sees) filled
+                    written = self._event_whole(sequence, event)[0]
+                    run.events.append(event)  # first: alive while its entry is, so that its id is never another's
+                    entries[index] = (event_id, sequence, written)
+                    parts.append(written)
                     continue
             elif size <= index < size + RUN_GAP and size < RUN_LIMIT:
                 # the run's next event (after holes for numbers no request has held yet)
@@ -537,7 +545,8 @@ class _EventRun:
     """The fields of a log's events from sequence number `start` on, in log order: per number, the event's id, the
     number and its DecisionRequest field 5 (`_HOLE` for a number no request has held yet). An entry says what it holds
     (a field is the bytes of its number and event alone), so it is used only for that event under that number,
-    whichever log, seat or thread asks; entries are only ever appended, whole. The events themselves are kept in
+    whichever log, seat or thread asks; entries are only ever appended, whole, and a hole is filled once, whole (by
+    the first event asked for at its number: in a draft, the hand a seat alone is told of). The events themselves are kept in
     `events`, so that an id is never another's while its entry lasts: the entries hold only ints and bytes, which
     Python's garbage collector stops tracking (entries holding the events cost its walks about 7% of a Fuji 99 step).
     """

@@ -181,6 +181,22 @@ def _written(sequence: int, kind: _Kind, body: list[bytes]) -> tuple[bytes, int]
     return whole, len(whole) - tail_size
 
 
+def _joined(parts: list[bytes], sequence: int, kind: _Kind, body: int) -> tuple[bytes, int]:
+    """`_written` for fields already in `parts` from index 3 on (`body` bytes): the field's head, the sequence number's
+    field and the tail's header put in its first three places, then all of them joined in one go."""
+    header = kind.headers.get(body)
+    if header is None:
+        header = kind.header(body)
+    tail_size = len(header) + body
+    sequence_field = _SEQUENCES[sequence] if 0 <= sequence < 4 * _TABLE_SIZE else EVENT_SEQUENCE + varint(sequence)
+    size = tail_size + len(sequence_field)
+    parts[0] = _EVENT_HEADS[size] if size < 1024 else REQUEST_EVENT + varint(size)
+    parts[1] = sequence_field
+    parts[2] = header
+    whole = b"".join(parts)
+    return whole, len(whole) - tail_size
+
+
 def _with_sequence(sequence: int, tail: bytes) -> bytes:
     """DecisionRequest's field 5 holding an arena Event under `sequence` (none when 0), from its tail."""
     sequence_field = _SEQUENCES[sequence] if 0 <= sequence < 4 * _TABLE_SIZE else EVENT_SEQUENCE + varint(sequence)
@@ -188,18 +204,25 @@ def _with_sequence(sequence: int, tail: bytes) -> bytes:
     return b"".join([_EVENT_HEADS[size] if size < 1024 else REQUEST_EVENT + varint(size), sequence_field, tail])
 
 
-def _small_tail(kind: _Kind, first: int, second: int, third: int, body: list[bytes]) -> bytes:
-    """The tail of an event of `kind` whose data are up to three uint32s below 1024 (-1: not there), kept by them."""
+def _small_tail(kind: _Kind, first: int, second: int, third: int) -> bytes:
+    """The tail of an event of `kind` whose data are up to three uint32s below 1024 (fields 1, 2, 3; -1: not there),
+    kept by them."""
     tail_key = (first + 1) | (second + 1) << 11 | (third + 1) << 22
     tail = kind.tails.get(tail_key)
     if tail is None:
+        body = [_INT1[first]]
+        if second >= 0:
+            body.append(_INT2[second])
+        if third >= 0:
+            body.append(_INT3[third])
         whole, start = _written(0, kind, body)
         tail = kind.tails[tail_key] = whole[start:]
     return tail
 
 
-def _placed_body(data: dict[str, Any]) -> list[bytes] | None:
-    """Placed's fields (seat, tile, row, col, rotation, mode, discarded), or None where the data are not the engine's."""
+def _placed(data: dict[str, Any], sequence: int) -> tuple[bytes, int]:
+    """A Placed event's field (seat, tile, row, col, rotation, mode, discarded), or (b"", -1) where the data are not the
+    engine's."""
     seat = _uint(data.get("seat"))
     tile = data.get("tile")
     row = _int32(data.get("row"))
@@ -211,18 +234,20 @@ def _placed_body(data: dict[str, Any]) -> list[bytes] | None:
         seat < 0 or type(tile) is not str or row is None or col is None or rotation < 0 or type(mode) is not str
         or len(data) != (6 if discarded is None else 7) or (discarded is not None and type(discarded) is not str)
     ):
-        return None
-    body = [
-        _int_field(_INT1, _KEY1, seat),
-        _text(_TEXTS2, _STRING2, cast(str, tile)),
-        _int_field(_INT3, _KEY3, row),
-        _int_field(_INT4, _KEY4, col),
-        _int_field(_INT5, _KEY5, rotation),
-        _text(_TEXTS6, _STRING6, cast(str, mode)),
-    ]
+        return b"", -1
+    seat_field = _INT1[seat] if seat < _TABLE_SIZE else varint_field(_KEY1, seat)
+    tile_field = _text(_TEXTS2, _STRING2, cast(str, tile))
+    row_field = _INT3[row] if 0 <= row < _TABLE_SIZE else varint_field(_KEY3, row)
+    col_field = _INT4[col] if 0 <= col < _TABLE_SIZE else varint_field(_KEY4, col)
+    rotation_field = _INT5[rotation] if rotation < _TABLE_SIZE else varint_field(_KEY5, rotation)
+    mode_field = _text(_TEXTS6, _STRING6, cast(str, mode))
+    body = len(seat_field) + len(tile_field) + len(row_field) + len(col_field) + len(rotation_field) + len(mode_field)
+    parts = [b"", b"", b"", seat_field, tile_field, row_field, col_field, rotation_field, mode_field]
     if discarded is not None:
-        body.append(optional_string_field(_STRING7, cast(str, discarded)))
-    return body
+        discarded_field = optional_string_field(_STRING7, cast(str, discarded))
+        parts.append(discarded_field)
+        body += len(discarded_field)
+    return _joined(parts, sequence, _E_PLACED, body)
 
 
 #: RoundScored.seats, SeatRound.cards (length-delimited), SeatRound.thumb, thumb_points, round_points, score
@@ -294,46 +319,45 @@ def write_event(event: Event, sequence: int) -> tuple[bytes, int]:
     kind = event.kind
     size = len(fields)
     if kind == "placed":
-        body = _placed_body(fields)
-        if body is not None:
-            return _written(sequence, _E_PLACED, body)
-        return b"", -1
-    if kind == "hand_tiles":
+        return _placed(fields, sequence)
+    tail = b""
+    if kind == "hand_passed":
+        first = _uint(fields.get("from_seat"))
+        second = _uint(fields.get("to_seat"))
+        third = _uint(fields.get("count"))
+        if not (0 <= first < _TABLE_SIZE and 0 <= second < _TABLE_SIZE and 0 <= third < _TABLE_SIZE) or size != 3:
+            return b"", -1
+        tail = _small_tail(_E_HAND_PASSED, first, second, third)
+    elif kind == "hand_tiles":
         seat = _uint(fields.get("seat"))
         from_seat = fields.get("from_seat")
         if seat < 0 or size != (2 if from_seat is None else 3):
             return b"", -1
-        body = [_int_field(_INT1, _KEY1, seat)]
-        if not _list_elements(_ELEMENTS2, _STRING2, fields.get("tiles"), body):
+        seat_field = _INT1[seat] if seat < _TABLE_SIZE else varint_field(_KEY1, seat)
+        parts = [b"", b"", b"", seat_field]
+        if not _list_elements(_ELEMENTS2, _STRING2, fields.get("tiles"), parts):
             return b"", -1
         if from_seat is not None:
             giver = _uint(from_seat)
             if giver < 0:
                 return b"", -1
-            body.append(_FROM_SEATS[giver] if giver < _TABLE_SIZE else _KEY3 + varint(giver))
-        return _written(sequence, _E_HAND_TILES, body)
-    tail = b""
-    if kind == "hand_passed" or kind == "hand_drawn" or kind == "reputation_drawn":
-        # (from_seat, to_seat, count) or (seat, count)
-        names = ("from_seat", "to_seat", "count") if kind == "hand_passed" else ("seat", "count", "")
-        first = _uint(fields.get(names[0]))
-        second = _uint(fields.get(names[1]))
-        third = _uint(fields.get(names[2])) if names[2] else -1
-        if not (0 <= first < _TABLE_SIZE and 0 <= second < _TABLE_SIZE and -1 <= third < _TABLE_SIZE) or size != (3 if names[2] else 2):
+            parts.append(_FROM_SEATS[giver] if giver < _TABLE_SIZE else _KEY3 + varint(giver))
+        fields_size = 0
+        for part in parts:
+            fields_size += len(part)
+        return _joined(parts, sequence, _E_HAND_TILES, fields_size)
+    elif kind == "hand_drawn" or kind == "reputation_drawn":
+        first = _uint(fields.get("seat"))
+        second = _uint(fields.get("count"))
+        if not (0 <= first < _TABLE_SIZE and 0 <= second < _TABLE_SIZE) or size != 2:
             return b"", -1
-        if names[2] and third < 0:
-            return b"", -1
-        written = _E_HAND_PASSED if kind == "hand_passed" else _E_HAND_DRAWN if kind == "hand_drawn" else _E_REPUTATION_DRAWN
-        body = [_INT1[first], _INT2[second]]
-        if third >= 0:
-            body.append(_INT3[third])
-        tail = _small_tail(written, first, second, third, body)
+        tail = _small_tail(_E_HAND_DRAWN if kind == "hand_drawn" else _E_REPUTATION_DRAWN, first, second, -1)
     elif kind == "reputation_returned" or kind == "round_started":
         number = _uint(fields.get("seat" if kind == "reputation_returned" else "round"))
         if not 0 <= number < _TABLE_SIZE or size != 1:
             return b"", -1
         written = _E_REPUTATION_RETURNED if kind == "reputation_returned" else _E_ROUND_STARTED
-        tail = _small_tail(written, number, -1, -1, [_INT1[number]])
+        tail = _small_tail(written, number, -1, -1)
     elif kind == "returned_card" or kind == "initial_tile":
         # (seat, card) or (seat, tile)
         seat = _uint(fields.get("seat"))
@@ -351,10 +375,10 @@ def write_event(event: Event, sequence: int) -> tuple[bytes, int]:
             return b"", -1
         return _written(sequence, _E_REPUTATION_CARDS, body)
     elif kind == "round_scored":
-        body = _round_scored_body(fields)
-        if body is None:
+        scored = _round_scored_body(fields)
+        if scored is None:
             return b"", -1
-        return _written(sequence, _E_ROUND_SCORED, body)
+        return _written(sequence, _E_ROUND_SCORED, scored)
     elif kind == "solo_removed":
         body = []
         if size != 1 or not _list_elements(_ELEMENTS1, _STRING1, fields.get("tiles"), body):

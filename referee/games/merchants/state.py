@@ -108,7 +108,18 @@ def _placed_event(seat: Seat, tile: str, row: int, col: int, rotation: int, mode
     return _event("placed", data)
 
 
+#: events whose data are a few small numbers, made once each and shared by every log that holds one (an Event is
+#: frozen and its data are never changed): `_hand_drawn_event` and `_hand_passed_event` by their numbers
+_SMALL_EVENTS: Final[dict[int, Event]] = {}
+
+
 def _hand_drawn_event(seat: Seat, count: int) -> Event:
+    if 0 <= seat < 256 and 0 <= count < 256:
+        number = 1 << 24 | seat << 8 | count
+        event = _SMALL_EVENTS.get(number)
+        if event is None:
+            event = _SMALL_EVENTS[number] = _event("hand_drawn", {"seat": seat, "count": count})
+        return event
     return _event("hand_drawn", {"seat": seat, "count": count})
 
 
@@ -136,6 +147,12 @@ def _round_scored_event(
 
 
 def _hand_passed_event(from_seat: Seat, to_seat: Seat, count: int) -> Event:
+    if 0 <= from_seat < 256 and 0 <= to_seat < 256 and 0 <= count < 256:
+        number = 2 << 24 | from_seat << 16 | to_seat << 8 | count
+        event = _SMALL_EVENTS.get(number)
+        if event is None:
+            event = _SMALL_EVENTS[number] = _event("hand_passed", {"from_seat": from_seat, "to_seat": to_seat, "count": count})
+        return event
     return _event("hand_passed", {"from_seat": from_seat, "to_seat": to_seat, "count": count})
 
 
