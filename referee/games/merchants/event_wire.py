@@ -58,6 +58,9 @@ _INT2: Final = _int_table(_KEY2)
 _INT3: Final = _int_table(_KEY3)
 _INT4: Final = _int_table(_KEY4)
 _INT5: Final = _int_table(_KEY5)
+#: integer fields 3 and 4 (Placed.row, Placed.col: a shop grows around its first tile) holding -1, -2, ... -64
+_NEGATIVE3: Final = tuple(varint_field(_KEY3, -value) for value in range(1, 65))
+_NEGATIVE4: Final = tuple(varint_field(_KEY4, -value) for value in range(1, 65))
 #: an arena Event's sequence number field, by number (0: none)
 _SEQUENCES: Final = tuple(EVENT_SEQUENCE + varint(number) if number else b"" for number in range(4 * _TABLE_SIZE))
 #: DecisionRequest field 5's key and length, by length
@@ -237,8 +240,8 @@ def _placed(data: dict[str, Any], sequence: int) -> tuple[bytes, int]:
         return b"", -1
     seat_field = _INT1[seat] if seat < _TABLE_SIZE else varint_field(_KEY1, seat)
     tile_field = _text(_TEXTS2, _STRING2, cast(str, tile))
-    row_field = _INT3[row] if 0 <= row < _TABLE_SIZE else varint_field(_KEY3, row)
-    col_field = _INT4[col] if 0 <= col < _TABLE_SIZE else varint_field(_KEY4, col)
+    row_field = _INT3[row] if 0 <= row < _TABLE_SIZE else _NEGATIVE3[-row - 1] if -64 <= row < 0 else varint_field(_KEY3, row)
+    col_field = _INT4[col] if 0 <= col < _TABLE_SIZE else _NEGATIVE4[-col - 1] if -64 <= col < 0 else varint_field(_KEY4, col)
     rotation_field = _INT5[rotation] if rotation < _TABLE_SIZE else varint_field(_KEY5, rotation)
     mode_field = _text(_TEXTS6, _STRING6, cast(str, mode))
     body = len(seat_field) + len(tile_field) + len(row_field) + len(col_field) + len(rotation_field) + len(mode_field)
