@@ -247,10 +247,18 @@ def _placed(data: dict[str, Any], sequence: int) -> tuple[bytes, int]:
     body = len(seat_field) + len(tile_field) + len(row_field) + len(col_field) + len(rotation_field) + len(mode_field)
     parts = [b"", b"", b"", seat_field, tile_field, row_field, col_field, rotation_field, mode_field]
     if discarded is not None:
-        discarded_field = optional_string_field(_STRING7, cast(str, discarded))
+        discarded_field = _DISCARDED.get(cast(str, discarded))
+        if discarded_field is None:
+            discarded_field = optional_string_field(_STRING7, cast(str, discarded))
+            if len(_DISCARDED) < 4096:
+                _DISCARDED[cast(str, discarded)] = discarded_field
         parts.append(discarded_field)
         body += len(discarded_field)
     return _joined(parts, sequence, _E_PLACED, body)
+
+
+#: Placed.discarded (optional: written for "" too) -> its field
+_DISCARDED: Final[dict[str, bytes]] = {}
 
 
 #: RoundScored.seats, SeatRound.cards (length-delimited), SeatRound.thumb, thumb_points, round_points, score
