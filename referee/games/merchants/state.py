@@ -163,7 +163,11 @@ def _hand_tiles_event(seat: Seat, from_seat: Seat | None, tiles: tuple[str, ...]
     data: dict[str, Any] = {"seat": seat, "tiles": sorted(tiles)} if from_seat is None else {
         "seat": seat, "from_seat": from_seat, "tiles": sorted(tiles)
     }
-    return _event("hand_tiles", data, _audience(seat))
+    return _event("hand_tiles", data, _ONE_SEAT[seat] if 0 <= seat < 8 else _audience(seat))
+
+
+#: `_audience` of seats 0-7, read by position
+_ONE_SEAT: Final = tuple(_audience(seat) for seat in range(8))
 
 
 def _redeal(rest: list[str], hands: Sequence[Sequence[str]], rng: random.Random) -> tuple[list[list[str]], list[str]]:
