@@ -186,3 +186,26 @@ def test_events_of_a_game_of_one_seat_are_written_alone_and_are_protobufs_bytes(
         state.apply_decisions({0: rng.choice(options).id})
         requests += 1
     assert requests > 10
+
+
+def test_a_hole_a_seat_skipped_is_filled_by_the_event_first_asked_for_there_and_only_used_for_it() -> None:
+    """Each seat skips the events others alone see: the run keeps a hole at their numbers, filled by the first event
+    asked for there; a seat asking another event under that number (its own private one, another log's) gets its own
+    field, and the event that filled it gets it again from the run."""
+    shared_wire = get_wire("fuji99")
+    wire = GameWire(shared_wire.view, shared_wire.option, shared_wire.event)
+    public = [Event("moved", {"seat": 0, "start": n, "end": n + 1, "reason": "draw"}) for n in range(6)]
+    private = [Event("moved", {"seat": seat, "start": 40 + seat, "end": 50, "reason": "draw"}, frozenset((seat,))) for seat in range(3)]
+    # log: public 0, private of seat 0, public 1, private of seat 1, public 2, private of seat 2, public 3..5
+    log = [public[0], private[0], public[1], private[1], public[2], private[2], *public[3:]]
+    for seat in (2, 0, 1, 2, 1, 0):
+        pairs = [(number, event) for number, event in enumerate(log) if event.audience is None or seat in event.audience]
+        assert wire.events_fields(pairs) == _expected(wire, pairs)
+    run = wire._runs[0]
+    assert [entry[0] for entry in run.entries] == [id(event) for event in log]  # every hole filled, by the log's events
+    other = [(number, Event("moved", {"seat": 1, "start": number, "end": 9, "reason": "other"})) for number in (1, 3, 5)]
+    assert wire.events_fields(other) == _expected(wire, other)
+    assert [entry[0] for entry in run.entries] == [id(event) for event in log]
+    for seat in range(3):
+        pairs = [(number, event) for number, event in enumerate(log) if event.audience is None or seat in event.audience]
+        assert wire.events_fields(pairs) == _expected(wire, pairs)
