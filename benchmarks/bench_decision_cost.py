@@ -154,12 +154,15 @@ def run(quick: bool = False) -> str:
     load = os.getloadavg()[0]
     decisions = 300 if quick else 2000
     matches = 2 if quick else 6
-    rounds = 1 if quick else 3
+    rounds = 1 if quick else 5
     rows: list[DecisionCost] = []
     match_rows: list[MatchCost] = []
     for game in all_games():
         for players in player_counts(game.id):
-            # The fastest of a few rounds: a shared machine's load only ever adds time.
+            # A discarded round and a full collection first, as `--requests-only` does (see there); then the fastest
+            # of a few rounds: a shared machine's load only ever adds time.
+            decision_cost(game.id, players, WARM_UP_DECISIONS, seed=0)
+            gc.collect()
             runs = [decision_cost(game.id, players, decisions, seed) for seed in range(1, rounds + 1)]
             rows.append(
                 DecisionCost(
@@ -177,7 +180,8 @@ def run(quick: bool = False) -> str:
         "## Per decision: building the requests against the engine's step",
         "",
         f"Measured {measured_at} UTC, load average {load:.1f} at the start (`python -m benchmarks.bench_decision_cost`).",
-        f"Random play, {decisions} decisions per game and player count, the fastest of {rounds} rounds (seeds) of each;",
+        f"Random play, {decisions} decisions per game and player count, the fastest of {rounds} rounds (seeds) of each,",
+        "after a discarded round and a full collection;",
         "both columns are timed in the same loop, decision by decision, in CPU time of this process, so load hits both alike.",
         "Step: `apply_decisions`. Requests: every deciding seat's DecisionRequest (view, options, new events,",
         "clock), built as the runner builds it (`messages.outgoing_request`: written as protobuf bytes, what all",
