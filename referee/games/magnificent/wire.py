@@ -219,8 +219,8 @@ def _public(state: MagnificentState) -> bytes:
 
 
 def _public_parts(state: MagnificentState) -> list[bytes]:
-    """View fields 2-25: what every seat sees, as pieces. Each part (the counts, the decision, each part of the market, each
-    player's two halves, the turn, the tail) is written again only when what it shows differs from the copy kept
+    """View fields 2-25: what every seat sees, as pieces. Each part (the counts, the decision, each part of the market,
+    each player's two halves, the turn, the tail) is written again only when what it shows differs from the copy kept
     when it was last written for this state (compared in C, identity first: no key built); most requests find
     all but one or two parts as they were."""
     written: _Written = _WRITTEN.get(state)
