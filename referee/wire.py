@@ -346,8 +346,9 @@ class GameWire:
         if not listed:
             return
         if alone:
+            # nothing kept: each event's pieces go into the request's one join as they are (no join of its own)
             for sequence, event in listed:
-                parts.append(self._event_whole(sequence, event)[0])
+                self._event_into(sequence, event, parts)
             return
         first_sequence, first_event = listed[0]
         run = self._run_for(first_sequence, id(first_event))
@@ -453,8 +454,8 @@ class GameWire:
             parts = [b"", b"", b""]
             body = _write_into(written.writers, data, parts)
             if body >= 0:
-                header = written.headers.get(body)
-                if header is None:
+                header = written.headers[body] if body < _HEADER_SIZES else b""
+                if not header:
                     header = written.header(oneof[0], body)
                 parts[2] = header
                 tail_size = len(header) + body
@@ -467,6 +468,39 @@ class GameWire:
                 return b"".join(parts), tail_size
         tail = self._tail_of(event)
         return _event_field(sequence, tail), len(tail)
+
+    def _event_into(self, sequence: int, event: Event, parts: list[bytes]) -> None:
+        """`_event_whole`'s field appended to `parts` as pieces (its head, sequence number, tail's head, then its data's
+        fields) where its kind is written from its data at once, else whole."""
+        own = self.write_event
+        if own is not None:
+            whole, tail_start = own(event, sequence)
+            if tail_start >= 0:
+                parts.append(whole)
+                return
+        written = self._event_kind(event.kind)
+        data = event.data
+        oneof = written.oneof
+        if written.direct and oneof is not None and data:
+            at = len(parts)
+            parts.append(b"")
+            parts.append(b"")
+            parts.append(b"")
+            body = _write_into(written.writers, data, parts)
+            if body >= 0:
+                header = written.headers[body] if body < _HEADER_SIZES else b""
+                if not header:
+                    header = written.header(oneof[0], body)
+                parts[at + 2] = header
+                size = len(header) + body
+                if sequence:
+                    sequence_field = _SEQUENCE_FIELDS[sequence] if 0 < sequence < 1024 else EVENT_SEQUENCE + varint(sequence)
+                    parts[at + 1] = sequence_field
+                    size += len(sequence_field)
+                parts[at] = _EVENT_HEADS[size] if size < 1024 else REQUEST_EVENT + varint(size)
+                return
+            del parts[at:]
+        parts.append(_event_field(sequence, self._tail_of(event)))
 
     def event_tail(self, event: Event) -> bytes:
         """An arena Event's fields after its sequence number (kind and data), serialized once per event object."""
@@ -626,8 +660,8 @@ class _EventKind:
         self.kind_data = kind + EVENT_DATA
         self.url_value = type_url + ANY_VALUE
         self.url_size = len(self.url_value)
-        #: size of the data's fields -> the tail's bytes before them (`header`)
-        self.headers: dict[int, bytes] = {}
+        #: by size of the data's fields (below _HEADER_SIZES), the tail's bytes before them (`header`; b"": not written)
+        self.headers: list[bytes] = [b""] * _HEADER_SIZES
 
         self.oneof = oneof
         #: the data message's field writers (`_message_writers`), found once per kind
@@ -648,11 +682,13 @@ class _EventKind:
         value_length = varint(size)
         size += self.url_size + len(value_length)
         written = self.kind_data + varint(size) + self.url_value + value_length + oneof_key + body_length
-        if len(self.headers) < 1024:
+        if body < _HEADER_SIZES:
             self.headers[body] = written
         return written
 
 
+#: sizes of an event's data fields whose tail heads an `_EventKind` keeps (by position: no int key hashed per event)
+_HEADER_SIZES: Final = 1024
 #: events of a kind looked up by content before deciding whether that kind is worth looking up (`_tail_of`)
 CONTENT_TRIES: Final = 200
 #: a kind stays looked up by content while at least one try in this many is found

@@ -232,13 +232,15 @@ class _Head:
 class _AiField:
     """The solo AI's board field as last written, with the token, difficulty and position it shows."""
 
-    __slots__ = ("token", "difficulty", "position", "field")
+    __slots__ = ("token", "difficulty", "position", "field", "tableau")
 
-    def __init__(self, token: object, difficulty: object, position: object, field: bytes) -> None:
+    def __init__(self, token: object, difficulty: object, position: object, field: bytes, tableau: bytes) -> None:
         self.token = token
         self.difficulty = difficulty
         self.position = position
         self.field = field
+        #: the field's tableau (AiBoard fields 2-8), for the token and difficulty
+        self.tableau = tableau
 
 
 class _Discarded:
@@ -260,7 +262,7 @@ _NO_BOARD: Final = _BoardPieces(
     _NOTHING, b"", _NO_TILES, _NO_TILES, _NO_TILES, _NO_TILES, b"", b"", [], varint_field(SUPPLY, PENGUINS_PER_PLAYER)
 )
 _NO_HEAD: Final = _Head((), b"")
-_NO_AI: Final = _AiField(_NOTHING, _NOTHING, _NOTHING, b"")
+_NO_AI: Final = _AiField(_NOTHING, _NOTHING, _NOTHING, b"", b"")
 _NO_DISCARDED: Final = _Discarded(_NOTHING, b"")
 
 
@@ -402,8 +404,10 @@ def _ai_board(tiles: _WireTiles, fields: dict[str, Any]) -> bytes:
     last = tiles.last_ai
     if last.token is token and last.difficulty is difficulty and last.position is position:
         return last.field
-    tableau_key = (token, difficulty)
-    tableau = tiles.ai_tableaux.get(tableau_key)
+    if last.token is token and last.difficulty is difficulty:
+        tableau: bytes | None = last.tableau  # the AI moved on its track only
+    else:
+        tableau = tiles.ai_tableaux.get((token, difficulty))
     if tableau is None:
         columns: list[list[int]] = fields["ai_columns"]
         ai_rocks: list[int] = fields["ai_rocks"]
@@ -419,11 +423,11 @@ def _ai_board(tiles: _WireTiles, fields: dict[str, Any]) -> bytes:
         parts = [pink.part, green.part, yellow.part, rocks.part, water.part]
         parts.append(varint_field(AI_SCORE, score))
         parts.append(varint_field(AI_COMPLETE_ROWS, rows))
-        tableau = _keep(tiles.ai_tableaux, tableau_key, b"".join(parts), PARTS_KEPT)
+        tableau = _keep(tiles.ai_tableaux, (token, difficulty), b"".join(parts), PARTS_KEPT)
     position_field = AI_POSITIONS[position] if 0 <= position < len(AI_POSITIONS) else varint_field(AI_POSITION, position)
     size = len(position_field) + len(tableau)
     ai_field = b"".join([AI_BOARD, SMALL_VARINTS[size] if size < 1024 else varint(size), position_field, tableau])
-    tiles.last_ai = _AiField(token, difficulty, position, ai_field)
+    tiles.last_ai = _AiField(token, difficulty, position, ai_field, tableau)
     return ai_field
 
 

@@ -189,13 +189,38 @@ def view_bytes(state: MagnificentState, seat: Seat, shared: SharedParts | None =
     return seat_field + public + encode(pb.View, own_draft(state, seat)).SerializeToString()
 
 
+def view_parts(state: MagnificentState, seat: Seat, shared: SharedParts | None, parts: list[bytes]) -> int:
+    """`view_bytes` as pieces appended to `parts` (for the request to join them with its own fields in one go: the
+    view is never joined on its own, nor copied behind the seat's field), and their size: the viewer's seat, the parts
+    every seat sees as last written for this state (`_public_parts`: a decision's next seat finds them by their
+    tokens, so `shared` is not used), then the seat's own part of the draft."""
+    seat_field = _SEAT_FIELDS[seat] if 0 <= seat < len(_SEAT_FIELDS) else SEAT + varint(seat)
+    pieces = _public_parts(state)
+    size = len(seat_field)
+    for piece in pieces:
+        size += len(piece)
+    parts.append(seat_field)
+    parts.extend(pieces)
+    if state.__dict__["draft"]:
+        # Fields 26-28, the last ones: the seat's own part of the draft, as views.py decides it.
+        own = encode(pb.View, own_draft(state, seat)).SerializeToString()
+        parts.append(own)
+        size += len(own)
+    return size
+
+
 #: View field 1 of each seat, written once
 _SEAT_FIELDS: Final = tuple([SEAT + varint(seat) for seat in range(8)])
 
 
 def _public(state: MagnificentState) -> bytes:
-    """View fields 2-25: what every seat sees. Each part (the counts, the decision, each part of the market, each
-    player's two halves, the turn, the tail) is written again only when what it shows differs from the copy kept
+    """View fields 2-25: what every seat sees (`_public_parts`, joined)."""
+    return b"".join(_public_parts(state))
+
+
+def _public_parts(state: MagnificentState) -> list[bytes]:
+    """View fields 2-25: what every seat sees, as pieces. Each part (the counts, the decision, each part of the market,
+    each player's two halves, the turn, the tail) is written again only when what it shows differs from the copy kept
     when it was last written for this state (compared in C, identity first: no key built); most requests find
     all but one or two parts as they were."""
     written: _Written = _WRITTEN.get(state)
@@ -248,7 +273,7 @@ def _public(state: MagnificentState) -> bytes:
         parts.append(tail_blocks[0] + encode(pb.View, {"final_scores": final_scores(state)}).SerializeToString() + tail_blocks[1])
     else:
         parts.append(written.tail_block)
-    return b"".join(parts)
+    return parts
 
 
 #: (poster in hand, side B, over, draft, draft round): the values of View fields 20-22 and 24-25
@@ -730,4 +755,6 @@ def decision_of(state: MagnificentState, seat: Seat) -> str:
     return DECISION_NAMES[pending[0]] if pending is not None else ""
 
 
-WIRE = GameWire(view=pb.View, option=pb.OptionPayload, event=pb.Event, view_bytes=view_bytes, decision_of=decision_of)
+WIRE = GameWire(
+    view=pb.View, option=pb.OptionPayload, event=pb.Event, view_bytes=view_bytes, decision_of=decision_of, view_parts=view_parts
+)
