@@ -306,13 +306,19 @@ def view_parts(position: GameState, seat: Seat, shared: SharedParts | None, part
         last.token = token
         last.public = public
     player = state.players_state[seat]
-    seat_field = _SEAT_FIELDS[seat] if 0 <= seat < 16 else SEAT + varint(seat)
     parts.append(public)
-    parts.append(seat_field)
-    size = len(public) + len(seat_field)
+    size = len(public)
     bundle = player.bundle
-    if bundle is not None:
-        tiles = bundle.tiles
+    tiles = bundle.tiles if bundle is not None else _NO_TILES
+    if tiles and 0 <= seat < 16:
+        # View fields 15 and 16 as one piece (one piece fewer in the request's join)
+        written = _seat_and_hand(seat, tiles)
+        parts.append(written)
+        size += len(written)
+    else:
+        seat_field = _SEAT_FIELDS[seat] if 0 <= seat < 16 else SEAT + varint(seat)
+        parts.append(seat_field)
+        size += len(seat_field)
         if tiles:
             written = _sorted_elements(_HANDS, seat, tiles, _HAND, HAND)
             parts.append(written)
@@ -350,6 +356,23 @@ def view_parts(position: GameState, seat: Seat, shared: SharedParts | None, part
         parts.append(target_field)
         size += len(target_field)
     return size
+
+
+#: a seat's hand when it holds none
+_NO_TILES: Final[list[str]] = []
+
+
+def _seat_and_hand(seat: Seat, tiles: list[str]) -> bytes:
+    """View field 15 (`seat`, 0-15) and its field 16 (its hand, `tiles` sorted) as one piece: written again only when
+    the hand differs from the one last written for the seat (`_HANDS`)."""
+    kept = _HANDS[seat]
+    if kept.empty or kept.texts != tiles:
+        copy = kept.texts  # kept in place: no new list for the garbage collector to follow
+        copy.clear()
+        copy.extend(tiles)
+        kept.written = _SEAT_FIELDS[seat] + _elements(sorted(tiles), _HAND, HAND)
+        kept.empty = False
+    return kept.written
 
 
 def _sorted_elements(memory: list[_Texts], seat: Seat, texts: list[str], elements: dict[str, bytes], field_key: bytes) -> bytes:
