@@ -310,9 +310,19 @@ def view_parts(position: GameState, seat: Seat, shared: SharedParts | None, part
     size = len(public)
     bundle = player.bundle
     tiles = bundle.tiles if bundle is not None else _NO_TILES
+    reputation = player.reputation
     if tiles and 0 <= seat < 16:
-        # View fields 15 and 16 as one piece (one piece fewer in the request's join)
+        # View fields 15 and 16 as one piece, with 17 (the reputation cards) where the seat holds some: one or two pieces
+        # fewer in the request's join
         written = _seat_and_hand(seat, tiles)
+        if reputation:
+            cards = _sorted_elements(_REPUTATIONS, seat, reputation, _REPUTATION, REPUTATION_HAND)
+            both = _SEAT_PIECES[seat]
+            if both.first is not written or both.second is not cards:
+                both.first = written
+                both.second = cards
+                both.joined = written + cards
+            written = both.joined
         parts.append(written)
         size += len(written)
     else:
@@ -323,8 +333,7 @@ def view_parts(position: GameState, seat: Seat, shared: SharedParts | None, part
             written = _sorted_elements(_HANDS, seat, tiles, _HAND, HAND)
             parts.append(written)
             size += len(written)
-    reputation = player.reputation
-    if reputation:
+    if reputation and not (tiles and 0 <= seat < 16):
         written = _sorted_elements(_REPUTATIONS, seat, reputation, _REPUTATION, REPUTATION_HAND)
         parts.append(written)
         size += len(written)
@@ -360,6 +369,19 @@ def view_parts(position: GameState, seat: Seat, shared: SharedParts | None, part
 
 #: a seat's hand when it holds none
 _NO_TILES: Final[list[str]] = []
+
+
+class _Pair:
+    """Two pieces of a seat's view as last joined (`first` + `second`, kept: compared by identity)."""
+
+    def __init__(self) -> None:
+        self.first = b""
+        self.second = b""
+        self.joined = b""
+
+
+#: by seat: its fields 15-16 (`_seat_and_hand`) and 17 (reputation cards) as last joined
+_SEAT_PIECES: Final = [_Pair() for _ in range(16)]
 
 
 def _seat_and_hand(seat: Seat, tiles: list[str]) -> bytes:
