@@ -106,6 +106,37 @@ def _varint(value: int) -> bytes:
     return varint(value)
 
 
+def _message(field_key: bytes, body: bytes) -> bytes:
+    """A message field (referee.wire's `message_field`, here: a call into another compile group is a Python call)."""
+    size = len(body)
+    return field_key + (_SMALL[size] if size < 1024 else varint(size)) + body
+
+
+def _string(field_key: bytes, text: str) -> bytes:
+    """A proto3 string field, nothing when empty (referee.wire's `string_field`, here for the same reason)."""
+    if not text:
+        return b""
+    encoded = text.encode()
+    size = len(encoded)
+    return field_key + (_SMALL[size] if size < 1024 else varint(size)) + encoded
+
+
+def _optional_string(field_key: bytes, text: str | None) -> bytes:
+    """An `optional` string field, written whenever set (referee.wire's `optional_string_field`, here too)."""
+    if text is None:
+        return b""
+    encoded = text.encode()
+    size = len(encoded)
+    return field_key + (_SMALL[size] if size < 1024 else varint(size)) + encoded
+
+
+def _int(field_key: bytes, value: int) -> bytes:
+    """A proto3 integer field, nothing for 0 (referee.wire's `varint_field`, here too)."""
+    if not value:
+        return b""
+    return field_key + _varint(value)
+
+
 def _small_fields(field_key: bytes) -> tuple[bytes, ...]:
     """An integer field of `field_key` holding 0..1023, by value."""
     return tuple(varint_field(field_key, value) for value in range(1024))
@@ -275,19 +306,34 @@ def view_parts(position: GameState, seat: Seat, shared: SharedParts | None, part
         last.token = token
         last.public = public
     player = state.players_state[seat]
-    seat_field = _SEAT_FIELDS[seat] if 0 <= seat < 16 else SEAT + varint(seat)
     parts.append(public)
-    parts.append(seat_field)
-    size = len(public) + len(seat_field)
+    size = len(public)
     bundle = player.bundle
-    if bundle is not None:
-        tiles = bundle.tiles
+    tiles = bundle.tiles if bundle is not None else _NO_TILES
+    reputation = player.reputation
+    if tiles and 0 <= seat < 16:
+        # View fields 15 and 16 as one piece, with 17 (the reputation cards) where the seat holds some: one or two pieces
+        # fewer in the request's join
+        written = _seat_and_hand(seat, tiles)
+        if reputation:
+            cards = _sorted_elements(_REPUTATIONS, seat, reputation, _REPUTATION, REPUTATION_HAND)
+            both = _SEAT_PIECES[seat]
+            if both.first is not written or both.second is not cards:
+                both.first = written
+                both.second = cards
+                both.joined = written + cards
+            written = both.joined
+        parts.append(written)
+        size += len(written)
+    else:
+        seat_field = _SEAT_FIELDS[seat] if 0 <= seat < 16 else SEAT + varint(seat)
+        parts.append(seat_field)
+        size += len(seat_field)
         if tiles:
             written = _sorted_elements(_HANDS, seat, tiles, _HAND, HAND)
             parts.append(written)
             size += len(written)
-    reputation = player.reputation
-    if reputation:
+    if reputation and not (tiles and 0 <= seat < 16):
         written = _sorted_elements(_REPUTATIONS, seat, reputation, _REPUTATION, REPUTATION_HAND)
         parts.append(written)
         size += len(written)
@@ -313,12 +359,42 @@ def view_parts(position: GameState, seat: Seat, shared: SharedParts | None, part
             row, col, mode = cast(tuple[int, int, str], target)
             if len(_TARGETS) >= 4096:
                 _TARGETS.clear()
-            target_field = _TARGETS[target] = message_field(
-                PENDING_TARGET, varint_field(TARGET_ROW, row) + varint_field(TARGET_COL, col) + string_field(TARGET_MODE, mode)
+            target_field = _TARGETS[target] = _message(
+                PENDING_TARGET, _int(TARGET_ROW, row) + _int(TARGET_COL, col) + _string(TARGET_MODE, mode)
             )
         parts.append(target_field)
         size += len(target_field)
     return size
+
+
+#: a seat's hand when it holds none
+_NO_TILES: Final[list[str]] = []
+
+
+class _Pair:
+    """Two pieces of a seat's view as last joined (`first` + `second`, kept: compared by identity)."""
+
+    def __init__(self) -> None:
+        self.first = b""
+        self.second = b""
+        self.joined = b""
+
+
+#: by seat: its fields 15-16 (`_seat_and_hand`) and 17 (reputation cards) as last joined
+_SEAT_PIECES: Final = [_Pair() for _ in range(16)]
+
+
+def _seat_and_hand(seat: Seat, tiles: list[str]) -> bytes:
+    """View field 15 (`seat`, 0-15) and its field 16 (its hand, `tiles` sorted) as one piece: written again only when
+    the hand differs from the one last written for the seat (`_HANDS`)."""
+    kept = _HANDS[seat]
+    if kept.empty or kept.texts != tiles:
+        copy = kept.texts  # kept in place: no new list for the garbage collector to follow
+        copy.clear()
+        copy.extend(tiles)
+        kept.written = _SEAT_FIELDS[seat] + _elements(sorted(tiles), _HAND, HAND)
+        kept.empty = False
+    return kept.written
 
 
 def _sorted_elements(memory: list[_Texts], seat: Seat, texts: list[str], elements: dict[str, bytes], field_key: bytes) -> bytes:
@@ -407,12 +483,12 @@ def _public(state: MerchantsState) -> bytes:
     head = heads.get(head_key) if head_key >= 0 else None
     if head is None:
         head = b"".join([
-            varint_field(PLAYERS, players_count),
-            varint_field(ROUND, round_number),
-            varint_field(PICK, pick),
-            string_field(PHASE, phase),
-            varint_field(SOLO, solo),
-            varint_field(BACK, back_side),
+            _int(PLAYERS, players_count),
+            _int(ROUND, round_number),
+            _int(PICK, pick),
+            _string(PHASE, phase),
+            _int(SOLO, solo),
+            _int(BACK, back_side),
         ])
         if head_key >= 0:
             if len(heads) >= 1024:
@@ -526,19 +602,19 @@ def _layout(state: MerchantsState, revealed: bool) -> bytes:
         if field is None:
             if len(_LAYOUT_ROWS) >= 4096:
                 _LAYOUT_ROWS.clear()
-            field = _LAYOUT_ROWS[texts] = message_field(LAYOUT, b"".join([
-                string_field(ROW_DUNGEON, dungeon),
-                string_field(ROW_A_CARD, a_card),
-                string_field(ROW_A_FACE, a_face),
-                string_field(ROW_B_CARD, b_card),
-                string_field(ROW_B_FACE, b_face),
-                optional_string_field(ROW_C_CARD, c_card),
-                optional_string_field(ROW_C_KIND, c_kind),
+            field = _LAYOUT_ROWS[texts] = _message(LAYOUT, b"".join([
+                _string(ROW_DUNGEON, dungeon),
+                _string(ROW_A_CARD, a_card),
+                _string(ROW_A_FACE, a_face),
+                _string(ROW_B_CARD, b_card),
+                _string(ROW_B_FACE, b_face),
+                _optional_string(ROW_C_CARD, c_card),
+                _optional_string(ROW_C_KIND, c_kind),
             ]))
         parts.append(field)
     if revealed and state.d_card is not None:
-        parts.append(optional_string_field(D_CARD, state.d_card))
-        parts.append(optional_string_field(D_KIND, state.data.grey_kinds[grey["D"]]))
+        parts.append(_optional_string(D_CARD, state.d_card))
+        parts.append(_optional_string(D_KIND, state.data.grey_kinds[grey["D"]]))
     return b"".join(parts)
 
 
@@ -625,7 +701,7 @@ def _placed(placed: object, row: int, col: int) -> bytes:
     if tile_field is None:
         if len(_TILE_IDS) >= 4096:
             _TILE_IDS.clear()
-        tile_field = _TILE_IDS[tile] = string_field(TILE_ID, tile)
+        tile_field = _TILE_IDS[tile] = _string(TILE_ID, tile)
     if -_REACH <= row <= _REACH and -_REACH <= col <= _REACH and 0 <= rotation < 360 and rotation % 90 == 0:
         tail = _PLACES[((row + _REACH) * _SQUARES + col + _REACH) * 4 + rotation // 90]
     else:
@@ -667,12 +743,12 @@ def _chips_block(seat: Seat, chips: list[Chip]) -> bytes:
 
 def _chip(chip: Chip) -> bytes:
     """A used dungeon chip as a Player field 6."""
-    return message_field(
+    return _message(
         P_CHIPS,
-        varint_field(CHIP_ROUND, chip.round)
-        + string_field(CHIP_DUNGEON, chip.dungeon)
-        + varint_field(CHIP_THUMB, 1 if chip.thumb else 0)
-        + varint_field(CHIP_POINTS, chip.points),
+        _int(CHIP_ROUND, chip.round)
+        + _string(CHIP_DUNGEON, chip.dungeon)
+        + _int(CHIP_THUMB, 1 if chip.thumb else 0)
+        + _int(CHIP_POINTS, chip.points),
     )
 
 
