@@ -199,8 +199,8 @@ def run(quick: bool = False) -> str:
     lines += [
         "",
         f"Within {TARGET_RATIO:g}x: {len(within)} of {len(rows)} rows; ratios from {min(row.ratio for row in rows):,.1f}x "
-        f"to {max(row.ratio for row in rows):,.1f}x. What is left and what would close it: \"Decision requests",
-        "written as bytes\" in the notes below.",
+        f"to {max(row.ratio for row in rows):,.1f}x. What is left and what would close it: \"Where the request goal",
+        "stands\" in the notes below.",
     ]
     lines += [
         "",
