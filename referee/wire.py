@@ -889,6 +889,17 @@ def double_field(field_key: bytes, value: float) -> bytes:
     return field_key + struct.pack("<d", value) if value else b""
 
 
+def add_pieces(parts: list[bytes], first: bytes, pieces: list[bytes]) -> int:
+    """`first`, then `pieces`, appended to `parts` (a view handed to a request as pieces: `GameWire.view_parts`);
+    their size."""
+    size = len(first)
+    for piece in pieces:
+        size += len(piece)
+    parts.append(first)
+    parts.extend(pieces)
+    return size
+
+
 def message_field(field_key: bytes, body: bytes) -> bytes:
     """A message (or bytes) field, written even when empty (a set message field)."""
     size = len(body)

@@ -22,6 +22,7 @@ from referee.wire import (
     SMALL_VARINTS,
     GameWire,
     SharedParts,
+    add_pieces,
     dict_bytes,
     key,
     message_field,
@@ -447,13 +448,7 @@ def view_parts(state: DeepDiveState, seat: Seat, shared: SharedParts | None, par
     One seat decides at a time in this game, so a decision's requests have nothing to share (`shared` is not used:
     keeping the pieces for another seat cost more than it ever saved)."""
     seat_field = SEAT_FIELDS[seat] if 0 <= seat < len(SEAT_FIELDS) else SEAT + varint(seat)
-    pieces = _public(state)
-    size = len(seat_field)
-    for piece in pieces:
-        size += len(piece)
-    parts.append(seat_field)
-    parts.extend(pieces)
-    return size
+    return add_pieces(parts, seat_field, _public(state))
 
 
 def _depth_block(tiles: _WireTiles, index: int, token: object, fields: dict[str, Any]) -> bytes:

@@ -27,6 +27,7 @@ from referee.wire import (
     LastKept,
     SharedParts,
     StringField,
+    add_pieces,
     blocks_of,
     encode,
     key,
@@ -195,12 +196,7 @@ def view_parts(state: MagnificentState, seat: Seat, shared: SharedParts | None, 
     every seat sees as last written for this state (`_public_parts`: a decision's next seat finds them by their
     tokens, so `shared` is not used), then the seat's own part of the draft."""
     seat_field = _SEAT_FIELDS[seat] if 0 <= seat < len(_SEAT_FIELDS) else SEAT + varint(seat)
-    pieces = _public_parts(state)
-    size = len(seat_field)
-    for piece in pieces:
-        size += len(piece)
-    parts.append(seat_field)
-    parts.extend(pieces)
+    size = add_pieces(parts, seat_field, _public_parts(state))
     if state.__dict__["draft"]:
         # Fields 26-28, the last ones: the seat's own part of the draft, as views.py decides it.
         own = encode(pb.View, own_draft(state, seat)).SerializeToString()
