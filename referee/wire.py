@@ -23,7 +23,7 @@ from typing import Any, Final, TypeVar
 from google.protobuf import any_pb2, json_format
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
-from mypy_extensions import mypyc_attr
+from mypy_extensions import i64, mypyc_attr
 
 from referee.engine import Event, GameState, Option, Seat
 
@@ -226,7 +226,7 @@ class GameWire:
 
     def option_field(self, option: Option) -> bytes:
         """`option` as DecisionRequest's field 4 (an arena Option), serialized once per option object."""
-        address = id(option)
+        address: i64 = id(option)  # a native integer: its shifts are machine instructions
         slot = (address >> 4 ^ address >> 16) & _OPTION_SLOT_MASK
         options = self._options
         known = options[slot]
@@ -262,16 +262,36 @@ class GameWire:
         """DecisionRequest's options (field 4, in order), joined once per list of the same option objects
         (a decision point offers the same options again and again): found by its first and last options and its
         length (its slot in a table, no key of every id built per request), then checked option by option (none
-        where the engine offers the same tuple again)."""
+        where the engine offers the same tuple again). A list (what the runner sends) is read as a list: no tuple is
+        made of it unless its options are joined anew."""
+        if isinstance(options, list):
+            listed_options: list[Option] = options
+            count = len(listed_options)
+            if not count:
+                return b""
+            first: i64 = id(listed_options[0])
+            last: i64 = id(listed_options[count - 1])
+            mixed = first >> 4 ^ last >> 2 ^ count
+            slot = (mixed ^ mixed >> 12) & _OPTION_SLOT_MASK
+            known = self._option_lists[slot]
+            listed = known[0]
+            if len(listed) == count:
+                index = 0
+                while index < count and listed[index] is listed_options[index]:
+                    index += 1
+                if index == count:
+                    return known[1]
+            return self._join_options(tuple(listed_options), slot)
         # Read as a tuple (compiled, its items are read directly, a Sequence's through a call each).
         offered: tuple[Option, ...] = options if isinstance(options, tuple) else tuple(options)
         count = len(offered)
         if not count:
             return b""
-        mixed = id(offered[0]) >> 4 ^ id(offered[count - 1]) >> 2 ^ count
+        first_offered: i64 = id(offered[0])
+        last_offered: i64 = id(offered[count - 1])
+        mixed = first_offered >> 4 ^ last_offered >> 2 ^ count
         slot = (mixed ^ mixed >> 12) & _OPTION_SLOT_MASK
-        lists = self._option_lists
-        known = lists[slot]
+        known = self._option_lists[slot]
         listed = known[0]
         if listed is offered:
             return known[1]
@@ -281,8 +301,12 @@ class GameWire:
                 index += 1
             if index == count:
                 return known[1]
+        return self._join_options(offered, slot)
+
+    def _join_options(self, offered: tuple[Option, ...], slot: int) -> bytes:
+        """`offered`'s fields joined, kept in the option lists' `slot`."""
         encoded = b"".join([self.option_field(option) for option in offered])
-        lists[slot] = (offered, encoded)
+        self._option_lists[slot] = (offered, encoded)
         return encoded
 
     def event_bytes(self, event: Event) -> bytes:
