@@ -6,13 +6,13 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from google.protobuf import struct_pb2
+from mypy_extensions import i64
 
 import b99.arena_pb2 as arena_pb2
 from referee.clock import SeatClock, TimeControl
 from referee.engine import Event, GameConfig, GameResult, GameState, Option, Seat
 from referee.wire import (
     ANY_VALUE,
-    SMALL_VARINTS,
     GameWire,
     LastKept,
     SharedParts,
@@ -196,19 +196,25 @@ def outgoing_request(
     """
     decision_of = wire.decision_of
     decision = decision_of(state, seat) if decision_of is not None and options else state.decision_name(seat)
-    # The request's fields before the view's bytes and after them up to the events: each written once per decision
-    # name, per game and per option list, lengths looked up, so a request joins a handful of parts (pieces put in the
-    # list as they are: one join costs less than a `+` per piece).
-    if 0 < request_id < len(_REQUEST_IDS):
-        request_field = _REQUEST_IDS[request_id]
-    else:
-        request_field = REQUEST_ID + varint(request_id) if request_id else b""
+    # The request's frame is three pieces kept as met (a request joins them with its view's, options', events' and
+    # clock's pieces in one go): the RefereeMessage's head, once the request's size is known; the request id and decision
+    # fields, per decision name and request id; the view field's head (its key and length, the Any's type URL and value
+    # key, the value's length), per game and view size.
     heads: _Heads = _HEADS.get(wire)
+    if 0 <= request_id < _KEPT_REQUEST_IDS:
+        fronts = heads.fronts  # the game's last decision's first: a game's requests mostly name the decision named last
+        if fronts.decision is not decision:
+            found = _FRONTS.get(decision)
+            if found is None:
+                found = _FRONTS[decision] = _Fronts(decision)
+            fronts = heads.fronts = found
+        front = fronts.fields[request_id]
+        if not len(front):
+            front = fronts.fields[request_id] = _front(request_id, decision)
+    else:
+        front = _front(request_id, decision)
     view_parts = wire.view_parts
-    # [the RefereeMessage's field key and length, once the request's length is known; request id; decision; the view
-    # field's key and length, once the view's size is known; (the Any's type URL and value key, the value's length;)
-    # the view's pieces...]
-    parts: list[bytes] = [b"", request_field, _decision_field(decision) if decision else b"", b"", b"", b""]
+    parts: list[bytes] = [b"", front, b""]
     if view_parts is not None:
         # the view's pieces put in the request's one join as they are (the view is never joined on its own)
         view_size = view_parts(state, seat, shared, parts)
@@ -216,70 +222,100 @@ def outgoing_request(
         view = wire.seat_view_bytes(state, seat, shared)
         view_size = len(view)
         parts.append(view)
-    if view_size:
-        # the view field's key and length, then the Any's type URL field and value key, then the value's length
-        view_length = _length(view_size)
-        parts[3] = _field_head(_VIEW_HEADS, REQUEST_VIEW, heads.url_size + len(view_length) + view_size)
-        parts[4] = heads.url_value
-        parts[5] = view_length
+    views = heads.views
+    if view_size < len(views):
+        view_head = views[view_size]
+        if not len(view_head):
+            view_head = heads.view_head(view_size)
     else:
-        parts[3] = heads.empty_view
-    parts.append(wire.options_fields(options))
+        view_head = heads.view_head(view_size)
+    parts[2] = view_head
+    options_bytes = wire.options_fields(options)
+    parts.append(options_bytes)
+    clock_field = _clock_bytes(clock)
+    # the sizes known, then the events' pieces counted one by one
+    size = len(front) + len(view_head) + view_size + len(options_bytes) + len(clock_field)
     if events:
+        first_event = len(parts)
         wire.events_into(events, _PLAYERS.get(state.config) == 1, parts)
-    parts.append(_clock_bytes(clock))
-    size = 0
-    for part in parts:
-        size += len(part)
-    head = _field_head(_REQUEST_HEADS, MESSAGE_DECISION_REQUEST, size)
+        for index in range(first_event, len(parts)):
+            size += len(parts[index])
+    parts.append(clock_field)
+    if size < LENGTHS:
+        head = _REQUEST_HEADS[size]
+        if not len(head):
+            head = _REQUEST_HEADS[size] = MESSAGE_DECISION_REQUEST + varint(size)
+    else:
+        head = MESSAGE_DECISION_REQUEST + varint(size)
     parts[0] = head
     return OutgoingRequest(request_id, options, b"".join(parts), len(head))
 
 
+def _front(request_id: int, decision: str) -> bytes:
+    """DecisionRequest's request id (field 1, none for 0) and decision name (field 2, none for "")."""
+    return (REQUEST_ID + varint(request_id) if request_id else b"") + (
+        string_field(REQUEST_DECISION, decision) if decision else b""
+    )
+
+
+class _Fronts:
+    """A decision name's first fields: by request id (below _KEPT_REQUEST_IDS; b"": not written yet), the request id
+    and decision fields (`_front`)."""
+
+    __slots__ = ("decision", "fields")
+
+    def __init__(self, decision: str | None) -> None:
+        self.decision = decision
+        self.fields: list[bytes] = [b""] * _KEPT_REQUEST_IDS
+
+
+#: request ids whose fields are kept with their decision's (`_Fronts`): a seat's ids count up from 1 in a match
+_KEPT_REQUEST_IDS: Final = 1024
+#: decision name -> its first fields
+_FRONTS: Final[dict[str, _Fronts]] = {}
+
+
 class _Heads:
     """What a game's requests write alike in their view field: the Any's type URL field and its value's key, and the
-    whole field of an empty view (an Any holding the type URL alone)."""
+    view field's head by the view's size (written as met)."""
 
-    __slots__ = ("url_value", "url_size", "empty_view")
+    __slots__ = ("url_value", "url_size", "views", "fronts")
 
     def __init__(self, wire: GameWire) -> None:
         type_url = wire.view_type_url
         self.url_value = type_url + ANY_VALUE
         self.url_size = len(self.url_value)
-        self.empty_view = REQUEST_VIEW + varint(len(type_url)) + type_url
+        #: by view size (b"": not written yet): the view field's key and length, the Any's type URL field and value key
+        #: and the value's length; at 0, the field of an empty view (an Any holding the type URL alone). Grown as larger
+        #: views are met, up to VIEW_SIZES.
+        self.views: list[bytes] = [REQUEST_VIEW + varint(len(type_url)) + type_url]
+        #: the first fields of the decision this game's last request named
+        self.fronts = _NO_FRONTS
+
+    def view_head(self, size: int) -> bytes:
+        """The view field's head for a view of `size` bytes (above 0), kept below VIEW_SIZES."""
+        value_length = varint(size)
+        head = REQUEST_VIEW + varint(self.url_size + len(value_length) + size) + self.url_value + value_length
+        if size < VIEW_SIZES:
+            views = self.views
+            if size >= len(views):
+                views.extend([b""] * (min(VIEW_SIZES, max(size + 1, 2 * len(views))) - len(views)))
+            views[size] = head
+        return head
+
+
+#: what a game's first request finds as its last decision's (no decision name is None)
+_NO_FRONTS: Final = _Fronts(None)
+#: view sizes below which a game's view field heads are kept (`_Heads.views`)
+VIEW_SIZES: Final = 1 << 16
 
 
 #: per wire (the last one first), what its requests' view fields write alike
 _HEADS: Final = LastKept(_Heads, 64)
 
 
-def _length(value: int) -> bytes:
-    """`value` as a varint (a length), looked up below LENGTHS (written once per value a process meets)."""
-    if value < 1024:
-        return SMALL_VARINTS[value]
-    if value < LENGTHS:
-        written = _LENGTHS[value]
-        if not len(written):
-            written = _LENGTHS[value] = varint(value)
-        return written
-    return varint(value)
-
-
-def _field_head(heads: list[bytes], field_key: bytes, size: int) -> bytes:
-    """A length-delimited field's key and length, for `size` bytes: looked up in `heads` below LENGTHS (one of the
-    field key's tables below, written once per size a process meets)."""
-    if size < LENGTHS:
-        head = heads[size]
-        if not len(head):
-            head = heads[size] = field_key + varint(size)
-        return head
-    return field_key + varint(size)
-
-
-#: lengths (of views, requests) whose varints and field heads are kept as met: every one- and two-byte length
+#: request sizes whose RefereeMessage field heads are kept as met (`_REQUEST_HEADS`): every one- and two-byte length
 LENGTHS: Final = 16384
-#: by length (b"": not written yet): its varint
-_LENGTHS: Final[list[bytes]] = [b""] * LENGTHS
 
 
 def decision_message(
@@ -307,18 +343,6 @@ def _players(config: GameConfig) -> int:
 _PLAYERS: Final = LastKept(_players, 256)
 
 
-def _decision_field(decision: str) -> bytes:
-    """DecisionRequest's decision name (field 2), written once per name."""
-    field = _DECISIONS.get(decision)
-    if field is None:
-        field = _DECISIONS[decision] = string_field(REQUEST_DECISION, decision)
-    return field
-
-
-#: decision name -> its field (a game has a handful)
-_DECISIONS: Final[dict[str, bytes]] = {}
-
-
 def _clock_field(per_decision: float, bank: float, strikes: int, strikes_allowed: int) -> bytes:
     """DecisionRequest's clock (field 6)."""
     return message_field(
@@ -337,7 +361,7 @@ def _clock_bytes(clock: SeatClock) -> bytes:
     bank = clock.bank_remaining
     strikes = clock.strikes
     control = clock.control
-    address = id(clock)
+    address: i64 = id(clock)  # a native integer: its shifts are machine instructions
     slot = (address >> 4 ^ address >> 12) & _CLOCK_SLOT_MASK
     known = _CLOCKS[slot]
     if known.clock is clock and known.control is control and known.bank == bank and known.strikes == strikes:
@@ -370,12 +394,8 @@ REQUEST_ID: Final = key(1, 0)
 REQUEST_DECISION: Final = key(2, 2)
 REQUEST_VIEW: Final = key(3, 2)
 REQUEST_CLOCK: Final = key(6, 2)
-#: DecisionRequest's request id field, by id (0: none)
-_REQUEST_IDS: Final = tuple(REQUEST_ID + varint(request_id) if request_id else b"" for request_id in range(1024))
-#: RefereeMessage's decision request field's key and length, and DecisionRequest's view field's, by the length (b"": not
-#: written yet)
+#: RefereeMessage's decision request field's key and length, by the request's size (b"": not written yet)
 _REQUEST_HEADS: Final[list[bytes]] = [b""] * LENGTHS
-_VIEW_HEADS: Final[list[bytes]] = [b""] * LENGTHS
 REQUEST_WORLD: Final = key(7, 2)
 CLOCK_PER_DECISION: Final = key(1, 1)
 CLOCK_BANK: Final = key(2, 1)

@@ -12,7 +12,7 @@ from referee.chance import sample_outcome
 from referee.clock import SeatClock, TimeControl
 from referee.engine import Option
 from referee.registry import get_game
-from referee.wire import OPTION_SLOTS, GameWire, fill, get_wire, varint
+from referee.wire import OPTION_SLOTS, GameWire, fill, get_wire
 from tests.test_wire_encoding import packed
 
 
@@ -68,9 +68,32 @@ def test_clocks_sharing_slots_carry_their_own_bank_and_strikes() -> None:
         assert request.clock.per_decision_seconds == clock.control.per_decision_seconds
 
 
-def test_lengths_and_field_heads_are_varints_at_every_size() -> None:
-    sizes = [0, 1, 127, 128, 1023, 1024, 5000, messages.LENGTHS - 1, messages.LENGTHS, 1 << 20]
-    for size in sizes * 2:  # written, then found
-        assert messages._length(size) == varint(size)
-        head = messages._field_head(messages._VIEW_HEADS, messages.REQUEST_VIEW, size)
-        assert head == messages.REQUEST_VIEW + varint(size)
+def test_frame_at_every_request_id_decision_and_view_size() -> None:
+    """A request's id (none, kept, above the kept ones), decision name (none too) and view size (empty, one-, two- and
+    three-byte lengths, above the kept sizes), each met twice (written, then found): the request is protobuf's
+    serialization of what it holds, and the RefereeMessage's head is right at every size."""
+    base = get_wire("underground_dice")
+    view: list[bytes] = []
+
+    def view_parts(state: object, seat: int, shared: object, parts: list[bytes]) -> int:
+        parts.append(view[0])
+        return len(view[0])
+
+    # the decision name is handed over as the "state" (a decision_of that says it)
+    wire = GameWire(base.view, base.option, base.event, decision_of=lambda name, seat: name, view_parts=view_parts)
+    options = [Option("a", "A", {})]
+    clock = SeatClock.start(TimeControl())
+    type_url = "type.googleapis.com/" + base.view.DESCRIPTOR.full_name
+    sizes = [0, 1, 127, 128, 200, 16383, 16384, messages.VIEW_SIZES - 1, messages.VIEW_SIZES, 1 << 17]
+    for request_id in [0, 1, 2, messages._KEPT_REQUEST_IDS - 1, messages._KEPT_REQUEST_IDS, 5000]:
+        for decision in ["", "play", "a decision named at some length"]:
+            for size in sizes * 2:
+                view[:] = [bytes([size % 251]) * size]
+                written = messages.outgoing_request(wire, request_id, decision, 0, options, [], clock)
+                message = arena_pb2.RefereeMessage.FromString(written.message_bytes())
+                assert message.SerializeToString() == written.message_bytes()
+                request = message.decision_request
+                assert (request.request_id, request.decision) == (request_id, decision)
+                assert (request.view.type_url, request.view.value) == (type_url, view[0])
+                assert written.request_bytes() == request.SerializeToString()
+                assert [option.id for option in request.options] == ["a"]
