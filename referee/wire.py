@@ -360,45 +360,68 @@ class GameWire:
         first_sequence, first_event = listed[0]
         at = first_sequence - base
         if 0 <= at < count and known[at] is first_event:
-            written = shared.written
-            if written is None or written.wire is not self:
-                written = SeatEventFields(self, count)
-                shared.written = written
-            fields = written.fields
+            kept = shared.written
+            if kept is None or kept.wire is not self:
+                kept = SeatEventFields(self, count)
+                shared.written = kept
+            fields = kept.fields
+        if fields is None:
+            # The log's events in order from a run (`_EventRun`): each seat after the first takes the field by position.
+            run = self._run_for(first_sequence, id(first_event))
+            entries = run.entries
+            start = run.start
+            for sequence, event in listed:
+                # `_run_field`, inline (a call per event costs ~50 instructions more)
+                index = sequence - start
+                size = len(entries)
+                if 0 <= index < size:
+                    entry = entries[index]
+                    event_id = id(event)
+                    if entry[0] == event_id and entry[1] == sequence:
+                        parts.append(entry[2])
+                        continue
+                    if entry[0] == -1:
+                        # a hole (a number the run's first request skipped: an event another seat alone sees) filled
+                        written = self._event_whole(sequence, event)[0]
+                        run.events.append(event)  # first: alive while its entry is, so that its id is never another's
+                        entries[index] = (event_id, sequence, written)
+                        parts.append(written)
+                        continue
+                elif size <= index < size + RUN_GAP and size < RUN_LIMIT:
+                    # the run's next event (after holes for numbers no request has held yet)
+                    while size < index:
+                        entries.append(_HOLE)
+                        size += 1
+                    written = self._event_whole(sequence, event)[0]
+                    run.events.append(event)  # first: alive while its entry is, so that its id is never another's
+                    entries.append((id(event), sequence, written))
+                    parts.append(written)
+                    continue
+                parts.append(self._event_apart(sequence, event))
+            return
         at_once = shared.at_once
-        run: _EventRun | None = None
-        entries: list[tuple[int, int, bytes]] = []
-        start = 0
+        found: _EventRun | None = None
         for sequence, event in listed:
-            at = -1
-            if fields is not None:
-                at = sequence - base
-                if 0 <= at < count and known[at] is event:
-                    field = fields[at]
-                    if len(field) == 0:
-                        if not at_once:
-                            field = self._run_field(run, sequence, event)
-                        else:  # every seat is sent these at once: nobody will ask the run later
-                            field = self._event_whole(sequence, event)[0]
-                        fields[at] = field
-                    parts.append(field)
-                    continue
-            if run is None:
-                run = self._run_for(sequence, id(event))
-                entries = run.entries
-                start = run.start
-            index = sequence - start
-            if 0 <= index < len(entries):  # the run's field, by position (as every seat after the first takes it)
-                entry = entries[index]
-                if entry[0] == id(event) and entry[1] == sequence:
-                    parts.append(entry[2])
-                    continue
-            parts.append(self._run_field(run, sequence, event))
+            at = sequence - base
+            if 0 <= at < count and known[at] is event:
+                field = fields[at]
+                if len(field) == 0:
+                    if at_once:  # every seat is sent these at once: nobody will ask the run later
+                        field = self._event_whole(sequence, event)[0]
+                    else:
+                        if found is None:
+                            found = self._run_for(sequence, id(event))
+                        field = self._run_field(found, sequence, event)
+                    fields[at] = field
+                parts.append(field)
+                continue
+            if found is None:
+                found = self._run_for(sequence, id(event))
+            parts.append(self._run_field(found, sequence, event))
 
-    def _run_field(self, found: _EventRun | None, sequence: int, event: Event) -> bytes:
+    def _run_field(self, run: _EventRun, sequence: int, event: Event) -> bytes:
         """An event's field under `sequence`: the run's at that number where it holds that event, else written into the
-        run (its next number, or a hole), else written apart (`found`: the run to look in, None: found for it)."""
-        run = self._run_for(sequence, id(event)) if found is None else found
+        run (its next number, or a hole), else written apart."""
         entries = run.entries
         index = sequence - run.start
         size = len(entries)
@@ -673,7 +696,7 @@ class SeatEventFields:
 
 
 #: requests given plain lists of events after entries no other seat took (`SeatEvents.plain_left`)
-PLAIN_REQUESTS: Final = 8
+PLAIN_REQUESTS: Final = 16
 #: the entries of a log the last seat was given (`SeatEvents`), replaced whole (one slot: a thread reads its own)
 LAST_EVENTS: Final[list[SeatEvents]] = [SeatEvents(0, 0, [], [], [], True, False)]
 

@@ -17,7 +17,7 @@ from referee import messages
 from referee.chance import sample_outcome
 from referee.engine import Event, EventLog, GameState
 from referee.registry import game_ids, get_game
-from referee.wire import LAST_EVENTS, GameWire, fill, get_wire, pack
+from referee.wire import LAST_EVENTS, PLAIN_REQUESTS, GameWire, fill, get_wire, pack
 
 
 def _expected(wire: GameWire, pairs: list[tuple[int, Event]]) -> bytes:
@@ -138,7 +138,7 @@ def test_the_seats_of_a_decision_share_its_pairs_and_fields() -> None:
             else:
                 apart += 1
         _advance(state, rng)
-    assert shared >= 15 and apart <= 2, (shared, apart)  # after the first decisions (a plain list while nothing was shared)
+    assert shared >= 15 and apart * 4 <= PLAIN_REQUESTS, (shared, apart)  # plain lists first, while nothing was shared
 
 
 def test_threads_asking_for_their_games_seats_at_once_each_get_their_own_events() -> None:
