@@ -664,8 +664,8 @@ class SeatEvents:
     object has their address) takes its pairs from here, without reading an audience or making a pair again; nothing
     here holds the log itself (a game's events die with its state, not with this memory).
 
-    `fields` (`events_written`): per entry, its DecisionRequest field 5 under its position as written by the wire
-    `wire` (b"": not written yet), for the next seat sent the same event under the same number.
+    `written` (`SeatEventFields`, `GameWire.events_into`): per entry, its DecisionRequest field 5 under its position as
+    one wire wrote it, for the next seat sent the same event under the same number.
     """
 
     def __init__(
