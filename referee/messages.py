@@ -13,8 +13,11 @@ from referee.clock import SeatClock, TimeControl
 from referee.engine import Event, GameConfig, GameResult, GameState, Option, Seat
 from referee.wire import (
     ANY_VALUE,
+    LAST_EVENTS,
     GameWire,
     LastKept,
+    SeatEventFields,
+    SeatEvents,
     SharedParts,
     double_field,
     key,
@@ -40,24 +43,85 @@ def seat_events(state: GameState, seat: Seat, start: int) -> list[tuple[int, Eve
     # from `start` on, built by the log only if one of them is still deferred (a tuple, EventLog.defer).
     log = state.events
     items = log._items
-    if start >= len(items):  # nothing new since the last request
+    end = len(items)
+    if start >= end:  # nothing new since the last request
         return []
+    # Every seat of a decision reads the same new entries: the last seat's are kept (`SeatEvents`), found again where
+    # this log holds the same Event objects from `start` to its end (no attribute read, no pair made again).
+    kept = LAST_EVENTS[0]
+    if kept.start == start and kept.end == end:
+        known = kept.events
+        index = start
+        for event in known:
+            if items[index] is not event:
+                break
+            index += 1
+        else:
+            kept.hits += 1
+            if kept.public:
+                return kept.pairs[:]
+            visible: list[Any] = []
+            pairs = kept.pairs
+            offset = 0
+            for audience in kept.audiences:
+                if audience is None or seat in audience:
+                    visible.append(pairs[offset])
+                offset += 1
+            return visible
     new = items[start:]
     for entry in new:
         if type(entry) is tuple:
             _build_deferred(log, items)
             new = items[start:]
             break
-    # Event.visible_to, inline: this runs for every event of every request. A position is taken as an int object made
-    # once (a position above 256 would be a new int object per pair).
-    visible: list[Any] = []
-    position = start
     positions = _POSITIONS
+    position = start
+    if kept.hits == 0 and kept.plain_left > 0:
+        # no other seat took the last entries (a game of turns, of one seat): a plain list, for a while
+        kept.plain_left -= 1
+        visible = []
+        for event in new:
+            audience = event.audience
+            if audience is None or seat in audience:
+                visible.append((positions[position] if position < 4096 else position, event))
+            position += 1
+        return visible
+    # Event.visible_to, inline: this runs for every event of every request. A position is taken as an int object made
+    # once (a position above 4095 is a new int object per pair).
+    visible = []
+    pairs = []
+    audiences: list[Any] = []
+    public = True
     for event in new:
         audience = event.audience
-        if audience is None or seat in audience:
-            visible.append((positions[position] if position < 4096 else position, event))
+        pair: object = (positions[position] if position < 4096 else position, event)  # one tuple object, for every seat
         position += 1
+        pairs.append(pair)
+        audiences.append(audience)
+        if audience is None:
+            visible.append(pair)
+        else:
+            public = False
+            if seat in audience:
+                visible.append(pair)
+    shared = SeatEvents(start, end, pairs, new, audiences, public, kept.hits > 0)
+    written = kept.written
+    if written is not None:
+        # the fields the last entries' wire wrote for the entries of this log both hold (the same Event objects at the
+        # same positions: a turn-based game's next seat is sent the events since its last request)
+        low = start if start > kept.start else kept.start
+        high = end if end < kept.end else kept.end
+        if low < high:
+            carried = SeatEventFields(written.wire, end - start)
+            fields = carried.fields
+            known = kept.events
+            known_fields = written.fields
+            kept_start = kept.start
+            for index in range(low, high):
+                if known[index - kept_start] is new[index - start]:
+                    fields[index - start] = known_fields[index - kept_start]
+            shared.written = carried
+    LAST_EVENTS[0] = shared
     return visible
 
 

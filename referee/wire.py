@@ -374,37 +374,102 @@ class GameWire:
             for sequence, event in listed:
                 self._event_into(sequence, event, parts)
             return
+        # The entries the last seat was given (`SeatEvents`): an event that is its entry under its position there
+        # takes its field from there, written once for every seat of a decision.
+        shared = LAST_EVENTS[0]
+        known = shared.events
+        base = shared.start
+        count = len(known)
+        fields: list[bytes] | None = None
         first_sequence, first_event = listed[0]
-        run = self._run_for(first_sequence, id(first_event))
-        entries = run.entries
-        start = run.start
-        for sequence, event in listed:
-            index = sequence - start
-            size = len(entries)
-            if 0 <= index < size:
-                entry = entries[index]
-                event_id = id(event)
-                if entry[0] == event_id and entry[1] == sequence:
-                    parts.append(entry[2])
-                    continue
-                if entry[0] == -1:
-                    # a hole (a number the run's first request skipped: an event another seat alone sees) filled
+        at = first_sequence - base
+        if 0 <= at < count and known[at] is first_event:
+            kept = shared.written
+            if kept is None or kept.wire is not self:
+                kept = SeatEventFields(self, count)
+                shared.written = kept
+            fields = kept.fields
+        if fields is None:
+            # The log's events in order from a run (`_EventRun`): each seat after the first takes the field by position.
+            run = self._run_for(first_sequence, id(first_event))
+            entries = run.entries
+            start = run.start
+            for sequence, event in listed:
+                # `_run_field`, inline (a call per event costs ~50 instructions more)
+                index = sequence - start
+                size = len(entries)
+                if 0 <= index < size:
+                    entry = entries[index]
+                    event_id = id(event)
+                    if entry[0] == event_id and entry[1] == sequence:
+                        parts.append(entry[2])
+                        continue
+                    if entry[0] == -1:
+                        # a hole (a number the run's first request skipped: an event another seat alone sees) filled
+                        written = self._event_whole(sequence, event)[0]
+                        run.events.append(event)  # first: alive while its entry is, so that its id is never another's
+                        entries[index] = (event_id, sequence, written)
+                        parts.append(written)
+                        continue
+                elif size <= index < size + RUN_GAP and size < RUN_LIMIT:
+                    # the run's next event (after holes for numbers no request has held yet)
+                    while size < index:
+                        entries.append(_HOLE)
+                        size += 1
                     written = self._event_whole(sequence, event)[0]
                     run.events.append(event)  # first: alive while its entry is, so that its id is never another's
-                    entries[index] = (event_id, sequence, written)
+                    entries.append((id(event), sequence, written))
                     parts.append(written)
                     continue
-            elif size <= index < size + RUN_GAP and size < RUN_LIMIT:
-                # the run's next event (after holes for numbers no request has held yet)
-                while size < index:
-                    entries.append(_HOLE)
-                    size += 1
+                parts.append(self._event_apart(sequence, event))
+            return
+        at_once = shared.at_once
+        found: _EventRun | None = None
+        for sequence, event in listed:
+            at = sequence - base
+            if 0 <= at < count and known[at] is event:
+                field = fields[at]
+                if len(field) == 0:
+                    if at_once:  # every seat is sent these at once: nobody will ask the run later
+                        field = self._event_whole(sequence, event)[0]
+                    else:
+                        if found is None:
+                            found = self._run_for(sequence, id(event))
+                        field = self._run_field(found, sequence, event)
+                    fields[at] = field
+                parts.append(field)
+                continue
+            if found is None:
+                found = self._run_for(sequence, id(event))
+            parts.append(self._run_field(found, sequence, event))
+
+    def _run_field(self, run: _EventRun, sequence: int, event: Event) -> bytes:
+        """An event's field under `sequence`: the run's at that number where it holds that event, else written into the
+        run (its next number, or a hole), else written apart."""
+        entries = run.entries
+        index = sequence - run.start
+        size = len(entries)
+        if 0 <= index < size:
+            entry = entries[index]
+            event_id = id(event)
+            if entry[0] == event_id and entry[1] == sequence:
+                return entry[2]
+            if entry[0] == -1:
+                # a hole (a number the run's first request skipped: an event another seat alone sees) filled
                 written = self._event_whole(sequence, event)[0]
                 run.events.append(event)  # first: alive while its entry is, so that its id is never another's
-                entries.append((id(event), sequence, written))
-                parts.append(written)
-                continue
-            parts.append(self._event_apart(sequence, event))
+                entries[index] = (event_id, sequence, written)
+                return written
+        elif size <= index < size + RUN_GAP and size < RUN_LIMIT:
+            # the run's next event (after holes for numbers no request has held yet)
+            while size < index:
+                entries.append(_HOLE)
+                size += 1
+            written = self._event_whole(sequence, event)[0]
+            run.events.append(event)  # first: alive while its entry is, so that its id is never another's
+            entries.append((id(event), sequence, written))
+            return written
+        return self._event_apart(sequence, event)
 
     def _run_for(self, sequence: int, event_id: int) -> _EventRun:
         """The run holding the event of id `event_id` under `sequence`, else one that comes up to `sequence`, else a new
@@ -613,6 +678,51 @@ class _EventRun:
         self.start = start
         self.entries: list[tuple[int, int, bytes]] = []
         self.events: list[Event] = []
+
+
+class SeatEvents:
+    """A log's entries from position `start` to `end`, as every seat of one decision reads them
+    (`referee.messages.seat_events`, kept in `LAST_EVENTS` for the next seat): each entry's (position, event) pair,
+    the event and its audience, and whether every one of them is public. A later seat asking for the same entries of a
+    log of the same entries (each the same Event object, compared by identity: `events` keeps them alive, so no other
+    object has their address) takes its pairs from here, without reading an audience or making a pair again; nothing
+    here holds the log itself (a game's events die with its state, not with this memory).
+
+    `written` (`SeatEventFields`, `GameWire.events_into`): per entry, its DecisionRequest field 5 under its position as
+    one wire wrote it, for the next seat sent the same event under the same number.
+    """
+
+    def __init__(
+        self, start: int, end: int, pairs: list[Any], events: list[Any], audiences: list[Any], public: bool, at_once: bool
+    ) -> None:
+        self.start = start
+        self.end = end
+        self.pairs = pairs
+        self.events = events
+        self.audiences = audiences
+        self.public = public
+        self.written: SeatEventFields | None = None
+        #: seats that took their events from here after the first (a guess of what the next entries will see: where
+        #: none did, the next seats are given plain lists for a while, `plain_left` more)
+        self.hits = 0
+        self.plain_left = PLAIN_REQUESTS
+        #: the last entries were taken by several seats: every seat of a decision is sent these at once, so their
+        #: fields are written here only, not kept in the wire's runs for a seat that asks later (`events_into`)
+        self.at_once = at_once
+
+
+class SeatEventFields:
+    """The fields a wire wrote for a `SeatEvents`' entries, by entry (b"": not written yet)."""
+
+    def __init__(self, wire: GameWire, size: int) -> None:
+        self.wire = wire
+        self.fields: list[bytes] = [b""] * size
+
+
+#: requests given plain lists of events after entries no other seat took (`SeatEvents.plain_left`)
+PLAIN_REQUESTS: Final = 16
+#: the entries of a log the last seat was given (`SeatEvents`), replaced whole (one slot: a thread reads its own)
+LAST_EVENTS: Final[list[SeatEvents]] = [SeatEvents(0, 0, [], [], [], True, False)]
 
 
 #: a run's entry for a number no request has held yet (no object has the id -1)
