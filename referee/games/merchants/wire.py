@@ -147,9 +147,8 @@ def _small_fields(field_key: bytes) -> tuple[bytes, ...]:
 _PUBLICS_KEPT: Final = 8
 _PUBLIC_TOKENS: Final = [-1] * _PUBLICS_KEPT
 _PUBLIC_BYTES: Final = [b""] * _PUBLICS_KEPT
-#: board token -> what a seat's public board shows (`_Board`)
-_BOARDS: Final[dict[int, _Board]] = {}
-_BOARDS_KEPT: Final = 128
+#: how many boards a seat's place keeps by token (`_SeatBoard`)
+_BOARDS_KEPT: Final = 4
 #: layout token * 2 + trend cards revealed -> View fields 7-9 (the layout rows, the D card)
 _LAYOUTS: Final[dict[int, bytes]] = {}
 #: phase -> (players, round, pick, solo, back side as one number: `_head_number`) -> View fields 1-6 (a few dozen a game)
@@ -180,18 +179,18 @@ _SQUARES: Final = 2 * _REACH + 1
 
 
 class _Board:
-    """A seat's public board as written for one board token: its Player fields 1-2 (`head`), 3 (`shop`), 4-6
-    (`rest`) and 9 (`final`), and its whole View field 10 as last written with the hand size and reputation count it
-    was written with (they change without the board). Bytes only: nothing for the garbage collector to go through."""
+    """A seat's public board as written for one board token: its whole View field 10 (`whole`, written with the hand
+    size and reputation count it holds: they change without the board), where its Player fields 1-6 lie in it
+    (`start`, `front`: written again around them when those counts change) and its field 9 (`final`). Bytes only:
+    nothing for the garbage collector to go through."""
 
-    def __init__(self, head: bytes, shop: bytes, rest: bytes, final: bytes) -> None:
-        self.head = head
-        self.shop = shop
-        self.rest = rest
+    def __init__(self, whole: bytes, start: int, front: int, final: bytes, hand: int, reputation: int) -> None:
+        self.whole = whole
+        self.start = start
+        self.front = front
         self.final = final
-        self.hand = -1
-        self.reputation = -1
-        self.whole = b""
+        self.hand = hand
+        self.reputation = reputation
 
 
 class _Texts:
@@ -204,41 +203,34 @@ class _Texts:
         self.empty = True
 
 
-class _Chips:
-    """A seat's used chips as last written: a copy of the list and their Player fields 6 joined."""
-
-    def __init__(self) -> None:
-        self.chips: list[Chip] = []
-        self.written = b""
-
-
 class _Shop:
-    """A seat's shop as last written, square by square: the (tile, rotation) pair at each square (kept, so that its
-    identity is never another's) with its Player field 3, and the shop's fields joined in (row, col) order. A board
-    is written again at each placement, all its tiles but one unchanged: only the new tile's field is written.
-
-    `marks[square]` is the mark of the last call that found a tile at that square: the squares marked with `mark`
-    are exactly the shop last seen (a square a shop no longer holds keeps an older mark). Marks are compared by
-    identity: each call makes its own (a new int, never made again by this seat's calls)."""
+    """A seat's shop as last written: its cells and (tile, rotation) pairs in the dict's order (kept, so that their
+    identity is never another's; compared by identity) with each one's square, and the Player fields 3 of the squares
+    it holds in (row, col) order (`fields`, beside their squares in `order`). A board is written again at each
+    placement: the shop gained a cell at the end of its order (or a pair replaced at a cell kept), and only that
+    tile's field is written and put in its place; anything else (a cell gone, moved, another dict) writes it anew."""
 
     def __init__(self) -> None:
-        self.pairs: list[object] = [None] * (_SQUARES * _SQUARES)
-        self.fields: list[bytes] = [b""] * (_SQUARES * _SQUARES)
-        self.marks: list[object] = [None] * (_SQUARES * _SQUARES)
-        self.mark: object = None
-        #: the number the last mark was made from (a mark is a new int object: no garbage collector's work)
-        self.serial = 1 << 20
-        #: how many tiles the shop last seen held (-1: nothing kept)
-        self.count = -1
-        self.block = b""
+        self.cells: list[object] = []
+        self.pairs: list[object] = []
+        self.squares: list[int] = []
+        self.order: list[int] = []
+        self.fields: list[bytes] = []
+        #: the fields' size
+        self.size = 0
 
 
 class _SeatBoard:
-    """The board last shown at a seat's place: its token and what was written for it (`_Board`)."""
+    """The boards last shown at a seat's place: the last one (`token`, `board`) and a ring of the last few written
+    (a token is never another seat's: an older position, a copy or another game viewed in turn finds its board)."""
 
     def __init__(self) -> None:
         self.token = -1
-        self.board = _Board(b"", b"", b"", b"")
+        self.board = _Board(b"", 0, 0, b"", -1, -1)
+        self.tokens: list[int] = [-1] * _BOARDS_KEPT
+        self.boards: list[_Board] = [self.board] * _BOARDS_KEPT
+        #: where the next board written goes in the ring
+        self.next = 0
 
 
 class _Last:
@@ -264,11 +256,8 @@ _SEAT_BOARDS: Final = [_SeatBoard() for _ in range(16)]
 #: each seat's hand and reputation cards as last written (`_Texts`), by seat
 _HANDS: Final = [_Texts() for _ in range(16)]
 _REPUTATIONS: Final = [_Texts() for _ in range(16)]
-#: each seat's shop, discards, unused chips and used chips as last written, by seat
+#: each seat's shop as last written, by seat
 _SHOPS: Final = [_Shop() for _ in range(16)]
-_SEAT_DISCARDS: Final = [_Texts() for _ in range(16)]
-_SEAT_UNUSED: Final = [_Texts() for _ in range(16)]
-_SEAT_CHIPS: Final = [_Chips() for _ in range(16)]
 #: the tiles a solo game removed (View field 13) as last written
 _REMOVED: Final = _Texts()
 
@@ -423,21 +412,6 @@ def _elements(texts: list[str], elements: dict[str, bytes], field_key: bytes) ->
     return b"".join(parts)
 
 
-def _kept_elements(memory: list[_Texts], seat: Seat, texts: list[str], elements: dict[str, bytes], field_key: bytes) -> bytes:
-    """`texts` in their order as the elements of a repeated string field: written again only when they differ from
-    the list last written for `seat` (`memory`)."""
-    if not 0 <= seat < 16:
-        return _elements(texts, elements, field_key)
-    kept = memory[seat]
-    if kept.empty or kept.texts != texts:
-        copy = kept.texts  # kept in place: no new list for the garbage collector to follow
-        copy.clear()
-        copy.extend(texts)
-        kept.written = _elements(texts, elements, field_key)
-        kept.empty = False
-    return kept.written
-
-
 def _element(elements: dict[str, bytes], field_key: bytes, text: str) -> bytes:
     """`text` as an element of a repeated string field (or an optional string field), kept in `elements` (ids: a
     few hundred at most)."""
@@ -495,40 +469,23 @@ def _public(state: MerchantsState) -> bytes:
                 heads.clear()
             heads[head_key] = head
     parts = [head, layout]
-    boards = _BOARDS
     tokens = state.board_tokens
     players = state.players_state
     for index in range(len(players)):
         player = players[index]
         token = tokens[index]
+        bundle = player.bundle
+        hand = len(bundle.tiles) if bundle is not None else 0
+        reputation = len(player.reputation)
         seat_board = _SEAT_BOARDS[index] if index < 16 else _SeatBoard()
         if seat_board.token == token:
             board = seat_board.board
         else:
-            known = boards.get(token)
-            if known is None:
-                if len(boards) >= _BOARDS_KEPT:
-                    boards.clear()
-                known = boards[token] = _board(index, player)
-            board = known
+            board = _find_board(seat_board, index, player, token, hand, reputation)
             seat_board.token = token
-            seat_board.board = known
-        bundle = player.bundle
-        hand = len(bundle.tiles) if bundle is not None else 0
-        reputation = len(player.reputation)
+            seat_board.board = board
         if board.hand != hand or board.reputation != reputation:
-            hand_field = _HAND_SIZES[hand] if hand < 1024 else varint_field(P_HAND_SIZE, hand)
-            reputation_field = _REPUTATION_COUNTS[reputation] if reputation < 1024 else varint_field(P_REPUTATION_COUNT, reputation)
-            head = board.head
-            shop = board.shop
-            rest = board.rest
-            final = board.final
-            size = len(head) + len(shop) + len(rest) + len(hand_field) + len(reputation_field) + len(final)
-            board.whole = b"".join([
-                SEATS, _SMALL[size] if size < 1024 else varint(size), head, shop, rest, hand_field, reputation_field, final,
-            ])
-            board.hand = hand
-            board.reputation = reputation
+            _rewrite_counts(board, hand, reputation)
         parts.append(board.whole)
     supply = len(state.supply)
     parts.append(_SUPPLY_SIZES[supply] if supply < 1024 else varint_field(SUPPLY_SIZE, supply))
@@ -624,73 +581,211 @@ _DUNGEONS: Final = tuple(DUNGEONS)
 _LAYOUT_ROWS: Final[dict[tuple[str, str, str, str, str, str | None, str | None], bytes]] = {}
 
 
-def _board(seat: Seat, player: PlayerState) -> _Board:
-    """Seat `seat`'s Player fields 1-6 (seat, score, shop by square, discards, unused chips, chips) and 9 (its
-    final record), each part as last written for the seat where it is unchanged."""
-    score = player.score
-    head = (_PLAYER_SEATS[seat] if 0 <= seat < 1024 else varint_field(P_SEAT, seat)) + (
-        _SCORES[score] if 0 <= score < 1024 else varint_field(P_SCORE, score)
+def _find_board(seat_board: _SeatBoard, seat: Seat, player: PlayerState, token: int, hand: int, reputation: int) -> _Board:
+    """The board of `token` at a seat's place: one kept in its ring, else written (and kept there)."""
+    tokens = seat_board.tokens
+    for index in range(_BOARDS_KEPT):
+        if tokens[index] == token:
+            return seat_board.boards[index]
+    board = _board(seat, player, hand, reputation)
+    slot = seat_board.next
+    tokens[slot] = token
+    seat_board.boards[slot] = board
+    seat_board.next = slot + 1 if slot + 1 < _BOARDS_KEPT else 0
+    return board
+
+
+def _counts(hand: int, reputation: int) -> bytes:
+    """Player fields 7 and 8 (the hand size, the reputation cards held)."""
+    return (_HAND_SIZES[hand] if hand < 1024 else varint_field(P_HAND_SIZE, hand)) + (
+        _REPUTATION_COUNTS[reputation] if reputation < 1024 else varint_field(P_REPUTATION_COUNT, reputation)
     )
-    rest = b"".join([
-        _kept_elements(_SEAT_DISCARDS, seat, player.discards, _DISCARDS, P_DISCARDS),
-        _kept_elements(_SEAT_UNUSED, seat, player.unused_chips, _UNUSED, P_UNUSED),
-        _chips_block(seat, player.chips),
-    ])
+
+
+def _rewrite_counts(board: _Board, hand: int, reputation: int) -> None:
+    """A board's View field 10 written again around its Player fields 1-6 for another hand size or reputation count."""
+    counts = _counts(hand, reputation)
+    final = board.final
+    start = board.start
+    front = board.whole[start:start + board.front]
+    size = len(front) + len(counts) + len(final)
+    size_field = _SMALL[size] if size < 1024 else varint(size)
+    board.whole = b"".join([SEATS, size_field, front, counts, final])
+    board.start = len(SEATS) + len(size_field)
+    board.hand = hand
+    board.reputation = reputation
+
+
+def _board(seat: Seat, player: PlayerState, hand: int, reputation: int) -> _Board:
+    """Seat `seat`'s View field 10 (its Player fields 1-9) with `hand` and `reputation` as its fields 7 and 8: each
+    part as last written for the seat where it is unchanged, joined once."""
+    score = player.score
+    seat_field = _PLAYER_SEATS[seat] if 0 <= seat < 1024 else varint_field(P_SEAT, seat)
+    score_field = _SCORES[score] if 0 <= score < 1024 else varint_field(P_SCORE, score)
+    shop = _SHOPS[seat] if 0 <= seat < 16 else _Shop()
+    fields = _shop_fields(shop, player.shop)
+    shop_size = shop.size if shop.cells or not fields else sum([len(field) for field in fields])
+    rest = _rest(seat, player)
     final = player.final
     tail = b"" if final is None else message_field(P_FINAL, encode(pb.FinalScore, final).SerializeToString())
-    return _Board(head, _shop_block(seat, player), rest, tail)
+    counts = _counts(hand, reputation)
+    front = len(seat_field) + len(score_field) + shop_size + rest.size
+    size = front + len(counts) + len(tail)
+    size_field = _SMALL[size] if size < 1024 else varint(size)
+    pieces = [SEATS, size_field, seat_field, score_field]
+    pieces.extend(fields)
+    if rest.size:
+        written = rest.discards_written
+        if len(written):
+            pieces.append(written)
+        written = rest.unused_written
+        if len(written):
+            pieces.append(written)
+        written = rest.chips_written
+        if len(written):
+            pieces.append(written)
+    if len(counts):
+        pieces.append(counts)
+    if len(tail):
+        pieces.append(tail)
+    return _Board(b"".join(pieces), len(SEATS) + len(size_field), front, tail, hand, reputation)
 
 
-def _shop_block(seat: Seat, player: PlayerState) -> bytes:
-    """A seat's Player fields 3 (its shop's tiles in (row, col) order): as last written for the seat while every
-    square holds the same (tile, rotation) pair, else joined again with only the squares whose pair changed
-    written anew. One pass over the shop either way."""
-    # The pairs (tile, rotation) read as the shop keeps them (typed, compiled code would make new tuples).
-    shop = cast(dict[tuple[int, int], object], player.shop)
-    kept = _SHOPS[seat] if 0 <= seat < 16 else _Shop()
+class _Rest:
+    """A seat's Player fields 4 (discards), 5 (unused chips) and 6 (used chips) as last written, each beside a copy of
+    its list."""
+
+    def __init__(self) -> None:
+        self.discards: list[str] = []
+        self.unused: list[str] = []
+        self.chips: list[Chip] = []
+        self.discards_written = b""
+        self.unused_written = b""
+        self.chips_written = b""
+        #: the three written blocks' size
+        self.size = 0
+
+
+#: by seat: its Player fields 4-6 as last written
+_RESTS: Final = [_Rest() for _ in range(16)]
+
+
+def _rest(seat: Seat, player: PlayerState) -> _Rest:
+    """A seat's Player fields 4-6 (`_Rest`): each as last written for the seat while its list is unchanged, the
+    discards grown by their new elements where the list last written is their start (a replaced tile is discarded)."""
+    kept = _RESTS[seat] if 0 <= seat < 16 else _Rest()
+    discards = player.discards
+    unused = player.unused_chips
+    chips = player.chips
+    kept_discards = kept.discards
+    if kept_discards != discards:
+        count = len(kept_discards)
+        start = count < len(discards)
+        index = 0
+        while start and index < count:
+            if kept_discards[index] is not discards[index]:
+                start = False
+            index += 1
+        if start:
+            added = discards[count:]
+            kept.discards_written += _elements(added, _DISCARDS, P_DISCARDS)
+            kept_discards.extend(added)
+        else:
+            kept_discards.clear()
+            kept_discards.extend(discards)
+            kept.discards_written = _elements(discards, _DISCARDS, P_DISCARDS)
+    if kept.unused != unused:
+        kept.unused.clear()
+        kept.unused.extend(unused)
+        kept.unused_written = _elements(unused, _UNUSED, P_UNUSED)
+    kept_chips = kept.chips
+    if kept_chips != chips:
+        count = len(kept_chips)
+        if count + 1 == len(chips) and kept_chips == chips[:count]:
+            chip = chips[count]  # a round scored: its chip added
+            kept.chips_written += _chip(chip)
+            kept_chips.append(chip)
+        else:
+            kept_chips.clear()
+            kept_chips.extend(chips)
+            kept.chips_written = b"".join([_chip(chip) for chip in chips])
+    kept.size = len(kept.discards_written) + len(kept.unused_written) + len(kept.chips_written)
+    return kept
+
+
+def _shop_fields(kept: _Shop, shop_dict: dict[tuple[int, int], tuple[str, int]]) -> list[bytes]:
+    """A shop's Player fields 3 in (row, col) order (`kept.fields`; `kept.size` their size): what `kept` holds where the
+    shop is the one it was last written from, grown by cells added at the end of its order or with pairs replaced at
+    cells kept, else written anew. One pass over the shop, comparing by identity."""
+    # The cells and pairs read as the shop keeps them (typed, compiled code would make new tuples).
+    shop = cast(dict[object, object], shop_dict)
+    if len(shop) < len(kept.cells) or not _shop_pass(kept, shop):
+        # not the shop last written (a cell gone or moved, another game's): written anew, in the same pass
+        _forget(kept)
+        if not _shop_pass(kept, shop):
+            _forget(kept)
+            return _shop_apart(shop_dict)
+    return kept.fields
+
+
+def _forget(kept: _Shop) -> None:
+    """Nothing kept of a seat's shop."""
+    kept.cells.clear()
+    kept.pairs.clear()
+    kept.squares.clear()
+    kept.order.clear()
+    kept.fields.clear()
+    kept.size = 0
+
+
+def _shop_pass(kept: _Shop, shop: dict[object, object]) -> bool:
+    """`kept` brought to `shop` where its cells are the kept ones in the kept order followed by new ones within reach
+    (False otherwise, `kept` then half updated: to be forgotten)."""
+    cells = kept.cells
     pairs = kept.pairs
-    fields = kept.fields
-    marks = kept.marks
-    last = kept.mark
-    kept.serial += 1
-    mark: object = kept.serial  # a new object, held as the mark of this pass
-    same = len(shop) == kept.count
-    top = left = _REACH
-    bottom = right = -_REACH
+    count = len(cells)
+    index = 0
     for cell, placed in shop.items():
-        row, col = cell
-        if not (-_REACH <= row <= _REACH and -_REACH <= col <= _REACH):
-            kept.count = -1  # a shop set from outside the rules: written in sorted order, nothing kept
-            return b"".join([_placed(shop[cell], cell[0], cell[1]) for cell in sorted(shop)])
-        square = (row + _REACH) * _SQUARES + col + _REACH
-        if pairs[square] is not placed:
-            pairs[square] = placed
-            fields[square] = _placed(placed, row, col)
-            same = False
-        elif marks[square] is not last:
-            same = False
-        marks[square] = mark
-        if row < top:
-            top = row
-        if row > bottom:
-            bottom = row
-        if col < left:
-            left = col
-        if col > right:
-            right = col
-    kept.mark = mark
-    if same:
-        return kept.block
-    written = []
-    for row in range(top, bottom + 1):
-        base = (row + _REACH) * _SQUARES + _REACH
-        for col in range(left, right + 1):
-            if marks[base + col] is mark:
-                written.append(fields[base + col])
-    block = b"".join(written)
-    kept.count = len(shop)
-    kept.block = block
-    return block
+        if index < count:
+            if cells[index] is not cell:
+                return False
+            if pairs[index] is not placed:
+                # a pair replaced at a cell kept: its field written again in its place
+                square = kept.squares[index]
+                row, col = cast(tuple[int, int], cell)
+                order = kept.order
+                at = 0
+                while order[at] != square:
+                    at += 1
+                field = _placed(placed, row, col)
+                kept.size += len(field) - len(kept.fields[at])
+                kept.fields[at] = field
+                pairs[index] = placed
+        else:
+            # a cell added at the end of the shop's order: its field put in its place
+            row, col = cast(tuple[int, int], cell)
+            if not (-_REACH <= row <= _REACH and -_REACH <= col <= _REACH):
+                return False
+            square = (row + _REACH) * _SQUARES + col + _REACH
+            order = kept.order
+            at = len(order)
+            while at > 0 and order[at - 1] > square:
+                at -= 1
+            field = _placed(placed, row, col)
+            order.insert(at, square)
+            kept.fields.insert(at, field)
+            kept.size += len(field)
+            cells.append(cell)
+            pairs.append(placed)
+            kept.squares.append(square)
+        index += 1
+    return True
+
+
+def _shop_apart(shop: dict[tuple[int, int], tuple[str, int]]) -> list[bytes]:
+    """A shop set from outside the rules (a cell out of reach of the first tile's): its fields in (row, col) order,
+    nothing kept."""
+    return [_placed(shop[cell], cell[0], cell[1]) for cell in sorted(shop)]
 
 
 def _placed(placed: object, row: int, col: int) -> bytes:
@@ -721,24 +816,6 @@ _PLACES: Final = tuple(
 )
 #: Player field 3's key and length, by length
 _SHOP_HEADS: Final = tuple(P_SHOP + varint(size) for size in range(1024))
-
-
-def _chips_block(seat: Seat, chips: list[Chip]) -> bytes:
-    """A seat's Player fields 6 (its used chips), as last written for the seat while the chips are the same."""
-    if not chips:
-        return b""
-    if 0 <= seat < 16:
-        kept = _SEAT_CHIPS[seat]
-        if kept.chips == chips:
-            return kept.written
-    else:
-        kept = _Chips()
-    written = b"".join([_chip(chip) for chip in chips])
-    copy = kept.chips
-    copy.clear()
-    copy.extend(chips)
-    kept.written = written
-    return written
 
 
 def _chip(chip: Chip) -> bytes:
