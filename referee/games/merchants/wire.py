@@ -256,6 +256,8 @@ _SEAT_BOARDS: Final = [_SeatBoard() for _ in range(16)]
 #: each seat's hand and reputation cards as last written (`_Texts`), by seat
 _HANDS: Final = [_Texts() for _ in range(16)]
 _REPUTATIONS: Final = [_Texts() for _ in range(16)]
+#: each seat's returned reputation cards as last written, by seat
+_SEAT_RETURNED: Final = [_Texts() for _ in range(16)]
 #: each seat's shop as last written, by seat
 _SHOPS: Final = [_Shop() for _ in range(16)]
 #: the tiles a solo game removed (View field 13) as last written
@@ -300,17 +302,20 @@ def view_parts(position: GameState, seat: Seat, shared: SharedParts | None, part
     bundle = player.bundle
     tiles = bundle.tiles if bundle is not None else _NO_TILES
     reputation = player.reputation
+    returned = player.returned
     if tiles and 0 <= seat < 16:
-        # View fields 15 and 16 as one piece, with 17 (the reputation cards) where the seat holds some: one or two pieces
-        # fewer in the request's join
+        # View fields 15 and 16 as one piece, with 17 (the reputation cards) and 18 (the cards returned) where the seat
+        # holds some: up to three pieces fewer in the request's join
         written = _seat_and_hand(seat, tiles)
-        if reputation:
-            cards = _sorted_elements(_REPUTATIONS, seat, reputation, _REPUTATION, REPUTATION_HAND)
+        if reputation or returned:
+            cards = _sorted_elements(_REPUTATIONS, seat, reputation, _REPUTATION, REPUTATION_HAND) if reputation else b""
+            back = _kept_elements(_SEAT_RETURNED, seat, returned, _RETURNED, RETURNED) if returned else b""
             both = _SEAT_PIECES[seat]
-            if both.first is not written or both.second is not cards:
+            if both.first is not written or both.second is not cards or both.third is not back:
                 both.first = written
                 both.second = cards
-                both.joined = written + cards
+                both.third = back
+                both.joined = b"".join([written, cards, back])
             written = both.joined
         parts.append(written)
         size += len(written)
@@ -322,18 +327,14 @@ def view_parts(position: GameState, seat: Seat, shared: SharedParts | None, part
             written = _sorted_elements(_HANDS, seat, tiles, _HAND, HAND)
             parts.append(written)
             size += len(written)
-    if reputation and not (tiles and 0 <= seat < 16):
-        written = _sorted_elements(_REPUTATIONS, seat, reputation, _REPUTATION, REPUTATION_HAND)
-        parts.append(written)
-        size += len(written)
-    returned = player.returned
-    if returned:
-        for card in returned:
-            element = _RETURNED.get(card)
-            if element is None:
-                element = _element(_RETURNED, RETURNED, card)
-            parts.append(element)
-            size += len(element)
+        if reputation:
+            written = _sorted_elements(_REPUTATIONS, seat, reputation, _REPUTATION, REPUTATION_HAND)
+            parts.append(written)
+            size += len(written)
+        if returned:
+            written = _kept_elements(_SEAT_RETURNED, seat, returned, _RETURNED, RETURNED)
+            parts.append(written)
+            size += len(written)
     pending_tile = player.pending_tile
     if pending_tile is not None:
         element = _PENDING_TILES.get(pending_tile)
@@ -361,15 +362,16 @@ _NO_TILES: Final[list[str]] = []
 
 
 class _Pair:
-    """Two pieces of a seat's view as last joined (`first` + `second`, kept: compared by identity)."""
+    """Three pieces of a seat's view as last joined (`first` + `second` + `third`, kept: compared by identity)."""
 
     def __init__(self) -> None:
         self.first = b""
         self.second = b""
+        self.third = b""
         self.joined = b""
 
 
-#: by seat: its fields 15-16 (`_seat_and_hand`) and 17 (reputation cards) as last joined
+#: by seat: its fields 15-16 (`_seat_and_hand`), 17 (reputation cards) and 18 (cards returned) as last joined
 _SEAT_PIECES: Final = [_Pair() for _ in range(16)]
 
 
@@ -410,6 +412,21 @@ def _elements(texts: list[str], elements: dict[str, bytes], field_key: bytes) ->
             element = _element(elements, field_key, text)
         parts.append(element)
     return b"".join(parts)
+
+
+def _kept_elements(memory: list[_Texts], seat: Seat, texts: list[str], elements: dict[str, bytes], field_key: bytes) -> bytes:
+    """`texts` in their order as the elements of a repeated string field: written again only when they differ from
+    the list last written for `seat` (`memory`)."""
+    if not 0 <= seat < 16:
+        return _elements(texts, elements, field_key)
+    kept = memory[seat]
+    if kept.empty or kept.texts != texts:
+        copy = kept.texts  # kept in place: no new list for the garbage collector to follow
+        copy.clear()
+        copy.extend(texts)
+        kept.written = _elements(texts, elements, field_key)
+        kept.empty = False
+    return kept.written
 
 
 def _element(elements: dict[str, bytes], field_key: bytes, text: str) -> bytes:
@@ -609,9 +626,9 @@ def _rewrite_counts(board: _Board, hand: int, reputation: int) -> None:
     start = board.start
     front = board.whole[start:start + board.front]
     size = len(front) + len(counts) + len(final)
-    size_field = _SMALL[size] if size < 1024 else varint(size)
-    board.whole = b"".join([SEATS, size_field, front, counts, final])
-    board.start = len(SEATS) + len(size_field)
+    board_head = _BOARD_HEADS[size] if size < 1024 else SEATS + varint(size)
+    board.whole = b"".join([board_head, front, counts, final])
+    board.start = len(board_head)
     board.hand = hand
     board.reputation = reputation
 
@@ -631,8 +648,8 @@ def _board(seat: Seat, player: PlayerState, hand: int, reputation: int) -> _Boar
     counts = _counts(hand, reputation)
     front = len(seat_field) + len(score_field) + shop_size + rest.size
     size = front + len(counts) + len(tail)
-    size_field = _SMALL[size] if size < 1024 else varint(size)
-    pieces = [SEATS, size_field, seat_field, score_field]
+    board_head = _BOARD_HEADS[size] if size < 1024 else SEATS + varint(size)
+    pieces = [board_head, seat_field, score_field]
     pieces.extend(fields)
     if rest.size:
         written = rest.discards_written
@@ -648,7 +665,11 @@ def _board(seat: Seat, player: PlayerState, hand: int, reputation: int) -> _Boar
         pieces.append(counts)
     if len(tail):
         pieces.append(tail)
-    return _Board(b"".join(pieces), len(SEATS) + len(size_field), front, tail, hand, reputation)
+    return _Board(b"".join(pieces), len(board_head), front, tail, hand, reputation)
+
+
+#: View field 10's key and length, by length
+_BOARD_HEADS: Final = tuple(SEATS + varint(size) for size in range(1024))
 
 
 class _Rest:
