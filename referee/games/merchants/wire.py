@@ -245,9 +245,14 @@ class _Last:
         #: the layout key (`_public`) and View fields 7-9 last written
         self.layout_key = -1
         self.layout = b""
-        #: the config last seen and its player count
-        self.config: object = None
+        #: the list of players last seen (kept: compared by identity) and its state's player count
+        self.players_state: object = None
         self.players = 0
+        #: View fields 11, 12 and 14 as last written (`_tail`), with the sizes and the pass direction they hold
+        self.tail = b""
+        self.supply = -1
+        self.deck = -1
+        self.passing = b""
 
 
 _LAST: Final = _Last()
@@ -458,12 +463,14 @@ def _public(state: MerchantsState) -> bytes:
         layout = found
         last.layout_key = layout_key
         last.layout = found
-    config: object = state.config
-    if last.config is config:
+    players = state.players_state
+    if last.players_state is players:
         players_count = last.players
     else:
-        players_count = state.players  # a property of the engine's base class: read once per config
-        last.config = config
+        # a property of the engine's base class (a generic read of its config): read once per list of players (a
+        # state's own from its start; a copy makes its own)
+        players_count = state.players
+        last.players_state = players
         last.players = players_count
     pick = state.pick
     back_side = state.back_side
@@ -487,7 +494,6 @@ def _public(state: MerchantsState) -> bytes:
             heads[head_key] = head
     parts = [head, layout]
     tokens = state.board_tokens
-    players = state.players_state
     for index in range(len(players)):
         player = players[index]
         token = tokens[index]
@@ -505,17 +511,32 @@ def _public(state: MerchantsState) -> bytes:
             _rewrite_counts(board, hand, reputation)
         parts.append(board.whole)
     supply = len(state.supply)
-    parts.append(_SUPPLY_SIZES[supply] if supply < 1024 else varint_field(SUPPLY_SIZE, supply))
     deck = len(state.reputation_deck)
-    parts.append(_DECK_SIZES[deck] if deck < 1024 else varint_field(REPUTATION_DECK_SIZE, deck))
+    passing = b""
+    if phase != OVER and round_number >= 1 and not solo:
+        passing = PASS_RIGHT if round_number == 2 else PASS_LEFT
     solo_removed = state.solo_removed
     if solo_removed:
+        parts.append(_SUPPLY_SIZES[supply] if supply < 1024 else varint_field(SUPPLY_SIZE, supply))
+        parts.append(_DECK_SIZES[deck] if deck < 1024 else varint_field(REPUTATION_DECK_SIZE, deck))
         removed = _REMOVED
         if removed.empty or removed.texts != solo_removed:
             _grow_removed(removed, solo_removed)
         parts.append(removed.written)
-    if phase != OVER and round_number >= 1 and not solo:
-        parts.append(PASS_RIGHT if round_number == 2 else PASS_LEFT)
+        if passing:
+            parts.append(passing)
+    else:
+        # fields 11, 12 and 14 as one piece while they hold the same (the supply and the deck change at deals)
+        if last.supply != supply or last.deck != deck or last.passing is not passing:
+            last.tail = b"".join([
+                _SUPPLY_SIZES[supply] if supply < 1024 else varint_field(SUPPLY_SIZE, supply),
+                _DECK_SIZES[deck] if deck < 1024 else varint_field(REPUTATION_DECK_SIZE, deck),
+                passing,
+            ])
+            last.supply = supply
+            last.deck = deck
+            last.passing = passing
+        parts.append(last.tail)
     return b"".join(parts)
 
 
@@ -699,7 +720,7 @@ def _rest(seat: Seat, player: PlayerState) -> _Rest:
     unused = player.unused_chips
     chips = player.chips
     kept_discards = kept.discards
-    if kept_discards != discards:
+    if len(kept_discards) != len(discards) or (len(discards) and kept_discards != discards):
         count = len(kept_discards)
         start = count < len(discards)
         index = 0
@@ -715,12 +736,12 @@ def _rest(seat: Seat, player: PlayerState) -> _Rest:
             kept_discards.clear()
             kept_discards.extend(discards)
             kept.discards_written = _elements(discards, _DISCARDS, P_DISCARDS)
-    if kept.unused != unused:
+    if len(kept.unused) != len(unused) or (len(unused) and kept.unused != unused):
         kept.unused.clear()
         kept.unused.extend(unused)
         kept.unused_written = _elements(unused, _UNUSED, P_UNUSED)
     kept_chips = kept.chips
-    if kept_chips != chips:
+    if len(kept_chips) != len(chips) or (len(chips) and kept_chips != chips):
         count = len(kept_chips)
         if count + 1 == len(chips) and kept_chips == chips[:count]:
             chip = chips[count]  # a round scored: its chip added
