@@ -592,21 +592,23 @@ def _layout(state: MerchantsState, revealed: bool) -> bytes:
         if revealed and dungeon in c_cards and dungeon in grey:
             c_card = c_cards[dungeon]
             c_kind = state.data.grey_kinds[grey[dungeon]]
-        texts = (dungeon, a_card, a_face, b_card, b_face, c_card, c_kind)
-        field = _LAYOUT_ROWS.get(texts)
-        if field is None:
-            if len(_LAYOUT_ROWS) >= 4096:
-                _LAYOUT_ROWS.clear()
-            field = _LAYOUT_ROWS[texts] = _message(LAYOUT, b"".join([
-                _string(ROW_DUNGEON, dungeon),
-                _string(ROW_A_CARD, a_card),
-                _string(ROW_A_FACE, a_face),
-                _string(ROW_B_CARD, b_card),
-                _string(ROW_B_FACE, b_face),
-                _optional_string(ROW_C_CARD, c_card),
-                _optional_string(ROW_C_KIND, c_kind),
-            ]))
-        parts.append(field)
+        # a row's fields from each text's field kept by key (a layout is random: its rows are seldom seen again whole)
+        pieces = [
+            _text_field(_ROW_TEXTS[0], ROW_DUNGEON, dungeon),
+            _text_field(_ROW_TEXTS[1], ROW_A_CARD, a_card),
+            _text_field(_ROW_TEXTS[2], ROW_A_FACE, a_face),
+            _text_field(_ROW_TEXTS[3], ROW_B_CARD, b_card),
+            _text_field(_ROW_TEXTS[4], ROW_B_FACE, b_face),
+        ]
+        if c_card is not None:
+            pieces.append(_optional_text_field(_ROW_TEXTS[5], ROW_C_CARD, c_card))
+        if c_kind is not None:
+            pieces.append(_optional_text_field(_ROW_TEXTS[6], ROW_C_KIND, c_kind))
+        size = 0
+        for piece in pieces:
+            size += len(piece)
+        pieces.insert(0, _LAYOUT_HEADS[size] if size < 1024 else LAYOUT + varint(size))
+        parts.append(b"".join(pieces))
     if revealed and state.d_card is not None:
         parts.append(_optional_string(D_CARD, state.d_card))
         parts.append(_optional_string(D_KIND, state.data.grey_kinds[grey["D"]]))
@@ -615,8 +617,30 @@ def _layout(state: MerchantsState, revealed: bool) -> bytes:
 
 #: the dungeons, in the layout's order
 _DUNGEONS: Final = tuple(DUNGEONS)
-#: a layout row's texts (dungeon, A card and face, B card and face, C card and kind or None) -> its View field 7
-_LAYOUT_ROWS: Final[dict[tuple[str, str, str, str, str, str | None, str | None], bytes]] = {}
+#: by LayoutRow field (1-7, from 0): a text -> its field
+_ROW_TEXTS: Final[list[dict[str, bytes]]] = [{} for _ in range(7)]
+#: View field 7's key and length, by length
+_LAYOUT_HEADS: Final = tuple(LAYOUT + varint(size) for size in range(1024))
+
+
+def _text_field(fields: dict[str, bytes], field_key: bytes, text: str) -> bytes:
+    """A proto3 string field of `text` (`_string`), kept in `fields`."""
+    field = fields.get(text)
+    if field is None:
+        if len(fields) >= 4096:
+            fields.clear()
+        field = fields[text] = _string(field_key, text)
+    return field
+
+
+def _optional_text_field(fields: dict[str, bytes], field_key: bytes, text: str) -> bytes:
+    """An `optional` string field of `text` (`_optional_string`), kept in `fields`."""
+    field = fields.get(text)
+    if field is None:
+        if len(fields) >= 4096:
+            fields.clear()
+        field = fields[text] = _optional_string(field_key, text)
+    return field
 
 
 def _find_board(seat_board: _SeatBoard, seat: Seat, player: PlayerState, token: int, hand: int, reputation: int) -> _Board:
