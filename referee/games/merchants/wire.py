@@ -349,18 +349,32 @@ def view_parts(position: GameState, seat: Seat, shared: SharedParts | None, part
         size += len(element)
     target: object = player.pending_target  # read as it is kept (typed, compiled code would make a new tuple)
     if target is not None:
-        target_field = _TARGETS.get(target)
-        if target_field is None:
-            row, col, mode = cast(tuple[int, int, str], target)
-            if len(_TARGETS) >= 4096:
-                _TARGETS.clear()
-            target_field = _TARGETS[target] = _message(
-                PENDING_TARGET, _int(TARGET_ROW, row) + _int(TARGET_COL, col) + _string(TARGET_MODE, mode)
-            )
+        row, col, mode = cast(tuple[int, int, str], target)
+        if -_REACH <= row <= _REACH and -_REACH <= col <= _REACH and (mode == "place" or mode == "replace"):
+            # found by square and mode (no tuple hashed: the target is a new tuple at each placement)
+            index = ((row + _REACH) * _SQUARES + col + _REACH) * 2 + (1 if mode == "replace" else 0)
+            target_field = _TARGET_FIELDS[index]
+            if not len(target_field):
+                target_field = _TARGET_FIELDS[index] = _target_field(row, col, mode)
+        else:
+            found = _TARGETS.get(target)
+            if found is None:
+                if len(_TARGETS) >= 4096:
+                    _TARGETS.clear()
+                found = _TARGETS[target] = _target_field(row, col, mode)
+            target_field = found
         parts.append(target_field)
         size += len(target_field)
     return size
 
+
+def _target_field(row: int, col: int, mode: str) -> bytes:
+    """View field 20 (the pending target)."""
+    return _message(PENDING_TARGET, _int(TARGET_ROW, row) + _int(TARGET_COL, col) + _string(TARGET_MODE, mode))
+
+
+#: View field 20 of a target within a shop's reach, by square * 2 + (1 for "replace", 0 for "place"); empty until met
+_TARGET_FIELDS: Final = [b""] * (_SQUARES * _SQUARES * 2)
 
 #: a seat's hand when it holds none
 _NO_TILES: Final[list[str]] = []
