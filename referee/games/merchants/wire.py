@@ -6,10 +6,12 @@ hand, reputation cards and pending answers). The public fields are written once 
 (kept by `MerchantsState.public_token`, which the state replaces at every decision and chance outcome); a seat's
 public board and the layout change a few times a game: each is written once and then found by the token the
 state replaces wherever that part changes (`board_tokens`, `layout_token`), so a view costs no key built from
-the part's contents. A board written anew reuses what it still shows as last written for that seat (its shop's
-tiles square by square, its discards, unused and used chips), and a seat's hand and reputation cards are kept
-while they are unchanged. Tests compare the bytes with the dict views on random games of every variant, in
-copies and determinized worlds too.
+the part's contents (a few boards per seat's place, in a ring). A board written anew reuses what it still shows as
+last written for that seat (its shop's cells in the dict's order: a placement adds one at the end, or replaces a
+pair, and only that tile's field is written; its discards and chips, grown by their new elements) and is joined
+once; a seat's hand, reputation cards and returned cards are kept (and joined as one piece) while they are
+unchanged. Tests compare the bytes with the dict views on random games of every variant, in copies and determinized
+worlds too.
 
 This module is compiled with the engine (referee/compiled.py: the Merchants of B99 group), so that it reads the
 state's fields directly; what it calls of the shared writers (referee/wire.py, another group) runs only where a
