@@ -97,6 +97,8 @@ CHIP_DUNGEON: Final = key(2, 2)
 CHIP_THUMB: Final = key(3, 0)
 CHIP_POINTS: Final = key(4, 0)
 
+#: the phase of a game over (the engine's, held here: a constant of this module is read without a lookup)
+_OVER: Final = OVER
 #: varints of 0..1023 (referee.wire's, held here: a constant of this module is read without a lookup)
 _SMALL: Final[tuple[bytes, ...]] = tuple(SMALL_VARINTS)
 
@@ -230,7 +232,8 @@ class _SeatBoard:
         self.token = -1
         self.board = _Board(b"", 0, 0, b"", -1, -1)
         self.tokens: list[int] = [-1] * _BOARDS_KEPT
-        self.boards: list[_Board] = [self.board] * _BOARDS_KEPT
+        #: each its own object: the oldest is written over in place (no object made and freed a board)
+        self.boards: list[_Board] = [_Board(b"", 0, 0, b"", -1, -1) for _ in range(_BOARDS_KEPT)]
         #: where the next board written goes in the ring
         self.next = 0
 
@@ -529,7 +532,7 @@ def _public(state: MerchantsState) -> bytes:
     supply = len(state.supply)
     deck = len(state.reputation_deck)
     passing = b""
-    if phase != OVER and round_number >= 1 and not solo:
+    if phase != _OVER and round_number >= 1 and not solo:
         passing = PASS_RIGHT if round_number == 2 else PASS_LEFT
     solo_removed = state.solo_removed
     if solo_removed:
@@ -573,7 +576,7 @@ def _grow_removed(removed: _Texts, solo_removed: list[str]) -> None:
         index += 1
     if start:
         added = solo_removed[count:]
-        removed.written += _elements(added, _SOLO_REMOVED, SOLO_REMOVED)
+        removed.written = removed.written + _elements(added, _SOLO_REMOVED, SOLO_REMOVED)
         kept.extend(added)
     else:
         kept.clear()
@@ -665,19 +668,28 @@ def _find_board(seat_board: _SeatBoard, seat: Seat, player: PlayerState, token: 
     for index in range(_BOARDS_KEPT):
         if tokens[index] == token:
             return seat_board.boards[index]
-    board = _board(seat, player, hand, reputation)
     slot = seat_board.next
+    board = seat_board.boards[slot]  # the oldest: never the board last shown (the ring holds more than one)
+    _board(seat, player, hand, reputation, board)
     tokens[slot] = token
-    seat_board.boards[slot] = board
     seat_board.next = slot + 1 if slot + 1 < _BOARDS_KEPT else 0
     return board
 
 
 def _counts(hand: int, reputation: int) -> bytes:
     """Player fields 7 and 8 (the hand size, the reputation cards held)."""
+    if hand < _FEW and reputation < _FEW:
+        return _FEW_COUNTS[hand * _FEW + reputation]
     return (_HAND_SIZES[hand] if hand < 1024 else varint_field(P_HAND_SIZE, hand)) + (
         _REPUTATION_COUNTS[reputation] if reputation < 1024 else varint_field(P_REPUTATION_COUNT, reputation)
     )
+
+
+#: Player fields 7 and 8 of a hand and a reputation count below _FEW, by hand * _FEW + count
+_FEW: Final = 16
+_FEW_COUNTS: Final = tuple(
+    varint_field(P_HAND_SIZE, hand) + varint_field(P_REPUTATION_COUNT, count) for hand in range(_FEW) for count in range(_FEW)
+)
 
 
 def _rewrite_counts(board: _Board, hand: int, reputation: int) -> None:
@@ -694,9 +706,9 @@ def _rewrite_counts(board: _Board, hand: int, reputation: int) -> None:
     board.reputation = reputation
 
 
-def _board(seat: Seat, player: PlayerState, hand: int, reputation: int) -> _Board:
-    """Seat `seat`'s View field 10 (its Player fields 1-9) with `hand` and `reputation` as its fields 7 and 8: each
-    part as last written for the seat where it is unchanged, joined once."""
+def _board(seat: Seat, player: PlayerState, hand: int, reputation: int, board: _Board) -> None:
+    """Seat `seat`'s View field 10 (its Player fields 1-9) with `hand` and `reputation` as its fields 7 and 8, written
+    into `board`: each part as last written for the seat where it is unchanged, joined once."""
     score = player.score
     seat_field = _PLAYER_SEATS[seat] if 0 <= seat < 1024 else varint_field(P_SEAT, seat)
     score_field = _SCORES[score] if 0 <= score < 1024 else varint_field(P_SCORE, score)
@@ -726,7 +738,12 @@ def _board(seat: Seat, player: PlayerState, hand: int, reputation: int) -> _Boar
         pieces.append(counts)
     if len(tail):
         pieces.append(tail)
-    return _Board(b"".join(pieces), len(board_head), front, tail, hand, reputation)
+    board.whole = b"".join(pieces)
+    board.start = len(board_head)
+    board.front = front
+    board.final = tail
+    board.hand = hand
+    board.reputation = reputation
 
 
 #: View field 10's key and length, by length
@@ -770,7 +787,7 @@ def _rest(seat: Seat, player: PlayerState) -> _Rest:
             index += 1
         if start:
             added = discards[count:]
-            kept.discards_written += _elements(added, _DISCARDS, P_DISCARDS)
+            kept.discards_written = kept.discards_written + _elements(added, _DISCARDS, P_DISCARDS)
             kept_discards.extend(added)
         else:
             kept_discards.clear()
@@ -785,7 +802,7 @@ def _rest(seat: Seat, player: PlayerState) -> _Rest:
         count = len(kept_chips)
         if count + 1 == len(chips) and kept_chips == chips[:count]:
             chip = chips[count]  # a round scored: its chip added
-            kept.chips_written += _chip(chip)
+            kept.chips_written = kept.chips_written + _chip(chip)
             kept_chips.append(chip)
         else:
             kept_chips.clear()
