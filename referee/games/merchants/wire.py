@@ -6,10 +6,12 @@ hand, reputation cards and pending answers). The public fields are written once 
 (kept by `MerchantsState.public_token`, which the state replaces at every decision and chance outcome); a seat's
 public board and the layout change a few times a game: each is written once and then found by the token the
 state replaces wherever that part changes (`board_tokens`, `layout_token`), so a view costs no key built from
-the part's contents. A board written anew reuses what it still shows as last written for that seat (its shop's
-tiles square by square, its discards, unused and used chips), and a seat's hand and reputation cards are kept
-while they are unchanged. Tests compare the bytes with the dict views on random games of every variant, in
-copies and determinized worlds too.
+the part's contents (a few boards per seat's place, in a ring). A board written anew reuses what it still shows as
+last written for that seat (its shop's cells in the dict's order: a placement adds one at the end, or replaces a
+pair, and only that tile's field is written; its discards and chips, grown by their new elements) and is joined
+once; a seat's hand, reputation cards and returned cards are kept (and joined as one piece) while they are
+unchanged. Tests compare the bytes with the dict views on random games of every variant, in copies and determinized
+worlds too.
 
 This module is compiled with the engine (referee/compiled.py: the Merchants of B99 group), so that it reads the
 state's fields directly; what it calls of the shared writers (referee/wire.py, another group) runs only where a
@@ -95,6 +97,8 @@ CHIP_DUNGEON: Final = key(2, 2)
 CHIP_THUMB: Final = key(3, 0)
 CHIP_POINTS: Final = key(4, 0)
 
+#: the phase of a game over (the engine's, held here: a constant of this module is read without a lookup)
+_OVER: Final = OVER
 #: varints of 0..1023 (referee.wire's, held here: a constant of this module is read without a lookup)
 _SMALL: Final[tuple[bytes, ...]] = tuple(SMALL_VARINTS)
 
@@ -147,9 +151,8 @@ def _small_fields(field_key: bytes) -> tuple[bytes, ...]:
 _PUBLICS_KEPT: Final = 8
 _PUBLIC_TOKENS: Final = [-1] * _PUBLICS_KEPT
 _PUBLIC_BYTES: Final = [b""] * _PUBLICS_KEPT
-#: board token -> what a seat's public board shows (`_Board`)
-_BOARDS: Final[dict[int, _Board]] = {}
-_BOARDS_KEPT: Final = 128
+#: how many boards a seat's place keeps by token (`_SeatBoard`)
+_BOARDS_KEPT: Final = 4
 #: layout token * 2 + trend cards revealed -> View fields 7-9 (the layout rows, the D card)
 _LAYOUTS: Final[dict[int, bytes]] = {}
 #: phase -> (players, round, pick, solo, back side as one number: `_head_number`) -> View fields 1-6 (a few dozen a game)
@@ -180,18 +183,18 @@ _SQUARES: Final = 2 * _REACH + 1
 
 
 class _Board:
-    """A seat's public board as written for one board token: its Player fields 1-2 (`head`), 3 (`shop`), 4-6
-    (`rest`) and 9 (`final`), and its whole View field 10 as last written with the hand size and reputation count it
-    was written with (they change without the board). Bytes only: nothing for the garbage collector to go through."""
+    """A seat's public board as written for one board token: its whole View field 10 (`whole`, written with the hand
+    size and reputation count it holds: they change without the board), where its Player fields 1-6 lie in it
+    (`start`, `front`: written again around them when those counts change) and its field 9 (`final`). Bytes only:
+    nothing for the garbage collector to go through."""
 
-    def __init__(self, head: bytes, shop: bytes, rest: bytes, final: bytes) -> None:
-        self.head = head
-        self.shop = shop
-        self.rest = rest
+    def __init__(self, whole: bytes, start: int, front: int, final: bytes, hand: int, reputation: int) -> None:
+        self.whole = whole
+        self.start = start
+        self.front = front
         self.final = final
-        self.hand = -1
-        self.reputation = -1
-        self.whole = b""
+        self.hand = hand
+        self.reputation = reputation
 
 
 class _Texts:
@@ -204,41 +207,35 @@ class _Texts:
         self.empty = True
 
 
-class _Chips:
-    """A seat's used chips as last written: a copy of the list and their Player fields 6 joined."""
-
-    def __init__(self) -> None:
-        self.chips: list[Chip] = []
-        self.written = b""
-
-
 class _Shop:
-    """A seat's shop as last written, square by square: the (tile, rotation) pair at each square (kept, so that its
-    identity is never another's) with its Player field 3, and the shop's fields joined in (row, col) order. A board
-    is written again at each placement, all its tiles but one unchanged: only the new tile's field is written.
-
-    `marks[square]` is the mark of the last call that found a tile at that square: the squares marked with `mark`
-    are exactly the shop last seen (a square a shop no longer holds keeps an older mark). Marks are compared by
-    identity: each call makes its own (a new int, never made again by this seat's calls)."""
+    """A seat's shop as last written: its cells and (tile, rotation) pairs in the dict's order (kept, so that their
+    identity is never another's; compared by identity) with each one's square, and the Player fields 3 of the squares
+    it holds in (row, col) order (`fields`, beside their squares in `order`). A board is written again at each
+    placement: the shop gained a cell at the end of its order (or a pair replaced at a cell kept), and only that
+    tile's field is written and put in its place; anything else (a cell gone, moved, another dict) writes it anew."""
 
     def __init__(self) -> None:
-        self.pairs: list[object] = [None] * (_SQUARES * _SQUARES)
-        self.fields: list[bytes] = [b""] * (_SQUARES * _SQUARES)
-        self.marks: list[object] = [None] * (_SQUARES * _SQUARES)
-        self.mark: object = None
-        #: the number the last mark was made from (a mark is a new int object: no garbage collector's work)
-        self.serial = 1 << 20
-        #: how many tiles the shop last seen held (-1: nothing kept)
-        self.count = -1
-        self.block = b""
+        self.cells: list[object] = []
+        self.pairs: list[object] = []
+        self.squares: list[int] = []
+        self.order: list[int] = []
+        self.fields: list[bytes] = []
+        #: the fields' size
+        self.size = 0
 
 
 class _SeatBoard:
-    """The board last shown at a seat's place: its token and what was written for it (`_Board`)."""
+    """The boards last shown at a seat's place: the last one (`token`, `board`) and a ring of the last few written
+    (a token is never another seat's: an older position, a copy or another game viewed in turn finds its board)."""
 
     def __init__(self) -> None:
         self.token = -1
-        self.board = _Board(b"", b"", b"", b"")
+        self.board = _Board(b"", 0, 0, b"", -1, -1)
+        self.tokens: list[int] = [-1] * _BOARDS_KEPT
+        #: each its own object: the oldest is written over in place (no object made and freed a board)
+        self.boards: list[_Board] = [_Board(b"", 0, 0, b"", -1, -1) for _ in range(_BOARDS_KEPT)]
+        #: where the next board written goes in the ring
+        self.next = 0
 
 
 class _Last:
@@ -253,9 +250,14 @@ class _Last:
         #: the layout key (`_public`) and View fields 7-9 last written
         self.layout_key = -1
         self.layout = b""
-        #: the config last seen and its player count
-        self.config: object = None
+        #: the list of players last seen (kept: compared by identity) and its state's player count
+        self.players_state: object = None
         self.players = 0
+        #: View fields 11, 12 and 14 as last written (`_tail`), with the sizes and the pass direction they hold
+        self.tail = b""
+        self.supply = -1
+        self.deck = -1
+        self.passing = b""
 
 
 _LAST: Final = _Last()
@@ -264,11 +266,10 @@ _SEAT_BOARDS: Final = [_SeatBoard() for _ in range(16)]
 #: each seat's hand and reputation cards as last written (`_Texts`), by seat
 _HANDS: Final = [_Texts() for _ in range(16)]
 _REPUTATIONS: Final = [_Texts() for _ in range(16)]
-#: each seat's shop, discards, unused chips and used chips as last written, by seat
+#: each seat's returned reputation cards as last written, by seat
+_SEAT_RETURNED: Final = [_Texts() for _ in range(16)]
+#: each seat's shop as last written, by seat
 _SHOPS: Final = [_Shop() for _ in range(16)]
-_SEAT_DISCARDS: Final = [_Texts() for _ in range(16)]
-_SEAT_UNUSED: Final = [_Texts() for _ in range(16)]
-_SEAT_CHIPS: Final = [_Chips() for _ in range(16)]
 #: the tiles a solo game removed (View field 13) as last written
 _REMOVED: Final = _Texts()
 
@@ -311,17 +312,20 @@ def view_parts(position: GameState, seat: Seat, shared: SharedParts | None, part
     bundle = player.bundle
     tiles = bundle.tiles if bundle is not None else _NO_TILES
     reputation = player.reputation
+    returned = player.returned
     if tiles and 0 <= seat < 16:
-        # View fields 15 and 16 as one piece, with 17 (the reputation cards) where the seat holds some: one or two pieces
-        # fewer in the request's join
+        # View fields 15 and 16 as one piece, with 17 (the reputation cards) and 18 (the cards returned) where the seat
+        # holds some: up to three pieces fewer in the request's join
         written = _seat_and_hand(seat, tiles)
-        if reputation:
-            cards = _sorted_elements(_REPUTATIONS, seat, reputation, _REPUTATION, REPUTATION_HAND)
+        if reputation or returned:
+            cards = _sorted_elements(_REPUTATIONS, seat, reputation, _REPUTATION, REPUTATION_HAND) if reputation else b""
+            back = _kept_elements(_SEAT_RETURNED, seat, returned, _RETURNED, RETURNED) if returned else b""
             both = _SEAT_PIECES[seat]
-            if both.first is not written or both.second is not cards:
+            if both.first is not written or both.second is not cards or both.third is not back:
                 both.first = written
                 both.second = cards
-                both.joined = written + cards
+                both.third = back
+                both.joined = b"".join([written, cards, back])
             written = both.joined
         parts.append(written)
         size += len(written)
@@ -333,18 +337,14 @@ def view_parts(position: GameState, seat: Seat, shared: SharedParts | None, part
             written = _sorted_elements(_HANDS, seat, tiles, _HAND, HAND)
             parts.append(written)
             size += len(written)
-    if reputation and not (tiles and 0 <= seat < 16):
-        written = _sorted_elements(_REPUTATIONS, seat, reputation, _REPUTATION, REPUTATION_HAND)
-        parts.append(written)
-        size += len(written)
-    returned = player.returned
-    if returned:
-        for card in returned:
-            element = _RETURNED.get(card)
-            if element is None:
-                element = _element(_RETURNED, RETURNED, card)
-            parts.append(element)
-            size += len(element)
+        if reputation:
+            written = _sorted_elements(_REPUTATIONS, seat, reputation, _REPUTATION, REPUTATION_HAND)
+            parts.append(written)
+            size += len(written)
+        if returned:
+            written = _kept_elements(_SEAT_RETURNED, seat, returned, _RETURNED, RETURNED)
+            parts.append(written)
+            size += len(written)
     pending_tile = player.pending_tile
     if pending_tile is not None:
         element = _PENDING_TILES.get(pending_tile)
@@ -354,33 +354,48 @@ def view_parts(position: GameState, seat: Seat, shared: SharedParts | None, part
         size += len(element)
     target: object = player.pending_target  # read as it is kept (typed, compiled code would make a new tuple)
     if target is not None:
-        target_field = _TARGETS.get(target)
-        if target_field is None:
-            row, col, mode = cast(tuple[int, int, str], target)
-            if len(_TARGETS) >= 4096:
-                _TARGETS.clear()
-            target_field = _TARGETS[target] = _message(
-                PENDING_TARGET, _int(TARGET_ROW, row) + _int(TARGET_COL, col) + _string(TARGET_MODE, mode)
-            )
+        row, col, mode = cast(tuple[int, int, str], target)
+        if -_REACH <= row <= _REACH and -_REACH <= col <= _REACH and (mode == "place" or mode == "replace"):
+            # found by square and mode (no tuple hashed: the target is a new tuple at each placement)
+            index = ((row + _REACH) * _SQUARES + col + _REACH) * 2 + (1 if mode == "replace" else 0)
+            target_field = _TARGET_FIELDS[index]
+            if not len(target_field):
+                target_field = _TARGET_FIELDS[index] = _target_field(row, col, mode)
+        else:
+            found = _TARGETS.get(target)
+            if found is None:
+                if len(_TARGETS) >= 4096:
+                    _TARGETS.clear()
+                found = _TARGETS[target] = _target_field(row, col, mode)
+            target_field = found
         parts.append(target_field)
         size += len(target_field)
     return size
 
+
+def _target_field(row: int, col: int, mode: str) -> bytes:
+    """View field 20 (the pending target)."""
+    return _message(PENDING_TARGET, _int(TARGET_ROW, row) + _int(TARGET_COL, col) + _string(TARGET_MODE, mode))
+
+
+#: View field 20 of a target within a shop's reach, by square * 2 + (1 for "replace", 0 for "place"); empty until met
+_TARGET_FIELDS: Final = [b""] * (_SQUARES * _SQUARES * 2)
 
 #: a seat's hand when it holds none
 _NO_TILES: Final[list[str]] = []
 
 
 class _Pair:
-    """Two pieces of a seat's view as last joined (`first` + `second`, kept: compared by identity)."""
+    """Three pieces of a seat's view as last joined (`first` + `second` + `third`, kept: compared by identity)."""
 
     def __init__(self) -> None:
         self.first = b""
         self.second = b""
+        self.third = b""
         self.joined = b""
 
 
-#: by seat: its fields 15-16 (`_seat_and_hand`) and 17 (reputation cards) as last joined
+#: by seat: its fields 15-16 (`_seat_and_hand`), 17 (reputation cards) and 18 (cards returned) as last joined
 _SEAT_PIECES: Final = [_Pair() for _ in range(16)]
 
 
@@ -467,12 +482,14 @@ def _public(state: MerchantsState) -> bytes:
         layout = found
         last.layout_key = layout_key
         last.layout = found
-    config: object = state.config
-    if last.config is config:
+    players = state.players_state
+    if last.players_state is players:
         players_count = last.players
     else:
-        players_count = state.players  # a property of the engine's base class: read once per config
-        last.config = config
+        # a property of the engine's base class (a generic read of its config): read once per list of players (a
+        # state's own from its start; a copy makes its own)
+        players_count = state.players
+        last.players_state = players
         last.players = players_count
     pick = state.pick
     back_side = state.back_side
@@ -495,53 +512,50 @@ def _public(state: MerchantsState) -> bytes:
                 heads.clear()
             heads[head_key] = head
     parts = [head, layout]
-    boards = _BOARDS
     tokens = state.board_tokens
-    players = state.players_state
     for index in range(len(players)):
         player = players[index]
         token = tokens[index]
+        bundle = player.bundle
+        hand = len(bundle.tiles) if bundle is not None else 0
+        reputation = len(player.reputation)
         seat_board = _SEAT_BOARDS[index] if index < 16 else _SeatBoard()
         if seat_board.token == token:
             board = seat_board.board
         else:
-            known = boards.get(token)
-            if known is None:
-                if len(boards) >= _BOARDS_KEPT:
-                    boards.clear()
-                known = boards[token] = _board(index, player)
-            board = known
+            board = _find_board(seat_board, index, player, token, hand, reputation)
             seat_board.token = token
-            seat_board.board = known
-        bundle = player.bundle
-        hand = len(bundle.tiles) if bundle is not None else 0
-        reputation = len(player.reputation)
+            seat_board.board = board
         if board.hand != hand or board.reputation != reputation:
-            hand_field = _HAND_SIZES[hand] if hand < 1024 else varint_field(P_HAND_SIZE, hand)
-            reputation_field = _REPUTATION_COUNTS[reputation] if reputation < 1024 else varint_field(P_REPUTATION_COUNT, reputation)
-            head = board.head
-            shop = board.shop
-            rest = board.rest
-            final = board.final
-            size = len(head) + len(shop) + len(rest) + len(hand_field) + len(reputation_field) + len(final)
-            board.whole = b"".join([
-                SEATS, _SMALL[size] if size < 1024 else varint(size), head, shop, rest, hand_field, reputation_field, final,
-            ])
-            board.hand = hand
-            board.reputation = reputation
+            _rewrite_counts(board, hand, reputation)
         parts.append(board.whole)
     supply = len(state.supply)
-    parts.append(_SUPPLY_SIZES[supply] if supply < 1024 else varint_field(SUPPLY_SIZE, supply))
     deck = len(state.reputation_deck)
-    parts.append(_DECK_SIZES[deck] if deck < 1024 else varint_field(REPUTATION_DECK_SIZE, deck))
+    passing = b""
+    if phase != _OVER and round_number >= 1 and not solo:
+        passing = PASS_RIGHT if round_number == 2 else PASS_LEFT
     solo_removed = state.solo_removed
     if solo_removed:
+        parts.append(_SUPPLY_SIZES[supply] if supply < 1024 else varint_field(SUPPLY_SIZE, supply))
+        parts.append(_DECK_SIZES[deck] if deck < 1024 else varint_field(REPUTATION_DECK_SIZE, deck))
         removed = _REMOVED
         if removed.empty or removed.texts != solo_removed:
             _grow_removed(removed, solo_removed)
         parts.append(removed.written)
-    if phase != OVER and round_number >= 1 and not solo:
-        parts.append(PASS_RIGHT if round_number == 2 else PASS_LEFT)
+        if passing:
+            parts.append(passing)
+    else:
+        # fields 11, 12 and 14 as one piece while they hold the same (the supply and the deck change at deals)
+        if last.supply != supply or last.deck != deck or last.passing is not passing:
+            last.tail = b"".join([
+                _SUPPLY_SIZES[supply] if supply < 1024 else varint_field(SUPPLY_SIZE, supply),
+                _DECK_SIZES[deck] if deck < 1024 else varint_field(REPUTATION_DECK_SIZE, deck),
+                passing,
+            ])
+            last.supply = supply
+            last.deck = deck
+            last.passing = passing
+        parts.append(last.tail)
     return b"".join(parts)
 
 
@@ -562,7 +576,7 @@ def _grow_removed(removed: _Texts, solo_removed: list[str]) -> None:
         index += 1
     if start:
         added = solo_removed[count:]
-        removed.written += _elements(added, _SOLO_REMOVED, SOLO_REMOVED)
+        removed.written = removed.written + _elements(added, _SOLO_REMOVED, SOLO_REMOVED)
         kept.extend(added)
     else:
         kept.clear()
@@ -597,21 +611,23 @@ def _layout(state: MerchantsState, revealed: bool) -> bytes:
         if revealed and dungeon in c_cards and dungeon in grey:
             c_card = c_cards[dungeon]
             c_kind = state.data.grey_kinds[grey[dungeon]]
-        texts = (dungeon, a_card, a_face, b_card, b_face, c_card, c_kind)
-        field = _LAYOUT_ROWS.get(texts)
-        if field is None:
-            if len(_LAYOUT_ROWS) >= 4096:
-                _LAYOUT_ROWS.clear()
-            field = _LAYOUT_ROWS[texts] = _message(LAYOUT, b"".join([
-                _string(ROW_DUNGEON, dungeon),
-                _string(ROW_A_CARD, a_card),
-                _string(ROW_A_FACE, a_face),
-                _string(ROW_B_CARD, b_card),
-                _string(ROW_B_FACE, b_face),
-                _optional_string(ROW_C_CARD, c_card),
-                _optional_string(ROW_C_KIND, c_kind),
-            ]))
-        parts.append(field)
+        # a row's fields from each text's field kept by key (a layout is random: its rows are seldom seen again whole)
+        pieces = [
+            _text_field(_ROW_TEXTS[0], ROW_DUNGEON, dungeon),
+            _text_field(_ROW_TEXTS[1], ROW_A_CARD, a_card),
+            _text_field(_ROW_TEXTS[2], ROW_A_FACE, a_face),
+            _text_field(_ROW_TEXTS[3], ROW_B_CARD, b_card),
+            _text_field(_ROW_TEXTS[4], ROW_B_FACE, b_face),
+        ]
+        if c_card is not None:
+            pieces.append(_optional_text_field(_ROW_TEXTS[5], ROW_C_CARD, c_card))
+        if c_kind is not None:
+            pieces.append(_optional_text_field(_ROW_TEXTS[6], ROW_C_KIND, c_kind))
+        size = 0
+        for piece in pieces:
+            size += len(piece)
+        pieces.insert(0, _LAYOUT_HEADS[size] if size < 1024 else LAYOUT + varint(size))
+        parts.append(b"".join(pieces))
     if revealed and state.d_card is not None:
         parts.append(_optional_string(D_CARD, state.d_card))
         parts.append(_optional_string(D_KIND, state.data.grey_kinds[grey["D"]]))
@@ -620,77 +636,255 @@ def _layout(state: MerchantsState, revealed: bool) -> bytes:
 
 #: the dungeons, in the layout's order
 _DUNGEONS: Final = tuple(DUNGEONS)
-#: a layout row's texts (dungeon, A card and face, B card and face, C card and kind or None) -> its View field 7
-_LAYOUT_ROWS: Final[dict[tuple[str, str, str, str, str, str | None, str | None], bytes]] = {}
+#: by LayoutRow field (1-7, from 0): a text -> its field
+_ROW_TEXTS: Final[list[dict[str, bytes]]] = [{} for _ in range(7)]
+#: View field 7's key and length, by length
+_LAYOUT_HEADS: Final = tuple(LAYOUT + varint(size) for size in range(1024))
 
 
-def _board(seat: Seat, player: PlayerState) -> _Board:
-    """Seat `seat`'s Player fields 1-6 (seat, score, shop by square, discards, unused chips, chips) and 9 (its
-    final record), each part as last written for the seat where it is unchanged."""
-    score = player.score
-    head = (_PLAYER_SEATS[seat] if 0 <= seat < 1024 else varint_field(P_SEAT, seat)) + (
-        _SCORES[score] if 0 <= score < 1024 else varint_field(P_SCORE, score)
+def _text_field(fields: dict[str, bytes], field_key: bytes, text: str) -> bytes:
+    """A proto3 string field of `text` (`_string`), kept in `fields`."""
+    field = fields.get(text)
+    if field is None:
+        if len(fields) >= 4096:
+            fields.clear()
+        field = fields[text] = _string(field_key, text)
+    return field
+
+
+def _optional_text_field(fields: dict[str, bytes], field_key: bytes, text: str) -> bytes:
+    """An `optional` string field of `text` (`_optional_string`), kept in `fields`."""
+    field = fields.get(text)
+    if field is None:
+        if len(fields) >= 4096:
+            fields.clear()
+        field = fields[text] = _optional_string(field_key, text)
+    return field
+
+
+def _find_board(seat_board: _SeatBoard, seat: Seat, player: PlayerState, token: int, hand: int, reputation: int) -> _Board:
+    """The board of `token` at a seat's place: one kept in its ring, else written (and kept there)."""
+    tokens = seat_board.tokens
+    for index in range(_BOARDS_KEPT):
+        if tokens[index] == token:
+            return seat_board.boards[index]
+    slot = seat_board.next
+    board = seat_board.boards[slot]  # the oldest: never the board last shown (the ring holds more than one)
+    _board(seat, player, hand, reputation, board)
+    tokens[slot] = token
+    seat_board.next = slot + 1 if slot + 1 < _BOARDS_KEPT else 0
+    return board
+
+
+def _counts(hand: int, reputation: int) -> bytes:
+    """Player fields 7 and 8 (the hand size, the reputation cards held)."""
+    if hand < _FEW and reputation < _FEW:
+        return _FEW_COUNTS[hand * _FEW + reputation]
+    return (_HAND_SIZES[hand] if hand < 1024 else varint_field(P_HAND_SIZE, hand)) + (
+        _REPUTATION_COUNTS[reputation] if reputation < 1024 else varint_field(P_REPUTATION_COUNT, reputation)
     )
-    rest = b"".join([
-        _kept_elements(_SEAT_DISCARDS, seat, player.discards, _DISCARDS, P_DISCARDS),
-        _kept_elements(_SEAT_UNUSED, seat, player.unused_chips, _UNUSED, P_UNUSED),
-        _chips_block(seat, player.chips),
-    ])
+
+
+#: Player fields 7 and 8 of a hand and a reputation count below _FEW, by hand * _FEW + count
+_FEW: Final = 16
+_FEW_COUNTS: Final = tuple(
+    varint_field(P_HAND_SIZE, hand) + varint_field(P_REPUTATION_COUNT, count) for hand in range(_FEW) for count in range(_FEW)
+)
+
+
+def _rewrite_counts(board: _Board, hand: int, reputation: int) -> None:
+    """A board's View field 10 written again around its Player fields 1-6 for another hand size or reputation count."""
+    counts = _counts(hand, reputation)
+    final = board.final
+    start = board.start
+    front = board.whole[start:start + board.front]
+    size = len(front) + len(counts) + len(final)
+    board_head = _BOARD_HEADS[size] if size < 1024 else SEATS + varint(size)
+    board.whole = b"".join([board_head, front, counts, final])
+    board.start = len(board_head)
+    board.hand = hand
+    board.reputation = reputation
+
+
+def _board(seat: Seat, player: PlayerState, hand: int, reputation: int, board: _Board) -> None:
+    """Seat `seat`'s View field 10 (its Player fields 1-9) with `hand` and `reputation` as its fields 7 and 8, written
+    into `board`: each part as last written for the seat where it is unchanged, joined once."""
+    score = player.score
+    seat_field = _PLAYER_SEATS[seat] if 0 <= seat < 1024 else varint_field(P_SEAT, seat)
+    score_field = _SCORES[score] if 0 <= score < 1024 else varint_field(P_SCORE, score)
+    shop = _SHOPS[seat] if 0 <= seat < 16 else _Shop()
+    fields = _shop_fields(shop, player.shop)
+    shop_size = shop.size if shop.cells or not fields else sum([len(field) for field in fields])
+    rest = _rest(seat, player)
     final = player.final
     tail = b"" if final is None else message_field(P_FINAL, encode(pb.FinalScore, final).SerializeToString())
-    return _Board(head, _shop_block(seat, player), rest, tail)
+    counts = _counts(hand, reputation)
+    front = len(seat_field) + len(score_field) + shop_size + rest.size
+    size = front + len(counts) + len(tail)
+    board_head = _BOARD_HEADS[size] if size < 1024 else SEATS + varint(size)
+    pieces = [board_head, seat_field, score_field]
+    pieces.extend(fields)
+    if rest.size:
+        written = rest.discards_written
+        if len(written):
+            pieces.append(written)
+        written = rest.unused_written
+        if len(written):
+            pieces.append(written)
+        written = rest.chips_written
+        if len(written):
+            pieces.append(written)
+    if len(counts):
+        pieces.append(counts)
+    if len(tail):
+        pieces.append(tail)
+    board.whole = b"".join(pieces)
+    board.start = len(board_head)
+    board.front = front
+    board.final = tail
+    board.hand = hand
+    board.reputation = reputation
 
 
-def _shop_block(seat: Seat, player: PlayerState) -> bytes:
-    """A seat's Player fields 3 (its shop's tiles in (row, col) order): as last written for the seat while every
-    square holds the same (tile, rotation) pair, else joined again with only the squares whose pair changed
-    written anew. One pass over the shop either way."""
-    # The pairs (tile, rotation) read as the shop keeps them (typed, compiled code would make new tuples).
-    shop = cast(dict[tuple[int, int], object], player.shop)
-    kept = _SHOPS[seat] if 0 <= seat < 16 else _Shop()
+#: View field 10's key and length, by length
+_BOARD_HEADS: Final = tuple(SEATS + varint(size) for size in range(1024))
+
+
+class _Rest:
+    """A seat's Player fields 4 (discards), 5 (unused chips) and 6 (used chips) as last written, each beside a copy of
+    its list."""
+
+    def __init__(self) -> None:
+        self.discards: list[str] = []
+        self.unused: list[str] = []
+        self.chips: list[Chip] = []
+        self.discards_written = b""
+        self.unused_written = b""
+        self.chips_written = b""
+        #: the three written blocks' size
+        self.size = 0
+
+
+#: by seat: its Player fields 4-6 as last written
+_RESTS: Final = [_Rest() for _ in range(16)]
+
+
+def _rest(seat: Seat, player: PlayerState) -> _Rest:
+    """A seat's Player fields 4-6 (`_Rest`): each as last written for the seat while its list is unchanged, the
+    discards grown by their new elements where the list last written is their start (a replaced tile is discarded)."""
+    kept = _RESTS[seat] if 0 <= seat < 16 else _Rest()
+    discards = player.discards
+    unused = player.unused_chips
+    chips = player.chips
+    kept_discards = kept.discards
+    if len(kept_discards) != len(discards) or (len(discards) and kept_discards != discards):
+        count = len(kept_discards)
+        start = count < len(discards)
+        index = 0
+        while start and index < count:
+            if kept_discards[index] is not discards[index]:
+                start = False
+            index += 1
+        if start:
+            added = discards[count:]
+            kept.discards_written = kept.discards_written + _elements(added, _DISCARDS, P_DISCARDS)
+            kept_discards.extend(added)
+        else:
+            kept_discards.clear()
+            kept_discards.extend(discards)
+            kept.discards_written = _elements(discards, _DISCARDS, P_DISCARDS)
+    if len(kept.unused) != len(unused) or (len(unused) and kept.unused != unused):
+        kept.unused.clear()
+        kept.unused.extend(unused)
+        kept.unused_written = _elements(unused, _UNUSED, P_UNUSED)
+    kept_chips = kept.chips
+    if len(kept_chips) != len(chips) or (len(chips) and kept_chips != chips):
+        count = len(kept_chips)
+        if count + 1 == len(chips) and kept_chips == chips[:count]:
+            chip = chips[count]  # a round scored: its chip added
+            kept.chips_written = kept.chips_written + _chip(chip)
+            kept_chips.append(chip)
+        else:
+            kept_chips.clear()
+            kept_chips.extend(chips)
+            kept.chips_written = b"".join([_chip(chip) for chip in chips])
+    kept.size = len(kept.discards_written) + len(kept.unused_written) + len(kept.chips_written)
+    return kept
+
+
+def _shop_fields(kept: _Shop, shop_dict: dict[tuple[int, int], tuple[str, int]]) -> list[bytes]:
+    """A shop's Player fields 3 in (row, col) order (`kept.fields`; `kept.size` their size): what `kept` holds where the
+    shop is the one it was last written from, grown by cells added at the end of its order or with pairs replaced at
+    cells kept, else written anew. One pass over the shop, comparing by identity."""
+    # The cells and pairs read as the shop keeps them (typed, compiled code would make new tuples).
+    shop = cast(dict[object, object], shop_dict)
+    if len(shop) < len(kept.cells) or not _shop_pass(kept, shop):
+        # not the shop last written (a cell gone or moved, another game's): written anew, in the same pass
+        _forget(kept)
+        if not _shop_pass(kept, shop):
+            _forget(kept)
+            return _shop_apart(shop_dict)
+    return kept.fields
+
+
+def _forget(kept: _Shop) -> None:
+    """Nothing kept of a seat's shop."""
+    kept.cells.clear()
+    kept.pairs.clear()
+    kept.squares.clear()
+    kept.order.clear()
+    kept.fields.clear()
+    kept.size = 0
+
+
+def _shop_pass(kept: _Shop, shop: dict[object, object]) -> bool:
+    """`kept` brought to `shop` where its cells are the kept ones in the kept order followed by new ones within reach
+    (False otherwise, `kept` then half updated: to be forgotten)."""
+    cells = kept.cells
     pairs = kept.pairs
-    fields = kept.fields
-    marks = kept.marks
-    last = kept.mark
-    kept.serial += 1
-    mark: object = kept.serial  # a new object, held as the mark of this pass
-    same = len(shop) == kept.count
-    top = left = _REACH
-    bottom = right = -_REACH
+    count = len(cells)
+    index = 0
     for cell, placed in shop.items():
-        row, col = cell
-        if not (-_REACH <= row <= _REACH and -_REACH <= col <= _REACH):
-            kept.count = -1  # a shop set from outside the rules: written in sorted order, nothing kept
-            return b"".join([_placed(shop[cell], cell[0], cell[1]) for cell in sorted(shop)])
-        square = (row + _REACH) * _SQUARES + col + _REACH
-        if pairs[square] is not placed:
-            pairs[square] = placed
-            fields[square] = _placed(placed, row, col)
-            same = False
-        elif marks[square] is not last:
-            same = False
-        marks[square] = mark
-        if row < top:
-            top = row
-        if row > bottom:
-            bottom = row
-        if col < left:
-            left = col
-        if col > right:
-            right = col
-    kept.mark = mark
-    if same:
-        return kept.block
-    written = []
-    for row in range(top, bottom + 1):
-        base = (row + _REACH) * _SQUARES + _REACH
-        for col in range(left, right + 1):
-            if marks[base + col] is mark:
-                written.append(fields[base + col])
-    block = b"".join(written)
-    kept.count = len(shop)
-    kept.block = block
-    return block
+        if index < count:
+            if cells[index] is not cell:
+                return False
+            if pairs[index] is not placed:
+                # a pair replaced at a cell kept: its field written again in its place
+                square = kept.squares[index]
+                row, col = cast(tuple[int, int], cell)
+                order = kept.order
+                at = 0
+                while order[at] != square:
+                    at += 1
+                field = _placed(placed, row, col)
+                kept.size += len(field) - len(kept.fields[at])
+                kept.fields[at] = field
+                pairs[index] = placed
+        else:
+            # a cell added at the end of the shop's order: its field put in its place
+            row, col = cast(tuple[int, int], cell)
+            if not (-_REACH <= row <= _REACH and -_REACH <= col <= _REACH):
+                return False
+            square = (row + _REACH) * _SQUARES + col + _REACH
+            order = kept.order
+            at = len(order)
+            while at > 0 and order[at - 1] > square:
+                at -= 1
+            field = _placed(placed, row, col)
+            order.insert(at, square)
+            kept.fields.insert(at, field)
+            kept.size += len(field)
+            cells.append(cell)
+            pairs.append(placed)
+            kept.squares.append(square)
+        index += 1
+    return True
+
+
+def _shop_apart(shop: dict[tuple[int, int], tuple[str, int]]) -> list[bytes]:
+    """A shop set from outside the rules (a cell out of reach of the first tile's): its fields in (row, col) order,
+    nothing kept."""
+    return [_placed(shop[cell], cell[0], cell[1]) for cell in sorted(shop)]
 
 
 def _placed(placed: object, row: int, col: int) -> bytes:
@@ -721,24 +915,6 @@ _PLACES: Final = tuple(
 )
 #: Player field 3's key and length, by length
 _SHOP_HEADS: Final = tuple(P_SHOP + varint(size) for size in range(1024))
-
-
-def _chips_block(seat: Seat, chips: list[Chip]) -> bytes:
-    """A seat's Player fields 6 (its used chips), as last written for the seat while the chips are the same."""
-    if not chips:
-        return b""
-    if 0 <= seat < 16:
-        kept = _SEAT_CHIPS[seat]
-        if kept.chips == chips:
-            return kept.written
-    else:
-        kept = _Chips()
-    written = b"".join([_chip(chip) for chip in chips])
-    copy = kept.chips
-    copy.clear()
-    copy.extend(chips)
-    kept.written = written
-    return written
 
 
 def _chip(chip: Chip) -> bytes:

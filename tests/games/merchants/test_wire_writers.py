@@ -249,3 +249,56 @@ def test_hands_edited_from_outside_are_written_again() -> None:
     players = state.players_state
     players[0].bundle, players[1].bundle = players[1].bundle, players[0].bundle
     check()
+
+
+def test_board_parts_changed_in_place_are_written_again() -> None:
+    """A board's shop, discards and chips changed in place (a pair replaced at a cell kept, cells added at the end of
+    the shop's order anywhere in its (row, col) order, lists grown, shortened or changed at one element) under a new
+    board token are written as protobuf writes them: what the writer kept of the seat's board is used only where it
+    still holds."""
+    from referee.games.merchants.state import TOKENS, Chip
+
+    rng = random.Random(13)
+    state = GAME.new_initial_state(GAME.make_config(2))
+    while not state.is_terminal() and not (state.players_state[0].chips and len(state.players_state[0].shop) >= 4):
+        _play(state, rng)
+    player = state.players_state[0]
+
+    def check() -> None:
+        state.board_tokens[0] = TOKENS.new()
+        state.public_token = TOKENS.new()
+        for seat in range(2):
+            assert WIRE.view_bytes(state, seat, None) == WIRE.view_message(state.private_view(seat)).SerializeToString()
+
+    check()
+    shop = player.shop
+    cell = next(iter(shop))
+    tile, rotation = shop[cell]
+    shop[cell] = (tile, (rotation + 90) % 360)  # a pair replaced at the first cell kept
+    check()
+    rows = [row for row, _ in shop]
+    cols = [col for _, col in shop]
+    added = 0
+    for square in ((min(rows) - 1, min(cols)), (max(rows), max(cols) + 1), (min(rows), min(cols) - 1), (0, 1), (1, 0)):
+        if square not in shop and abs(square[0]) <= 3 and abs(square[1]) <= 3:
+            shop[square] = ("zz-new", 180)  # added at the end of the dict's order, first, last or between in (row, col)
+            check()
+            added += 1
+    assert added >= 2
+    for edit in (
+        lambda: player.discards.append("zz-a"),
+        lambda: player.discards.extend(["zz-b", "zz-c"]),
+        lambda: player.discards.insert(0, "zz-d"),
+        lambda: player.discards.__setitem__(1, "zz-e"),
+        lambda: player.discards.pop(),
+        lambda: player.discards.clear(),
+        lambda: player.unused_chips.reverse(),
+        lambda: player.unused_chips.pop(),
+        lambda: player.chips.append(Chip(3, "zz", True, 7)),
+        lambda: player.chips.insert(0, Chip(1, "zy", False, 2)),
+        lambda: player.chips.pop(),
+        lambda: player.chips.__setitem__(0, Chip(2, "zx", True, 0)),
+        lambda: player.chips.clear(),
+    ):
+        edit()
+        check()
