@@ -134,6 +134,13 @@ OPTION_SLOTS: Final = 4096
 _OPTION_SLOT_MASK: Final = OPTION_SLOTS - 1
 
 
+def _option_list_slot(first: i64, last: i64, count: i64) -> i64:
+    """The slot of a list of options in `GameWire._option_lists`, from its first and last options' ids and its length
+    (machine integers: no int object made)."""
+    mixed = first >> 4 ^ last >> 2 ^ count
+    return (mixed ^ mixed >> 12) & _OPTION_SLOT_MASK
+
+
 @dataclass(frozen=True, slots=True)
 class GameWire:
     """The typed messages of one game, and the serialized parts of requests that repeat.
@@ -269,10 +276,7 @@ class GameWire:
             count = len(listed_options)
             if not count:
                 return b""
-            first: i64 = id(listed_options[0])
-            last: i64 = id(listed_options[count - 1])
-            mixed = first >> 4 ^ last >> 2 ^ count
-            slot = (mixed ^ mixed >> 12) & _OPTION_SLOT_MASK
+            slot = _option_list_slot(id(listed_options[0]), id(listed_options[count - 1]), count)
             known = self._option_lists[slot]
             listed = known[0]
             if len(listed) == count:
@@ -287,10 +291,7 @@ class GameWire:
         count = len(offered)
         if not count:
             return b""
-        first_offered: i64 = id(offered[0])
-        last_offered: i64 = id(offered[count - 1])
-        mixed = first_offered >> 4 ^ last_offered >> 2 ^ count
-        slot = (mixed ^ mixed >> 12) & _OPTION_SLOT_MASK
+        slot = _option_list_slot(id(offered[0]), id(offered[count - 1]), count)
         known = self._option_lists[slot]
         listed = known[0]
         if listed is offered:

@@ -198,8 +198,8 @@ class _Board:
 
 
 class _Texts:
-    """A list of ids (a seat's hand, its reputation cards) as last written for one seat: a copy of the list and
-    its elements joined; written again only when the list differs."""
+    """A list of ids (a seat's hand, its reputation cards, its discards; a solo game's removed tiles) as last
+    written: a copy of the list and its elements joined; written again only when the list differs."""
 
     def __init__(self) -> None:
         self.texts: list[str] = []
@@ -540,7 +540,7 @@ def _public(state: MerchantsState) -> bytes:
         parts.append(_DECK_SIZES[deck] if deck < 1024 else varint_field(REPUTATION_DECK_SIZE, deck))
         removed = _REMOVED
         if removed.empty or removed.texts != solo_removed:
-            _grow_removed(removed, solo_removed)
+            _grow_elements(removed, solo_removed, _SOLO_REMOVED, SOLO_REMOVED)
         parts.append(removed.written)
         if passing:
             parts.append(passing)
@@ -563,26 +563,27 @@ def _public(state: MerchantsState) -> bytes:
 _SOLO_REMOVED: Final[dict[str, bytes]] = {}
 
 
-def _grow_removed(removed: _Texts, solo_removed: list[str]) -> None:
-    """View field 13 written again for `solo_removed`: only its new tiles' elements where the list last written is
-    its start (the list grows by a hand a pick), else all of it."""
-    kept = removed.texts
-    count = len(kept)
-    start = not removed.empty and count < len(solo_removed)
+def _grow_elements(kept: _Texts, texts: list[str], elements: dict[str, bytes], field_key: bytes) -> None:
+    """`kept` written again for `texts`, a repeated string field (`kept.written`): only the new elements where the list
+    last written is their start (a solo game's removed tiles grow by a hand a pick, a seat's discards by a replaced
+    tile), else all of them."""
+    kept_texts = kept.texts
+    count = len(kept_texts)
+    start = not kept.empty and count < len(texts)
     index = 0
     while start and index < count:
-        if kept[index] != solo_removed[index]:
+        if kept_texts[index] != texts[index]:
             start = False
         index += 1
     if start:
-        added = solo_removed[count:]
-        removed.written = removed.written + _elements(added, _SOLO_REMOVED, SOLO_REMOVED)
-        kept.extend(added)
+        added = texts[count:]
+        kept.written = kept.written + _elements(added, elements, field_key)
+        kept_texts.extend(added)
     else:
-        kept.clear()
-        kept.extend(solo_removed)
-        removed.written = _elements(solo_removed, _SOLO_REMOVED, SOLO_REMOVED)
-        removed.empty = False
+        kept_texts.clear()
+        kept_texts.extend(texts)
+        kept.written = _elements(texts, elements, field_key)
+        kept.empty = False
 
 
 def _head_number(players: int, round_number: int, pick: int, solo: bool, back_side: bool) -> int:
@@ -725,7 +726,7 @@ def _board(seat: Seat, player: PlayerState, hand: int, reputation: int, board: _
     pieces = [board_head, seat_field, score_field]
     pieces.extend(fields)
     if rest.size:
-        written = rest.discards_written
+        written = rest.discards.written
         if len(written):
             pieces.append(written)
         written = rest.unused_written
@@ -755,10 +756,9 @@ class _Rest:
     its list."""
 
     def __init__(self) -> None:
-        self.discards: list[str] = []
+        self.discards = _Texts()
         self.unused: list[str] = []
         self.chips: list[Chip] = []
-        self.discards_written = b""
         self.unused_written = b""
         self.chips_written = b""
         #: the three written blocks' size
@@ -777,22 +777,8 @@ def _rest(seat: Seat, player: PlayerState) -> _Rest:
     unused = player.unused_chips
     chips = player.chips
     kept_discards = kept.discards
-    if len(kept_discards) != len(discards) or (len(discards) and kept_discards != discards):
-        count = len(kept_discards)
-        start = count < len(discards)
-        index = 0
-        while start and index < count:
-            if kept_discards[index] is not discards[index]:
-                start = False
-            index += 1
-        if start:
-            added = discards[count:]
-            kept.discards_written = kept.discards_written + _elements(added, _DISCARDS, P_DISCARDS)
-            kept_discards.extend(added)
-        else:
-            kept_discards.clear()
-            kept_discards.extend(discards)
-            kept.discards_written = _elements(discards, _DISCARDS, P_DISCARDS)
+    if len(kept_discards.texts) != len(discards) or (len(discards) and kept_discards.texts != discards):
+        _grow_elements(kept_discards, discards, _DISCARDS, P_DISCARDS)
     if len(kept.unused) != len(unused) or (len(unused) and kept.unused != unused):
         kept.unused.clear()
         kept.unused.extend(unused)
@@ -808,7 +794,7 @@ def _rest(seat: Seat, player: PlayerState) -> _Rest:
             kept_chips.clear()
             kept_chips.extend(chips)
             kept.chips_written = b"".join([_chip(chip) for chip in chips])
-    kept.size = len(kept.discards_written) + len(kept.unused_written) + len(kept.chips_written)
+    kept.size = len(kept.discards.written) + len(kept.unused_written) + len(kept.chips_written)
     return kept
 
 
