@@ -6,7 +6,6 @@ numbers from then on), every request's events are protobuf's own serialization o
 from __future__ import annotations
 
 import random
-import sys
 import threading
 
 import pytest
@@ -17,6 +16,7 @@ from referee.chance import sample_outcome
 from referee.engine import Event, GameState
 from referee.registry import game_ids, get_game
 from referee.wire import RUN_LIMIT, RUNS_KEPT, GameWire, fill, get_wire, pack
+from tests.threads import run_switching_often
 
 
 def _expected(wire: GameWire, pairs: list[tuple[int, Event]]) -> bytes:
@@ -124,15 +124,7 @@ def test_threads_writing_one_wires_runs_at_once_each_get_protobufs_bytes() -> No
             start = end
 
     threads = [threading.Thread(target=ask, args=(shift % 2,)) for shift in range(4)]
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)  # threads switch as often as they can (where the wire runs as Python)
-    try:
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-    finally:
-        sys.setswitchinterval(interval)
+    run_switching_often(threads)
     assert not failures
 
 

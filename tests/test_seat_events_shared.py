@@ -7,7 +7,6 @@ exactly the events it may see, and every request's events are protobuf's own ser
 from __future__ import annotations
 
 import random
-import sys
 import threading
 
 import pytest
@@ -18,6 +17,7 @@ from referee.chance import sample_outcome
 from referee.engine import Event, EventLog, GameState
 from referee.registry import game_ids, get_game
 from referee.wire import LAST_EVENTS, PLAIN_REQUESTS, GameWire, fill, get_wire, pack
+from tests.threads import run_switching_often
 
 
 def _expected(wire: GameWire, pairs: list[tuple[int, Event]]) -> bytes:
@@ -161,13 +161,5 @@ def test_threads_asking_for_their_games_seats_at_once_each_get_their_own_events(
             _advance(state, rng)
 
     threads = [threading.Thread(target=play, args=(seed,)) for seed in range(4)]
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)  # threads switch as often as they can (where the writers run as Python)
-    try:
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-    finally:
-        sys.setswitchinterval(interval)
+    run_switching_often(threads)
     assert not failures

@@ -177,43 +177,46 @@ def test_view_parts_are_the_views_pieces_and_size() -> None:
                 assert b"".join(parts[1:]) == WIRE.view_message(state.private_view(seat)).SerializeToString()
 
 
+def _check_views_after_board_change(state: MerchantsState) -> None:
+    """Seat 0's board and the public fields given new tokens (what a change from outside gives a 2-player state), then
+    every seat's view compared with protobuf's serialization of its dict view."""
+    from referee.games.merchants.state import TOKENS
+
+    state.board_tokens[0] = TOKENS.new()
+    state.public_token = TOKENS.new()
+    for seat in range(2):
+        assert WIRE.view_bytes(state, seat, None) == WIRE.view_message(state.private_view(seat)).SerializeToString()
+
+
 def test_boards_edited_from_outside_are_written_again() -> None:
     """A shop changed in any way (a tile moved, removed, swapped for another at the same count, out of the usual
     reach, emptied) under a new board token is written as protobuf writes it, never from a square kept before."""
-    from referee.games.merchants.state import TOKENS
-
     rng = random.Random(3)
     state = GAME.new_initial_state(GAME.make_config(2))
     while not state.is_terminal() and len(state.players_state[0].shop) < 6:
         _play(state, rng)
 
-    def check() -> None:
-        state.board_tokens[0] = TOKENS.new()
-        state.public_token = TOKENS.new()
-        for seat in range(2):
-            assert WIRE.view_bytes(state, seat, None) == WIRE.view_message(state.private_view(seat)).SerializeToString()
-
-    check()
+    _check_views_after_board_change(state)
     shop = state.players_state[0].shop
     cells = list(shop)
     moved = shop.pop(cells[-1])
     shop[(cells[-1][0] + 3 if cells[-1][0] < 0 else cells[-1][0] - 3, 3)] = moved  # the same pair at another square
-    check()
+    _check_views_after_board_change(state)
     gone = shop.pop(cells[0])
-    check()
+    _check_views_after_board_change(state)
     shop[cells[0]] = gone  # back where it was, with one fewer elsewhere: the same count as a shop seen before
     del shop[cells[1]]
-    check()
+    _check_views_after_board_change(state)
     shop[cells[1]] = (gone[0], (gone[1] + 90) % 360)  # a new pair at a square seen before
-    check()
+    _check_views_after_board_change(state)
     shop[(5, -7)] = moved  # outside any shop the rules make
-    check()
+    _check_views_after_board_change(state)
     del shop[(5, -7)]
-    check()
+    _check_views_after_board_change(state)
     shop.clear()
-    check()
+    _check_views_after_board_change(state)
     state.players_state[0].discards.append(gone[0])  # a board whose shop is unchanged but its discards
-    check()
+    _check_views_after_board_change(state)
 
 
 def test_hands_edited_from_outside_are_written_again() -> None:
@@ -256,7 +259,7 @@ def test_board_parts_changed_in_place_are_written_again() -> None:
     the shop's order anywhere in its (row, col) order, lists grown, shortened or changed at one element) under a new
     board token are written as protobuf writes them: what the writer kept of the seat's board is used only where it
     still holds."""
-    from referee.games.merchants.state import TOKENS, Chip
+    from referee.games.merchants.state import Chip
 
     rng = random.Random(13)
     state = GAME.new_initial_state(GAME.make_config(2))
@@ -264,25 +267,19 @@ def test_board_parts_changed_in_place_are_written_again() -> None:
         _play(state, rng)
     player = state.players_state[0]
 
-    def check() -> None:
-        state.board_tokens[0] = TOKENS.new()
-        state.public_token = TOKENS.new()
-        for seat in range(2):
-            assert WIRE.view_bytes(state, seat, None) == WIRE.view_message(state.private_view(seat)).SerializeToString()
-
-    check()
+    _check_views_after_board_change(state)
     shop = player.shop
     cell = next(iter(shop))
     tile, rotation = shop[cell]
     shop[cell] = (tile, (rotation + 90) % 360)  # a pair replaced at the first cell kept
-    check()
+    _check_views_after_board_change(state)
     rows = [row for row, _ in shop]
     cols = [col for _, col in shop]
     added = 0
     for square in ((min(rows) - 1, min(cols)), (max(rows), max(cols) + 1), (min(rows), min(cols) - 1), (0, 1), (1, 0)):
         if square not in shop and abs(square[0]) <= 3 and abs(square[1]) <= 3:
             shop[square] = ("zz-new", 180)  # added at the end of the dict's order, first, last or between in (row, col)
-            check()
+            _check_views_after_board_change(state)
             added += 1
     assert added >= 2
     for edit in (
@@ -301,4 +298,4 @@ def test_board_parts_changed_in_place_are_written_again() -> None:
         lambda: player.chips.clear(),
     ):
         edit()
-        check()
+        _check_views_after_board_change(state)
