@@ -456,10 +456,9 @@ def _kept_elements(memory: list[_Texts], seat: Seat, texts: list[str], elements:
 def _element(elements: dict[str, bytes], field_key: bytes, text: str) -> bytes:
     """`text` as an element of a repeated string field (or an optional string field), kept in `elements` (ids: a
     few hundred at most)."""
-    encoded = text.encode()
     if len(elements) >= 4096:
         elements.clear()
-    element = elements[text] = field_key + _varint(len(encoded)) + encoded
+    element = elements[text] = _optional_string(field_key, text)
     return element
 
 
@@ -654,12 +653,10 @@ def _text_field(fields: dict[str, bytes], field_key: bytes, text: str) -> bytes:
 
 
 def _optional_text_field(fields: dict[str, bytes], field_key: bytes, text: str) -> bytes:
-    """An `optional` string field of `text` (`_optional_string`), kept in `fields`."""
+    """An `optional` string field of `text` (`_optional_string`), kept in `fields` (`_element`)."""
     field = fields.get(text)
     if field is None:
-        if len(fields) >= 4096:
-            fields.clear()
-        field = fields[text] = _optional_string(field_key, text)
+        field = _element(fields, field_key, text)
     return field
 
 
