@@ -13,7 +13,7 @@ from sqlmodel import col, select
 
 from ladder.db import read_session, write_session
 from ladder.ladder_config import load_config
-from ladder.models import Account, AccountStatus, ApiKey, Invite
+from ladder.models import SUSPENSION_PAUSE, Account, AccountStatus, ApiKey, Bot, BotStatus, Invite, Notice
 from ladder.registry import LadderError, hash_token
 from ladder.settings import LadderSettings
 
@@ -139,9 +139,25 @@ def rotate_key(settings: LadderSettings, account_id: int, key: str) -> str:
     return new_key
 
 
-def set_suspended(settings: LadderSettings, name: str, suspended: bool, reason: str = "") -> Account:
-    """Suspend an account (its keys stop working for anything but reading; its bots stay as they
-    are until the operator pauses them) or lift the suspension."""
+@dataclass(frozen=True)
+class SuspensionChange:
+    """What suspending an account, or lifting its suspension, changed."""
+
+    account: Account
+    #: the bots it paused (suspended) or put back in rated play (lifted), by name
+    bots: list[str]
+    #: the account's open challenges it cancelled
+    challenges: int
+
+
+def set_suspended(settings: LadderSettings, name: str, suspended: bool, reason: str = "") -> SuspensionChange:
+    """Suspend an account, or lift its suspension, in one transaction.
+
+    Suspended, its keys stop working for anything but reading, its active bots are paused (they leave
+    rated play; games under way finish) and the challenges it asked for are cancelled. Lifted, the
+    bots its suspension paused play again; a bot the operator paused for another reason stays paused."""
+    from ladder.challenges import cancel_account_challenges
+
     with write_session(settings.db_url) as session:
         account = session.exec(select(Account).where(Account.name == name)).first()
         if account is None:
@@ -149,7 +165,25 @@ def set_suspended(settings: LadderSettings, name: str, suspended: bool, reason: 
         account.status = AccountStatus.SUSPENDED if suspended else AccountStatus.ACTIVE
         account.suspended_reason = (reason or "suspended by the operator")[:2000] if suspended else None
         session.add(account)
-    return account
+        changed: list[str] = []
+        cancelled = 0
+        bots = session.exec(select(Bot).where(Bot.account_id == account.id).order_by(col(Bot.id))).all()
+        for bot in bots:
+            if suspended and bot.status == BotStatus.ACTIVE:
+                bot.status = BotStatus.PAUSED
+                bot.paused_reason = (SUSPENSION_PAUSE + (account.suspended_reason or ""))[:2000]
+                session.add(Notice(bot_id=bot.id or 0, message=f"{bot.name} was paused: {bot.paused_reason}"))
+            elif not suspended and bot.status == BotStatus.PAUSED and (bot.paused_reason or "").startswith(SUSPENSION_PAUSE):
+                bot.status = BotStatus.ACTIVE
+                bot.paused_reason = None
+                session.add(Notice(bot_id=bot.id or 0, message=f"{bot.name} plays rated matches again: its account's suspension was lifted"))
+            else:
+                continue
+            session.add(bot)
+            changed.append(bot.name)
+        if suspended and account.id is not None:
+            cancelled = cancel_account_challenges(session, account.id, "challenge cancelled: its account was suspended")
+    return SuspensionChange(account, changed, cancelled)
 
 
 def list_accounts(settings: LadderSettings) -> list[Account]:

@@ -481,11 +481,11 @@ class LadderServicer:
     async def SuspendAccount(self, request: pb.SuspendAccountRequest, context: grpc.aio.ServicerContext) -> pb.AccountInfo:
         await self._require_admin(context)
         try:
-            account = await self.run_db(account_store.set_suspended, self.settings, request.name, request.suspended, request.reason)
+            change = await self.run_db(account_store.set_suspended, self.settings, request.name, request.suspended, request.reason)
         except LadderError as error:
             await abort(context, grpc.StatusCode.NOT_FOUND, str(error))
             raise
-        return await self.run_db(self._account_info, account)
+        return await self.run_db(self._account_info, change.account)
 
     async def SubmitBot(self, requests: AsyncIterator[pb.SubmitChunk], context: grpc.aio.ServicerContext) -> pb.Submission:
         account = await self._account(context)
@@ -557,8 +557,13 @@ class LadderServicer:
                 yield event
             if current.status != BotStatus.VALIDATING:
                 verdict = "admitted" if current.validated_at is not None and current.status in (BotStatus.ACTIVE, BotStatus.RETIRED, BotStatus.PAUSED) else "rejected"
-                message = (f"{current.family or current.name} version {current.version} admitted: it plays rated matches now"
-                           if verdict == "admitted" else f"{current.family or current.name} version {current.version} {current.status}: {current.paused_reason or ''}")
+                label = f"{current.family or current.name} version {current.version}"
+                if verdict != "admitted":
+                    message = f"{label} {current.status}: {current.paused_reason or ''}"
+                elif current.status == BotStatus.PAUSED:
+                    message = f"{label} admitted, and paused: {current.paused_reason or ''}"
+                else:
+                    message = f"{label} admitted: it plays rated matches now"
                 yield pb.ValidationEvent(kind=verdict, message=message, status=current.status)
                 return
             if current.kind == BotKind.REMOTE and not seen and not told_waiting:

@@ -136,15 +136,31 @@ def cancel_challenge(settings: LadderSettings, challenge_id: int, account_id: in
         challenge = session.get(Challenge, challenge_id)
         if challenge is None or (account_id is not None and challenge.account_id != account_id):
             raise LadderError(f"you have no challenge #{challenge_id}")
-        challenge.cancelled = True
-        session.add(challenge)
-        now = utcnow()
-        for match in session.exec(select(Match).where(Match.challenge_id == challenge_id, Match.status == MatchStatus.QUEUED)).all():
-            match.status = MatchStatus.VOID
-            match.void_reason = "challenge cancelled by its owner"
-            match.finished_at = now
-            match.lease_expires_at = None
-            session.add(match)
+        _cancel(session, challenge, "challenge cancelled by its owner")
+
+
+def cancel_account_challenges(session: Session, account_id: int, why: str) -> int:
+    """Cancel every open challenge an account asked for, inside the caller's transaction (a suspension);
+    returns how many."""
+    open_challenges = session.exec(
+        select(Challenge).where(Challenge.account_id == account_id, Challenge.cancelled == False)  # noqa: E712
+    ).all()
+    for challenge in open_challenges:
+        _cancel(session, challenge, why)
+    return len(open_challenges)
+
+
+def _cancel(session: Session, challenge: Challenge, why: str) -> None:
+    """Mark `challenge` cancelled and end its queued games void, saying `why`."""
+    challenge.cancelled = True
+    session.add(challenge)
+    now = utcnow()
+    for match in session.exec(select(Match).where(Match.challenge_id == challenge.id, Match.status == MatchStatus.QUEUED)).all():
+        match.status = MatchStatus.VOID
+        match.void_reason = why
+        match.finished_at = now
+        match.lease_expires_at = None
+        session.add(match)
 
 
 def challenge_result(settings: LadderSettings, challenge_id: int) -> ChallengeResult:

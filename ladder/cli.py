@@ -248,7 +248,9 @@ def init(settings: LadderSettings) -> None:
               help="A directory or archive copied into the ladder's store; --command runs inside it.")
 @click.option("--remote", is_flag=True, help="A bot that dials the ladder itself with a token.")
 @click.option("--owner", default="", help="Who to tell about the bot (shown with notices).")
-@click.option("--version", "version", default="1", show_default=True)
+@click.option("--version", "version", default=None,
+              help="Register version N of the bot: for a name the ladder has, a new version that takes the name in "
+                   "rated play once admitted (the version playing now retires).")
 @click.option("--sandbox", type=click.Choice(["none", "basic", "strict"]), default=None,
               help="Sandbox level (default: strict for uploads, none for local commands).")
 @click.option("--validate/--no-validation", default=True, show_default=True,
@@ -256,16 +258,22 @@ def init(settings: LadderSettings) -> None:
 @pass_settings
 @_guard
 def add_bot(settings: LadderSettings, name: str, game: str, command_text: str | None, upload: Path | None,
-            remote: bool, owner: str, version: str, sandbox: str | None, validate: bool) -> None:
+            remote: bool, owner: str, version: str | None, sandbox: str | None, validate: bool) -> None:
     """Register a bot (it plays validation games first, unless --no-validation)."""
+    from ladder.registry import NameTakenError
     from ladder.registry import add_bot as register
 
     command: list[str] | str | None = command_text
     if command_text is not None and upload is None:
         command = reference_command(command_text) or command_text
-    bot = register(settings, name, game, command=command, upload=upload, remote=remote, owner=owner,
-                   version=version, sandbox=sandbox, validate=validate)
+    try:
+        bot = register(settings, name, game, command=command, upload=upload, remote=remote, owner=owner,
+                       version=version, sandbox=sandbox, validate=validate, versioned=version is not None)
+    except NameTakenError as error:
+        raise click.ClickException(f"{error}; `--version N` registers a new version of it") from None
     console.print(f"bot {bot.name} (#{bot.id}) added to {game} as a {bot.kind} bot (sandbox {bot.sandbox}, {bot.status})")
+    if bot.family and bot.name != bot.family:
+        console.print(f"version {bot.version} of {bot.family}: it takes the name in rated play once admitted")
     if bot.sandbox != "none":
         from referee.sandbox import machine_support
 
@@ -327,8 +335,13 @@ def accounts(settings: LadderSettings, name: str | None, reason: str | None, res
     if reason is not None and restore:
         _fail("--suspend and --restore exclude each other")
     if name and (reason is not None or restore):
-        account = set_suspended(settings, name, reason is not None, reason or "")
+        change = set_suspended(settings, name, reason is not None, reason or "")
+        account = change.account
         console.print(f"{account.name}: {account.status}" + (f" ({account.suspended_reason})" if account.suspended_reason else ""), markup=False)
+        done = "paused" if reason is not None else "back in rated play"
+        console.print(f"bots {done}: {', '.join(change.bots) if change.bots else 'none'}", markup=False)
+        if change.challenges:
+            console.print(f"challenges cancelled: {change.challenges}", markup=False)
         return
     for account in list_accounts(settings):
         console.print(f"{account.name}: {account.status}" + (f" ({account.suspended_reason})" if account.suspended_reason else ""), markup=False)

@@ -244,6 +244,11 @@ class AccountStatus:
     SUSPENDED = "suspended"
 
 
+#: What a bot paused by its account's suspension has as its paused reason, before the operator's reason:
+#: lifting the suspension resumes these bots, and only these (one the operator paused stays paused).
+SUSPENSION_PAUSE = "account suspended: "
+
+
 class Account(SQLModel, table=True):
     """A person who submits bots to the ladder; authenticated by one of its API keys."""
 

@@ -10,7 +10,9 @@ import tarfile
 import zipfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from ladder.archives import check_tree, unpack_archive
@@ -23,6 +25,10 @@ from referee.registry import get_game
 
 class LadderError(ValueError):
     """A request the ladder refuses (unknown bot, duplicate name, bad archive...), with the reason."""
+
+
+class NameTakenError(LadderError):
+    """A bot registered without versions under a name the ladder has."""
 
 
 def hash_token(token: str) -> str:
@@ -39,7 +45,7 @@ def add_bot(
     upload: str | Path | None = None,
     remote: bool = False,
     owner: str = "",
-    version: str = "1",
+    version: str | None = None,
     sandbox: str | None = None,
     validate: bool = False,
     account_id: int | None = None,
@@ -55,12 +61,15 @@ def add_bot(
     With `validate` (what the CLI and the API ask for), the bot waits in `validating` until it has
     played its validation games without a fault (ladder.validation); otherwise it is active at once.
 
-    `versioned` (an account's submission): `name` is the bot's family; a first submission creates
-    version 1, a later one the next version, stored as `<name>@<version>` until it is admitted
-    (ladder.versions). The family must belong to `account_id` and play `game`."""
+    `versioned` (an account's submission, or the operator's `add-bot --version`): `name` is the bot's
+    family; a first submission creates version 1 (or `version`), a later one the next version (or
+    `version`), stored as `<name>@<version>` until it is admitted (ladder.versions). The family must
+    belong to `account_id` and play `game`. Unversioned, `version` is only a label ("1" by default)."""
     get_game(game)  # UnknownGameError for a bad id
     if not name or len(name) > 100 or not all(c.isalnum() or c in "-_.+" for c in name):
         raise LadderError(f"bad bot name {name!r}: use letters, digits and - _ . + (at most 100)")
+    if version is not None and (not version or len(version) > 64 or not all(c.isalnum() or c in "-_.+" for c in version)):
+        raise LadderError(f"bad version {version!r}: use letters, digits and - _ . + (at most 64)")
     argv = shlex.split(command) if isinstance(command, str) else list(command or [])
     if remote and (argv or upload):
         raise LadderError("a remote bot has no command or upload: it dials the ladder itself")
@@ -74,20 +83,40 @@ def add_bot(
     if kind == BotKind.UPLOADED and sandbox == "basic":
         raise LadderError("an uploaded bot plays in the strict sandbox (or none): at basic its uid would need to "
                           "read the ladder's home, which holds other bots' files, seeds and secrets")
+    status = BotStatus.VALIDATING if validate else BotStatus.ACTIVE
+    fields = dict(owner=owner, game=game, kind=kind, command=argv, sandbox=sandbox, status=status, account_id=account_id)
+    try:
+        return _insert_bot(settings, name, version, versioned, upload, fields)
+    except IntegrityError:
+        # Another registration took the name between this one's check and its insert (PostgreSQL: both
+        # transactions saw the name free). Checked again, it now sees that bot: a same-account submission
+        # becomes the next version; any other gets the one-line refusal.
+        return _insert_bot(settings, name, version, versioned, upload, fields)
+
+
+def _insert_bot(
+    settings: LadderSettings, name: str, version: str | None, versioned: bool, upload: str | Path | None,
+    fields: dict[str, Any],
+) -> Bot:
+    """`add_bot`'s transaction: the name checked, the bot's row, its upload and its rating written together."""
     with write_session(settings.db_url) as session:
         stored_name, family = name, ""
         if versioned:
             from ladder.versions import next_version
 
-            stored_name, version = next_version(session, name, game, account_id)
+            stored_name, label = next_version(session, name, fields["game"], fields["account_id"], version)
             family = name
-        elif session.exec(select(Bot).where(Bot.name == name)).first() is not None:
-            raise LadderError(f"a bot named {name!r} already exists")
-        status = BotStatus.VALIDATING if validate else BotStatus.ACTIVE
-        bot = Bot(name=stored_name, owner=owner, game=game, version=version, kind=kind, command=argv, sandbox=sandbox,
-                  status=status, account_id=account_id, family=family)
+        elif name_taken(session, name):
+            raise NameTakenError(f"a bot named {name!r} already exists")
+        else:
+            label = version or "1"
+        bot = Bot(name=stored_name, version=label, family=family, **fields)
         session.add(bot)
         session.flush()
+        if family and bot.status == BotStatus.ACTIVE:
+            from ladder.versions import promote
+
+            promote(session, bot)  # admitted without validation: it takes the name in rated play now
         if upload is not None:
             target = settings.store_dir / f"{bot.id}-{name}"
             _copy_upload(Path(upload), target)
@@ -95,8 +124,13 @@ def add_bot(
             from ladder.botstore import store_directory
 
             bot.content_hash = store_directory(session, target)  # what workers on any machine unpack
-        session.add(Rating(bot_id=bot.id, game=game, rating=INITIAL_RATING, games=0))
+        session.add(Rating(bot_id=bot.id, game=fields["game"], rating=INITIAL_RATING, games=0))
     return bot
+
+
+def name_taken(session: Session, name: str) -> bool:
+    """Whether a bot (of any version or owner) is stored under `name`."""
+    return session.exec(select(Bot).where(Bot.name == name)).first() is not None
 
 
 def _copy_upload(source: Path, target: Path) -> None:

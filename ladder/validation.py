@@ -19,7 +19,9 @@ from sqlmodel import Session, col, select
 
 from ladder.db import read_session, write_session
 from ladder.matches import last_lines, schedule_match
-from ladder.models import Bot, BotKind, BotStatus, Match, MatchKind, MatchStatus, Notice, Seat, utcnow
+from ladder.models import (
+    SUSPENSION_PAUSE, Account, AccountStatus, Bot, BotKind, BotStatus, Match, MatchKind, MatchStatus, Notice, Seat, utcnow,
+)
 from ladder.settings import LadderSettings
 from ladder.versions import promote
 from referee.faults import fault_words
@@ -158,12 +160,20 @@ def judge_bot(session: Session, bot_id: int, games: int = VALIDATION_GAMES) -> s
         return bot.status
     clean = sum(1 for played, _ in rows if played.status == MatchStatus.DONE)
     if clean >= games:
-        bot.status = BotStatus.ACTIVE
-        bot.paused_reason = None
+        account = session.get(Account, bot.account_id) if bot.account_id is not None else None
         bot.validated_at = utcnow()
+        if account is not None and account.status == AccountStatus.SUSPENDED:
+            # admitted, but it waits for its account's suspension to be lifted (ladder.accounts.set_suspended)
+            bot.status = BotStatus.PAUSED
+            bot.paused_reason = (SUSPENSION_PAUSE + (account.suspended_reason or ""))[:2000]
+            message = f"{bot.name} passed its {clean} validation games; it plays rated matches once its account's suspension is lifted"
+        else:
+            bot.status = BotStatus.ACTIVE
+            bot.paused_reason = None
+            message = f"{bot.name} passed its {clean} validation games and plays rated matches now"
         session.add(bot)
         promote(session, bot)  # a new version of an account's bot replaces the one in rated play, under this lock
-        session.add(Notice(bot_id=bot_id, message=f"{bot.name} passed its {clean} validation games and plays rated matches now"))
+        session.add(Notice(bot_id=bot_id, message=message))
         return bot.status
     return None
 

@@ -17,7 +17,7 @@ from sqlmodel import Session, col, select
 
 from ladder.db import read_session, write_session
 from ladder.models import Bot, BotStatus, Rating
-from ladder.registry import LadderError
+from ladder.registry import LadderError, name_taken
 from ladder.settings import LadderSettings
 
 
@@ -71,21 +71,49 @@ def _family_rows(session: Session, family: str, lock: bool = False) -> list[Bot]
     return list(session.exec(query).all())
 
 
-def next_version(session: Session, family: str, game: str, account_id: int | None) -> tuple[str, str]:
+def next_version(
+    session: Session, family: str, game: str, account_id: int | None, wanted: str | None = None
+) -> tuple[str, str]:
     """(stored name, version) of a new version of `family`, inside the registering transaction;
-    LadderError if the name belongs to another account, another game or an operator's bot."""
+    LadderError if the name belongs to another account, another game or an operator's bot.
+
+    `wanted`: the version the operator names (`b99 ladder add-bot NAME --version N`), refused where the
+    family has it already; otherwise the next number. For the operator (no account), a bot of that
+    name registered without versions becomes the family's first version."""
     rows = _family_rows(session, family, lock=True)
     if not rows:
-        if session.exec(select(Bot).where(Bot.name == family)).first() is not None:
-            raise LadderError(f"the name {family!r} is taken on this ladder")
-        return family, "1"
+        first = _operator_bot(session, family) if account_id is None else None
+        if first is None:
+            if name_taken(session, family):
+                raise LadderError(f"the name {family!r} is taken on this ladder")
+            return family, wanted or "1"
+        rows = [first]
     if rows[0].account_id != account_id:
         raise LadderError(f"the name {family!r} belongs to another account")
     if rows[0].game != game:
         raise LadderError(f"{family} plays {rows[0].game}, not {game}: a new game needs a new name")
-    version = str(max(int(row.version) for row in rows if row.version.isdigit()) + 1)
+    if wanted is not None:
+        if any(row.version == wanted for row in rows):
+            raise LadderError(f"{family} has a version {wanted} already")
+        version = wanted
+    else:
+        version = str(max((int(row.version) for row in rows if row.version.isdigit()), default=0) + 1)
     taken = any(row.name == family for row in rows)
     return (versioned_name(family, version) if taken else family), version
+
+
+def _operator_bot(session: Session, name: str) -> Bot | None:
+    """The operator's bot named `name` that has no family yet, made the first row of its own family
+    (locked until the transaction ends); None if there is none (a reference bot never gets versions)."""
+    bot = session.exec(
+        select(Bot).where(Bot.name == name, Bot.family == "").with_for_update().execution_options(populate_existing=True)
+    ).first()
+    if bot is None or bot.account_id is not None or bot.status == BotStatus.REFERENCE:
+        return None
+    bot.family = name
+    session.add(bot)
+    session.flush()
+    return bot
 
 
 def promote(session: Session, bot: Bot) -> None:

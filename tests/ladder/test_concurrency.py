@@ -88,3 +88,73 @@ def test_faults_recorded_at_once_pause_the_bot(postgres: PostgresCluster, tmp_pa
         worker.join(120)
     assert [worker.exitcode for worker in workers] == [0] * len(workers)
     assert [get_bot(settings, bot).status for bot in bots] == [BotStatus.PAUSED] * 2
+
+
+def _register_at_once(settings: LadderSettings, monkeypatch, registrations: list[dict]) -> list[object]:  # type: ignore[no-untyped-def]
+    """Run `registrations` (add_bot's keyword arguments) in threads that all check the name before any
+    inserts it; returns each one's bot or error."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    import ladder.registry
+    import ladder.versions
+
+    barrier = threading.Barrier(len(registrations))
+    checked = threading.local()
+    original = ladder.registry.name_taken
+
+    def name_taken_then_wait(session, name):  # type: ignore[no-untyped-def]
+        taken = original(session, name)
+        if not getattr(checked, "done", False):
+            checked.done = True
+            barrier.wait(30)  # every registration has seen the name free
+        return taken
+
+    monkeypatch.setattr(ladder.registry, "name_taken", name_taken_then_wait)
+    monkeypatch.setattr(ladder.versions, "name_taken", name_taken_then_wait)
+
+    def attempt(arguments: dict) -> object:  # type: ignore[type-arg]
+        try:
+            return add_bot(settings, **arguments)
+        except Exception as error:  # noqa: BLE001 - the outcome is what is checked
+            return error
+
+    with ThreadPoolExecutor(len(registrations)) as pool:
+        return list(pool.map(attempt, registrations))
+
+
+def test_the_same_new_name_registered_at_once_gets_a_one_line_refusal(postgres: PostgresCluster, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Measured: two accounts submitting the same new name at the same instant got a database error
+    (the name's unique constraint) instead of the refusal a later submission gets. Now the loser is
+    refused in one line, a second submission of the same account becomes version 2, and an operator's
+    second `add-bot` of a name is refused as taken."""
+    from ladder.accounts import register
+    from ladder.db import migrate
+    from ladder.registry import LadderError
+
+    settings = LadderSettings(home=tmp_path / "ladder", db_url=postgres.new_database())
+    migrate(settings.db_url)
+    settings.home.mkdir(parents=True, exist_ok=True)
+    (settings.home / "ladder.toml").write_text('[accounts]\nregistration = "open"\n')
+    ann, _ = register(settings, "ann")
+    bob, _ = register(settings, "bob")
+    command = list(SYNTHETIC_COMMAND)
+
+    outcomes = _register_at_once(settings, monkeypatch, [
+        dict(name="dup", game=GAME, command=command, account_id=ann.id, versioned=True, validate=True),
+        dict(name="dup", game=GAME, command=command, account_id=bob.id, versioned=True, validate=True),
+    ])
+    errors = [outcome for outcome in outcomes if isinstance(outcome, Exception)]
+    assert len(errors) == 1 and isinstance(errors[0], LadderError), outcomes
+    assert str(errors[0]) == "the name 'dup' belongs to another account"
+    assert get_bot(settings, "dup").version == "1"
+
+    outcomes = _register_at_once(settings, monkeypatch, [
+        dict(name="twice", game=GAME, command=command, account_id=ann.id, versioned=True, validate=True),
+        dict(name="twice", game=GAME, command=command, account_id=ann.id, versioned=True, validate=True),
+    ])
+    assert sorted((bot.name, bot.version) for bot in outcomes) == [("twice", "1"), ("twice@2", "2")]  # type: ignore[attr-defined]
+
+    outcomes = _register_at_once(settings, monkeypatch, [dict(name="plain", game=GAME, command=command)] * 2)
+    errors = [outcome for outcome in outcomes if isinstance(outcome, Exception)]
+    assert len(errors) == 1 and str(errors[0]) == "a bot named 'plain' already exists", outcomes

@@ -7,6 +7,8 @@ from __future__ import annotations
 import configparser
 import re
 import shlex
+import shutil
+import subprocess
 from pathlib import Path
 
 import click
@@ -130,7 +132,7 @@ def test_the_deployment_enables_the_gateway_tls_and_sane_limits() -> None:
     assert "--arena" in serve and serve[serve.index("--arena-advertise") + 1] == "service:50098"  # workers' relays reach it
     assert {"443:443", "50051:50051", "50052:50052"} <= set(compose["proxy"]["ports"])
     conf = (DEPLOY / "nginx" / "b99-ladder.conf").read_text()
-    assert conf.count("listen 443 ssl;") == 1 and "listen 50051 ssl;" in conf and "listen 50052 ssl;" in conf
+    assert conf.count("listen 443 ssl http2;") == 1 and "listen 50051 ssl http2;" in conf and "listen 50052 ssl http2;" in conf
     assert "grpc_pass grpc://b99_arena;" in conf and "return 301 https://" in conf
     assert "listen 80 http2" not in conf and "ssl_certificate /etc/nginx/tls/fullchain.pem;" in conf
     for unit in ("b99-ladder.service", "b99-ladder-worker@.service"):
@@ -146,3 +148,31 @@ def test_the_deployment_enables_the_gateway_tls_and_sane_limits() -> None:
     assert config.quotas.archive_bytes <= 50_000_000 and config.quotas.challenge_games_in_flight >= 1
     service_unit = (DEPLOY / "systemd" / "b99-ladder.service").read_text()
     assert "--arena 127.0.0.1:50098" in service_unit
+
+
+def test_nginx_accepts_the_site_configuration(tmp_path: Path) -> None:
+    """`nginx -t` on deploy/nginx/b99-ladder.conf as the reference deployment installs it, with a
+    self-signed certificate where it expects one and the ladder's host as 127.0.0.1 (the compose name
+    `service` resolves only inside compose), inside a minimal nginx.conf of its own."""
+    nginx = shutil.which("nginx") or next((path for path in ("/usr/sbin/nginx",) if Path(path).exists()), None)
+    if nginx is None:
+        pytest.skip("nginx is not installed (Debian package: nginx)")
+    tls = tmp_path / "tls"
+    tls.mkdir()
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+         "-keyout", str(tls / "privkey.pem"), "-out", str(tls / "fullchain.pem")],
+        check=True, capture_output=True,
+    )
+    site = (DEPLOY / "nginx" / "b99-ladder.conf").read_text()
+    assert "ssl_certificate /etc/nginx/tls/" in site and site.count("server service:") == 3
+    site_path = tmp_path / "b99-ladder.conf"
+    site_path.write_text(site.replace("/etc/nginx/tls/", f"{tls}/").replace("server service:", "server 127.0.0.1:"))
+    main = tmp_path / "nginx.conf"
+    main.write_text(
+        f"pid {tmp_path}/nginx.pid;\nerror_log {tmp_path}/error.log;\nevents {{}}\n"
+        f"http {{\n    access_log off;\n    include {site_path};\n}}\n"
+    )
+    checked = subprocess.run([nginx, "-t", "-p", str(tmp_path), "-c", str(main)], capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stderr
+    assert "test is successful" in checked.stderr
