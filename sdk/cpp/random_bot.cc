@@ -4,9 +4,11 @@
 //
 //   make -C sdk/cpp && b99 match underground_dice --bot sdk/cpp/build/random_bot --bot random
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <random>
+#include <sstream>
 #include <string>
 
 #include <grpcpp/grpcpp.h>
@@ -45,6 +47,28 @@ std::string describe_view(const google::protobuf::Any& any, unsigned seat) {
   return "unknown view type " + any.type_url();
 }
 
+// The channel's credentials: TLS when B99_ARENA_CA_FILE (the PEM certificate that verifies a ladder
+// with its own certificate) or B99_ARENA_TLS=1 (a ladder with a public certificate) is set, as the
+// Python and JS SDKs do; plaintext otherwise (a local referee needs neither). Null: the CA file is unreadable.
+std::shared_ptr<grpc::ChannelCredentials> channel_credentials() {
+  const char* ca_file = std::getenv("B99_ARENA_CA_FILE");
+  if (ca_file != nullptr && *ca_file != '\0') {
+    std::ifstream file(ca_file);
+    std::stringstream pem;
+    pem << file.rdbuf();
+    if (!file || pem.str().empty()) {
+      std::cerr << "B99_ARENA_CA_FILE: cannot read " << ca_file << "\n";
+      return nullptr;
+    }
+    grpc::SslCredentialsOptions options;
+    options.pem_root_certs = pem.str();
+    return grpc::SslCredentials(options);
+  }
+  const char* tls = std::getenv("B99_ARENA_TLS");
+  if (tls != nullptr && *tls != '\0' && std::string(tls) != "0") return grpc::SslCredentials(grpc::SslCredentialsOptions());
+  return grpc::InsecureChannelCredentials();
+}
+
 int main() {
   const char* address = std::getenv("B99_ARENA_ADDRESS");
   const char* token = std::getenv("B99_SEAT_TOKEN");
@@ -56,7 +80,9 @@ int main() {
   const char* seed = std::getenv("B99_BOT_SEED");
   if (seed != nullptr) rng.seed(std::strtoull(seed, nullptr, 10));
 
-  auto channel = grpc::CreateChannel(address, grpc::InsecureChannelCredentials());
+  auto credentials = channel_credentials();
+  if (credentials == nullptr) return 2;
+  auto channel = grpc::CreateChannel(address, credentials);
   auto stub = arena::Arena::NewStub(channel);
   grpc::ClientContext context;
   // The token also goes in the call's metadata: the referee authenticates the stream before reading it.
@@ -75,6 +101,7 @@ int main() {
 
   unsigned seat = 0;
   bool first_request = true;
+  bool played = false;
   arena::RefereeMessage message;
   while (stream->Read(&message)) {
     switch (message.body_case()) {
@@ -102,6 +129,7 @@ int main() {
       case arena::RefereeMessage::kGameOver: {
         const auto& over = message.game_over();
         std::cerr << "game over: rank " << over.ranks(seat) << "\n";
+        played = true;
         stream->WritesDone();
         break;
       }
@@ -116,6 +144,7 @@ int main() {
   grpc::Status status = stream->Finish();
   if (!status.ok() && status.error_code() != grpc::StatusCode::CANCELLED) {
     std::cerr << "stream ended: " << status.error_message() << "\n";
+    if (!played) return 1;  // never reached a game: a wrong address or a certificate that does not verify
   }
   return 0;
 }

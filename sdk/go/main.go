@@ -5,6 +5,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"io"
 	"math/rand"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
 
 	arena "b99/arena"
 	_ "b99/games/deep_dive"
@@ -32,7 +34,32 @@ func dial(address string) (*grpc.ClientConn, error) {
 		}
 		return d.DialContext(ctx, "tcp", address)
 	}
-	return grpc.Dial("passthrough:///b99", grpc.WithInsecure(), grpc.WithContextDialer(dialer))
+	security, err := transport(address)
+	if err != nil {
+		return nil, err
+	}
+	return grpc.Dial("passthrough:///b99", security, grpc.WithContextDialer(dialer))
+}
+
+// transport is TLS when B99_ARENA_CA_FILE (the PEM certificate that verifies a ladder with its own
+// certificate) or B99_ARENA_TLS=1 (a ladder with a public certificate) is set, as the Python and JS
+// SDKs do, verifying the address's host name; plaintext otherwise (a local referee needs neither).
+func transport(address string) (grpc.DialOption, error) {
+	host := address
+	if name, _, err := net.SplitHostPort(address); err == nil {
+		host = name
+	}
+	if caFile := os.Getenv("B99_ARENA_CA_FILE"); caFile != "" {
+		tlsCredentials, err := credentials.NewClientTLSFromFile(caFile, host)
+		if err != nil {
+			return nil, fmt.Errorf("B99_ARENA_CA_FILE: %w", err)
+		}
+		return grpc.WithTransportCredentials(tlsCredentials), nil
+	}
+	if flag := os.Getenv("B99_ARENA_TLS"); flag != "" && flag != "0" {
+		return grpc.WithTransportCredentials(credentials.NewTLS(&tls.Config{ServerName: host})), nil
+	}
+	return grpc.WithInsecure(), nil
 }
 
 func main() {

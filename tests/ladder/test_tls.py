@@ -102,3 +102,29 @@ def test_with_tls_the_relays_of_other_machines_dial_the_advertised_plaintext_por
             assert plain.value.code() == grpc.StatusCode.UNAVAILABLE
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize("language", ["cpp", "go"])
+def test_the_cpp_and_go_example_bots_verify_the_gateway(sqlite_settings: LadderSettings, tmp_path: Path, language: str) -> None:
+    """The C++ and Go example bots read B99_ARENA_CA_FILE as the Python and JS SDKs do: with the
+    ladder's certificate they play a game over TLS; with another one they stop with an error."""
+    from ladder.registry import add_bot, issue_token
+    from tests.ladder.accounts_helpers import running_ladder
+    from tests.polyglot.helpers import build_go_bot
+    from tests.polyglot.test_cpp import build_cpp_bot
+
+    binary = build_cpp_bot() if language == "cpp" else build_go_bot()
+    cert, key = self_signed(tmp_path / "tls")
+    settings = sqlite_settings
+    add_bot(settings, "near", "underground_dice", command=[sys.executable, "-m", "bots", "random"])
+    add_bot(settings, "far", "underground_dice", remote=True)
+    token = issue_token(settings, "far")
+    with running_ladder(settings, workers=1, arena_address="127.0.0.1:0", tls=TlsFiles.load(cert, key)) as server:  # type: ignore[arg-type]
+        env = {**os.environ, "B99_ARENA_ADDRESS": f"127.0.0.1:{server.arena.port}", "B99_SEAT_TOKEN": token,
+               "B99_ARENA_CA_FILE": str(cert)}
+        played = subprocess.run([str(binary)], env=env, capture_output=True, text=True, timeout=120)
+        assert played.returncode == 0 and "game over: rank" in played.stderr, played.stderr[-2000:]
+        env["B99_ARENA_CA_FILE"] = str(self_signed(tmp_path / "other")[0])
+        refused = subprocess.run([str(binary)], env=env, capture_output=True, text=True, timeout=60)
+        assert refused.returncode != 0 and "game over" not in refused.stderr, refused.stderr[-2000:]
+        assert "certificate" in refused.stderr, refused.stderr[-2000:]  # the cause, in the bot's own output

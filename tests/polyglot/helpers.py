@@ -19,6 +19,7 @@ from referee.registry import game_ids
 ROOT = Path(__file__).resolve().parents[2]
 JS_SDK = ROOT / "sdk" / "js"
 CPP_SDK = ROOT / "sdk" / "cpp"
+GO_SDK = ROOT / "sdk" / "go"
 PROCESS_CLOCK = TimeControl(per_decision_seconds=5.0, bank_seconds=10.0, startup_seconds=30.0)
 
 
@@ -68,3 +69,23 @@ def assert_clean(report: MatchReport) -> None:
         assert not seat.replaced
     assert min(report.ranks) == 1 and len(report.ranks) == len(report.seats)
     assert report.decisions > 0
+
+
+def build_go_bot() -> Path:
+    """sdk/go's example bot, built once per source hash (Debian's Go packages, no module proxy); skips
+    when the toolchain is absent."""
+    import hashlib
+
+    missing = [tool for tool in ("go", "make", "protoc", "protoc-gen-go", "protoc-gen-go-grpc") if shutil.which(tool) is None]
+    if missing:
+        pytest.skip(f"Go toolchain missing: {', '.join(missing)} (see .ci/apt-packages.txt)")
+    digest = hashlib.sha256()
+    for source in [GO_SDK / "Makefile", *sorted(GO_SDK.glob("*.go")), *sorted((ROOT / "proto" / "b99").rglob("*.proto"))]:
+        digest.update(source.relative_to(ROOT).as_posix().encode())
+        digest.update(source.read_bytes())
+    build = Path(tempfile.gettempdir()) / f"b99-go-{digest.hexdigest()[:16]}"
+    binary = build / "random_bot"
+    if not binary.exists():
+        completed = subprocess.run(["make", "-C", str(GO_SDK), f"BUILD={build}"], capture_output=True, text=True, timeout=900)
+        assert completed.returncode == 0, completed.stdout[-2000:] + completed.stderr[-4000:]
+    return binary
