@@ -282,7 +282,7 @@ class Tokens:
 
 TOKENS: Final = Tokens()
 #: the tokens of what changed: never pickled (a pickled state gets new ones where it is loaded)
-TOKEN_FIELDS = frozenset({"public_token", "layout_token", "board_tokens"})
+TOKEN_FIELDS = frozenset({"public_token", "layout_token", "board_tokens", "placed_public", "placed_from", "placed_cells"})
 #: what a blank state is made with or given anew (`_restore_state`): everything else is pickled field by field
 _MADE_FIELDS = frozenset({"game", "config", "data"}) | TOKEN_FIELDS
 
@@ -295,6 +295,8 @@ def _restore_state(
     for name, value in fields.items():
         setattr(state, name, value)
     state.board_tokens = [TOKENS.new() for _ in state.players_state]
+    state.placed_from = [None] * len(state.players_state)
+    state.placed_cells = [None] * len(state.players_state)
     return state
 
 
@@ -307,7 +309,10 @@ class MerchantsState(GameState):
     the C and D cards or the grey cards change, `board_tokens[seat]` wherever that seat's public board (shop,
     discards, chips, score, final record) does, and `public_token` at every decision and chance outcome applied
     (what every seat sees may have changed; a determinized world keeps it: it redraws only what its seat cannot
-    see). A copy shares the tokens until one
+    see). The placements of a decision also record how each seat's board grew, for the writer to grow the board it
+    wrote before by that tile alone: `placed_from[seat]`, the board token the placement replaced, and
+    `placed_cells[seat]`, its cell (the shop's own key object); they hold only while `public_token` is still `placed_public`, the public token of the decision that placed
+    (any later change replaces the public token). A copy shares the tokens until one
     of them changes a part. Code that edits these fields in place from outside the engine makes the state afresh
     (`referee.position.refresh`) before it is viewed again.
     """
@@ -323,6 +328,9 @@ class MerchantsState(GameState):
             self.game = game
             self.config = config
             self.board_tokens: list[int] = []
+            self.placed_public = 0
+            self.placed_from: list[object] = []
+            self.placed_cells: list[object] = []
             return
         super().__init__(game, config)
         variants = config.variants
@@ -345,6 +353,9 @@ class MerchantsState(GameState):
         self.solo_removed: list[str] = []
         self.players_state: list[PlayerState] = [PlayerState() for _ in range(config.players)]
         self.board_tokens = [TOKENS.new() for _ in range(config.players)]
+        self.placed_public = 0
+        self.placed_from = [None] * config.players
+        self.placed_cells = [None] * config.players
         self.final_ranks: tuple[int, ...] | None = None
         self._outcomes: UniformDraws | None = None
         self._options: dict[Seat, Sequence[Option]] = {}
@@ -674,6 +685,12 @@ class MerchantsState(GameState):
     def _reveal_placements(self, chosen: Mapping[Seat, Option]) -> None:
         log = self.events.entries()
         tokens = self.board_tokens
+        # how each board grew (read by the writer while the public token is this decision's); the tokens read as
+        # the objects the list holds, so that none is boxed again
+        self.placed_public = self.public_token
+        placed_from = self.placed_from
+        placed_cells = self.placed_cells
+        token_objects = cast(list[object], tokens)
         for seat, player in enumerate(self.players_state):
             tile, target, bundle = player.pending_tile, player.pending_target, player.bundle
             if tile is None or target is None or bundle is None:
@@ -686,7 +703,10 @@ class MerchantsState(GameState):
             if mode == REPLACE:
                 old = shop[(row, col)][0]
                 player.discards.append(old)
-            shop[(row, col)] = (tile, rotation)
+            cell: object = (row, col)  # one object: the shop's key and the record
+            cast(dict[object, object], shop)[cell] = (tile, rotation)
+            placed_from[seat] = token_objects[seat]
+            placed_cells[seat] = cell
             tokens[seat] = TOKENS.new()
             player.pending_tile = player.pending_target = None
             log.append((_placed_event, seat, tile, row, col, rotation, mode, old))
@@ -918,6 +938,9 @@ class MerchantsState(GameState):
         twin.public_token = self.public_token
         twin.layout_token = self.layout_token
         twin.board_tokens = self.board_tokens.copy()
+        twin.placed_public = self.placed_public
+        twin.placed_from = self.placed_from.copy()
+        twin.placed_cells = self.placed_cells.copy()
         return twin
 
     def __reduce__(self) -> tuple[Any, ...]:

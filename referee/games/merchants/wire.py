@@ -236,6 +236,11 @@ class _SeatBoard:
         self.boards: list[_Board] = [_Board(b"", 0, 0, b"", -1, -1) for _ in range(_BOARDS_KEPT)]
         #: where the next board written goes in the ring
         self.next = 0
+        #: the board last written here (`written`, for the board token `written_token`; -1 when its shop is not kept)
+        #: and where its shop's fields start in its Player fields (`shop_at`): a placement grows it (`_grown_board`)
+        self.written = self.board
+        self.written_token = -1
+        self.shop_at = 0
 
 
 class _Last:
@@ -522,7 +527,7 @@ def _public(state: MerchantsState) -> bytes:
         if seat_board.token == token:
             board = seat_board.board
         else:
-            board = _find_board(seat_board, index, player, token, hand, reputation)
+            board = _find_board(state, seat_board, index, player, token, hand, reputation)
             seat_board.token = token
             seat_board.board = board
         if board.hand != hand or board.reputation != reputation:
@@ -660,18 +665,123 @@ def _optional_text_field(fields: dict[str, bytes], field_key: bytes, text: str) 
     return field
 
 
-def _find_board(seat_board: _SeatBoard, seat: Seat, player: PlayerState, token: int, hand: int, reputation: int) -> _Board:
-    """The board of `token` at a seat's place: one kept in its ring, else written (and kept there)."""
+def _find_board(
+    state: MerchantsState, seat_board: _SeatBoard, seat: Seat, player: PlayerState, token: int, hand: int, reputation: int
+) -> _Board:
+    """The board of `token` at a seat's place: one kept in its ring, else written (and kept there): grown from the
+    board last written here where the engine records that a placement of this position made it from that one."""
     tokens = seat_board.tokens
     for index in range(_BOARDS_KEPT):
         if tokens[index] == token:
             return seat_board.boards[index]
     slot = seat_board.next
-    board = seat_board.boards[slot]  # the oldest: never the board last shown (the ring holds more than one)
-    _board(seat, player, hand, reputation, board)
+    board = seat_board.boards[slot]  # the oldest: never the board last written (the ring holds more than one)
+    grown = False
+    if state.placed_public == state.public_token and seat < len(state.placed_from):
+        parent = state.placed_from[seat]
+        if isinstance(parent, int) and parent == seat_board.written_token:
+            grown = _grown_board(seat_board, seat, player, state.placed_cells[seat], hand, reputation, board)
+    if grown:
+        seat_board.written_token = token
+    else:
+        seat_board.written_token = -1
+        shop_at = _board(seat, player, hand, reputation, board)
+        if shop_at >= 0:
+            seat_board.shop_at = shop_at
+            seat_board.written_token = token
+    seat_board.written = board
     tokens[slot] = token
     seat_board.next = slot + 1 if slot + 1 < _BOARDS_KEPT else 0
     return board
+
+
+def _grown_board(
+    seat_board: _SeatBoard, seat: Seat, player: PlayerState, cell: object, hand: int, reputation: int, board: _Board
+) -> bool:
+    """`board` written as the board last written at the seat's place (`seat_board.written`, whose shop and discards
+    `_SHOPS` and `_RESTS` keep) with the tile the engine placed at `cell` (a new square, or a tile replaced and
+    discarded): its field put in at its offset, and the discarded tile's after the discards, in one join of slices
+    of the board last written (no pass over the shop, no list compared). False (nothing changed) where the shop is
+    not the one it grew from by that cell."""
+    if not 0 <= seat < 16 or cell is None:
+        return False
+    row, col = cast(tuple[int, int], cell)  # `cell` itself stays the shop's key object (kept: compared by identity)
+    if not (-_REACH <= row <= _REACH and -_REACH <= col <= _REACH):
+        return False
+    shop = cast(dict[object, object], player.shop)
+    placed = shop.get(cell)
+    if placed is None:
+        return False
+    kept = _SHOPS[seat]
+    square = (row + _REACH) * _SQUARES + col + _REACH
+    order = kept.order
+    fields = kept.fields
+    count = len(order)
+    # the square's place in (row, col) order, and the offset of its field in the shop's fields
+    at = 0
+    offset = 0
+    while at < count and order[at] < square:
+        offset += len(fields[at])
+        at += 1
+    replacing = at < count and order[at] == square
+    if len(shop) != len(kept.cells) + (0 if replacing else 1):
+        return False
+    field = _placed(placed, row, col)
+    last = seat_board.written
+    whole = last.whole
+    start = last.start
+    front_end = start + last.front
+    split = start + seat_board.shop_at + offset
+    counts = _counts(hand, reputation)
+    final = last.final
+    if replacing:
+        rest = _RESTS[seat]
+        kept_discards = rest.discards
+        discards = player.discards
+        if len(discards) != len(kept_discards.texts) + 1:
+            return False
+        old = discards[len(discards) - 1]
+        element = _DISCARDS.get(old)
+        if element is None:
+            element = _element(_DISCARDS, P_DISCARDS, old)
+        old_field = fields[at]
+        discards_end = start + seat_board.shop_at + kept.size + len(kept_discards.written)
+        front = last.front + len(field) - len(old_field) + len(element)
+        size = front + len(counts) + len(final)
+        board_head = _BOARD_HEADS[size] if size < 1024 else SEATS + varint(size)
+        board.whole = b"".join([
+            board_head, whole[start:split], field, whole[split + len(old_field):discards_end], element,
+            whole[discards_end:front_end], counts, final,
+        ])
+        # the shop and discards kept as the board now shows them
+        squares = kept.squares
+        index = 0
+        while squares[index] != square:
+            index += 1
+        kept.pairs[index] = placed
+        kept.size += len(field) - len(old_field)
+        fields[at] = field
+        kept_discards.texts.append(old)
+        kept_discards.written = kept_discards.written + element
+        kept_discards.empty = False
+        rest.size += len(element)
+    else:
+        front = last.front + len(field)
+        size = front + len(counts) + len(final)
+        board_head = _BOARD_HEADS[size] if size < 1024 else SEATS + varint(size)
+        board.whole = b"".join([board_head, whole[start:split], field, whole[split:front_end], counts, final])
+        order.insert(at, square)
+        fields.insert(at, field)
+        kept.size += len(field)
+        kept.cells.append(cell)
+        kept.pairs.append(placed)
+        kept.squares.append(square)
+    board.start = len(board_head)
+    board.front = front
+    board.final = final
+    board.hand = hand
+    board.reputation = reputation
+    return True
 
 
 def _counts(hand: int, reputation: int) -> bytes:
@@ -704,9 +814,10 @@ def _rewrite_counts(board: _Board, hand: int, reputation: int) -> None:
     board.reputation = reputation
 
 
-def _board(seat: Seat, player: PlayerState, hand: int, reputation: int, board: _Board) -> None:
+def _board(seat: Seat, player: PlayerState, hand: int, reputation: int, board: _Board) -> int:
     """Seat `seat`'s View field 10 (its Player fields 1-9) with `hand` and `reputation` as its fields 7 and 8, written
-    into `board`: each part as last written for the seat where it is unchanged, joined once."""
+    into `board`: each part as last written for the seat where it is unchanged, joined once. Returns where the shop's
+    fields start in its Player fields, or -1 where its shop is not kept (written apart)."""
     score = player.score
     seat_field = _PLAYER_SEATS[seat] if 0 <= seat < 1024 else varint_field(P_SEAT, seat)
     score_field = _SCORES[score] if 0 <= score < 1024 else varint_field(P_SCORE, score)
@@ -742,6 +853,7 @@ def _board(seat: Seat, player: PlayerState, hand: int, reputation: int, board: _
     board.final = tail
     board.hand = hand
     board.reputation = reputation
+    return len(seat_field) + len(score_field) if shop.cells or not fields else -1
 
 
 #: View field 10's key and length, by length
