@@ -677,10 +677,16 @@ def _find_board(
     slot = seat_board.next
     board = seat_board.boards[slot]  # the oldest: never the board last written (the ring holds more than one)
     grown = False
-    if state.placed_public == state.public_token and seat < len(state.placed_from):
-        parent = state.placed_from[seat]
+    if 0 <= seat < len(state.grown_from) and seat < 16:
+        parent = state.grown_from[seat]
         if isinstance(parent, int) and parent == seat_board.written_token:
-            grown = _grown_board(seat_board, seat, player, state.placed_cells[seat], hand, reputation, board)
+            cell = state.grown_cells[seat]
+            if isinstance(cell, int):
+                # a round scored: the record names the token it made
+                if cell == token:
+                    grown = _scored_board(seat_board, seat, player, hand, reputation, board)
+            elif state.grown_at == state.public_token:
+                grown = _grown_board(seat_board, seat, player, cell, hand, reputation, board)
     if grown:
         seat_board.written_token = token
     else:
@@ -703,8 +709,6 @@ def _grown_board(
     discarded): its field put in at its offset, and the discarded tile's after the discards, in one join of slices
     of the board last written (no pass over the shop, no list compared). False (nothing changed) where the shop is
     not the one it grew from by that cell."""
-    if not 0 <= seat < 16 or cell is None:
-        return False
     row, col = cast(tuple[int, int], cell)  # `cell` itself stays the shop's key object (kept: compared by identity)
     if not (-_REACH <= row <= _REACH and -_REACH <= col <= _REACH):
         return False
@@ -781,6 +785,44 @@ def _grown_board(
     board.final = final
     board.hand = hand
     board.reputation = reputation
+    return True
+
+
+def _scored_board(seat_board: _SeatBoard, seat: Seat, player: PlayerState, hand: int, reputation: int, board: _Board) -> bool:
+    """`board` written as the board last written at the seat's place after a round scored (the engine's record): its
+    new score, its shop and discards as one slice of the board last written, its chips as `_rest` brings them up to
+    date (a chip used: one grown by it, the unused ones written again). False where the shop or discards changed."""
+    kept = _SHOPS[seat]
+    rest = _RESTS[seat]
+    if len(player.shop) != len(kept.cells):
+        return False
+    discards = rest.discards.written
+    last = seat_board.written
+    start = last.start
+    shop_start = start + seat_board.shop_at
+    shop_end = shop_start + kept.size + len(discards)
+    _rest(seat, player)
+    if rest.discards.written is not discards:
+        return False
+    score = player.score
+    seat_field = _PLAYER_SEATS[seat]
+    score_field = _SCORES[score] if 0 <= score < 1024 else varint_field(P_SCORE, score)
+    counts = _counts(hand, reputation)
+    final = last.final
+    unused = rest.unused_written
+    chips = rest.chips_written
+    front = len(seat_field) + len(score_field) + shop_end - shop_start + len(unused) + len(chips)
+    size = front + len(counts) + len(final)
+    board_head = _BOARD_HEADS[size] if size < 1024 else SEATS + varint(size)
+    board.whole = b"".join([
+        board_head, seat_field, score_field, last.whole[shop_start:shop_end], unused, chips, counts, final,
+    ])
+    board.start = len(board_head)
+    board.front = front
+    board.final = final
+    board.hand = hand
+    board.reputation = reputation
+    seat_board.shop_at = len(seat_field) + len(score_field)
     return True
 
 

@@ -1,8 +1,9 @@
-"""Merchants of B99's placements record how each seat's board grew, and the View writer grows a board from that record.
+"""Merchants of B99's placements and scorings record how each seat's board grew; the View writer grows a board from it.
 
-The engine records, at each placement, the board token it replaced (`placed_from`) and the cell it placed
-(`placed_cells`), valid while the state's public token is the placement's (`placed_public`). The writer grows the
-board it last wrote at a seat's place by that one tile only where the record names that board's token; anywhere else
+The engine records, at each placement and each round scored, the board token it replaced (`grown_from`) and the cell
+it placed (`grown_cells`, valid while the state's public token is the placement's, `grown_at`), or for a round scored
+the board token it made (valid while the seat's board token is that one). The writer grows the board it last wrote at a seat's place by that change only where the record names
+that board's token; anywhere else
 (another game viewed in between, a copy that placed otherwise, a position viewed for the first time, a record that no
 longer holds) it writes the board from the state. Every view is compared with protobuf's serialization of its dict view.
 """
@@ -41,23 +42,31 @@ def _check_views(state: MerchantsState) -> None:
         assert WIRE.view_bytes(state, seat, None) == WIRE.view_message(state.private_view(seat)).SerializeToString()
 
 
-def test_placements_record_the_board_each_grew_from() -> None:
-    """Right after a placement (and only then) the record names, for every seat, the board token it replaced and the
-    cell placed: the new board is the old one with that cell set (and the tile it replaced discarded), nothing else."""
+def test_placements_and_scorings_record_the_board_each_grew_from() -> None:
+    """Right after a placement or a round scored (and only then) the record names, for every seat, the board token it
+    replaced and the cell placed: the new board is the old one with that cell set (and the tile it replaced
+    discarded), nothing else; for a round scored (the token made in place of a cell), the old one with a chip used
+    and its points added."""
     rng = random.Random(21)
     for players, variant in ((1, {}), (2, {}), (3, {"personal_board_back": True}), (4, {"first_game": True})):
         state = GAME.new_initial_state(GAME.make_config(players, variant))
-        grown = 0
+        grown = scored = 0
         while not state.is_terminal():
             before = _boards(state)
             _play(state, rng)
-            if state.placed_public != state.public_token:
-                continue
-            grown += 1
             for seat, player in enumerate(state.players_state):
                 token, shop, discards, score, chips, final = before[seat]
-                cell = state.placed_cells[seat]
-                assert state.placed_from[seat] == token != state.board_tokens[seat]
+                cell = state.grown_cells[seat]
+                if isinstance(cell, int) and cell == state.board_tokens[seat] != token:
+                    assert state.grown_from[seat] == token
+                    scored += 1
+                    assert (player.shop, player.discards, player.final) == (shop, discards, final)
+                    assert player.chips[:-1] == chips and player.score == score + player.chips[-1].points
+                    continue
+                if state.grown_at != state.public_token or isinstance(cell, int):
+                    continue
+                assert state.grown_from[seat] == token != state.board_tokens[seat]
+                grown += 1
                 assert isinstance(cell, tuple) and cell in player.shop
                 assert {key: value for key, value in player.shop.items() if key != cell} == {
                     key: value for key, value in shop.items() if key != cell
@@ -65,6 +74,7 @@ def test_placements_record_the_board_each_grew_from() -> None:
                 assert player.discards == discards + ([shop[cell][0]] if cell in shop else [])
                 assert (player.score, player.chips, player.final) == (score, chips, final)
         assert grown > 0 or players == 1  # a solo game draws (a chance outcome) right after each placement
+        assert scored >= 2 * players  # the last round's scoring is followed by final scoring (a new token)
 
 
 def test_grown_boards_are_protobufs_bytes() -> None:
@@ -100,11 +110,11 @@ def test_a_record_counts_only_for_its_own_position() -> None:
 
     rng = random.Random(55)
     state = GAME.new_initial_state(GAME.make_config(3))
-    while not state.is_terminal() and not (state.placed_public == state.public_token and len(state.players_state[0].shop) >= 4):
+    while not state.is_terminal() and not (state.grown_at == state.public_token and len(state.players_state[0].shop) >= 4):
         _play(state, rng)
     _check_views(state)
     twin = pickle.loads(pickle.dumps(state))
-    assert twin.placed_from == [None] * 3
+    assert twin.grown_from == [None] * 3
     _play(twin, rng)
     _check_views(twin)
     world = state.determinize(0, random.Random(1))
@@ -116,7 +126,7 @@ def test_a_record_counts_only_for_its_own_position() -> None:
     _play(state, rng)
     _check_views(state)
     # a board edited from outside right after a placement: new tokens (the public one too) leave the record unused
-    while not state.is_terminal() and state.placed_public != state.public_token:
+    while not state.is_terminal() and state.grown_at != state.public_token:
         _play(state, rng)
     if not state.is_terminal():
         player = state.players_state[1]
