@@ -6,10 +6,12 @@ hand, reputation cards and pending answers). The public fields are written once 
 (kept by `MerchantsState.public_token`, which the state replaces at every decision and chance outcome); a seat's
 public board and the layout change a few times a game: each is written once and then found by the token the
 state replaces wherever that part changes (`board_tokens`, `layout_token`), so a view costs no key built from
-the part's contents (a few boards per seat's place, in a ring). A board written anew reuses what it still shows as
-last written for that seat (its shop's cells in the dict's order: a placement adds one at the end, or replaces a
-pair, and only that tile's field is written; its discards and chips, grown by their new elements) and is joined
-once; a seat's hand, reputation cards and returned cards are kept (and joined as one piece) while they are
+the part's contents (a few boards per seat's place, in a ring). A new board that the engine records as grown from
+the one last written at that seat's place by a placement or a round scored is written from it (the tile's field
+put in at its offset, or the new score and chips, with slices of the board last written); any other is written from
+the state, reusing what it still shows as last written for that seat (its shop's cells in the dict's order: a
+placement adds one at the end, or replaces a pair, and only that tile's field is written; its discards and chips,
+grown by their new elements) and joined once; a seat's hand, reputation cards and returned cards are kept (and joined as one piece) while they are
 unchanged. Tests compare the bytes with the dict views on random games of every variant, in copies and determinized
 worlds too.
 
@@ -669,17 +671,20 @@ def _find_board(
     state: MerchantsState, seat_board: _SeatBoard, seat: Seat, player: PlayerState, token: int, hand: int, reputation: int
 ) -> _Board:
     """The board of `token` at a seat's place: one kept in its ring, else written (and kept there): grown from the
-    board last written here where the engine records that a placement of this position made it from that one."""
+    board last written here where the engine records that a placement or a round scored made it from that one
+    (`MerchantsState.grown_from`), else written from the state."""
     tokens = seat_board.tokens
     for index in range(_BOARDS_KEPT):
         if tokens[index] == token:
             return seat_board.boards[index]
     slot = seat_board.next
     board = seat_board.boards[slot]  # the oldest: never the board last written (the ring holds more than one)
+    written = seat_board.written_token
+    seat_board.written_token = -1  # until a board is written in full below (what is kept may change on the way)
     grown = False
     if 0 <= seat < len(state.grown_from) and seat < 16:
         parent = state.grown_from[seat]
-        if isinstance(parent, int) and parent == seat_board.written_token:
+        if isinstance(parent, int) and parent == written:
             cell = state.grown_cells[seat]
             if isinstance(cell, int):
                 # a round scored: the record names the token it made
@@ -690,7 +695,6 @@ def _find_board(
     if grown:
         seat_board.written_token = token
     else:
-        seat_board.written_token = -1
         shop_at = _board(seat, player, hand, reputation, board)
         if shop_at >= 0:
             seat_board.shop_at = shop_at
