@@ -27,7 +27,7 @@ from referee.position_checks import each_once, in_range, one_of, report, require
 #: State fields the config fixes (field -> the config entry): written in the config only.
 CONFIG_FIELDS = {"solo": "players", "back_side": "personal_board_back (always on solo)", "first_game": "first_game"}
 #: The engine's own caches: the options each seat has, the pending draw's outcomes, and the tokens of what changed.
-DERIVED = ("_options", "_outcomes", "public_token", "layout_token", "board_tokens")
+DERIVED = ("_options", "_outcomes", "public_token", "layout_token", "board_tokens", "grown_at", "grown_from", "grown_cells")
 #: Phases of a round's draft and dungeon choice, where each seat has used one chip per round before.
 IN_ROUND = (CHOOSE_TILE, CHOOSE_TARGET, CHOOSE_ROTATION, CHOOSE_DUNGEON)
 #: Piles a position may leave out: the shop tiles and reputation cards placed nowhere else.
@@ -76,6 +76,8 @@ def derive(state: MerchantsState) -> None:
     state.public_token = TOKENS.new()
     state.layout_token = TOKENS.new()
     state.board_tokens = [TOKENS.new() for _ in state.players_state]
+    state.grown_from = [None] * len(state.players_state)
+    state.grown_cells = [None] * len(state.players_state)
 
 
 def check(state: MerchantsState) -> None:

@@ -282,7 +282,7 @@ class Tokens:
 
 TOKENS: Final = Tokens()
 #: the tokens of what changed: never pickled (a pickled state gets new ones where it is loaded)
-TOKEN_FIELDS = frozenset({"public_token", "layout_token", "board_tokens"})
+TOKEN_FIELDS = frozenset({"public_token", "layout_token", "board_tokens", "grown_at", "grown_from", "grown_cells"})
 #: what a blank state is made with or given anew (`_restore_state`): everything else is pickled field by field
 _MADE_FIELDS = frozenset({"game", "config", "data"}) | TOKEN_FIELDS
 
@@ -295,6 +295,8 @@ def _restore_state(
     for name, value in fields.items():
         setattr(state, name, value)
     state.board_tokens = [TOKENS.new() for _ in state.players_state]
+    state.grown_from = [None] * len(state.players_state)
+    state.grown_cells = [None] * len(state.players_state)
     return state
 
 
@@ -307,7 +309,12 @@ class MerchantsState(GameState):
     the C and D cards or the grey cards change, `board_tokens[seat]` wherever that seat's public board (shop,
     discards, chips, score, final record) does, and `public_token` at every decision and chance outcome applied
     (what every seat sees may have changed; a determinized world keeps it: it redraws only what its seat cannot
-    see). A copy shares the tokens until one
+    see). A decision's placements and a round's scoring also record how each seat's board grew, for the writer to
+    grow the board it wrote before by that change alone: `grown_from[seat]`, the board token replaced, and
+    `grown_cells[seat]`, the cell placed (the shop's own key object; the record holds only while `public_token` is
+    still `grown_at`, the public token of the placements' decision: any later change replaces it), or for a round
+    scored the board token it made (a used chip and the score, shop and discards unchanged; the record holds while
+    the seat's board token is that one: draws follow a scoring). A copy shares the tokens until one
     of them changes a part. Code that edits these fields in place from outside the engine makes the state afresh
     (`referee.position.refresh`) before it is viewed again.
     """
@@ -323,6 +330,9 @@ class MerchantsState(GameState):
             self.game = game
             self.config = config
             self.board_tokens: list[int] = []
+            self.grown_at = 0
+            self.grown_from: list[object] = []
+            self.grown_cells: list[object] = []
             return
         super().__init__(game, config)
         variants = config.variants
@@ -345,6 +355,9 @@ class MerchantsState(GameState):
         self.solo_removed: list[str] = []
         self.players_state: list[PlayerState] = [PlayerState() for _ in range(config.players)]
         self.board_tokens = [TOKENS.new() for _ in range(config.players)]
+        self.grown_at = 0
+        self.grown_from = [None] * config.players
+        self.grown_cells = [None] * config.players
         self.final_ranks: tuple[int, ...] | None = None
         self._outcomes: UniformDraws | None = None
         self._options: dict[Seat, Sequence[Option]] = {}
@@ -674,6 +687,12 @@ class MerchantsState(GameState):
     def _reveal_placements(self, chosen: Mapping[Seat, Option]) -> None:
         log = self.events.entries()
         tokens = self.board_tokens
+        # how each board grew (read by the writer while the public token is this decision's); the tokens read as
+        # the objects the list holds, so that none is boxed again
+        self.grown_at = self.public_token
+        grown_from = self.grown_from
+        grown_cells = self.grown_cells
+        token_objects = cast(list[object], tokens)
         for seat, player in enumerate(self.players_state):
             tile, target, bundle = player.pending_tile, player.pending_target, player.bundle
             if tile is None or target is None or bundle is None:
@@ -686,7 +705,10 @@ class MerchantsState(GameState):
             if mode == REPLACE:
                 old = shop[(row, col)][0]
                 player.discards.append(old)
-            shop[(row, col)] = (tile, rotation)
+            cell: object = (row, col)  # one object: the shop's key and the record
+            cast(dict[object, object], shop)[cell] = (tile, rotation)
+            grown_from[seat] = token_objects[seat]
+            grown_cells[seat] = cell
             tokens[seat] = TOKENS.new()
             player.pending_tile = player.pending_target = None
             log.append((_placed_event, seat, tile, row, col, rotation, mode, old))
@@ -761,6 +783,11 @@ class MerchantsState(GameState):
         #: each chosen dungeon's cards and their faces, looked up once for every seat that chose it
         cards_of: dict[str, tuple[list[tuple[str, str, str | None]], list[tuple[CompiledFace, str | None]]]] = {}
         scored = []
+        # how each board grew (a chip and a score; read by the writer while the board's token is the one made here)
+        tokens = self.board_tokens
+        token_objects = cast(list[object], tokens)
+        grown_from = self.grown_from
+        grown_cells = self.grown_cells
         for seat, player in enumerate(self.players_state):
             dungeon = chosen[seat]
             found = cards_of.get(dungeon)
@@ -778,7 +805,9 @@ class MerchantsState(GameState):
             player.score += trend + thumb_points
             player.unused_chips.remove(dungeon)
             player.chips.append(Chip(round_number, dungeon, thumb, trend + thumb_points))
-            self.board_tokens[seat] = TOKENS.new()
+            grown_from[seat] = token_objects[seat]
+            tokens[seat] = TOKENS.new()
+            grown_cells[seat] = token_objects[seat]
             scored.append((seat, dungeon, round_cards, points, thumb, thumb_points, player.score))
         log.append((_round_scored_event, round_number, scored))
         if not last:
@@ -918,6 +947,9 @@ class MerchantsState(GameState):
         twin.public_token = self.public_token
         twin.layout_token = self.layout_token
         twin.board_tokens = self.board_tokens.copy()
+        twin.grown_at = self.grown_at
+        twin.grown_from = self.grown_from.copy()
+        twin.grown_cells = self.grown_cells.copy()
         return twin
 
     def __reduce__(self) -> tuple[Any, ...]:

@@ -6,10 +6,12 @@ hand, reputation cards and pending answers). The public fields are written once 
 (kept by `MerchantsState.public_token`, which the state replaces at every decision and chance outcome); a seat's
 public board and the layout change a few times a game: each is written once and then found by the token the
 state replaces wherever that part changes (`board_tokens`, `layout_token`), so a view costs no key built from
-the part's contents (a few boards per seat's place, in a ring). A board written anew reuses what it still shows as
-last written for that seat (its shop's cells in the dict's order: a placement adds one at the end, or replaces a
-pair, and only that tile's field is written; its discards and chips, grown by their new elements) and is joined
-once; a seat's hand, reputation cards and returned cards are kept (and joined as one piece) while they are
+the part's contents (a few boards per seat's place, in a ring). A new board that the engine records as grown from
+the one last written at that seat's place by a placement or a round scored is written from it (the tile's field
+put in at its offset, or the new score and chips, with slices of the board last written); any other is written from
+the state, reusing what it still shows as last written for that seat (its shop's cells in the dict's order: a
+placement adds one at the end, or replaces a pair, and only that tile's field is written; its discards and chips,
+grown by their new elements) and joined once; a seat's hand, reputation cards and returned cards are kept (and joined as one piece) while they are
 unchanged. Tests compare the bytes with the dict views on random games of every variant, in copies and determinized
 worlds too.
 
@@ -236,6 +238,11 @@ class _SeatBoard:
         self.boards: list[_Board] = [_Board(b"", 0, 0, b"", -1, -1) for _ in range(_BOARDS_KEPT)]
         #: where the next board written goes in the ring
         self.next = 0
+        #: the board last written here (`written`, for the board token `written_token`; -1 when its shop is not kept)
+        #: and where its shop's fields start in its Player fields (`shop_at`): a placement grows it (`_grown_board`)
+        self.written = self.board
+        self.written_token = -1
+        self.shop_at = 0
 
 
 class _Last:
@@ -522,7 +529,7 @@ def _public(state: MerchantsState) -> bytes:
         if seat_board.token == token:
             board = seat_board.board
         else:
-            board = _find_board(seat_board, index, player, token, hand, reputation)
+            board = _find_board(state, seat_board, index, player, token, hand, reputation)
             seat_board.token = token
             seat_board.board = board
         if board.hand != hand or board.reputation != reputation:
@@ -660,18 +667,167 @@ def _optional_text_field(fields: dict[str, bytes], field_key: bytes, text: str) 
     return field
 
 
-def _find_board(seat_board: _SeatBoard, seat: Seat, player: PlayerState, token: int, hand: int, reputation: int) -> _Board:
-    """The board of `token` at a seat's place: one kept in its ring, else written (and kept there)."""
+def _find_board(
+    state: MerchantsState, seat_board: _SeatBoard, seat: Seat, player: PlayerState, token: int, hand: int, reputation: int
+) -> _Board:
+    """The board of `token` at a seat's place: one kept in its ring, else written (and kept there): grown from the
+    board last written here where the engine records that a placement or a round scored made it from that one
+    (`MerchantsState.grown_from`), else written from the state."""
     tokens = seat_board.tokens
     for index in range(_BOARDS_KEPT):
         if tokens[index] == token:
             return seat_board.boards[index]
     slot = seat_board.next
-    board = seat_board.boards[slot]  # the oldest: never the board last shown (the ring holds more than one)
-    _board(seat, player, hand, reputation, board)
+    board = seat_board.boards[slot]  # the oldest: never the board last written (the ring holds more than one)
+    written = seat_board.written_token
+    seat_board.written_token = -1  # until a board is written in full below (what is kept may change on the way)
+    grown = False
+    if 0 <= seat < len(state.grown_from) and seat < 16:
+        parent = state.grown_from[seat]
+        if isinstance(parent, int) and parent == written:
+            cell = state.grown_cells[seat]
+            if isinstance(cell, int):
+                # a round scored: the record names the token it made
+                if cell == token:
+                    grown = _scored_board(seat_board, seat, player, hand, reputation, board)
+            elif state.grown_at == state.public_token:
+                grown = _grown_board(seat_board, seat, player, cell, hand, reputation, board)
+    if grown:
+        seat_board.written_token = token
+    else:
+        shop_at = _board(seat, player, hand, reputation, board)
+        if shop_at >= 0:
+            seat_board.shop_at = shop_at
+            seat_board.written_token = token
+    seat_board.written = board
     tokens[slot] = token
     seat_board.next = slot + 1 if slot + 1 < _BOARDS_KEPT else 0
     return board
+
+
+def _grown_board(
+    seat_board: _SeatBoard, seat: Seat, player: PlayerState, cell: object, hand: int, reputation: int, board: _Board
+) -> bool:
+    """`board` written as the board last written at the seat's place (`seat_board.written`, whose shop and discards
+    `_SHOPS` and `_RESTS` keep) with the tile the engine placed at `cell` (a new square, or a tile replaced and
+    discarded): its field put in at its offset, and the discarded tile's after the discards, in one join of slices
+    of the board last written (no pass over the shop, no list compared). False (nothing changed) where the shop is
+    not the one it grew from by that cell."""
+    row, col = cast(tuple[int, int], cell)  # `cell` itself stays the shop's key object (kept: compared by identity)
+    if not (-_REACH <= row <= _REACH and -_REACH <= col <= _REACH):
+        return False
+    shop = cast(dict[object, object], player.shop)
+    placed = shop.get(cell)
+    if placed is None:
+        return False
+    kept = _SHOPS[seat]
+    square = (row + _REACH) * _SQUARES + col + _REACH
+    order = kept.order
+    fields = kept.fields
+    count = len(order)
+    # the square's place in (row, col) order, and the offset of its field in the shop's fields
+    at = 0
+    offset = 0
+    while at < count and order[at] < square:
+        offset += len(fields[at])
+        at += 1
+    replacing = at < count and order[at] == square
+    if len(shop) != len(kept.cells) + (0 if replacing else 1):
+        return False
+    field = _placed(placed, row, col)
+    last = seat_board.written
+    whole = last.whole
+    start = last.start
+    front_end = start + last.front
+    split = start + seat_board.shop_at + offset
+    counts = _counts(hand, reputation)
+    final = last.final
+    if replacing:
+        rest = _RESTS[seat]
+        kept_discards = rest.discards
+        discards = player.discards
+        if len(discards) != len(kept_discards.texts) + 1:
+            return False
+        old = discards[len(discards) - 1]
+        element = _DISCARDS.get(old)
+        if element is None:
+            element = _element(_DISCARDS, P_DISCARDS, old)
+        old_field = fields[at]
+        discards_end = start + seat_board.shop_at + kept.size + len(kept_discards.written)
+        front = last.front + len(field) - len(old_field) + len(element)
+        size = front + len(counts) + len(final)
+        board_head = _BOARD_HEADS[size] if size < 1024 else SEATS + varint(size)
+        board.whole = b"".join([
+            board_head, whole[start:split], field, whole[split + len(old_field):discards_end], element,
+            whole[discards_end:front_end], counts, final,
+        ])
+        # the shop and discards kept as the board now shows them
+        squares = kept.squares
+        index = 0
+        while squares[index] != square:
+            index += 1
+        kept.pairs[index] = placed
+        kept.size += len(field) - len(old_field)
+        fields[at] = field
+        kept_discards.texts.append(old)
+        kept_discards.written = kept_discards.written + element
+        kept_discards.empty = False
+        rest.size += len(element)
+    else:
+        front = last.front + len(field)
+        size = front + len(counts) + len(final)
+        board_head = _BOARD_HEADS[size] if size < 1024 else SEATS + varint(size)
+        board.whole = b"".join([board_head, whole[start:split], field, whole[split:front_end], counts, final])
+        order.insert(at, square)
+        fields.insert(at, field)
+        kept.size += len(field)
+        kept.cells.append(cell)
+        kept.pairs.append(placed)
+        kept.squares.append(square)
+    board.start = len(board_head)
+    board.front = front
+    board.final = final
+    board.hand = hand
+    board.reputation = reputation
+    return True
+
+
+def _scored_board(seat_board: _SeatBoard, seat: Seat, player: PlayerState, hand: int, reputation: int, board: _Board) -> bool:
+    """`board` written as the board last written at the seat's place after a round scored (the engine's record): its
+    new score, its shop and discards as one slice of the board last written, its chips as `_rest` brings them up to
+    date (a chip used: one grown by it, the unused ones written again). False where the shop or discards changed."""
+    kept = _SHOPS[seat]
+    rest = _RESTS[seat]
+    if len(player.shop) != len(kept.cells):
+        return False
+    discards = rest.discards.written
+    last = seat_board.written
+    start = last.start
+    shop_start = start + seat_board.shop_at
+    shop_end = shop_start + kept.size + len(discards)
+    _rest(seat, player)
+    if rest.discards.written is not discards:
+        return False
+    score = player.score
+    seat_field = _PLAYER_SEATS[seat]
+    score_field = _SCORES[score] if 0 <= score < 1024 else varint_field(P_SCORE, score)
+    counts = _counts(hand, reputation)
+    final = last.final
+    unused = rest.unused_written
+    chips = rest.chips_written
+    front = len(seat_field) + len(score_field) + shop_end - shop_start + len(unused) + len(chips)
+    size = front + len(counts) + len(final)
+    board_head = _BOARD_HEADS[size] if size < 1024 else SEATS + varint(size)
+    board.whole = b"".join([
+        board_head, seat_field, score_field, last.whole[shop_start:shop_end], unused, chips, counts, final,
+    ])
+    board.start = len(board_head)
+    board.front = front
+    board.final = final
+    board.hand = hand
+    board.reputation = reputation
+    seat_board.shop_at = len(seat_field) + len(score_field)
+    return True
 
 
 def _counts(hand: int, reputation: int) -> bytes:
@@ -704,9 +860,10 @@ def _rewrite_counts(board: _Board, hand: int, reputation: int) -> None:
     board.reputation = reputation
 
 
-def _board(seat: Seat, player: PlayerState, hand: int, reputation: int, board: _Board) -> None:
+def _board(seat: Seat, player: PlayerState, hand: int, reputation: int, board: _Board) -> int:
     """Seat `seat`'s View field 10 (its Player fields 1-9) with `hand` and `reputation` as its fields 7 and 8, written
-    into `board`: each part as last written for the seat where it is unchanged, joined once."""
+    into `board`: each part as last written for the seat where it is unchanged, joined once. Returns where the shop's
+    fields start in its Player fields, or -1 where its shop is not kept (written apart)."""
     score = player.score
     seat_field = _PLAYER_SEATS[seat] if 0 <= seat < 1024 else varint_field(P_SEAT, seat)
     score_field = _SCORES[score] if 0 <= score < 1024 else varint_field(P_SCORE, score)
@@ -742,6 +899,7 @@ def _board(seat: Seat, player: PlayerState, hand: int, reputation: int, board: _
     board.final = tail
     board.hand = hand
     board.reputation = reputation
+    return len(seat_field) + len(score_field) if shop.cells or not fields else -1
 
 
 #: View field 10's key and length, by length
