@@ -172,6 +172,16 @@ def _int32(value: object) -> int | None:
     return number if -_INT32 <= number < _INT32 else None
 
 
+def _sequence_field(sequence: int) -> bytes:
+    """An arena Event's sequence number field (none for 0)."""
+    return _SEQUENCES[sequence] if 0 <= sequence < 4 * _TABLE_SIZE else EVENT_SEQUENCE + varint(sequence)
+
+
+def _event_head(size: int) -> bytes:
+    """DecisionRequest field 5's key and length, for a field of `size` bytes."""
+    return _EVENT_HEADS[size] if size < 1024 else REQUEST_EVENT + varint(size)
+
+
 def _written(sequence: int, kind: _Kind, body: list[bytes]) -> tuple[bytes, int]:
     """DecisionRequest's field 5 holding an arena Event of `kind` under `sequence` (none when 0), its data the Event
     message whose oneof field holds the fields `body`; and where its tail (kind and data) starts."""
@@ -180,9 +190,8 @@ def _written(sequence: int, kind: _Kind, body: list[bytes]) -> tuple[bytes, int]
         size += len(part)
     header = kind.header(size)
     tail_size = len(header) + size
-    sequence_field = _SEQUENCES[sequence] if 0 <= sequence < 4 * _TABLE_SIZE else EVENT_SEQUENCE + varint(sequence)
-    size = tail_size + len(sequence_field)
-    whole = b"".join([_EVENT_HEADS[size] if size < 1024 else REQUEST_EVENT + varint(size), sequence_field, header, *body])
+    sequence_field = _sequence_field(sequence)
+    whole = b"".join([_event_head(tail_size + len(sequence_field)), sequence_field, header, *body])
     return whole, len(whole) - tail_size
 
 
@@ -193,9 +202,8 @@ def _joined(parts: list[bytes], sequence: int, kind: _Kind, body: int) -> tuple[
     if header is None:
         header = kind.header(body)
     tail_size = len(header) + body
-    sequence_field = _SEQUENCES[sequence] if 0 <= sequence < 4 * _TABLE_SIZE else EVENT_SEQUENCE + varint(sequence)
-    size = tail_size + len(sequence_field)
-    parts[0] = _EVENT_HEADS[size] if size < 1024 else REQUEST_EVENT + varint(size)
+    sequence_field = _sequence_field(sequence)
+    parts[0] = _event_head(tail_size + len(sequence_field))
     parts[1] = sequence_field
     parts[2] = header
     whole = b"".join(parts)
@@ -204,10 +212,9 @@ def _joined(parts: list[bytes], sequence: int, kind: _Kind, body: int) -> tuple[
 
 def _with_sequence(sequence: int, tail: bytes) -> bytes:
     """DecisionRequest's field 5 holding an arena Event under `sequence` (none when 0), from its tail (three short
-    pieces: two concatenations cost less than a list and its join)."""
-    sequence_field = _SEQUENCES[sequence] if 0 <= sequence < 4 * _TABLE_SIZE else EVENT_SEQUENCE + varint(sequence)
-    size = len(sequence_field) + len(tail)
-    return (_EVENT_HEADS[size] if size < 1024 else REQUEST_EVENT + varint(size)) + (sequence_field + tail)
+    pieces built in one go: compiled, a bytes format of bytes is one allocation, no list and no join)."""
+    sequence_field = _sequence_field(sequence)
+    return b"%b%b%b" % (_event_head(len(sequence_field) + len(tail)), sequence_field, tail)
 
 
 def _small_tail(kind: _Kind, first: int, second: int, third: int) -> bytes:
@@ -253,30 +260,40 @@ def _placed(data: dict[str, Any], sequence: int) -> tuple[bytes, int]:
     seat_field = _INT1[seat] if seat < _TABLE_SIZE else varint_field(_KEY1, seat)
     tile_field = _text(_TEXTS2, _STRING2, cast(str, tile))
     mode_field = _text(_TEXTS6, _STRING6, cast(str, mode))
-    if -_REACH <= row <= _REACH and -_REACH <= col <= _REACH and rotation < 360 and rotation % 90 == 0:
-        # a shop's square and a quarter turn: row, col and rotation as one piece (two fewer in the join)
-        place_field = _SQUARE_FIELDS[((row + _REACH) * _SQUARES + col + _REACH) * 4 + rotation // 90]
-        body = len(seat_field) + len(tile_field) + len(place_field) + len(mode_field)
-        parts = [b"", b"", b"", seat_field, tile_field, place_field, mode_field]
-    else:
+    discarded_field = b"" if discarded is None else _discarded_field(cast(str, discarded))
+    if not (-_REACH <= row <= _REACH and -_REACH <= col <= _REACH and rotation < 360 and rotation % 90 == 0):
         row_field = _INT3[row] if 0 <= row < _TABLE_SIZE else _NEGATIVE3[-row - 1] if -64 <= row < 0 else varint_field(_KEY3, row)
         col_field = _INT4[col] if 0 <= col < _TABLE_SIZE else _NEGATIVE4[-col - 1] if -64 <= col < 0 else varint_field(_KEY4, col)
         rotation_field = _INT5[rotation] if rotation < _TABLE_SIZE else varint_field(_KEY5, rotation)
-        body = len(seat_field) + len(tile_field) + len(row_field) + len(col_field) + len(rotation_field) + len(mode_field)
-        parts = [b"", b"", b"", seat_field, tile_field, row_field, col_field, rotation_field, mode_field]
-    if discarded is not None:
-        discarded_field = _DISCARDED.get(cast(str, discarded))
-        if discarded_field is None:
-            discarded_field = optional_string_field(_STRING7, cast(str, discarded))
-            if len(_DISCARDED) < 4096:
-                _DISCARDED[cast(str, discarded)] = discarded_field
-        parts.append(discarded_field)
-        body += len(discarded_field)
-    return _joined(parts, sequence, _E_PLACED, body)
+        return _written(sequence, _E_PLACED, [seat_field, tile_field, row_field, col_field, rotation_field, mode_field, discarded_field])
+    # a shop's square and a quarter turn: row, col and rotation as one piece; the field built in one go from its seven
+    # pieces (compiled, a bytes format of bytes is one allocation: no list, no join)
+    place_field = _SQUARE_FIELDS[((row + _REACH) * _SQUARES + col + _REACH) * 4 + rotation // 90]
+    body = len(seat_field) + len(tile_field) + len(place_field) + len(mode_field) + len(discarded_field)
+    header = _E_PLACED.headers.get(body)
+    if header is None:
+        header = _E_PLACED.header(body)
+    tail_size = len(header) + body
+    sequence_field = _sequence_field(sequence)
+    whole = b"%b%b%b%b%b%b%b%b" % (
+        _event_head(tail_size + len(sequence_field)), sequence_field, header, seat_field, tile_field, place_field,
+        mode_field, discarded_field,
+    )
+    return whole, len(whole) - tail_size
 
 
 #: Placed.discarded (optional: written for "" too) -> its field
 _DISCARDED: Final[dict[str, bytes]] = {}
+
+
+def _discarded_field(discarded: str) -> bytes:
+    """Placed.discarded's field (optional: written for "" too), kept by text."""
+    field = _DISCARDED.get(discarded)
+    if field is None:
+        field = optional_string_field(_STRING7, discarded)
+        if len(_DISCARDED) < 4096:
+            _DISCARDED[discarded] = field
+    return field
 #: a shop's squares lie within this many rows and columns of its first tile's (shop.MAX_SIDE - 1)
 _REACH: Final = 3
 _SQUARES: Final = 2 * _REACH + 1
