@@ -17,6 +17,7 @@ from typing import Any, Final, cast
 from b99.games import merchants_pb2 as pb
 
 from referee.engine import Event
+from referee.games.merchants.state import _event, _hand_drawn_event, _hand_passed_event, _hand_tiles_event, _placed_event
 from referee.wire import (
     ANY_TYPE_URL,
     ANY_VALUE,
@@ -26,6 +27,7 @@ from referee.wire import (
     REQUEST_EVENT,
     SMALL_VARINTS,
     TYPE_URL_PREFIX,
+    built_entry,
     key,
     message_field,
     optional_string_field,
@@ -34,6 +36,12 @@ from referee.wire import (
     varint_field,
 )
 
+#: the engine's builders of deferred events whose arguments `_write_built` writes from (final names: compared by identity)
+_PLACED_EVENT: Final[object] = _placed_event
+_HAND_PASSED_EVENT: Final[object] = _hand_passed_event
+_HAND_TILES_EVENT: Final[object] = _hand_tiles_event
+_HAND_DRAWN_EVENT: Final[object] = _hand_drawn_event
+_EVENT_BUILDER: Final[object] = _event
 #: an Any's type URL field of a Merchants of B99 Event, and its value's key
 _URL_VALUE: Final = string_field(ANY_TYPE_URL, TYPE_URL_PREFIX + pb.Event.DESCRIPTOR.full_name) + ANY_VALUE
 _UINT32: Final = 1 << 32
@@ -245,22 +253,36 @@ def _small_tail(kind: _Kind, first: int, second: int, third: int) -> bytes:
 def _placed(data: dict[str, Any], sequence: int) -> tuple[bytes, int]:
     """A Placed event's field (seat, tile, row, col, rotation, mode, discarded), or (b"", -1) where the data are not the
     engine's."""
-    seat = _uint(data.get("seat"))
+    seat = data.get("seat")
     tile = data.get("tile")
-    row = _int32(data.get("row"))
-    col = _int32(data.get("col"))
-    rotation = _uint(data.get("rotation"))
+    row = data.get("row")
+    col = data.get("col")
+    rotation = data.get("rotation")
     mode = data.get("mode")
     discarded = data.get("discarded")
     if (
-        seat < 0 or type(tile) is not str or row is None or col is None or rotation < 0 or type(mode) is not str
+        type(seat) is not int or type(tile) is not str or type(row) is not int or type(col) is not int
+        or type(rotation) is not int or type(mode) is not str
         or len(data) != (6 if discarded is None else 7) or (discarded is not None and type(discarded) is not str)
     ):
         return b"", -1
+    return _placed_fields(
+        cast(int, seat), cast(str, tile), cast(int, row), cast(int, col), cast(int, rotation), cast(str, mode),
+        cast("str | None", discarded), sequence,
+    )
+
+
+def _placed_fields(
+    seat: int, tile: str, row: int, col: int, rotation: int, mode: str, discarded: str | None, sequence: int
+) -> tuple[bytes, int]:
+    """`_placed` from the placement's values (its data's, or the arguments its Event was built from), or (b"", -1)
+    where a number is out of its field's range."""
+    if not (0 <= seat < _UINT32 and -_INT32 <= row < _INT32 and -_INT32 <= col < _INT32 and 0 <= rotation < _UINT32):
+        return b"", -1
     seat_field = _INT1[seat] if seat < _TABLE_SIZE else varint_field(_KEY1, seat)
-    tile_field = _text(_TEXTS2, _STRING2, cast(str, tile))
-    mode_field = _text(_TEXTS6, _STRING6, cast(str, mode))
-    discarded_field = b"" if discarded is None else _discarded_field(cast(str, discarded))
+    tile_field = _text(_TEXTS2, _STRING2, tile)
+    mode_field = _text(_TEXTS6, _STRING6, mode)
+    discarded_field = b"" if discarded is None else _discarded_field(discarded)
     if not (-_REACH <= row <= _REACH and -_REACH <= col <= _REACH and rotation < 360 and rotation % 90 == 0):
         row_field = _INT3[row] if 0 <= row < _TABLE_SIZE else _NEGATIVE3[-row - 1] if -64 <= row < 0 else varint_field(_KEY3, row)
         col_field = _INT4[col] if 0 <= col < _TABLE_SIZE else _NEGATIVE4[-col - 1] if -64 <= col < 0 else varint_field(_KEY4, col)
@@ -376,12 +398,75 @@ def _round_scored_body(data: dict[str, Any]) -> list[bytes] | None:
 
 def write_event(event: Event, sequence: int) -> tuple[bytes, int]:
     """An event of a kind written here as DecisionRequest's field 5 under `sequence` and where its tail starts, or
-    (b"", -1) where it is left to the shared writer."""
-    data = event.data
+    (b"", -1) where it is left to the shared writer. An event the requests have just built from the log's deferred
+    entry (`referee.wire.built_entry`: found by the very Event) is written from its builder's arguments, with no read
+    of its kind and data (a placement's seven values, a hand passed on's three numbers)."""
+    entry = built_entry(event)
+    if len(entry):
+        written = _write_built(event, entry, sequence)
+        if written[1] >= 0:
+            return written
+    return _write_data(event.kind, event.data, sequence)
+
+
+def _write_built(event: Event, entry: tuple[Any, ...], sequence: int) -> tuple[bytes, int]:
+    """`write_event` for an event built from the deferred entry `(build, arguments...)` (the engine's builders in
+    referee/games/merchants/state.py make its data from these arguments alone), or (b"", -1) where the entry is not
+    one written here or its numbers are out of range (then the event is written from its data)."""
+    build = entry[0]
+    count = len(entry)
+    if build is _PLACED_EVENT and count == 8:  # (seat, tile, row, col, rotation, mode, discarded)
+        return _placed_fields(entry[1], entry[2], entry[3], entry[4], entry[5], entry[6], entry[7], sequence)
+    if build is _HAND_PASSED_EVENT and count == 4:  # (from_seat, to_seat, count)
+        first: int = entry[1]
+        second: int = entry[2]
+        third: int = entry[3]
+        if 0 <= first < _TABLE_SIZE and 0 <= second < _TABLE_SIZE and 0 <= third < _TABLE_SIZE:
+            return _small_written(sequence, _small_tail(_E_HAND_PASSED, first, second, third))
+    elif build is _HAND_TILES_EVENT and count == 4:  # (seat, from_seat, tiles): the data hold the tiles sorted
+        seat: int = entry[1]
+        data = event.data
+        if 0 <= seat < _UINT32 and type(data) is dict:
+            return _hand_tiles(seat, entry[2], cast(dict[str, Any], data).get("tiles"), sequence)
+    elif build is _HAND_DRAWN_EVENT and count == 3:  # (seat, count)
+        first = entry[1]
+        second = entry[2]
+        if 0 <= first < _TABLE_SIZE and 0 <= second < _TABLE_SIZE:
+            return _small_written(sequence, _small_tail(_E_HAND_DRAWN, first, second, -1))
+    elif build is _EVENT_BUILDER and count >= 3:  # (kind, data, audience): the Event's own kind and data objects
+        return _write_data(entry[1], entry[2], sequence)
+    return b"", -1
+
+
+def _small_written(sequence: int, tail: bytes) -> tuple[bytes, int]:
+    """The field of an event whose tail is `tail`, and where that tail starts."""
+    whole = _with_sequence(sequence, tail)
+    return whole, len(whole) - len(tail)
+
+
+def _hand_tiles(seat: int, from_seat: object, tiles: object, sequence: int) -> tuple[bytes, int]:
+    """A HandTiles event's field (seat, its tiles, and who passed them on where `from_seat` is not None), or
+    (b"", -1) where the tiles are not a list of strings or `from_seat` is not a uint32."""
+    seat_field = _INT1[seat] if seat < _TABLE_SIZE else varint_field(_KEY1, seat)
+    parts = [b"", b"", b"", seat_field]
+    if not _list_elements(_ELEMENTS2, _STRING2, tiles, parts):
+        return b"", -1
+    if from_seat is not None:
+        giver = _uint(from_seat)
+        if giver < 0:
+            return b"", -1
+        parts.append(_FROM_SEATS[giver] if giver < _TABLE_SIZE else _KEY3 + varint(giver))
+    fields_size = 0
+    for part in parts:
+        fields_size += len(part)
+    return _joined(parts, sequence, _E_HAND_TILES, fields_size)
+
+
+def _write_data(kind: str, data: object, sequence: int) -> tuple[bytes, int]:
+    """`write_event` from an event's kind and data."""
     if type(data) is not dict:
         return b"", -1
     fields = cast(dict[str, Any], data)
-    kind = event.kind
     size = len(fields)
     if kind == "placed":
         return _placed(fields, sequence)
@@ -398,19 +483,7 @@ def write_event(event: Event, sequence: int) -> tuple[bytes, int]:
         from_seat = fields.get("from_seat")
         if seat < 0 or size != (2 if from_seat is None else 3):
             return b"", -1
-        seat_field = _INT1[seat] if seat < _TABLE_SIZE else varint_field(_KEY1, seat)
-        parts = [b"", b"", b"", seat_field]
-        if not _list_elements(_ELEMENTS2, _STRING2, fields.get("tiles"), parts):
-            return b"", -1
-        if from_seat is not None:
-            giver = _uint(from_seat)
-            if giver < 0:
-                return b"", -1
-            parts.append(_FROM_SEATS[giver] if giver < _TABLE_SIZE else _KEY3 + varint(giver))
-        fields_size = 0
-        for part in parts:
-            fields_size += len(part)
-        return _joined(parts, sequence, _E_HAND_TILES, fields_size)
+        return _hand_tiles(seat, from_seat, fields.get("tiles"), sequence)
     elif kind == "hand_drawn" or kind == "reputation_drawn":
         first = _uint(fields.get("seat"))
         second = _uint(fields.get("count"))
@@ -451,5 +524,4 @@ def write_event(event: Event, sequence: int) -> tuple[bytes, int]:
         return _written(sequence, _E_SOLO_REMOVED, body)
     else:
         return b"", -1
-    whole = _with_sequence(sequence, tail)
-    return whole, len(whole) - len(tail)
+    return _small_written(sequence, tail)
