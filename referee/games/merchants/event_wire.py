@@ -288,7 +288,7 @@ def _placed_fields(
         col_field = _INT4[col] if 0 <= col < _TABLE_SIZE else _NEGATIVE4[-col - 1] if -64 <= col < 0 else varint_field(_KEY4, col)
         rotation_field = _INT5[rotation] if rotation < _TABLE_SIZE else varint_field(_KEY5, rotation)
         return _written(sequence, _E_PLACED, [seat_field, tile_field, row_field, col_field, rotation_field, mode_field, discarded_field])
-    # a shop's square and a quarter turn: row, col and rotation as one piece; the field built in one go from its seven
+    # a shop's square and a quarter turn: row, col and rotation as one piece; the field built in one go from its eight
     # pieces (compiled, a bytes format of bytes is one allocation: no list, no join)
     place_field = _SQUARE_FIELDS[((row + _REACH) * _SQUARES + col + _REACH) * 4 + rotation // 90]
     body = len(seat_field) + len(tile_field) + len(place_field) + len(mode_field) + len(discarded_field)
@@ -316,6 +316,8 @@ def _discarded_field(discarded: str) -> bytes:
         if len(_DISCARDED) < 4096:
             _DISCARDED[discarded] = field
     return field
+
+
 #: a shop's squares lie within this many rows and columns of its first tile's (shop.MAX_SIDE - 1)
 _REACH: Final = 3
 _SQUARES: Final = 2 * _REACH + 1
