@@ -69,9 +69,10 @@ def seat_events(state: GameState, seat: Seat, start: int) -> list[tuple[int, Eve
                 offset += 1
             return visible
     new = items[start:]
+    built: list[tuple[Any, ...]] = _NONE_BUILT
     for entry in new:
         if type(entry) is tuple:
-            _build_deferred(log, items)
+            built = _build_deferred(log, items, start)
             new = items[start:]
             break
     positions = _POSITIONS
@@ -104,7 +105,7 @@ def seat_events(state: GameState, seat: Seat, start: int) -> list[tuple[int, Eve
             public = False
             if seat in audience:
                 visible.append(pair)
-    shared = SeatEvents(start, end, pairs, new, audiences, public, kept.hits > 0)
+    shared = SeatEvents(start, end, pairs, new, audiences, public, kept.hits > 0, built)
     written = kept.written
     if written is not None:
         # the fields the last entries' wire wrote for the entries of this log both hold (the same Event objects at the
@@ -125,10 +126,12 @@ def seat_events(state: GameState, seat: Seat, start: int) -> list[tuple[int, Eve
     return visible
 
 
-def _build_deferred(log: Any, items: list[Any]) -> None:  # noqa: ANN401 - an EventLog, read as its slots
+def _build_deferred(log: Any, items: list[Any], start: int) -> list[tuple[Any, ...]]:  # noqa: ANN401 - an EventLog
     """`EventLog._events` compiled: every deferred entry of the log, `(build, arguments...)`, built into its Event in
-    place (a log sharing the entries sees the same Events)."""
+    place (a log sharing the entries sees the same Events); the entries from `start` on, by position (`()` where there
+    was none to build), for the game's writer (`SeatEvents.built`)."""
     size = len(items)
+    built: list[tuple[Any, ...]] = [()] * (size - start) if size > start else []
     for index in range(log._built, size):
         item = items[index]
         if type(item) is tuple:
@@ -146,7 +149,14 @@ def _build_deferred(log: Any, items: list[Any]) -> None:  # noqa: ANN401 - an Ev
                 items[index] = build(entry[1])
             else:
                 items[index] = build(*entry[1:])
+            if index >= start:
+                built[index - start] = entry
     log._built = size
+    return built
+
+
+#: what `SeatEvents.built` holds where no entry was built by the read (never changed)
+_NONE_BUILT: Final[list[tuple[Any, ...]]] = []
 
 
 #: the log positions 0..4095 as int objects

@@ -431,6 +431,7 @@ class GameWire:
             if 0 <= at < count and known[at] is event:
                 field = fields[at]
                 if len(field) == 0:
+                    shared.writing = at  # the game's writer finds the event's deferred entry there (`built_entry`)
                     if at_once:  # every seat is sent these at once: nobody will ask the run later
                         field = self._event_whole(sequence, event)[0]
                     else:
@@ -691,10 +692,16 @@ class SeatEvents:
 
     `written` (`SeatEventFields`, `GameWire.events_into`): per entry, its DecisionRequest field 5 under its position as
     one wire wrote it, for the next seat sent the same event under the same number.
+
+    `built`: per entry, the log's deferred entry `(build, arguments...)` its Event was built from by this read (`()`
+    where it was built before, or was never deferred), and `writing`, the entry whose field `events_into` is having
+    written: a game's event writer finds the deferred entry of the event it is asked for there (`built_entry`) and
+    may write it from its builder's arguments instead of reading its kind and data back.
     """
 
     def __init__(
-        self, start: int, end: int, pairs: list[Any], events: list[Any], audiences: list[Any], public: bool, at_once: bool
+        self, start: int, end: int, pairs: list[Any], events: list[Any], audiences: list[Any], public: bool, at_once: bool,
+        built: list[tuple[Any, ...]],
     ) -> None:
         self.start = start
         self.end = end
@@ -702,6 +709,8 @@ class SeatEvents:
         self.events = events
         self.audiences = audiences
         self.public = public
+        self.built = built
+        self.writing = -1
         self.written: SeatEventFields | None = None
         #: seats that took their events from here after the first (a guess of what the next entries will see: where
         #: none did, the next seats are given plain lists for a while, `plain_left` more)
@@ -723,7 +732,19 @@ class SeatEventFields:
 #: requests given plain lists of events after entries no other seat took (`SeatEvents.plain_left`)
 PLAIN_REQUESTS: Final = 16
 #: the entries of a log the last seat was given (`SeatEvents`), replaced whole (one slot: a thread reads its own)
-LAST_EVENTS: Final[list[SeatEvents]] = [SeatEvents(0, 0, [], [], [], True, False)]
+LAST_EVENTS: Final[list[SeatEvents]] = [SeatEvents(0, 0, [], [], [], True, False, [])]
+
+
+def built_entry(event: object) -> tuple[Any, ...]:
+    """The deferred entry `(build, arguments...)` the last seat's entries say this very Event was built from, where
+    it is the entry `events_into` is having written (`SeatEvents.writing`), else (). The kept entries hold their
+    Events alive, so no other object has that address: what is found is what that Event was made from, whichever
+    thread last replaced the entries."""
+    kept = LAST_EVENTS[0]
+    at = kept.writing
+    if 0 <= at < len(kept.built) and kept.events[at] is event:
+        return kept.built[at]
+    return ()
 
 
 #: a run's entry for a number no request has held yet (no object has the id -1)

@@ -17,6 +17,7 @@ from typing import Any, Final, cast
 from b99.games import merchants_pb2 as pb
 
 from referee.engine import Event
+from referee.games.merchants.state import _event, _hand_drawn_event, _hand_passed_event, _hand_tiles_event, _placed_event
 from referee.wire import (
     ANY_TYPE_URL,
     ANY_VALUE,
@@ -26,6 +27,7 @@ from referee.wire import (
     REQUEST_EVENT,
     SMALL_VARINTS,
     TYPE_URL_PREFIX,
+    built_entry,
     key,
     message_field,
     optional_string_field,
@@ -34,6 +36,12 @@ from referee.wire import (
     varint_field,
 )
 
+#: the engine's builders of deferred events whose arguments `_write_built` writes from (final names: compared by identity)
+_PLACED_EVENT: Final[object] = _placed_event
+_HAND_PASSED_EVENT: Final[object] = _hand_passed_event
+_HAND_TILES_EVENT: Final[object] = _hand_tiles_event
+_HAND_DRAWN_EVENT: Final[object] = _hand_drawn_event
+_EVENT_BUILDER: Final[object] = _event
 #: an Any's type URL field of a Merchants of B99 Event, and its value's key
 _URL_VALUE: Final = string_field(ANY_TYPE_URL, TYPE_URL_PREFIX + pb.Event.DESCRIPTOR.full_name) + ANY_VALUE
 _UINT32: Final = 1 << 32
@@ -172,6 +180,16 @@ def _int32(value: object) -> int | None:
     return number if -_INT32 <= number < _INT32 else None
 
 
+def _sequence_field(sequence: int) -> bytes:
+    """An arena Event's sequence number field (none for 0)."""
+    return _SEQUENCES[sequence] if 0 <= sequence < 4 * _TABLE_SIZE else EVENT_SEQUENCE + varint(sequence)
+
+
+def _event_head(size: int) -> bytes:
+    """DecisionRequest field 5's key and length, for a field of `size` bytes."""
+    return _EVENT_HEADS[size] if size < 1024 else REQUEST_EVENT + varint(size)
+
+
 def _written(sequence: int, kind: _Kind, body: list[bytes]) -> tuple[bytes, int]:
     """DecisionRequest's field 5 holding an arena Event of `kind` under `sequence` (none when 0), its data the Event
     message whose oneof field holds the fields `body`; and where its tail (kind and data) starts."""
@@ -180,9 +198,8 @@ def _written(sequence: int, kind: _Kind, body: list[bytes]) -> tuple[bytes, int]
         size += len(part)
     header = kind.header(size)
     tail_size = len(header) + size
-    sequence_field = _SEQUENCES[sequence] if 0 <= sequence < 4 * _TABLE_SIZE else EVENT_SEQUENCE + varint(sequence)
-    size = tail_size + len(sequence_field)
-    whole = b"".join([_EVENT_HEADS[size] if size < 1024 else REQUEST_EVENT + varint(size), sequence_field, header, *body])
+    sequence_field = _sequence_field(sequence)
+    whole = b"".join([_event_head(tail_size + len(sequence_field)), sequence_field, header, *body])
     return whole, len(whole) - tail_size
 
 
@@ -193,9 +210,8 @@ def _joined(parts: list[bytes], sequence: int, kind: _Kind, body: int) -> tuple[
     if header is None:
         header = kind.header(body)
     tail_size = len(header) + body
-    sequence_field = _SEQUENCES[sequence] if 0 <= sequence < 4 * _TABLE_SIZE else EVENT_SEQUENCE + varint(sequence)
-    size = tail_size + len(sequence_field)
-    parts[0] = _EVENT_HEADS[size] if size < 1024 else REQUEST_EVENT + varint(size)
+    sequence_field = _sequence_field(sequence)
+    parts[0] = _event_head(tail_size + len(sequence_field))
     parts[1] = sequence_field
     parts[2] = header
     whole = b"".join(parts)
@@ -204,10 +220,9 @@ def _joined(parts: list[bytes], sequence: int, kind: _Kind, body: int) -> tuple[
 
 def _with_sequence(sequence: int, tail: bytes) -> bytes:
     """DecisionRequest's field 5 holding an arena Event under `sequence` (none when 0), from its tail (three short
-    pieces: two concatenations cost less than a list and its join)."""
-    sequence_field = _SEQUENCES[sequence] if 0 <= sequence < 4 * _TABLE_SIZE else EVENT_SEQUENCE + varint(sequence)
-    size = len(sequence_field) + len(tail)
-    return (_EVENT_HEADS[size] if size < 1024 else REQUEST_EVENT + varint(size)) + (sequence_field + tail)
+    pieces built in one go: compiled, a bytes format of bytes is one allocation, no list and no join)."""
+    sequence_field = _sequence_field(sequence)
+    return b"%b%b%b" % (_event_head(len(sequence_field) + len(tail)), sequence_field, tail)
 
 
 def _small_tail(kind: _Kind, first: int, second: int, third: int) -> bytes:
@@ -238,45 +253,71 @@ def _small_tail(kind: _Kind, first: int, second: int, third: int) -> bytes:
 def _placed(data: dict[str, Any], sequence: int) -> tuple[bytes, int]:
     """A Placed event's field (seat, tile, row, col, rotation, mode, discarded), or (b"", -1) where the data are not the
     engine's."""
-    seat = _uint(data.get("seat"))
+    seat = data.get("seat")
     tile = data.get("tile")
-    row = _int32(data.get("row"))
-    col = _int32(data.get("col"))
-    rotation = _uint(data.get("rotation"))
+    row = data.get("row")
+    col = data.get("col")
+    rotation = data.get("rotation")
     mode = data.get("mode")
     discarded = data.get("discarded")
     if (
-        seat < 0 or type(tile) is not str or row is None or col is None or rotation < 0 or type(mode) is not str
+        type(seat) is not int or type(tile) is not str or type(row) is not int or type(col) is not int
+        or type(rotation) is not int or type(mode) is not str
         or len(data) != (6 if discarded is None else 7) or (discarded is not None and type(discarded) is not str)
     ):
         return b"", -1
+    return _placed_fields(
+        cast(int, seat), cast(str, tile), cast(int, row), cast(int, col), cast(int, rotation), cast(str, mode),
+        cast("str | None", discarded), sequence,
+    )
+
+
+def _placed_fields(
+    seat: int, tile: str, row: int, col: int, rotation: int, mode: str, discarded: str | None, sequence: int
+) -> tuple[bytes, int]:
+    """`_placed` from the placement's values (its data's, or the arguments its Event was built from), or (b"", -1)
+    where a number is out of its field's range."""
+    if not (0 <= seat < _UINT32 and -_INT32 <= row < _INT32 and -_INT32 <= col < _INT32 and 0 <= rotation < _UINT32):
+        return b"", -1
     seat_field = _INT1[seat] if seat < _TABLE_SIZE else varint_field(_KEY1, seat)
-    tile_field = _text(_TEXTS2, _STRING2, cast(str, tile))
-    mode_field = _text(_TEXTS6, _STRING6, cast(str, mode))
-    if -_REACH <= row <= _REACH and -_REACH <= col <= _REACH and rotation < 360 and rotation % 90 == 0:
-        # a shop's square and a quarter turn: row, col and rotation as one piece (two fewer in the join)
-        place_field = _SQUARE_FIELDS[((row + _REACH) * _SQUARES + col + _REACH) * 4 + rotation // 90]
-        body = len(seat_field) + len(tile_field) + len(place_field) + len(mode_field)
-        parts = [b"", b"", b"", seat_field, tile_field, place_field, mode_field]
-    else:
+    tile_field = _text(_TEXTS2, _STRING2, tile)
+    mode_field = _text(_TEXTS6, _STRING6, mode)
+    discarded_field = b"" if discarded is None else _discarded_field(discarded)
+    if not (-_REACH <= row <= _REACH and -_REACH <= col <= _REACH and rotation < 360 and rotation % 90 == 0):
         row_field = _INT3[row] if 0 <= row < _TABLE_SIZE else _NEGATIVE3[-row - 1] if -64 <= row < 0 else varint_field(_KEY3, row)
         col_field = _INT4[col] if 0 <= col < _TABLE_SIZE else _NEGATIVE4[-col - 1] if -64 <= col < 0 else varint_field(_KEY4, col)
         rotation_field = _INT5[rotation] if rotation < _TABLE_SIZE else varint_field(_KEY5, rotation)
-        body = len(seat_field) + len(tile_field) + len(row_field) + len(col_field) + len(rotation_field) + len(mode_field)
-        parts = [b"", b"", b"", seat_field, tile_field, row_field, col_field, rotation_field, mode_field]
-    if discarded is not None:
-        discarded_field = _DISCARDED.get(cast(str, discarded))
-        if discarded_field is None:
-            discarded_field = optional_string_field(_STRING7, cast(str, discarded))
-            if len(_DISCARDED) < 4096:
-                _DISCARDED[cast(str, discarded)] = discarded_field
-        parts.append(discarded_field)
-        body += len(discarded_field)
-    return _joined(parts, sequence, _E_PLACED, body)
+        return _written(sequence, _E_PLACED, [seat_field, tile_field, row_field, col_field, rotation_field, mode_field, discarded_field])
+    # a shop's square and a quarter turn: row, col and rotation as one piece; the field built in one go from its eight
+    # pieces (compiled, a bytes format of bytes is one allocation: no list, no join)
+    place_field = _SQUARE_FIELDS[((row + _REACH) * _SQUARES + col + _REACH) * 4 + rotation // 90]
+    body = len(seat_field) + len(tile_field) + len(place_field) + len(mode_field) + len(discarded_field)
+    header = _E_PLACED.headers.get(body)
+    if header is None:
+        header = _E_PLACED.header(body)
+    tail_size = len(header) + body
+    sequence_field = _sequence_field(sequence)
+    whole = b"%b%b%b%b%b%b%b%b" % (
+        _event_head(tail_size + len(sequence_field)), sequence_field, header, seat_field, tile_field, place_field,
+        mode_field, discarded_field,
+    )
+    return whole, len(whole) - tail_size
 
 
 #: Placed.discarded (optional: written for "" too) -> its field
 _DISCARDED: Final[dict[str, bytes]] = {}
+
+
+def _discarded_field(discarded: str) -> bytes:
+    """Placed.discarded's field (optional: written for "" too), kept by text."""
+    field = _DISCARDED.get(discarded)
+    if field is None:
+        field = optional_string_field(_STRING7, discarded)
+        if len(_DISCARDED) < 4096:
+            _DISCARDED[discarded] = field
+    return field
+
+
 #: a shop's squares lie within this many rows and columns of its first tile's (shop.MAX_SIDE - 1)
 _REACH: Final = 3
 _SQUARES: Final = 2 * _REACH + 1
@@ -359,12 +400,75 @@ def _round_scored_body(data: dict[str, Any]) -> list[bytes] | None:
 
 def write_event(event: Event, sequence: int) -> tuple[bytes, int]:
     """An event of a kind written here as DecisionRequest's field 5 under `sequence` and where its tail starts, or
-    (b"", -1) where it is left to the shared writer."""
-    data = event.data
+    (b"", -1) where it is left to the shared writer. An event the requests have just built from the log's deferred
+    entry (`referee.wire.built_entry`: found by the very Event) is written from its builder's arguments, with no read
+    of its kind and data (a placement's seven values, a hand passed on's three numbers)."""
+    entry = built_entry(event)
+    if len(entry):
+        written = _write_built(event, entry, sequence)
+        if written[1] >= 0:
+            return written
+    return _write_data(event.kind, event.data, sequence)
+
+
+def _write_built(event: Event, entry: tuple[Any, ...], sequence: int) -> tuple[bytes, int]:
+    """`write_event` for an event built from the deferred entry `(build, arguments...)` (the engine's builders in
+    referee/games/merchants/state.py make its data from these arguments alone), or (b"", -1) where the entry is not
+    one written here or its numbers are out of range (then the event is written from its data)."""
+    build = entry[0]
+    count = len(entry)
+    if build is _PLACED_EVENT and count == 8:  # (seat, tile, row, col, rotation, mode, discarded)
+        return _placed_fields(entry[1], entry[2], entry[3], entry[4], entry[5], entry[6], entry[7], sequence)
+    if build is _HAND_PASSED_EVENT and count == 4:  # (from_seat, to_seat, count)
+        first: int = entry[1]
+        second: int = entry[2]
+        third: int = entry[3]
+        if 0 <= first < _TABLE_SIZE and 0 <= second < _TABLE_SIZE and 0 <= third < _TABLE_SIZE:
+            return _small_written(sequence, _small_tail(_E_HAND_PASSED, first, second, third))
+    elif build is _HAND_TILES_EVENT and count == 4:  # (seat, from_seat, tiles): the data hold the tiles sorted
+        seat: int = entry[1]
+        data = event.data
+        if 0 <= seat < _UINT32 and type(data) is dict:
+            return _hand_tiles(seat, entry[2], cast(dict[str, Any], data).get("tiles"), sequence)
+    elif build is _HAND_DRAWN_EVENT and count == 3:  # (seat, count)
+        first = entry[1]
+        second = entry[2]
+        if 0 <= first < _TABLE_SIZE and 0 <= second < _TABLE_SIZE:
+            return _small_written(sequence, _small_tail(_E_HAND_DRAWN, first, second, -1))
+    elif build is _EVENT_BUILDER and count >= 3:  # (kind, data, audience): the Event's own kind and data objects
+        return _write_data(entry[1], entry[2], sequence)
+    return b"", -1
+
+
+def _small_written(sequence: int, tail: bytes) -> tuple[bytes, int]:
+    """The field of an event whose tail is `tail`, and where that tail starts."""
+    whole = _with_sequence(sequence, tail)
+    return whole, len(whole) - len(tail)
+
+
+def _hand_tiles(seat: int, from_seat: object, tiles: object, sequence: int) -> tuple[bytes, int]:
+    """A HandTiles event's field (seat, its tiles, and who passed them on where `from_seat` is not None), or
+    (b"", -1) where the tiles are not a list of strings or `from_seat` is not a uint32."""
+    seat_field = _INT1[seat] if seat < _TABLE_SIZE else varint_field(_KEY1, seat)
+    parts = [b"", b"", b"", seat_field]
+    if not _list_elements(_ELEMENTS2, _STRING2, tiles, parts):
+        return b"", -1
+    if from_seat is not None:
+        giver = _uint(from_seat)
+        if giver < 0:
+            return b"", -1
+        parts.append(_FROM_SEATS[giver] if giver < _TABLE_SIZE else _KEY3 + varint(giver))
+    fields_size = 0
+    for part in parts:
+        fields_size += len(part)
+    return _joined(parts, sequence, _E_HAND_TILES, fields_size)
+
+
+def _write_data(kind: str, data: object, sequence: int) -> tuple[bytes, int]:
+    """`write_event` from an event's kind and data."""
     if type(data) is not dict:
         return b"", -1
     fields = cast(dict[str, Any], data)
-    kind = event.kind
     size = len(fields)
     if kind == "placed":
         return _placed(fields, sequence)
@@ -381,19 +485,7 @@ def write_event(event: Event, sequence: int) -> tuple[bytes, int]:
         from_seat = fields.get("from_seat")
         if seat < 0 or size != (2 if from_seat is None else 3):
             return b"", -1
-        seat_field = _INT1[seat] if seat < _TABLE_SIZE else varint_field(_KEY1, seat)
-        parts = [b"", b"", b"", seat_field]
-        if not _list_elements(_ELEMENTS2, _STRING2, fields.get("tiles"), parts):
-            return b"", -1
-        if from_seat is not None:
-            giver = _uint(from_seat)
-            if giver < 0:
-                return b"", -1
-            parts.append(_FROM_SEATS[giver] if giver < _TABLE_SIZE else _KEY3 + varint(giver))
-        fields_size = 0
-        for part in parts:
-            fields_size += len(part)
-        return _joined(parts, sequence, _E_HAND_TILES, fields_size)
+        return _hand_tiles(seat, from_seat, fields.get("tiles"), sequence)
     elif kind == "hand_drawn" or kind == "reputation_drawn":
         first = _uint(fields.get("seat"))
         second = _uint(fields.get("count"))
@@ -434,5 +526,4 @@ def write_event(event: Event, sequence: int) -> tuple[bytes, int]:
         return _written(sequence, _E_SOLO_REMOVED, body)
     else:
         return b"", -1
-    whole = _with_sequence(sequence, tail)
-    return whole, len(whole) - len(tail)
+    return _small_written(sequence, tail)

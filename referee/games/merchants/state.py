@@ -85,21 +85,20 @@ def _audience(seat: Seat) -> frozenset[Seat]:
 
 #: an Event made without its dataclass's __init__ (`_event`): the object, then each of its three slots set
 _NEW: Final[Any] = object.__new__
-_SET_KIND: Final[Any] = Event.__dict__["kind"].__set__
-_SET_DATA: Final[Any] = Event.__dict__["data"].__set__
-_SET_AUDIENCE: Final[Any] = Event.__dict__["audience"].__set__
 #: the Event class as a final name (an imported class is looked up in the module's namespace at each use)
 _EVENT: Final[Any] = Event
 
 
 def _event(kind: str, data: dict[str, Any], audience: frozenset[Seat] | None = None) -> Event:
-    """`Event(kind, data, audience)`, made as its frozen dataclass's __init__ makes it (each slot set past the frozen
-    class's __setattr__) without running that interpreted __init__: the deferred events of the log (`EventLog.defer`)
-    are made this way when the log is first read, for the requests of every decision of a draft."""
+    """`Event(kind, data, audience)`, made as its frozen dataclass's __init__ makes it (each slot set by
+    `object.__setattr__`, past the frozen class's own) without running that interpreted __init__: the deferred events
+    of the log (`EventLog.defer`) are made this way when the log is first read, for the requests of every decision of a
+    draft. Compiled, `object.__setattr__` is one direct call of the generic setter (a slot's bound `__set__` was a call
+    through a tuple of arguments, ~500 instructions each)."""
     event: Event = _NEW(_EVENT)
-    _SET_KIND(event, kind)
-    _SET_DATA(event, data)
-    _SET_AUDIENCE(event, audience)
+    object.__setattr__(event, "kind", kind)
+    object.__setattr__(event, "data", data)
+    object.__setattr__(event, "audience", audience)
     return event
 
 
