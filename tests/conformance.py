@@ -17,6 +17,7 @@ from typing import Any
 
 from google.protobuf import json_format
 
+from referee import playout
 from referee.chance import sample_outcome
 from referee.engine import Game, GameConfig, GameState, Seat
 from referee.errors import ArenaError
@@ -213,7 +214,7 @@ def check_determinize_and_clone(game: Game, seed: int, samples: int = 4, probes:
         if fingerprint(twin) != before:
             raise fail(state, record, "clone differs from the original")
         if not twin.is_terminal():
-            _advance_randomly(twin, rng)
+            playout.step(twin, rng)
             if fingerprint(state) != before:
                 raise fail(state, record, "playing on a clone changed the original")
         if state.is_terminal():
@@ -239,18 +240,11 @@ def check_determinize_and_clone(game: Game, seed: int, samples: int = 4, probes:
     return diverse
 
 
-def _advance_randomly(state: GameState, rng: random.Random) -> None:
-    if state.is_chance_node():
-        state.apply_chance(sample_outcome(state.chance_outcomes(), rng).id)
-    else:
-        state.apply_decisions({s: rng.choice(list(state.legal_options(s))).id for s in state.deciding_seats()})
-
-
 def _play_to_end(world: GameState, rng: random.Random, origin: GameState, record: PlayRecord) -> None:
     steps = 0
     while not world.is_terminal():
         try:
-            _advance_randomly(world, rng)
+            playout.step(world, rng)
         except ArenaError as error:
             raise fail(origin, record, f"a determinized world could not be played on: {error}") from error
         steps += 1

@@ -11,7 +11,7 @@ import threading
 import pytest
 
 import b99.arena_pb2 as arena_pb2
-from referee import messages
+from referee import messages, playout
 from referee.chance import sample_outcome
 from referee.engine import Event, GameState
 from referee.registry import game_ids, get_game
@@ -26,13 +26,6 @@ def _expected(wire: GameWire, pairs: list[tuple[int, Event]]) -> bytes:
             for sequence, event in pairs
         ]
     ).SerializeToString()
-
-
-def _advance(state: GameState, rng: random.Random) -> None:
-    if state.is_chance_node():
-        state.apply_chance(sample_outcome(state.chance_outcomes(), rng).id)
-    else:
-        state.apply_decisions({seat: rng.choice(list(state.legal_options(seat))).id for seat in state.deciding_seats()})
 
 
 class _Table:
@@ -73,7 +66,7 @@ def test_events_of_interleaved_games_clones_and_seats_are_protobufs_bytes(game_i
             table = rng.choice([table for table in tables if not table.state.is_terminal()])
             for _ in range(rng.randint(1, 4)):
                 if not table.state.is_terminal():
-                    _advance(table.state, rng)
+                    playout.step(table.state, rng)
             seats = list(range(players))
             rng.shuffle(seats)
             for seat in seats[: rng.randint(1, players)]:
@@ -141,7 +134,7 @@ def test_seat_events_of_interleaved_games_and_clones_are_what_each_seat_may_see(
         state = rng.choice([state for state in states if not state.is_terminal()])
         for _ in range(rng.randint(1, 5)):
             if not state.is_terminal():
-                _advance(state, rng)
+                playout.step(state, rng)
         if rng.random() < 0.05 and len(states) < 6:
             states.append(state.clone())
         seat = rng.randrange(players)

@@ -11,33 +11,17 @@ import threading
 
 import pytest
 
-import b99.arena_pb2 as arena_pb2
-from referee import messages
+from referee import messages, playout
 from referee.chance import sample_outcome
 from referee.engine import Event, EventLog, GameState
 from referee.registry import game_ids, get_game
-from referee.wire import LAST_EVENTS, PLAIN_REQUESTS, GameWire, fill, get_wire, pack
+from referee.wire import LAST_EVENTS, PLAIN_REQUESTS, GameWire, get_wire
+from tests.test_event_runs import _expected
 from tests.threads import run_switching_often
-
-
-def _expected(wire: GameWire, pairs: list[tuple[int, Event]]) -> bytes:
-    return arena_pb2.DecisionRequest(
-        events=[
-            arena_pb2.Event(sequence=sequence, kind=event.kind, data=pack(fill(wire.event(), {event.kind: event.data})))
-            for sequence, event in pairs
-        ]
-    ).SerializeToString()
 
 
 def _visible(state: GameState, seat: int, start: int) -> list[tuple[int, Event]]:
     return [(position, event) for position, event in enumerate(state.events.since(0)) if position >= start and event.visible_to(seat)]
-
-
-def _advance(state: GameState, rng: random.Random) -> None:
-    if state.is_chance_node():
-        state.apply_chance(sample_outcome(state.chance_outcomes(), rng).id)
-    else:
-        state.apply_decisions({seat: rng.choice(list(state.legal_options(seat))).id for seat in state.deciding_seats()})
 
 
 @pytest.mark.parametrize("game_id", game_ids())
@@ -55,7 +39,7 @@ def test_every_seat_of_a_decision_in_any_order_between_other_games_clones_and_wi
             state = states[table]
             for _ in range(rng.randint(1, 3)):
                 if not state.is_terminal():
-                    _advance(state, rng)
+                    playout.step(state, rng)
             seats = list(range(players))
             rng.shuffle(seats)
             for seat in seats[: rng.randint(1, players)]:
@@ -137,7 +121,7 @@ def test_the_seats_of_a_decision_share_its_pairs_and_fields() -> None:
                 shared += 1
             else:
                 apart += 1
-        _advance(state, rng)
+        playout.step(state, rng)
     assert shared >= 15 and apart * 4 <= PLAIN_REQUESTS, (shared, apart)  # plain lists first, while nothing was shared
 
 
@@ -158,7 +142,7 @@ def test_threads_asking_for_their_games_seats_at_once_each_get_their_own_events(
                     cursors[seat] = len(state.events)
                     if got != want or wire.events_fields(got) != _expected(wire, got):
                         failures.append(f"game {seed} seat {seat}")
-            _advance(state, rng)
+            playout.step(state, rng)
 
     threads = [threading.Thread(target=play, args=(seed,)) for seed in range(4)]
     run_switching_often(threads)

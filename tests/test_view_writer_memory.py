@@ -14,20 +14,12 @@ import random
 
 import pytest
 
-from referee.chance import sample_outcome
+from referee import playout
 from referee.engine import GameState
 from referee.registry import get_game
 from referee.wire import SharedParts, get_wire
 
 GAMES = ("fuji99", "magnificent")
-
-
-def _advance(state: GameState, rng: random.Random) -> None:
-    """One node of random play: a chance outcome or every deciding seat's random option."""
-    if state.is_chance_node():
-        state.apply_chance(sample_outcome(state.chance_outcomes(), rng).id)
-        return
-    state.apply_decisions({seat: rng.choice(list(state.legal_options(seat))).id for seat in state.deciding_seats()})
 
 
 def _check(game_id: str, state: GameState, rng: random.Random) -> None:
@@ -56,7 +48,7 @@ def test_views_asked_seldom_and_interleaved_equal_the_dict_views(game_id: str) -
             for _ in range(rng.randint(1, 8)):
                 if state.is_terminal():
                     break
-                _advance(state, rng)
+                playout.step(state, rng)
             _check(game_id, state, rng)
             checked += 1
             if rng.random() < 0.1:
@@ -64,7 +56,7 @@ def test_views_asked_seldom_and_interleaved_equal_the_dict_views(game_id: str) -
                 twin = state.clone()
                 _check(game_id, twin, rng)
                 if not twin.is_terminal():
-                    _advance(twin, rng)
+                    playout.step(twin, rng)
                     _check(game_id, twin, rng)
                 _check(game_id, state, rng)
         assert checked > 10

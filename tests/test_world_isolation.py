@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from bots.random_bot import RandomBot
+from referee import playout
 from referee.engine import GameState
 from referee.local import play_local
 from referee.registry import all_games
@@ -49,9 +50,9 @@ def mid_game(game_id: str, seed: int, steps: int = 40) -> GameState:
     for _ in range(steps):
         if state.is_terminal():
             break
-        conformance._advance_randomly(state, rng)
+        playout.step(state, rng)
     while state.is_chance_node() and not state.is_terminal():
-        conformance._advance_randomly(state, rng)
+        playout.step(state, rng)
     return state
 
 

@@ -11,7 +11,7 @@ import random
 import numpy as np
 import pytest
 
-from referee.chance import sample_outcome
+from referee import playout
 from referee.games.deep_dive.state import DeepDiveState
 from referee.position import load_position, position_json
 from referee.registry import get_game
@@ -39,13 +39,6 @@ def expect_view(state: DeepDiveState, seat: int, where: str) -> np.ndarray:
     deep_dive.encode(state, seat, plain)
     assert VIEW.vector(plain).tobytes() == got.tobytes(), f"{where} seat {seat}: encode into a dict"
     return got
-
-
-def step(state: DeepDiveState, rng: random.Random) -> None:
-    if state.is_chance_node():
-        state.apply_chance(sample_outcome(state.chance_outcomes(), rng).id)
-    else:
-        state.apply_decisions({s: rng.choice(list(state.legal_options(s))).id for s in state.deciding_seats()})
 
 
 def test_the_table_hands_out_the_encoders_whole_vector() -> None:
@@ -78,7 +71,7 @@ def test_every_observation_of_an_environment_is_the_view_encoding(players: int) 
 
 def test_a_handed_out_vector_is_the_callers_own() -> None:
     state = GAME.new_initial_state(GAME.make_config(3))
-    step(state, random.Random(1))
+    playout.step(state, random.Random(1))
     first = deep_dive.observation_vector(state, 1)
     first[:] = 7.0  # a learner may write into its observation
     again = expect_view(state, 1, "after the caller wrote into its copy")
@@ -102,7 +95,7 @@ def test_clones_played_apart_each_see_their_own_position() -> None:
             if state.is_terminal():
                 states.remove(state)
             else:
-                step(state, rng)
+                playout.step(state, rng)
         assert compared > 100
 
 
@@ -135,7 +128,7 @@ def test_a_position_read_from_outside_and_a_state_edited_then_renewed() -> None:
     rng = random.Random(3)
     state = GAME.new_initial_state(GAME.make_config(4))
     for _ in range(60):
-        step(state, rng)
+        playout.step(state, rng)
     expect_view(state, 0, "before")
     loaded = load_position(position_json(state))
     assert isinstance(loaded, DeepDiveState)
@@ -151,7 +144,7 @@ def test_a_position_read_from_outside_and_a_state_edited_then_renewed() -> None:
         expect_view(edited, seat, "edited")
         expect_view(loaded, seat, "loaded, beside the edited clone")
     while not loaded.is_terminal():
-        step(loaded, rng)
+        playout.step(loaded, rng)
         expect_view(loaded, rng.randrange(4), "loaded, played on")
 
 
@@ -163,7 +156,7 @@ def test_states_whose_ids_are_reused_are_not_taken_for_each_other() -> None:
         for _ in range(rng.randrange(1, 40)):
             if state.is_terminal():
                 break
-            step(state, rng)
+            playout.step(state, rng)
         expect_view(state, 0, "a fresh state")
         del state
         gc.collect()
@@ -173,7 +166,7 @@ def test_a_value_outside_the_vocabulary_is_an_error_and_the_state_is_written_afr
     rng = random.Random(4)
     state = GAME.new_initial_state(GAME.make_config(2))
     for _ in range(10):
-        step(state, rng)
+        playout.step(state, rng)
     expect_view(state, 0, "before")
     phase = state.phase
     state.phase = "no such decision"

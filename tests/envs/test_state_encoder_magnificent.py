@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from referee.chance import sample_outcome
+from referee import playout
 from referee.games.magnificent import GAME
 from referee.games.magnificent.state import MagnificentState
 from referee.position import load_position, position_json
@@ -38,13 +38,6 @@ def test_parts_written_again_from_other_states_parts_equal_the_view_encoding() -
     assert check_games_in_turn("magnificent", (1, 2, 3, 4), seed=5) > 1000
 
 
-def _advance(state: MagnificentState, rng: random.Random) -> None:
-    if state.is_chance_node():
-        state.apply_chance(sample_outcome(state.chance_outcomes(), rng).id)
-    else:
-        state.apply_decisions({s: rng.choice(list(state.legal_options(s))).id for s in state.deciding_seats()})
-
-
 def _check(state: MagnificentState, seat: int, where: str) -> None:
     expected = VIEW.encode(state.private_view(seat))
     got = magnificent.observation_vector(state, seat)
@@ -62,7 +55,7 @@ def test_every_step_observed_as_an_environment_does_equals_the_view_encoding(var
             if not state.is_chance_node():
                 for seat in state.deciding_seats():
                     _check(state, seat, f"{players} players {variant} step {step}")
-            _advance(state, rng)
+            playout.step(state, rng)
             step += 1
         for seat in range(players):
             _check(state, seat, f"{players} players {variant} the end")
@@ -72,7 +65,7 @@ def test_a_vector_handed_out_is_the_callers_own() -> None:
     state = GAME.new_initial_state(GAME.make_config(3))
     rng = random.Random(2)
     for _ in range(80):
-        _advance(state, rng)
+        playout.step(state, rng)
     first = magnificent.observation_vector(state, 0)
     kept = first.copy()
     first[:] = 7.0
@@ -84,7 +77,7 @@ def test_a_position_read_and_a_state_edited_with_its_tokens_renewed_are_encoded_
     rng = random.Random(3)
     state = GAME.new_initial_state(GAME.make_config(4))
     for _ in range(200):
-        _advance(state, rng)
+        playout.step(state, rng)
     _check(state, 1, "before")
     loaded = load_position(position_json(state))
     assert isinstance(loaded, MagnificentState)
@@ -97,7 +90,7 @@ def test_a_position_read_and_a_state_edited_with_its_tokens_renewed_are_encoded_
     state.renew_tokens()
     _check(state, 1, "edited")
     while not state.is_terminal():
-        _advance(state, rng)
+        playout.step(state, rng)
         _check(state, rng.randrange(4), "played on")
 
 
@@ -105,7 +98,7 @@ def test_a_write_that_fails_half_way_leaves_no_half_written_vector() -> None:
     rng = random.Random(4)
     state = GAME.new_initial_state(GAME.make_config(2))
     for _ in range(150):
-        _advance(state, rng)
+        playout.step(state, rng)
     _check(state, 0, "before")
     board = state.players_state[1].board
     state.players_state[1].board = "IX"

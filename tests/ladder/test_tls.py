@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import grpc
@@ -56,20 +58,26 @@ def test_bad_certificate_files_get_a_one_line_error(tmp_path: Path) -> None:
     assert result.exit_code != 0 and "--tls-cert and --tls-key go together" in result.output
 
 
-def test_the_arena_gateway_serves_tls_to_a_remote_bot(sqlite_settings: LadderSettings, tmp_path: Path) -> None:
-    """A remote bot verifies the gateway with the CA file and plays; the relays on the ladder's own
-    machine reach the gateway over loopback."""
+@contextmanager
+def _remote_bot_over_tls(settings: LadderSettings, tmp_path: Path) -> Iterator[dict[str, str]]:
+    """A ladder with its Arena gateway on TLS (a self-signed certificate), a local bot and a remote one; yields the
+    remote bot's environment: the gateway's address, its token and the certificate as its CA file."""
     from ladder.registry import add_bot, issue_token
     from tests.ladder.accounts_helpers import running_ladder
 
     cert, key = self_signed(tmp_path / "tls")
-    settings = sqlite_settings
     add_bot(settings, "near", "underground_dice", command=[sys.executable, "-m", "bots", "random"])
     add_bot(settings, "far", "underground_dice", remote=True)
     token = issue_token(settings, "far")
     with running_ladder(settings, workers=1, arena_address="127.0.0.1:0", tls=TlsFiles.load(cert, key)) as server:  # type: ignore[arg-type]
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "B99_ARENA_ADDRESS": f"127.0.0.1:{server.arena.port}",
+        yield {**os.environ, "PYTHONPATH": str(ROOT), "B99_ARENA_ADDRESS": f"127.0.0.1:{server.arena.port}",
                "B99_SEAT_TOKEN": token, "B99_ARENA_CA_FILE": str(cert)}
+
+
+def test_the_arena_gateway_serves_tls_to_a_remote_bot(sqlite_settings: LadderSettings, tmp_path: Path) -> None:
+    """A remote bot verifies the gateway with the CA file and plays; the relays on the ladder's own
+    machine reach the gateway over loopback."""
+    with _remote_bot_over_tls(sqlite_settings, tmp_path) as env:
         bot = subprocess.run([sys.executable, str(ROOT / "tests" / "ladder" / "remote_bot.py"), "1"], env=env,
                              capture_output=True, text=True, timeout=150)
         assert bot.returncode == 0, bot.stderr[-2000:]
@@ -108,20 +116,11 @@ def test_with_tls_the_relays_of_other_machines_dial_the_advertised_plaintext_por
 def test_the_cpp_and_go_example_bots_verify_the_gateway(sqlite_settings: LadderSettings, tmp_path: Path, language: str) -> None:
     """The C++ and Go example bots read B99_ARENA_CA_FILE as the Python and JS SDKs do: with the
     ladder's certificate they play a game over TLS; with another one they stop with an error."""
-    from ladder.registry import add_bot, issue_token
-    from tests.ladder.accounts_helpers import running_ladder
     from tests.polyglot.helpers import build_go_bot
     from tests.polyglot.test_cpp import build_cpp_bot
 
     binary = build_cpp_bot() if language == "cpp" else build_go_bot()
-    cert, key = self_signed(tmp_path / "tls")
-    settings = sqlite_settings
-    add_bot(settings, "near", "underground_dice", command=[sys.executable, "-m", "bots", "random"])
-    add_bot(settings, "far", "underground_dice", remote=True)
-    token = issue_token(settings, "far")
-    with running_ladder(settings, workers=1, arena_address="127.0.0.1:0", tls=TlsFiles.load(cert, key)) as server:  # type: ignore[arg-type]
-        env = {**os.environ, "B99_ARENA_ADDRESS": f"127.0.0.1:{server.arena.port}", "B99_SEAT_TOKEN": token,
-               "B99_ARENA_CA_FILE": str(cert)}
+    with _remote_bot_over_tls(sqlite_settings, tmp_path) as env:
         played = subprocess.run([str(binary)], env=env, capture_output=True, text=True, timeout=120)
         assert played.returncode == 0 and "game over: rank" in played.stderr, played.stderr[-2000:]
         env["B99_ARENA_CA_FILE"] = str(self_signed(tmp_path / "other")[0])

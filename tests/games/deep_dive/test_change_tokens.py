@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from referee.chance import sample_outcome
+from referee import playout
 from referee.games.deep_dive import GAME
 from referee.games.deep_dive.state import DeepDiveState
 from referee.position import load_position, position_json
@@ -30,13 +30,6 @@ def _parts(state: DeepDiveState) -> dict[tuple[str, int], tuple[Any, object]]:
     return parts
 
 
-def _step(state: DeepDiveState, rng: random.Random) -> None:
-    if state.is_chance_node():
-        state.apply_chance(sample_outcome(state.chance_outcomes(), rng).id)
-    else:
-        state.apply_decisions({s: rng.choice(list(state.legal_options(s))).id for s in state.deciding_seats()})
-
-
 def test_a_part_that_changes_gets_a_new_token_and_clones_share_tokens_until_they_differ() -> None:
     changed = 0
     for players in range(1, 7):
@@ -47,7 +40,7 @@ def test_a_part_that_changes_gets_a_new_token_and_clones_share_tokens_until_they
                 before = _parts(state)
                 twin = state.clone()
                 assert _parts(twin) == before
-                _step(state, rng)
+                playout.step(state, rng)
                 after = _parts(state)
                 for name, (shown, token) in after.items():
                     old_shown, old_token = before[name]
@@ -56,7 +49,7 @@ def test_a_part_that_changes_gets_a_new_token_and_clones_share_tokens_until_they
                         changed += 1
                 assert _parts(twin) == before  # the clone is untouched by the original's step
                 if not twin.is_terminal():
-                    _step(twin, rng)
+                    playout.step(twin, rng)
                     for name, (shown, token) in _parts(twin).items():
                         if shown != before[name][0]:
                             assert token is not before[name][1] and token is not after[name][1]
@@ -67,7 +60,7 @@ def test_a_state_read_from_a_position_has_tokens_of_its_own() -> None:
     rng = random.Random(7)
     state = GAME.new_initial_state(GAME.make_config(3))
     for _ in range(40):
-        _step(state, rng)
+        playout.step(state, rng)
     loaded = load_position(position_json(state))
     assert "depth_tokens" not in position_json(state)["state"]
     tokens = {id(t) for t in (*state.depth_tokens, *state.board_tokens, state.ai_token, state.discarded_token)}

@@ -8,20 +8,13 @@ import random
 
 import pytest
 
-from referee.chance import sample_outcome
+from referee import playout
 from referee.games.deep_dive.data import PENGUINS_PER_PLAYER
 from referee.games.deep_dive.state import DeepDiveState
 from referee.registry import get_game
 from referee.wire import SharedParts, get_wire
 
 WIRE = get_wire("deep_dive")
-
-
-def _advance(state: DeepDiveState, rng: random.Random) -> None:
-    if state.is_chance_node():
-        state.apply_chance(sample_outcome(state.chance_outcomes(), rng).id)
-        return
-    state.apply_decisions({seat: rng.choice(list(state.legal_options(seat))).id for seat in state.deciding_seats()})
 
 
 def _check(state: DeepDiveState, rng: random.Random) -> None:
@@ -50,14 +43,14 @@ def test_views_asked_seldom_and_interleaved_equal_the_dict_views(players: int) -
         for _ in range(rng.choice((1, 1, 2, 5))):
             if state.is_terminal():
                 break
-            _advance(state, rng)
+            playout.step(state, rng)
         _check(state, rng)
         checked += 1
         if rng.random() < 0.1:
             twin = state.clone()
             _check(twin, rng)
             if not twin.is_terminal():
-                _advance(twin, rng)
+                playout.step(twin, rng)
                 _check(twin, rng)
             _check(state, rng)
     assert checked > 10
@@ -73,7 +66,7 @@ def test_views_of_states_edited_by_hand_equal_the_dict_views(players: int) -> No
     for _ in range(60):
         if state.is_terminal():
             break
-        _advance(state, rng)
+        playout.step(state, rng)
         _check(state, rng)
         index = rng.randrange(5)
         unseen = state.unseen[index]

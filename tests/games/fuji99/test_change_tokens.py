@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from referee.chance import sample_outcome
+from referee import playout
 from referee.games.fuji99 import GAME
 from referee.games.fuji99.state import Fuji99State
 from referee.position import load_position, position_json
@@ -26,13 +26,6 @@ def _hands(state: Fuji99State) -> list[tuple[Any, object]]:
     ]
 
 
-def _step(state: Fuji99State, rng: random.Random) -> None:
-    if state.is_chance_node():
-        state.apply_chance(sample_outcome(state.chance_outcomes(), rng).id)
-    else:
-        state.apply_decisions({s: rng.choice(list(state.legal_options(s))).id for s in state.deciding_seats()})
-
-
 def test_a_hand_that_changes_gets_a_new_token_and_clones_share_tokens_until_they_differ() -> None:
     changed = kept = 0
     for players in range(GAME.min_players, GAME.max_players + 1):
@@ -43,7 +36,7 @@ def test_a_hand_that_changes_gets_a_new_token_and_clones_share_tokens_until_they
                 before = _hands(state)
                 twin = state.clone()
                 assert _hands(twin) == before
-                _step(state, rng)
+                playout.step(state, rng)
                 after = _hands(state)
                 for seat, (cards, omens, token) in enumerate(after):
                     old_cards, old_omens, old_token = before[seat]
@@ -54,7 +47,7 @@ def test_a_hand_that_changes_gets_a_new_token_and_clones_share_tokens_until_they
                         kept += 1
                 assert _hands(twin) == before  # the clone is untouched by the original's step
                 if not twin.is_terminal():
-                    _step(twin, rng)
+                    playout.step(twin, rng)
                     for seat, (cards, omens, token) in enumerate(_hands(twin)):
                         if (cards, omens) != tuple(before[seat][:2]):
                             assert token is not before[seat][2] and token is not after[seat][2]
@@ -66,7 +59,7 @@ def test_a_state_read_from_a_position_has_tokens_of_its_own_and_is_written_as_it
     wire = get_wire("fuji99")
     state = GAME.new_initial_state(GAME.make_config(3))
     for _ in range(60):
-        _step(state, rng)
+        playout.step(state, rng)
     assert wire.view_bytes is not None
     wire.view_bytes(state, 0, None)  # the writer keeps what it wrote for the original
     position = position_json(state)
@@ -83,7 +76,7 @@ def test_a_hand_edited_from_outside_the_rules_is_written_again_after_renew_token
     assert wire.view_bytes is not None
     state = GAME.new_initial_state(GAME.make_config(2))
     while not state.hands[0] and not state.is_terminal():
-        _step(state, rng)
+        playout.step(state, rng)
     wire.view_bytes(state, 1, None)
     state.cubes[state.hands[0][0]] += 1  # as a test's scenario might set a position up by hand
     state.renew_tokens()

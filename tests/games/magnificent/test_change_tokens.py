@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from referee.chance import sample_outcome
+from referee import playout
 from referee.games.magnificent import GAME
 from referee.games.magnificent.state import TOKENS, MagnificentState
 from referee.position import load_position, position_json
@@ -30,17 +30,10 @@ def _parts(state: MagnificentState) -> dict[str, Any]:
     return parts
 
 
-def _step(state: MagnificentState, rng: random.Random) -> None:
-    if state.is_chance_node():
-        state.apply_chance(sample_outcome(state.chance_outcomes(), rng).id)
-    else:
-        state.apply_decisions({seat: rng.choice(list(state.legal_options(seat))).id for seat in state.deciding_seats()})
-
-
 def _check_step(state: MagnificentState, rng: random.Random, where: str) -> int:
     """One step, each part compared with its copy from before; how many parts changed."""
     before = _parts(state)
-    _step(state, rng)
+    playout.step(state, rng)
     after = _parts(state)
     changed = 0
     for name, (token, contents) in before.items():
@@ -71,7 +64,7 @@ def test_a_poster_reshuffle_has_a_new_poster_token() -> None:
     rng = random.Random(6)
     state = GAME.new_initial_state(GAME.make_config(2))
     while state.decision_code() != "GP1" or "deck" not in [o.id for o in state.legal_options(state.deciding_seats()[0])]:
-        _step(state, rng)
+        playout.step(state, rng)
     state.poster_discard = state.poster_discard + state.poster_deck
     state.poster_deck = []
     state.renew_tokens()  # edited outside the rules
@@ -85,13 +78,13 @@ def test_a_clone_shares_tokens_until_one_of_them_changes_a_part() -> None:
     rng = random.Random(3)
     state = GAME.new_initial_state(GAME.make_config(3))
     for _ in range(60):
-        _step(state, rng)
+        playout.step(state, rng)
     twin = state.clone()
     assert twin.player_tokens == state.player_tokens and twin.player_tokens is not state.player_tokens
     assert all(getattr(twin, name) is getattr(state, name) for name in TOKENS)
     kept = _parts(state)
     while twin.player_tokens == state.player_tokens:
-        _step(twin, rng)
+        playout.step(twin, rng)
     assert _parts(state).keys() == kept.keys()
     for name, (token, contents) in _parts(state).items():
         assert token is kept[name][0] and contents == kept[name][1], f"{name} of the source changed with its clone"
@@ -101,8 +94,8 @@ def test_determinized_draft_worlds_have_new_draft_and_deck_tokens() -> None:
     rng = random.Random(4)
     state = GAME.new_initial_state(GAME.make_config(3, {"draft_master_cards": True}))
     while state.decision_code() != "SD2":
-        _step(state, rng)
-    _step(state, rng)  # one pick made: hands the seat has not seen are redrawn
+        playout.step(state, rng)
+    playout.step(state, rng)  # one pick made: hands the seat has not seen are redrawn
     world = state.determinize(0, rng)
     assert world.draft_token is not state.draft_token and world.deck_token is not state.deck_token
 
@@ -111,7 +104,7 @@ def test_a_position_read_or_renewed_has_a_new_token_for_every_part() -> None:
     rng = random.Random(5)
     state = GAME.new_initial_state(GAME.make_config(4))
     for _ in range(120):
-        _step(state, rng)
+        playout.step(state, rng)
     loaded = load_position(position_json(state))
     assert isinstance(loaded, MagnificentState)
     for name in TOKENS:

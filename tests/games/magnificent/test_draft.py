@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from referee import playout
 from referee.games.magnificent import GAME
 from tests import conformance
 from tests.games.magnificent.helpers import ids, setup_game
@@ -76,7 +77,7 @@ def test_determinize_keeps_what_the_seat_saw_at_every_draft_step() -> None:
                     shown = [m for m, _ in world.display if m] + [c for c in world.draft_removed if c]
                     cards = picks + hands + world.master_deck + shown
                     assert len(set(cards)) == len(cards) and len(cards) in (0, 56)
-            conformance._advance_randomly(state, rng)
+            playout.step(state, rng)
         assert len(worlds) > 1
         conformance._play_to_end(state.determinize(0, rng), rng, state, conformance.PlayRecord(state.config, 0))
 
@@ -86,7 +87,7 @@ def _after_draft(players: int, seed: int):  # type: ignore[no-untyped-def]
     rng = random.Random(seed)
     state = GAME.new_initial_state(GAME.make_config(players, {"draft_master_cards": True}))
     while state.draft_round < 4:
-        conformance._advance_randomly(state, rng)
+        playout.step(state, rng)
     return state
 
 

@@ -9,20 +9,13 @@ from __future__ import annotations
 
 import random
 
-from referee.chance import sample_outcome
+from referee import playout
 from referee.games.magnificent import GAME
 from referee.games.magnificent.state import MagnificentState
 from referee.position import load_position, position_json
 from referee.wire import get_wire
 
 WIRE = get_wire("magnificent")
-
-
-def _advance(state: MagnificentState, rng: random.Random) -> None:
-    if state.is_chance_node():
-        state.apply_chance(sample_outcome(state.chance_outcomes(), rng).id)
-    else:
-        state.apply_decisions({s: rng.choice(list(state.legal_options(s))).id for s in state.deciding_seats()})
 
 
 def _check(state: MagnificentState, where: str) -> None:
@@ -37,13 +30,13 @@ def test_a_position_read_and_a_state_edited_with_its_tokens_renewed_are_written_
     rng = random.Random(8)
     state = GAME.new_initial_state(GAME.make_config(3))
     for _ in range(250):
-        _advance(state, rng)
+        playout.step(state, rng)
         _check(state, "played")
     loaded = load_position(position_json(state))
     assert isinstance(loaded, MagnificentState)
     _check(loaded, "read from its position")
     while state.decision_code() != "TD1":
-        _advance(state, rng)
+        playout.step(state, rng)
     _check(state, "a turn begins")
     state.players_state[1].points += 7
     state.players_state[2].coins += 1
@@ -56,5 +49,5 @@ def test_a_position_read_and_a_state_edited_with_its_tokens_renewed_are_written_
     state.renew_tokens()  # edited outside the rules
     _check(state, "edited")
     while not state.is_terminal():
-        _advance(state, rng)
+        playout.step(state, rng)
         _check(state, "played on")

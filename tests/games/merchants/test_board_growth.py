@@ -14,19 +14,12 @@ import pickle
 import random
 from typing import Any
 
-from referee.chance import sample_outcome
+from referee import playout
 from referee.games.merchants.state import MerchantsState
 from referee.games.merchants.wire import WIRE
 from referee.registry import get_game
 
 GAME = get_game("merchants")
-
-
-def _play(state: MerchantsState, rng: random.Random) -> None:
-    if state.is_chance_node():
-        state.apply_chance(sample_outcome(state.chance_outcomes(), rng).id)
-    else:
-        state.apply_decisions({seat: rng.choice(list(state.legal_options(seat))).id for seat in state.deciding_seats()})
 
 
 def _boards(state: MerchantsState) -> list[tuple[Any, ...]]:
@@ -53,7 +46,7 @@ def test_placements_and_scorings_record_the_board_each_grew_from() -> None:
         grown = scored = 0
         while not state.is_terminal():
             before = _boards(state)
-            _play(state, rng)
+            playout.step(state, rng)
             for seat, player in enumerate(state.players_state):
                 token, shop, discards, score, chips, final = before[seat]
                 cell = state.grown_cells[seat]
@@ -87,18 +80,18 @@ def test_grown_boards_are_protobufs_bytes() -> None:
         other = GAME.new_initial_state(GAME.make_config(players))
         copies: list[MerchantsState] = []
         while not state.is_terminal():
-            _play(state, rng)
+            playout.step(state, rng)
             if rng.random() < 0.15:
                 continue  # this position is not viewed
             if rng.random() < 0.1:
                 copies.append(state.clone())
             _check_views(state)
             if not other.is_terminal() and rng.random() < 0.2:
-                _play(other, rng)
+                playout.step(other, rng)
                 _check_views(other)
             for copy in copies[-2:]:
                 if not copy.is_terminal() and rng.random() < 0.5:
-                    _play(copy, rng)  # a copy placing from the same boards, its own tiles
+                    playout.step(copy, rng)  # a copy placing from the same boards, its own tiles
                     _check_views(copy)
                     _check_views(state)
 
@@ -111,23 +104,23 @@ def test_a_record_counts_only_for_its_own_position() -> None:
     rng = random.Random(55)
     state = GAME.new_initial_state(GAME.make_config(3))
     while not state.is_terminal() and not (state.grown_at == state.public_token and len(state.players_state[0].shop) >= 4):
-        _play(state, rng)
+        playout.step(state, rng)
     _check_views(state)
     twin = pickle.loads(pickle.dumps(state))
     assert twin.grown_from == [None] * 3
-    _play(twin, rng)
+    playout.step(twin, rng)
     _check_views(twin)
     world = state.determinize(0, random.Random(1))
     _check_views(world)
     # the same decision played again on a copy: its record names the same boards, the writer's are the first copy's
     copy = state.clone()
-    _play(copy, rng)
+    playout.step(copy, rng)
     _check_views(copy)
-    _play(state, rng)
+    playout.step(state, rng)
     _check_views(state)
     # a board edited from outside right after a placement: new tokens (the public one too) leave the record unused
     while not state.is_terminal() and state.grown_at != state.public_token:
-        _play(state, rng)
+        playout.step(state, rng)
     if not state.is_terminal():
         player = state.players_state[1]
         player.discards.append("zz-outside")

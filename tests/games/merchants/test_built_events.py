@@ -14,24 +14,15 @@ from collections import Counter
 
 import pytest
 
-from referee import messages
-from referee.chance import sample_outcome
+from referee import messages, playout
 from referee.engine import Event
 from referee.games.merchants.event_wire import _write_built, _write_data
-from referee.games.merchants.state import MerchantsState
 from referee.games.merchants.wire import WIRE
 from referee.registry import get_game
 from referee.wire import LAST_EVENTS, built_entry
 from tests.games.merchants.test_wire_writers import _expected
 
 GAME = get_game("merchants")
-
-
-def _play(state: MerchantsState, rng: random.Random) -> None:
-    if state.is_chance_node():
-        state.apply_chance(sample_outcome(state.chance_outcomes(), rng).id)
-    else:
-        state.apply_decisions({seat: rng.choice(list(state.legal_options(seat))).id for seat in state.deciding_seats()})
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
@@ -42,7 +33,7 @@ def test_events_written_from_their_builders_arguments_are_their_datas_bytes(play
         state = GAME.new_initial_state(GAME.make_config(players, dict(variant)))
         cursors = [0] * players
         while not state.is_terminal():
-            _play(state, rng)
+            playout.step(state, rng)
             if state.is_chance_node() or state.is_terminal():
                 continue
             for seat in state.deciding_seats():  # every seat of a decision asks, as a match does
@@ -74,7 +65,7 @@ def test_an_entry_is_found_only_for_the_event_being_written() -> None:
     rng = random.Random(3)
     state = GAME.new_initial_state(GAME.make_config(3))
     while state.is_chance_node() or not any(type(item) is tuple for item in state.events._items):
-        _play(state, rng)
+        playout.step(state, rng)
     messages.seat_events(state, 0, 0)
     kept = LAST_EVENTS[0]
     at = next(index for index, entry in enumerate(kept.built) if entry)
@@ -93,7 +84,7 @@ def test_the_wire_writes_an_event_as_its_data_say_wherever_its_entry_is_found() 
     rng = random.Random(5)
     state = GAME.new_initial_state(GAME.make_config(4))
     while len(state.events) < 40 or state.is_chance_node():
-        _play(state, rng)
+        playout.step(state, rng)
     pairs = messages.seat_events(state, 0, 0)
     twin = [(sequence + 2, event) for sequence, event in pairs]  # the same events under a match's own numbers
     assert WIRE.events_fields(pairs) == _expected(pairs)

@@ -12,7 +12,7 @@ import pickle
 import random
 from typing import Any
 
-from referee.chance import sample_outcome
+from referee import playout
 from referee.games.merchants.state import CHOOSE_TARGET, CHOOSE_TILE, MerchantsState
 from referee.games.merchants.views import _public_player
 from referee.position import position_json, refresh
@@ -34,13 +34,6 @@ def _layout(state: MerchantsState) -> tuple[Any, ...]:
     return dict(state.layout), dict(state.c_cards), state.d_card, dict(state.grey)
 
 
-def _play(state: MerchantsState, rng: random.Random) -> None:
-    if state.is_chance_node():
-        state.apply_chance(sample_outcome(state.chance_outcomes(), rng).id)
-    else:
-        state.apply_decisions({seat: rng.choice(list(state.legal_options(seat))).id for seat in state.deciding_seats()})
-
-
 def test_a_token_is_replaced_exactly_where_its_part_changes() -> None:
     kept = 0
     for players, variants in ((1, {}), (2, {"first_game": True}), (3, {"floor99": "random", "floor99_face": "random"}), (4, {})):
@@ -51,7 +44,7 @@ def test_a_token_is_replaced_exactly_where_its_part_changes() -> None:
             boards = [_board(state, seat) for seat in range(players)]
             layout = _layout(state)
             tokens = (state.public_token, state.layout_token, list(state.board_tokens))
-            _play(state, rng)
+            playout.step(state, rng)
             assert state.public_token != tokens[0]
             if state.layout_token == tokens[1]:
                 assert _layout(state) == layout, phase
@@ -68,15 +61,15 @@ def test_copies_share_tokens_until_they_change_a_part() -> None:
     rng = random.Random(5)
     state = new_state(3)
     for _ in range(60):
-        _play(state, rng)
+        playout.step(state, rng)
     while state.is_chance_node():
-        _play(state, rng)
+        playout.step(state, rng)
     twin = state.clone()
     world = state.determinize(1, rng)
     for copy in (twin, world):
         assert copy.public_token == state.public_token and copy.layout_token == state.layout_token
         assert copy.board_tokens == state.board_tokens and copy.board_tokens is not state.board_tokens
-    _play(twin, rng)
+    playout.step(twin, rng)
     assert twin.public_token != state.public_token
     loaded = pickle.loads(pickle.dumps(state))
     assert loaded.public_token != state.public_token  # a token is never shared with another process's state
@@ -87,7 +80,7 @@ def test_a_state_made_afresh_after_an_edit_has_new_tokens() -> None:
     rng = random.Random(2)
     state = new_state(2)
     for _ in range(80):
-        _play(state, rng)
+        playout.step(state, rng)
     before = WIRE.view_bytes(state, 0, None)
     state.players_state[0].score += 7  # an edit from outside the engine: refreshed before it is viewed again
     fresh = refresh(state)
@@ -117,5 +110,5 @@ def test_written_views_of_copies_and_worlds_played_side_by_side_equal_their_dict
                 continue
             if len(states) < 4 and rng.random() < 0.06:
                 states.append(state.clone() if state.is_chance_node() else state.determinize(rng.randrange(players), rng))
-            _play(state, rng)
+            playout.step(state, rng)
     assert compared > 1000

@@ -6,19 +6,11 @@ from __future__ import annotations
 
 import random
 
-from referee.chance import sample_outcome
+from referee import playout
 from referee.engine import Event
-from referee.games.merchants.state import MerchantsState
 from referee.registry import get_game
 
 GAME = get_game("merchants")
-
-
-def _play(state: MerchantsState, rng: random.Random) -> None:
-    if state.is_chance_node():
-        state.apply_chance(sample_outcome(state.chance_outcomes(), rng).id)
-    else:
-        state.apply_decisions({seat: rng.choice(list(state.legal_options(seat))).id for seat in state.deciding_seats()})
 
 
 def test_events_of_small_numbers_are_shared_and_equal_to_the_events_they_stand_for() -> None:
@@ -29,12 +21,12 @@ def test_events_of_small_numbers_are_shared_and_equal_to_the_events_they_stand_f
             state = GAME.new_initial_state(GAME.make_config(players))
             clones = []
             while not state.is_terminal():
-                _play(state, rng)
+                playout.step(state, rng)
                 if rng.random() < 0.05:
                     clones.append(state.clone())
             for clone in clones:  # a clone's log shares the entries up to where it was made, built once
                 while not clone.is_terminal():
-                    _play(clone, rng)
+                    playout.step(clone, rng)
             for log in [state.events] + [clone.events for clone in clones]:
                 for event in log:
                     assert type(event) is Event

@@ -17,7 +17,7 @@ import pytest
 from google.protobuf import any_pb2
 
 import b99.arena_pb2 as arena_pb2
-from referee.chance import sample_outcome
+from referee import playout
 from referee.engine import Event
 from referee.games.merchants.state import MerchantsState
 from referee.games.merchants.wire import WIRE
@@ -42,17 +42,10 @@ def _expected(events: list[tuple[int, Event]]) -> bytes:
     ).SerializeToString()
 
 
-def _play(state: MerchantsState, rng: random.Random) -> None:
-    if state.is_chance_node():
-        state.apply_chance(sample_outcome(state.chance_outcomes(), rng).id)
-    else:
-        state.apply_decisions({seat: rng.choice(list(state.legal_options(seat))).id for seat in state.deciding_seats()})
-
-
 def _game_events(players: int, variant: dict[str, Any], rng: random.Random) -> list[Event]:
     state = GAME.new_initial_state(GAME.make_config(players, variant))
     while not state.is_terminal():
-        _play(state, rng)
+        playout.step(state, rng)
     return list(state.events)
 
 
@@ -152,7 +145,7 @@ def test_views_of_interleaved_games_are_their_dict_views() -> None:
             for index, state in enumerate(states):
                 if state.is_terminal():
                     continue
-                _play(state, rng)
+                playout.step(state, rng)
                 if rng.random() < 0.05:
                     states.append(state.clone())  # a copy shares every token until it plays on apart
                 for seat in range(players):
@@ -169,7 +162,7 @@ def test_view_parts_are_the_views_pieces_and_size() -> None:
     for players in (1, 2, 3, 4):
         state = GAME.new_initial_state(GAME.make_config(players))
         while not state.is_terminal():
-            _play(state, rng)
+            playout.step(state, rng)
             for seat in range(players):
                 parts = [b"before"]
                 size = WIRE.view_parts(state, seat, {}, parts)
@@ -194,7 +187,7 @@ def test_boards_edited_from_outside_are_written_again() -> None:
     rng = random.Random(3)
     state = GAME.new_initial_state(GAME.make_config(2))
     while not state.is_terminal() and len(state.players_state[0].shop) < 6:
-        _play(state, rng)
+        playout.step(state, rng)
 
     _check_views_after_board_change(state)
     shop = state.players_state[0].shop
@@ -227,7 +220,7 @@ def test_hands_edited_from_outside_are_written_again() -> None:
     rng = random.Random(8)
     state = GAME.new_initial_state(GAME.make_config(3))
     while not state.is_terminal() and not (state.players_state[0].bundle and len(state.players_state[0].bundle.tiles) >= 5):
-        _play(state, rng)
+        playout.step(state, rng)
     bundle = state.players_state[0].bundle
     assert bundle is not None
     tiles = bundle.tiles
@@ -264,7 +257,7 @@ def test_board_parts_changed_in_place_are_written_again() -> None:
     rng = random.Random(13)
     state = GAME.new_initial_state(GAME.make_config(2))
     while not state.is_terminal() and not (state.players_state[0].chips and len(state.players_state[0].shop) >= 4):
-        _play(state, rng)
+        playout.step(state, rng)
     player = state.players_state[0]
 
     _check_views_after_board_change(state)
