@@ -237,6 +237,14 @@ def print_report(report: Any, position_path: str | None = None) -> None:
         console.print(f"replay written to {report.replay_path}")
 
 
+def print_late_exits(early: Any, report: Any) -> None:
+    """What stopping the bots added to a report already printed: a bot that ended badly after the game."""
+    for before, after in zip(early.seats, report.seats):
+        if after.exit_code not in (None, 0) and before.exit_code != after.exit_code:
+            how = f"was stopped by signal {-after.exit_code}" if after.exit_code < 0 else f"exited with code {after.exit_code}"
+            console.print(f"seat {after.seat} ({after.name}): its bot {how} after the game (the result stands)", highlight=False)
+
+
 def default_sandbox_level() -> str:
     """strict where this machine provides it; otherwise none, said on stderr (basic must be asked for:
     it cannot bind what a bot needs, so a bot installed in a private directory would not start)."""
@@ -357,15 +365,26 @@ def match(
             position=position,
             decision_logs=True,  # a local match: the bots' own output goes into the replay beside each decision
         )
-        with console.status(f"playing {game}…"):
-            report = run_match(spec)
+        shown: list[Any] = []
+        with console.status(f"playing {game}…") as status:
+
+            def show_result(early: Any) -> None:
+                # The result is printed the moment the referee knows it; the bots are stopped after.
+                if not as_json:
+                    print_report(early, position_path)
+                    shown.append(early)
+                    status.update("stopping the bots…")
+
+            report = run_match(spec, on_result=show_result)
     except ArenaError as error:
         fail(str(error))
         return
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=2))
-    else:
+    elif not shown:
         print_report(report, position_path)
+    else:
+        print_late_exits(shown[0], report)
     startup_faults = [seat for seat in report.seats if any(f.kind == "startup" for f in seat.faults)]
     if startup_faults or report.void:
         for seat in startup_faults:

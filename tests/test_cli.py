@@ -231,3 +231,45 @@ def test_an_output_file_in_a_missing_folder_is_refused_before_any_work(tmp_path:
     assert result.exit_code == 2, result.output
     assert f"folder {missing} does not exist" in result.output, result.output
     assert not isinstance(result.exception, OSError)
+
+
+def _lingering_bots() -> list[int]:
+    """Process ids of live `misbehaving linger` bots (read from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            command = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"tests.bots.misbehaving" in command and b"linger" in command:
+            found.append(int(entry.name))
+    return found
+
+
+def test_match_prints_the_result_before_its_bots_are_stopped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot that ignores game over holds only its own stopping: the table is printed while it still runs, and
+    what stopping it found (SIGKILL) is said after, with the result standing."""
+    import os
+    import sys
+
+    import referee.cli
+
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)  # `-m tests.bots.misbehaving` from the checkout
+    printed_while: list[list[int]] = []
+    print_report = referee.cli.print_report
+
+    def watched(report, position_path=None):  # type: ignore[no-untyped-def]
+        printed_while.append(_lingering_bots())
+        print_report(report, position_path)
+
+    monkeypatch.setattr(referee.cli, "print_report", watched)
+    linger = f"{sys.executable} -m tests.bots.misbehaving linger"
+    result = invoke("match", "underground_dice", "--bot", linger, "--bot", "random", "--sandbox", "none", "--seed", "4",
+                    "--replay", os.devnull)
+    assert result.exit_code == 0, result.output
+    assert len(printed_while) == 1 and printed_while[0], "the table was printed once, while the lingering bot ran"
+    table_at = result.output.index("rank")
+    late = result.output.index("seat 0 (")
+    assert table_at < late
+    assert "its bot was stopped by signal 9 after the game (the result stands)" in " ".join(result.output.split())
+    assert not set(printed_while[0]) & set(_lingering_bots())
