@@ -17,16 +17,27 @@ from typing import Any, Final, cast
 from b99.games import merchants_pb2 as pb
 
 from referee.engine import Event
-from referee.games.merchants.state import _event, _hand_drawn_event, _hand_passed_event, _hand_tiles_event, _placed_event
+from referee.games.merchants.state import (
+    MerchantsState,
+    _event,
+    _hand_drawn_event,
+    _hand_passed_event,
+    _hand_tiles_event,
+    _placed_event,
+    build_deferred,
+)
 from referee.wire import (
     ANY_TYPE_URL,
     ANY_VALUE,
+    BUILT_WRITERS,
+    DEFERRED_BUILDS,
     EVENT_DATA,
     EVENT_KIND,
     EVENT_SEQUENCE,
     REQUEST_EVENT,
     SMALL_VARINTS,
     TYPE_URL_PREFIX,
+    SeatEvents,
     built_entry,
     key,
     message_field,
@@ -438,6 +449,26 @@ def _write_built(event: Event, entry: tuple[Any, ...], sequence: int) -> tuple[b
     elif build is _EVENT_BUILDER and count >= 3:  # (kind, data, audience): the Event's own kind and data objects
         return _write_data(entry[1], entry[2], sequence)
     return b"", -1
+
+
+def write_built(shared: SeatEvents, fields: list[bytes]) -> None:
+    """The fields of every entry a decision's first read built (`SeatEvents.built`), under its log position, into
+    `fields` by entry (`referee.wire.BUILT_WRITERS`: one call a decision where `events_into` made a call per event);
+    an event of a kind left to the shared writer keeps b"" (`events_into` has it written as before)."""
+    built = shared.built
+    events = shared.events
+    sequence = shared.start
+    for offset in range(len(built)):
+        entry = built[offset]
+        if len(entry):
+            written = _write_built(events[offset], entry, sequence)
+            if written[1] >= 0:
+                fields[offset] = written[0]
+        sequence += 1
+
+
+BUILT_WRITERS[write_event] = write_built
+DEFERRED_BUILDS[MerchantsState] = build_deferred
 
 
 def _small_written(sequence: int, tail: bytes) -> tuple[bytes, int]:
