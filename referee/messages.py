@@ -13,6 +13,7 @@ from referee.clock import SeatClock, TimeControl
 from referee.engine import Event, GameConfig, GameResult, GameState, Option, Seat
 from referee.wire import (
     ANY_VALUE,
+    DEFERRED_BUILDS,
     LAST_EVENTS,
     GameWire,
     LastKept,
@@ -72,7 +73,8 @@ def seat_events(state: GameState, seat: Seat, start: int) -> list[tuple[int, Eve
     built: list[tuple[Any, ...]] = _NONE_BUILT
     for entry in new:
         if type(entry) is tuple:
-            built = _build_deferred(log, items, start)
+            build = DEFERRED_BUILDS.get(type(state))  # the game's own, where it gives one
+            built = _build_deferred(log, items, start) if build is None else build(log, items, start)
             new = items[start:]
             break
     positions = _POSITIONS

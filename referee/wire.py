@@ -389,6 +389,12 @@ class GameWire:
             if kept is None or kept.wire is not self:
                 kept = SeatEventFields(self, count)
                 shared.written = kept
+                own = self.write_event
+                if own is not None and len(shared.built):
+                    # the entries this decision's first read built: the game's writer writes their fields at once
+                    write_built = BUILT_WRITERS.get(own)
+                    if write_built is not None:
+                        write_built(shared, kept.fields)
             fields = kept.fields
         if fields is None:
             # The log's events in order from a run (`_EventRun`): each seat after the first takes the field by position.
@@ -733,6 +739,15 @@ class SeatEventFields:
 PLAIN_REQUESTS: Final = 16
 #: the entries of a log the last seat was given (`SeatEvents`), replaced whole (one slot: a thread reads its own)
 LAST_EVENTS: Final[list[SeatEvents]] = [SeatEvents(0, 0, [], [], [], True, False, [])]
+
+
+#: a game's state class -> its builder of its log's deferred entries (`referee.messages._build_deferred`'s arguments
+#: and result), where the game gives one (a game's module adds its own)
+DEFERRED_BUILDS: Final[dict[object, Callable[[Any, list[Any], int], list[tuple[Any, ...]]]]] = {}
+#: a game's event writer (`GameWire.write_event`) -> its writer of the fields of every entry a `SeatEvents` built,
+#: into that read's `SeatEventFields.fields` by entry (b"" left where it writes none): one call a decision, made by
+#: `events_into` where it first meets a read's entries, in place of a call per event (a game's module adds its own)
+BUILT_WRITERS: Final[dict[object, Callable[[SeatEvents, list[bytes]], None]]] = {}
 
 
 def built_entry(event: object) -> tuple[Any, ...]:

@@ -17,16 +17,29 @@ from typing import Any, Final, cast
 from b99.games import merchants_pb2 as pb
 
 from referee.engine import Event
-from referee.games.merchants.state import _event, _hand_drawn_event, _hand_passed_event, _hand_tiles_event, _placed_event
+from referee.games.merchants.state import (
+    MerchantsState,
+    _chips_revealed_event,
+    _event,
+    _hand_drawn_event,
+    _hand_passed_event,
+    _hand_tiles_event,
+    _placed_event,
+    _round_scored_event,
+    build_deferred,
+)
 from referee.wire import (
     ANY_TYPE_URL,
     ANY_VALUE,
+    BUILT_WRITERS,
+    DEFERRED_BUILDS,
     EVENT_DATA,
     EVENT_KIND,
     EVENT_SEQUENCE,
     REQUEST_EVENT,
     SMALL_VARINTS,
     TYPE_URL_PREFIX,
+    SeatEvents,
     built_entry,
     key,
     message_field,
@@ -42,6 +55,8 @@ _HAND_PASSED_EVENT: Final[object] = _hand_passed_event
 _HAND_TILES_EVENT: Final[object] = _hand_tiles_event
 _HAND_DRAWN_EVENT: Final[object] = _hand_drawn_event
 _EVENT_BUILDER: Final[object] = _event
+_ROUND_SCORED_EVENT: Final[object] = _round_scored_event
+_CHIPS_REVEALED_EVENT: Final[object] = _chips_revealed_event
 #: an Any's type URL field of a Merchants of B99 Event, and its value's key
 _URL_VALUE: Final = string_field(ANY_TYPE_URL, TYPE_URL_PREFIX + pb.Event.DESCRIPTOR.full_name) + ANY_VALUE
 _UINT32: Final = 1 << 32
@@ -119,6 +134,7 @@ _E_REPUTATION_CARDS: Final = _Kind("reputation_cards", 15)
 _E_RETURNED_CARD: Final = _Kind("returned_card", 16)
 _E_INITIAL_TILE: Final = _Kind("initial_tile", 2)
 _E_ROUND_SCORED: Final = _Kind("round_scored", 12)
+_E_CHIPS_REVEALED: Final = _Kind("chips_revealed", 11)
 #: field keys of strings: field 2 (a tile, a card; the elements of a list of tiles or cards), field 1 (SoloRemoved's
 #: tiles), field 6 (Placed.mode), field 7 (Placed.discarded, optional: written when "" too)
 _STRING1: Final = key(1, 2)
@@ -384,17 +400,78 @@ def _round_scored_body(data: dict[str, Any]) -> list[bytes] | None:
                 or len(card_data) != (3 if card_kind is None else 4) or (card_kind is not None and type(card_kind) is not str)
             ):
                 return None
-            card_body = _text(_TEXTS1, _STRING1, cast(str, card)) + _text(_TEXTS2, _STRING2, cast(str, face))
-            if card_kind is not None:
-                card_body += optional_string_field(_STRING3, cast(str, card_kind))
-            card_body += _int_field(_INT4, _KEY4, points)
-            parts.append(message_field(_STRING3, card_body))
-        if thumb:
-            parts.append(_THUMB)
-        parts.append(_int_field(_INT5, _KEY5, thumb_points))
-        parts.append(varint_field(_KEY6, round_points))
-        parts.append(varint_field(_KEY7, score))
-        body.append(message_field(_STRING2, b"".join(parts)))
+            parts.append(_card_score(cast(str, card), cast(str, face), cast("str | None", card_kind), points))
+        body.append(_seat_round(parts, cast(bool, thumb), thumb_points, round_points, score))
+    return body
+
+
+def _card_score(card: str, face: str, kind: str | None, points: int) -> bytes:
+    """A SeatRound's CardScore field (card, face, the K of a C or D card, points)."""
+    card_body = _text(_TEXTS1, _STRING1, card) + _text(_TEXTS2, _STRING2, face)
+    if kind is not None:
+        card_body += optional_string_field(_STRING3, kind)
+    return message_field(_STRING3, card_body + _int_field(_INT4, _KEY4, points))
+
+
+def _seat_round(parts: list[bytes], thumb: bool, thumb_points: int, round_points: int, score: int) -> bytes:
+    """RoundScored's SeatRound field: `parts` (its seat, dungeon and CardScore fields) and its last four fields."""
+    if thumb:
+        parts.append(_THUMB)
+    parts.append(_int_field(_INT5, _KEY5, thumb_points))
+    parts.append(varint_field(_KEY6, round_points))
+    parts.append(varint_field(_KEY7, score))
+    return message_field(_STRING2, b"".join(parts))
+
+
+def _round_scored_built(number: int, scored: list[Any], sequence: int) -> tuple[bytes, int]:
+    """A RoundScored event's field from its builder's arguments (`state._round_scored_event`: the round, and per seat
+    its seat, dungeon, (card, face, K) scored, their points, 👍, 👍 points and new score), with no dict read back;
+    (b"", -1) where a number is out of its field's range."""
+    if not 0 <= number < _UINT32:
+        return b"", -1
+    body = [_int_field(_INT1, _KEY1, number)]
+    for seat_round in scored:
+        seat: int = seat_round[0]
+        dungeon: str = seat_round[1]
+        round_cards: list[tuple[str, str, str | None]] = seat_round[2]
+        points: list[int] = seat_round[3]
+        thumb: bool = seat_round[4]
+        thumb_points: int = seat_round[5]
+        score: int = seat_round[6]
+        round_points = sum(points) + thumb_points
+        if not (
+            0 <= seat < _UINT32 and -_INT32 <= thumb_points < _INT32 and -_INT32 <= round_points < _INT32
+            and -_INT32 <= score < _INT32
+        ):
+            return b"", -1
+        parts = [_int_field(_INT1, _KEY1, seat), _text(_TEXTS2, _STRING2, dungeon)]
+        for (card, face, kind), earned in zip(round_cards, points):
+            if not -_INT32 <= earned < _INT32:
+                return b"", -1
+            parts.append(_card_score(card, face, kind, earned))
+        body.append(_seat_round(parts, thumb, thumb_points, round_points, score))
+    return _written(sequence, _E_ROUND_SCORED, body)
+
+
+def _chip_choice(seat: int, dungeon: str) -> bytes:
+    """ChipsRevealed's ChipChoice field (a seat and the dungeon it chose)."""
+    return message_field(_STRING1, _int_field(_INT1, _KEY1, seat) + _text(_TEXTS2, _STRING2, dungeon))
+
+
+def _chips_revealed(choices: object) -> list[bytes] | None:
+    """ChipsRevealed's fields from its data's choices, or None where they are not the engine's."""
+    if type(choices) is not list:
+        return None
+    body = []
+    for choice in cast(list[Any], choices):
+        if type(choice) is not dict:
+            return None
+        choice_data = cast(dict[str, Any], choice)
+        seat = _uint(choice_data.get("seat"))
+        dungeon = choice_data.get("dungeon")
+        if seat < 0 or type(dungeon) is not str or len(choice_data) != 2:
+            return None
+        body.append(_chip_choice(seat, cast(str, dungeon)))
     return body
 
 
@@ -437,7 +514,32 @@ def _write_built(event: Event, entry: tuple[Any, ...], sequence: int) -> tuple[b
             return _small_written(sequence, _small_tail(_E_HAND_DRAWN, first, second, -1))
     elif build is _EVENT_BUILDER and count >= 3:  # (kind, data, audience): the Event's own kind and data objects
         return _write_data(entry[1], entry[2], sequence)
+    elif build is _ROUND_SCORED_EVENT and count == 3:  # (round, each seat's scoring)
+        return _round_scored_built(entry[1], entry[2], sequence)
+    elif build is _CHIPS_REVEALED_EVENT and count == 2:  # (each seat's dungeon)
+        dungeons: tuple[str, ...] = entry[1]
+        return _written(sequence, _E_CHIPS_REVEALED, [_chip_choice(seat, dungeon) for seat, dungeon in enumerate(dungeons)])
     return b"", -1
+
+
+def write_built(shared: SeatEvents, fields: list[bytes]) -> None:
+    """The fields of every entry a decision's first read built (`SeatEvents.built`), under its log position, into
+    `fields` by entry (`referee.wire.BUILT_WRITERS`: one call a decision where `events_into` made a call per event);
+    an event of a kind left to the shared writer keeps b"" (`events_into` has it written as before)."""
+    built = shared.built
+    events = shared.events
+    sequence = shared.start
+    for offset in range(len(built)):
+        entry = built[offset]
+        if len(entry):
+            written = _write_built(events[offset], entry, sequence)
+            if written[1] >= 0:
+                fields[offset] = written[0]
+        sequence += 1
+
+
+BUILT_WRITERS[write_event] = write_built
+DEFERRED_BUILDS[MerchantsState] = build_deferred
 
 
 def _small_written(sequence: int, tail: bytes) -> tuple[bytes, int]:
@@ -519,6 +621,11 @@ def _write_data(kind: str, data: object, sequence: int) -> tuple[bytes, int]:
         if scored is None:
             return b"", -1
         return _written(sequence, _E_ROUND_SCORED, scored)
+    elif kind == "chips_revealed":
+        chosen = _chips_revealed(fields.get("choices"))
+        if chosen is None or size != 1:
+            return b"", -1
+        return _written(sequence, _E_CHIPS_REVEALED, chosen)
     elif kind == "solo_removed":
         body = []
         if size != 1 or not _list_elements(_ELEMENTS1, _STRING1, fields.get("tiles"), body):

@@ -168,6 +168,51 @@ def _hand_tiles_event(seat: Seat, from_seat: Seat | None, tiles: tuple[str, ...]
 #: `_audience` of seats 0-7, read by position
 _ONE_SEAT: Final = tuple(_audience(seat) for seat in range(8))
 
+#: the builders of this module's deferred events as final names (compared by identity: no namespace lookup)
+_PLACED_BUILDER: Final[object] = _placed_event
+_HAND_PASSED_BUILDER: Final[object] = _hand_passed_event
+_HAND_TILES_BUILDER: Final[object] = _hand_tiles_event
+_HAND_DRAWN_BUILDER: Final[object] = _hand_drawn_event
+_EVENT_BUILDER: Final[object] = _event
+_ROUND_SCORED_BUILDER: Final[object] = _round_scored_event
+_CHIPS_REVEALED_BUILDER: Final[object] = _chips_revealed_event
+
+
+def build_deferred(log: Any, items: list[Any], start: int) -> list[tuple[Any, ...]]:  # noqa: ANN401 - an EventLog
+    """`referee.messages._build_deferred` for this game's log, never run by the step: every deferred entry of the log,
+    `(build, arguments...)`, built into its Event in place, and the entries from `start` on by position (`()` where
+    none was built). This module's builders are called here directly (compiled: one call a read from the requests'
+    module, where a call per entry went through the interpreter's calling protocol and parsed its arguments); any
+    other builder is called as the log would."""
+    size = len(items)
+    built: list[tuple[Any, ...]] = [()] * (size - start) if size > start else []
+    for index in range(log._built, size):
+        item = items[index]
+        if type(item) is tuple:
+            entry: tuple[Any, ...] = item
+            build = entry[0]
+            count = len(entry)
+            if build is _PLACED_BUILDER and count == 8:
+                items[index] = _placed_event(entry[1], entry[2], entry[3], entry[4], entry[5], entry[6], entry[7])
+            elif build is _HAND_TILES_BUILDER and count == 4:
+                items[index] = _hand_tiles_event(entry[1], entry[2], entry[3])
+            elif build is _HAND_PASSED_BUILDER and count == 4:
+                items[index] = _hand_passed_event(entry[1], entry[2], entry[3])
+            elif build is _EVENT_BUILDER and count == 4:
+                items[index] = _event(entry[1], entry[2], entry[3])
+            elif build is _HAND_DRAWN_BUILDER and count == 3:
+                items[index] = _hand_drawn_event(entry[1], entry[2])
+            elif build is _ROUND_SCORED_BUILDER and count == 3:
+                items[index] = _round_scored_event(entry[1], entry[2])
+            elif build is _CHIPS_REVEALED_BUILDER and count == 2:
+                items[index] = _chips_revealed_event(entry[1])
+            else:
+                items[index] = build(*entry[1:])
+            if index >= start:
+                built[index - start] = entry
+    log._built = size
+    return built
+
 
 def _redeal(rest: list[str], hands: Sequence[Sequence[str]], rng: random.Random) -> tuple[list[list[str]], list[str]]:
     """New hands of the same sizes drawn at random from `rest` and the hands, and what is left, sorted.
