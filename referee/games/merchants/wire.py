@@ -262,6 +262,9 @@ class _Last:
         self.players = 0
         #: View fields 11, 12 and 14 as last written (`_tail`), with the sizes and the pass direction they hold
         self.tail = b""
+        #: the boards last joined (View fields 10, each seat's `_Board.whole`, kept: compared by identity) and their join
+        self.boards: list[bytes] = []
+        self.boards_joined = b""
         self.supply = -1
         self.deck = -1
         self.passing = b""
@@ -517,9 +520,16 @@ def _public(state: MerchantsState) -> bytes:
             if len(heads) >= 1024:
                 heads.clear()
             heads[head_key] = head
-    parts = [head, layout]
+    # View fields 10 (the boards) as one piece while every board is the one last joined (most decisions place none)
     tokens = state.board_tokens
-    for index in range(len(players)):
+    count = len(players)
+    pieces = last.boards
+    changed = len(pieces) != count
+    if changed:
+        pieces.clear()
+        for _ in range(count):
+            pieces.append(b"")
+    for index in range(count):
         player = players[index]
         token = tokens[index]
         bundle = player.bundle
@@ -534,7 +544,13 @@ def _public(state: MerchantsState) -> bytes:
             seat_board.board = board
         if board.hand != hand or board.reputation != reputation:
             _rewrite_counts(board, hand, reputation)
-        parts.append(board.whole)
+        whole = board.whole
+        if pieces[index] is not whole:
+            pieces[index] = whole  # held here: compared by identity
+            changed = True
+    if changed:
+        last.boards_joined = b"".join(pieces)
+    boards = last.boards_joined
     supply = len(state.supply)
     deck = len(state.reputation_deck)
     passing = b""
@@ -542,6 +558,7 @@ def _public(state: MerchantsState) -> bytes:
         passing = PASS_RIGHT if round_number == 2 else PASS_LEFT
     solo_removed = state.solo_removed
     if solo_removed:
+        parts = [head, layout, boards]
         parts.append(_SUPPLY_SIZES[supply] if supply < 1024 else varint_field(SUPPLY_SIZE, supply))
         parts.append(_DECK_SIZES[deck] if deck < 1024 else varint_field(REPUTATION_DECK_SIZE, deck))
         removed = _REMOVED
@@ -550,19 +567,18 @@ def _public(state: MerchantsState) -> bytes:
         parts.append(removed.written)
         if passing:
             parts.append(passing)
-    else:
-        # fields 11, 12 and 14 as one piece while they hold the same (the supply and the deck change at deals)
-        if last.supply != supply or last.deck != deck or last.passing is not passing:
-            last.tail = b"".join([
-                _SUPPLY_SIZES[supply] if supply < 1024 else varint_field(SUPPLY_SIZE, supply),
-                _DECK_SIZES[deck] if deck < 1024 else varint_field(REPUTATION_DECK_SIZE, deck),
-                passing,
-            ])
-            last.supply = supply
-            last.deck = deck
-            last.passing = passing
-        parts.append(last.tail)
-    return b"".join(parts)
+        return b"".join(parts)
+    # fields 11, 12 and 14 as one piece while they hold the same (the supply and the deck change at deals)
+    if last.supply != supply or last.deck != deck or last.passing is not passing:
+        last.tail = b"".join([
+            _SUPPLY_SIZES[supply] if supply < 1024 else varint_field(SUPPLY_SIZE, supply),
+            _DECK_SIZES[deck] if deck < 1024 else varint_field(REPUTATION_DECK_SIZE, deck),
+            passing,
+        ])
+        last.supply = supply
+        last.deck = deck
+        last.passing = passing
+    return b"%b%b%b%b" % (head, layout, boards, last.tail)
 
 
 #: a tile id -> its element of View field 13 (the tiles a solo game removed)
@@ -757,10 +773,10 @@ def _grown_board(
         front = last.front + len(field) - len(old_field) + len(element)
         size = front + len(counts) + len(final)
         board_head = _BOARD_HEADS[size] if size < 1024 else SEATS + varint(size)
-        board.whole = b"".join([
+        board.whole = b"%b%b%b%b%b%b%b%b" % (
             board_head, whole[start:split], field, whole[split + len(old_field):discards_end], element,
             whole[discards_end:front_end], counts, final,
-        ])
+        )
         # the shop and discards kept as the board now shows them
         squares = kept.squares
         index = 0
@@ -777,7 +793,7 @@ def _grown_board(
         front = last.front + len(field)
         size = front + len(counts) + len(final)
         board_head = _BOARD_HEADS[size] if size < 1024 else SEATS + varint(size)
-        board.whole = b"".join([board_head, whole[start:split], field, whole[split:front_end], counts, final])
+        board.whole = b"%b%b%b%b%b%b" % (board_head, whole[start:split], field, whole[split:front_end], counts, final)
         order.insert(at, square)
         fields.insert(at, field)
         kept.size += len(field)
@@ -1042,7 +1058,7 @@ def _placed(placed: object, row: int, col: int) -> bytes:
     else:
         tail = varint_field(TILE_ROW, row) + varint_field(TILE_COL, col) + varint_field(TILE_ROTATION, rotation)
     size = len(tile_field) + len(tail)
-    return (_SHOP_HEADS[size] if size < 1024 else P_SHOP + varint(size)) + tile_field + tail
+    return b"%b%b%b" % (_SHOP_HEADS[size] if size < 1024 else P_SHOP + varint(size), tile_field, tail)
 
 
 #: a tile id -> its PlacedTile field 1
