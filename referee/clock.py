@@ -30,8 +30,9 @@ class TimeControl:
             raise ConfigError("time control needs a per-decision allowance or a bank above 0")
 
 
-#: the versions clocks take, each once (`SeatClock.version`)
-_VERSIONS = itertools.count(1)
+#: the next of the versions clocks take, each once (`SeatClock.version`)
+_next_version = itertools.count(1).__next__
+_set = object.__setattr__
 
 
 @dataclass(slots=True)
@@ -46,8 +47,8 @@ class SeatClock:
     version: int = field(default=0, init=False, repr=False, compare=False)
 
     def __setattr__(self, name: str, value: object) -> None:
-        object.__setattr__(self, name, value)
-        object.__setattr__(self, "version", next(_VERSIONS))
+        _set(self, name, value)
+        _set(self, "version", _next_version())
 
     @classmethod
     def start(cls, control: TimeControl) -> SeatClock:
