@@ -137,3 +137,26 @@ def _deciding() -> tuple[object, int, list[Option]]:
         state.apply_chance(sample_outcome(state.chance_outcomes(), rng).id)
     seat = state.deciding_seats()[0]
     return state, seat, list(state.legal_options(seat))
+
+
+def test_options_made_anew_are_found_by_content_whatever_their_id_and_lists() -> None:
+    """Options made anew at every request (no slot hit), where one id stands for other labels and payloads from one
+    request to the next, one label for other ids, and payloads hold lists (changed in place after they were offered):
+    each request carries protobuf's bytes for the options as they are when it is written."""
+    shared_wire = get_wire("magnificent")
+    wire = GameWire(shared_wire.view, shared_wire.option, shared_wire.event)
+    rng = random.Random(7)
+    slots = [1, 2]
+    for _ in range(400):
+        made = [
+            Option(
+                rng.choice(["master", "master:P", "arrange:5"]),
+                rng.choice(["MI-3: coins", "MII-2: coins", "posters to slots 5"]),
+                rng.choice([{"kind": "master", "card": rng.choice(["MI-3", "MII-2"])}, {"kind": "arrange", "slots": slots}]),
+            )
+            for _ in range(rng.randint(1, 4))
+        ]
+        assert wire.options_fields(made) == _option_bytes(wire, made)
+        for option in made:
+            assert wire.option_field(option) == _option_bytes(wire, [option])
+        slots.append(rng.randint(0, 6)) if rng.random() < 0.5 and len(slots) < 5 else slots.clear()
