@@ -3,9 +3,14 @@
 Most of a game's events are a draft's (every seat's placement, every hand passed, each seat's new hand, told to
 it alone) and the draws and returns of each round: their arena Event fields are written here straight from
 their data, each field looked up in a table (the shared writer reads every data key through a generic field
-table, and looks events of repeated content up by a key built of it). The kinds written once a round (layout,
-reveals, scoring) are left to the shared writer (`GameWire.event_tail`), as is any event whose data are not
-the engine's (a key the message lacks, a value of another type or out of range).
+table, and looks events of repeated content up by a key built of it), and so are the chips revealed and the round
+scored. The layout, the trends revealed and the final scoring are left to the shared writer (`GameWire.event_tail`),
+as is any event whose data are not the engine's (a key the message lacks, a value of another type or out of range).
+
+The first request of a decision has the log's deferred entries built by this game's own builder of a read
+(`state.build_deferred`, `referee.wire.DEFERRED_BUILDS`) and the fields of all of them written here at once, from
+their builders' arguments (`write_built`, `referee.wire.BUILT_WRITERS`): one call each a decision from the requests'
+module, where there was a call per event.
 
 tests/games/merchants/test_wire_writers.py compares them with protobuf's serialization.
 """

@@ -114,14 +114,30 @@ def _placed_event(seat: Seat, tile: str, row: int, col: int, rotation: int, mode
 _SMALL_EVENTS: Final[dict[int, Event]] = {}
 
 
+#: `_SMALL_EVENTS` of a draft's numbers read by position (no int object made and hashed): a hand passed on by seat
+#: `from_seat` < 8 to `to_seat` < 8 of `count` < 64 tiles at `from_seat << 9 | to_seat << 6 | count`, a hand drawn
+#: by `seat` < 8 of `count` < 64 at 4096 + `seat << 6 | count` (None: not made yet)
+_DRAFT_EVENTS: Final[list[Event | None]] = [None] * 4608
+
+
 def _hand_drawn_event(seat: Seat, count: int) -> Event:
+    if 0 <= seat < 8 and 0 <= count < 64:
+        slot = 4096 + (seat << 6 | count)
+        known = _DRAFT_EVENTS[slot]
+        if known is None:
+            known = _DRAFT_EVENTS[slot] = _small_event(1 << 24 | seat << 8 | count, "hand_drawn", {"seat": seat, "count": count})
+        return known
     if 0 <= seat < 256 and 0 <= count < 256:
-        number = 1 << 24 | seat << 8 | count
-        event = _SMALL_EVENTS.get(number)
-        if event is None:
-            event = _SMALL_EVENTS[number] = _event("hand_drawn", {"seat": seat, "count": count})
-        return event
+        return _small_event(1 << 24 | seat << 8 | count, "hand_drawn", {"seat": seat, "count": count})
     return _event("hand_drawn", {"seat": seat, "count": count})
+
+
+def _small_event(number: int, kind: str, data: dict[str, Any]) -> Event:
+    """The shared Event of `_SMALL_EVENTS` under `number`, made there first if it is not yet."""
+    event = _SMALL_EVENTS.get(number)
+    if event is None:
+        event = _SMALL_EVENTS[number] = _event(kind, data)
+    return event
 
 
 def _chips_revealed_event(dungeons: tuple[str, ...]) -> Event:
@@ -148,12 +164,19 @@ def _round_scored_event(
 
 
 def _hand_passed_event(from_seat: Seat, to_seat: Seat, count: int) -> Event:
+    if 0 <= from_seat < 8 and 0 <= to_seat < 8 and 0 <= count < 64:
+        slot = from_seat << 9 | to_seat << 6 | count
+        known = _DRAFT_EVENTS[slot]
+        if known is None:
+            known = _DRAFT_EVENTS[slot] = _small_event(
+                2 << 24 | from_seat << 16 | to_seat << 8 | count, "hand_passed",
+                {"from_seat": from_seat, "to_seat": to_seat, "count": count},
+            )
+        return known
     if 0 <= from_seat < 256 and 0 <= to_seat < 256 and 0 <= count < 256:
-        number = 2 << 24 | from_seat << 16 | to_seat << 8 | count
-        event = _SMALL_EVENTS.get(number)
-        if event is None:
-            event = _SMALL_EVENTS[number] = _event("hand_passed", {"from_seat": from_seat, "to_seat": to_seat, "count": count})
-        return event
+        return _small_event(
+            2 << 24 | from_seat << 16 | to_seat << 8 | count, "hand_passed", {"from_seat": from_seat, "to_seat": to_seat, "count": count}
+        )
     return _event("hand_passed", {"from_seat": from_seat, "to_seat": to_seat, "count": count})
 
 

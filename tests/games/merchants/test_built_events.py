@@ -5,7 +5,8 @@ The first request of a decision builds the log's deferred entries (`messages.sea
 (`SeatEvents.writing`) and the game's writer finds it by the very Event (`referee.wire.built_entry`), then writes
 a placement, a hand passed on or drawn, a new hand and the recorded kinds from the builder's arguments. Those bytes
 must be exactly what the event's data write, and protobuf's serialization; an entry is never found for another
-Event, even an equal one."""
+Event, even an equal one. The game's own builder of a read (`state.build_deferred`) makes the Events the log would,
+and the game's writer of a read's entries (`write_built`, one call a decision) writes each as protobuf does."""
 
 from __future__ import annotations
 
