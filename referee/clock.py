@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,11 +29,6 @@ class TimeControl:
             raise ConfigError("time control needs a per-decision allowance or a bank above 0")
 
 
-#: the next of the versions clocks take, each once (`SeatClock.version`)
-_next_version = itertools.count(1).__next__
-_set = object.__setattr__
-
-
 @dataclass(slots=True)
 class SeatClock:
     """One seat's clock during a match."""
@@ -42,13 +36,6 @@ class SeatClock:
     control: TimeControl
     bank_remaining: float
     strikes: int = 0
-    #: a number no other clock, nor this one in another state, has had: taken anew whenever a field is set, so that
-    #: a request's clock field, kept with the version it was written at, is found again by one read
-    version: int = field(default=0, init=False, repr=False, compare=False)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        _set(self, name, value)
-        _set(self, "version", _next_version())
 
     @classmethod
     def start(cls, control: TimeControl) -> SeatClock:

@@ -313,8 +313,7 @@ def outgoing_request(
     size = len(front) + len(view_head) + view_size + len(options_bytes) + len(clock_field)
     if events:
         first_event = len(parts)
-        players: int = _PLAYERS.get(state.config)
-        wire.events_into(events, players == 1, parts)
+        wire.events_into(events, _PLAYERS.get(state.config) == 1, parts)
         for index in range(first_event, len(parts)):
             size += len(parts[index])
     parts.append(clock_field)
@@ -432,40 +431,40 @@ def _clock_field(per_decision: float, bank: float, strikes: int, strikes_allowed
 
 
 def _clock_bytes(clock: SeatClock) -> bytes:
-    """`clock`'s field, written again only when the clock changed since it was last written: a clock takes a version
-    no clock ever had whenever one of its fields is set (`SeatClock.version`), so a field kept with the version it was
-    written at is this clock's as it is now (one attribute read a request, where the bank, strikes and time control
-    were three). Kept in a slot picked from the clock's address (no dict, no int object made for its id; two clocks
-    taking turns in one slot are only written again)."""
-    version = clock.version
+    """`clock`'s field, written again only when its bank or strikes changed since its last request (a bank
+    changes only when a seat overruns its allowance): kept per clock object in a slot picked from its address (no
+    dict, no int object made for its id; two clocks taking turns in one slot are only written again)."""
+    bank = clock.bank_remaining
+    strikes = clock.strikes
+    control = clock.control
     address: i64 = id(clock)  # a native integer: its shifts are machine instructions
     slot = (address >> 4 ^ address >> 12) & _CLOCK_SLOT_MASK
     known = _CLOCKS[slot]
-    if known.version == version:
+    if known.clock is clock and known.control is control and known.bank == bank and known.strikes == strikes:
         return known.field
-    control = clock.control
-    written = _ClockField(
-        version, _clock_field(control.per_decision_seconds, clock.bank_remaining, clock.strikes, control.strikes_allowed)
-    )
+    written = _ClockField(clock, control, bank, strikes, _clock_field(control.per_decision_seconds, bank, strikes, control.strikes_allowed))
     _CLOCKS[slot] = written
     return written.field
 
 
 class _ClockField:
-    """A clock's field as last written, with the clock's version it was written at."""
+    """A clock's field as last written, with the values it was written from (a TimeControl never changes)."""
 
-    __slots__ = ("version", "field")
+    __slots__ = ("clock", "control", "bank", "strikes", "field")
 
-    def __init__(self, version: int, field: bytes) -> None:
-        self.version = version
+    def __init__(self, clock: object, control: object, bank: float, strikes: int, field: bytes) -> None:
+        self.clock = clock
+        self.control = control
+        self.bank = bank
+        self.strikes = strikes
         self.field = field
 
 
-#: slots of the clocks' fields as last written (a power of two), each holding the last clock's field put there with
-#: its version (no version is -1)
+#: slots of the clocks' fields as last written (a power of two), each holding the last clock put there (kept, so that
+#: its address is never another's while it is there)
 CLOCK_SLOTS: Final = 256
 _CLOCK_SLOT_MASK: Final = CLOCK_SLOTS - 1
-_CLOCKS: Final[list[_ClockField]] = [_ClockField(-1, b"")] * CLOCK_SLOTS
+_CLOCKS: Final[list[_ClockField]] = [_ClockField(None, None, -1.0, -1, b"")] * CLOCK_SLOTS
 MESSAGE_DECISION_REQUEST: Final = key(2, 2)
 REQUEST_ID: Final = key(1, 0)
 REQUEST_DECISION: Final = key(2, 2)

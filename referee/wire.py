@@ -176,8 +176,7 @@ class GameWire:
     _option_lists: list[tuple[tuple[object, ...], bytes]] = field(
         default_factory=lambda: [_NO_OPTION_LIST] * OPTION_SLOTS, compare=False, repr=False
     )
-    #: option label -> the last option of that label written, as its id, a copy of its flat payload and its field
-    #: (`option_field`)
+    #: option id -> the last option of that id written, as its label, a copy of its flat payload and its field (`option_field`)
     _option_contents: dict[str, _OptionField] = field(default_factory=dict, compare=False, repr=False)
     #: (kind, *flat data items) -> an event's kind and data fields (`event_tail`)
     _event_contents: Blocks = field(default_factory=lambda: Blocks(), compare=False, repr=False)
@@ -240,15 +239,13 @@ class GameWire:
         known = options[slot]
         if known[0] is option:
             return known[1]
-        # An engine makes its options anew at each decision point: found again by label, id and payload (flat
-        # payloads only, kept as a copy: equal dicts of ints, strings and bools write the same bytes). Found by the
-        # label: an id may stand for other contents from one decision to the next (an option named by its slot or
-        # kind, its card changing), a label names one content in every game.
+        # An engine makes its options anew at each decision point: found again by id, label and payload (flat
+        # payloads only, kept as a copy: equal dicts of ints, strings and bools write the same bytes).
         option_id = option.id
         label = option.label
         data = option.payload
-        same = self._option_contents.get(label)
-        if same is not None and same.id == option_id and same.payload == data:
+        same = self._option_contents.get(option_id)
+        if same is not None and same.label == label and same.payload == data:
             encoded = same.field
         else:
             payload = dict_bytes(self.option.DESCRIPTOR, data)
@@ -264,7 +261,7 @@ class GameWire:
             if flat is not None:
                 if len(self._option_contents) >= OPTION_CONTENTS_LIMIT:
                     self._option_contents.clear()
-                self._option_contents[label] = _OptionField(option_id, flat, encoded)
+                self._option_contents[option_id] = _OptionField(label, flat, encoded)
         options[slot] = (option, encoded)
         return encoded
 
@@ -646,18 +643,17 @@ class GameWire:
 
 
 class _OptionField:
-    """An option written before, found by its label (`GameWire.option_field`): its id, a copy of its payload, its field."""
+    """An option written before, found by its id (`GameWire.option_field`): its label, a copy of its payload, its field."""
 
-    __slots__ = ("id", "payload", "field")
+    __slots__ = ("label", "payload", "field")
 
-    def __init__(self, option_id: str, payload: dict[str, Any], field: bytes) -> None:
-        self.id = option_id
+    def __init__(self, label: str, payload: dict[str, Any], field: bytes) -> None:
+        self.label = label
         self.payload = payload
         self.field = field
 
 
-#: option labels whose last option `GameWire.option_field` keeps (a game offers a few hundred to a few thousand distinct
-#: options; the memory starts afresh when full)
+#: option ids whose last option `GameWire.option_field` keeps (a game offers a few hundred distinct options at most)
 OPTION_CONTENTS_LIMIT: Final = 4096
 #: what an empty slot of `GameWire._options` and `_option_lists` holds (no option is None, no list is empty)
 _NO_OPTION: Final[tuple[object, bytes]] = (None, b"")
@@ -665,24 +661,15 @@ _NO_OPTION_LIST: Final[tuple[tuple[object, ...], bytes]] = ((), b"")
 
 
 def _flat_copy(data: Mapping[str, Any]) -> dict[str, Any] | None:
-    """A copy of `data` where every value is an int, string, bool or None, or a list or tuple of ints, strings and bools
-    (a list copied: equal values write the same bytes, and an option's list may be changed after it was offered), else
-    None."""
+    """A copy of `data` where every value is an int, string, bool or None (immutable, and equal values write the same
+    bytes), else None."""
     fields: dict[str, Any] = data if isinstance(data, dict) else dict(data)
-    copied = dict(fields)
-    for name, value in fields.items():
+    for value in fields.values():
         if value is not None:
             kind = type(value)
-            if kind is list or kind is tuple:
-                for item in value:
-                    item_kind = type(item)
-                    if item_kind is not int and item_kind is not str and item_kind is not bool:
-                        return None
-                if kind is list:
-                    copied[name] = list(value)
-            elif kind is not int and kind is not str and kind is not bool:
+            if kind is not int and kind is not str and kind is not bool:
                 return None
-    return copied
+    return dict(fields)
 
 
 class _EventRun:

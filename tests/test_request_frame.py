@@ -99,50 +99,10 @@ def test_frame_at_every_request_id_decision_and_view_size() -> None:
                 assert [option.id for option in request.options] == ["a"]
 
 
-def test_a_clock_takes_a_new_version_whenever_a_field_is_set() -> None:
-    """A clock's version, by which a request finds its clock field as last written, is one no clock has had: set anew
-    by `charge`, `strike`, a field set from outside and a copy, never equal between two clocks; equal and unequal
-    clocks compare as before (the version is neither compared nor shown)."""
-    import copy
-    import pickle
-
-    control = TimeControl(per_decision_seconds=1.0, bank_seconds=5.0, strikes_allowed=1)
-    first, second = SeatClock.start(control), SeatClock.start(control)
-    seen = {first.version, second.version}
-    assert len(seen) == 2 and first == second and "version" not in repr(first)
-    for change in (
-        lambda clock: clock.charge(2.5),
-        lambda clock: clock.strike(),
-        lambda clock: setattr(clock, "bank_remaining", 1.0),
-        lambda clock: setattr(clock, "strikes", 0),
-        lambda clock: setattr(clock, "control", TimeControl()),
-    ):
-        change(first)
-        assert first.version not in seen
-        seen.add(first.version)
-    for copied in (copy.copy(first), copy.deepcopy(first), pickle.loads(pickle.dumps(first))):
-        assert copied == first and copied.version not in seen
-        seen.add(copied.version)
-        request = messages.outgoing_request(get_wire("underground_dice"), 1, *_deciding(), [], copied).decision_request
-        assert (request.clock.bank_remaining_seconds, request.clock.strikes) == (copied.bank_remaining, copied.strikes)
-        assert request.clock.per_decision_seconds == copied.control.per_decision_seconds
-
-
-def _deciding() -> tuple[object, int, list[Option]]:
-    """An Underground Dice state at its first decision, the deciding seat and its options."""
-    game = get_game("underground_dice")
-    state = game.new_initial_state(game.make_config(2))
-    rng = random.Random(6)
-    while state.is_chance_node():
-        state.apply_chance(sample_outcome(state.chance_outcomes(), rng).id)
-    seat = state.deciding_seats()[0]
-    return state, seat, list(state.legal_options(seat))
-
-
-def test_options_made_anew_are_found_by_content_whatever_their_id_and_lists() -> None:
-    """Options made anew at every request (no slot hit), where one id stands for other labels and payloads from one
-    request to the next, one label for other ids, and payloads hold lists (changed in place after they were offered):
-    each request carries protobuf's bytes for the options as they are when it is written."""
+def test_options_made_anew_carry_their_own_bytes_whatever_their_id_label_and_lists() -> None:
+    """Options made anew at every request (no slot hit, found or written by content), where one id stands for other
+    labels and payloads from one request to the next, one label for other ids, and payloads hold lists (changed in
+    place after they were offered): each request carries protobuf's bytes for the options as they are when written."""
     shared_wire = get_wire("magnificent")
     wire = GameWire(shared_wire.view, shared_wire.option, shared_wire.event)
     rng = random.Random(7)
@@ -159,4 +119,7 @@ def test_options_made_anew_are_found_by_content_whatever_their_id_and_lists() ->
         assert wire.options_fields(made) == _option_bytes(wire, made)
         for option in made:
             assert wire.option_field(option) == _option_bytes(wire, [option])
-        slots.append(rng.randint(0, 6)) if rng.random() < 0.5 and len(slots) < 5 else slots.clear()
+        if rng.random() < 0.5 and len(slots) < 5:
+            slots.append(rng.randint(0, 6))  # the list the next options' payloads hold, changed in place
+        else:
+            slots.clear()
