@@ -292,3 +292,23 @@ def test_board_parts_changed_in_place_are_written_again() -> None:
     ):
         edit()
         _check_views_after_board_change(state)
+
+
+def test_public_boards_of_games_of_other_player_counts_viewed_in_turn() -> None:
+    """The public boards are joined once while every board is the one last joined: games of 1 to 4 players, and copies
+    that play on apart, viewed in turn (another count of boards, the same count with other boards, a board whose
+    hand size alone changed) are each their dict views."""
+    rng = random.Random(29)
+    states: list[MerchantsState] = [GAME.new_initial_state(GAME.make_config(players)) for players in (1, 2, 3, 4)]
+    states.append(states[3].clone())
+    compared = 0
+    while any(not state.is_terminal() for state in states):
+        for state in states:
+            if state.is_terminal():
+                continue
+            playout.step(state, rng)
+            for seat in range(len(state.players_state)):
+                expected = WIRE.view_message(state.private_view(seat)).SerializeToString()
+                assert WIRE.view_bytes(state, seat, None) == expected
+                compared += 1
+    assert compared > 1000
