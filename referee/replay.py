@@ -83,14 +83,23 @@ class ReplayRecorder:
         self._line(record)
 
     def write(self, path: str | Path) -> None:
+        """Write the replay to `path`: a file is replaced whole (a reader never sees half of one); a device or a
+        pipe (`/dev/null`, `/dev/stdout`) is written through, never replaced by a file."""
         target = Path(path)
-        temporary = target.with_name(target.name + ".partial")
-        with temporary.open("w", encoding="utf-8") as handle:
-            for line in self.lines:
-                handle.write(json.dumps(line, separators=(",", ":"), sort_keys=True) + "\n")
-        temporary.replace(target)
+        if target.exists() and not target.is_file():
+            self._write_lines(target)
+        else:
+            temporary = target.with_name(target.name + ".partial")
+            self._write_lines(temporary)
+            temporary.replace(target)
         if self.live_path is not None:
             self.live_path.unlink(missing_ok=True)
+
+    def _write_lines(self, target: Path) -> None:
+        """Every line collected, as JSON, one a line."""
+        with target.open("w", encoding="utf-8") as handle:
+            for line in self.lines:
+                handle.write(json.dumps(line, separators=(",", ":"), sort_keys=True) + "\n")
 
 
 def live_path_of(replay_path: str | Path) -> Path:

@@ -246,10 +246,9 @@ def _lingering_bots() -> list[int]:
     return found
 
 
-def test_match_prints_the_result_before_its_bots_are_stopped(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_match_prints_the_result_before_its_bots_are_stopped(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """A bot that ignores game over holds only its own stopping: the table is printed while it still runs, and
     what stopping it found (SIGKILL) is said after, with the result standing."""
-    import os
     import sys
 
     import referee.cli
@@ -265,7 +264,7 @@ def test_match_prints_the_result_before_its_bots_are_stopped(monkeypatch: pytest
     monkeypatch.setattr(referee.cli, "print_report", watched)
     linger = f"{sys.executable} -m tests.bots.misbehaving linger"
     result = invoke("match", "underground_dice", "--bot", linger, "--bot", "random", "--sandbox", "none", "--seed", "4",
-                    "--replay", os.devnull)
+                    "--replay", str(tmp_path / "linger.jsonl"))
     assert result.exit_code == 0, result.output
     assert len(printed_while) == 1 and printed_while[0], "the table was printed once, while the lingering bot ran"
     table_at = result.output.index("rank")
@@ -273,3 +272,24 @@ def test_match_prints_the_result_before_its_bots_are_stopped(monkeypatch: pytest
     assert table_at < late
     assert "its bot was stopped by signal 9 after the game (the result stands)" in " ".join(result.output.split())
     assert not set(printed_while[0]) & set(_lingering_bots())
+
+
+def test_a_replay_sent_to_a_pipe_is_written_through_it_not_put_in_its_place(tmp_path: Path) -> None:
+    """`--replay /dev/null` (or a pipe) must not replace the device with a file: a file target is replaced whole, a
+    device or a pipe is written through (here a named pipe, read as the match writes it)."""
+    import os
+    import stat
+    import threading
+
+    pipe = tmp_path / "replay.pipe"
+    os.mkfifo(pipe)
+    received: list[str] = []
+    reader = threading.Thread(target=lambda: received.append(pipe.read_text()), daemon=True)
+    reader.start()
+    result = invoke("match", "underground_dice", "--bot", "random", "--bot", "random", "--in-process", "--seed", "7",
+                    "--replay", str(pipe))
+    reader.join(30)
+    assert result.exit_code == 0, result.output
+    assert stat.S_ISFIFO(pipe.stat().st_mode), "the pipe is still a pipe"
+    assert received and json.loads(received[0].splitlines()[0])["type"] == "header"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["replay.pipe"]
