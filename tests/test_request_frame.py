@@ -45,6 +45,35 @@ def test_options_and_lists_sharing_slots_are_each_written_as_their_own() -> None
     assert wire.option_field(changed) == _option_bytes(wire, [changed])
 
 
+def test_lists_less_one_option_carry_their_own_bytes() -> None:
+    """Lists made as a recent list less one option (a draft hand passed on less a tile), at every position, beside
+    lists that differ otherwise (another option in its place, one more, the same options reordered), each with its
+    own bytes."""
+    shared_wire = get_wire("fuji99")
+    wire = GameWire(shared_wire.view, shared_wire.option, shared_wire.event)
+    rng = random.Random(5)
+    options = [Option(f"draw:{n}", f"draw {n}", {"action": "draw", "count": n}) for n in range(40)]
+    for _ in range(400):
+        hands = [rng.sample(options, rng.randint(1, 9)) for _ in range(4)]
+        while any(hands):
+            for index, hand in enumerate(hands):
+                if not hand:
+                    continue
+                sent = list(hand) if rng.random() < 0.5 else tuple(hand)
+                assert wire.options_fields(sent) == _option_bytes(wire, hand)
+                roll = rng.random()
+                position = rng.randrange(len(hand))
+                if roll < 0.7:
+                    del hand[position]
+                elif roll < 0.8:
+                    hand[position] = rng.choice(options)
+                elif roll < 0.9:
+                    hand.insert(position, rng.choice(options))
+                else:
+                    rng.shuffle(hand)
+            hands = hands[1:] + hands[:1]
+
+
 def test_clocks_sharing_slots_carry_their_own_bank_and_strikes() -> None:
     """More live clocks than the clocks' slots, each changed between requests at random: every request's clock
     field is its own clock's as it is now."""
