@@ -95,6 +95,7 @@ def seat_events(state: GameState, seat: Seat, start: int) -> list[tuple[int, Eve
     pairs = []
     audiences: list[Any] = []
     public = True
+    lead = 0
     for event in new:
         audience = event.audience
         pair: object = (positions[position] if position < 4096 else position, event)  # one tuple object, for every seat
@@ -103,11 +104,14 @@ def seat_events(state: GameState, seat: Seat, start: int) -> list[tuple[int, Eve
         audiences.append(audience)
         if audience is None:
             visible.append(pair)
+            if public:
+                lead += 1
         else:
             public = False
             if seat in audience:
                 visible.append(pair)
     shared = SeatEvents(start, end, pairs, new, audiences, public, kept.hits > 0, built)
+    shared.lead = lead
     written = kept.written
     if written is not None:
         # the fields the last entries' wire wrote for the entries of this log both hold (the same Event objects at the
