@@ -61,13 +61,15 @@ def seat_events(state: GameState, seat: Seat, start: int) -> list[tuple[int, Eve
             kept.hits += 1
             if kept.public:
                 return kept.pairs[:]
-            visible: list[Any] = []
             pairs = kept.pairs
-            offset = 0
-            for audience in kept.audiences:
+            lead = kept.lead
+            # the leading public pairs every seat sees, copied at once, then the rest by audience
+            visible: list[Any] = pairs[:lead]
+            kept_audiences = kept.audiences
+            for offset in range(lead, len(kept_audiences)):
+                audience = kept_audiences[offset]
                 if audience is None or seat in audience:
                     visible.append(pairs[offset])
-                offset += 1
             return visible
     new = items[start:]
     built: list[tuple[Any, ...]] = _NONE_BUILT
