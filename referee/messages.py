@@ -61,13 +61,15 @@ def seat_events(state: GameState, seat: Seat, start: int) -> list[tuple[int, Eve
             kept.hits += 1
             if kept.public:
                 return kept.pairs[:]
-            visible: list[Any] = []
             pairs = kept.pairs
-            offset = 0
-            for audience in kept.audiences:
+            lead = kept.lead
+            # the leading public pairs every seat sees, copied at once, then the rest by audience
+            visible: list[Any] = pairs[:lead]
+            kept_audiences = kept.audiences
+            for offset in range(lead, len(kept_audiences)):
+                audience = kept_audiences[offset]
                 if audience is None or seat in audience:
                     visible.append(pairs[offset])
-                offset += 1
             return visible
     new = items[start:]
     built: list[tuple[Any, ...]] = _NONE_BUILT
@@ -95,6 +97,7 @@ def seat_events(state: GameState, seat: Seat, start: int) -> list[tuple[int, Eve
     pairs = []
     audiences: list[Any] = []
     public = True
+    lead = 0
     for event in new:
         audience = event.audience
         pair: object = (positions[position] if position < 4096 else position, event)  # one tuple object, for every seat
@@ -103,11 +106,14 @@ def seat_events(state: GameState, seat: Seat, start: int) -> list[tuple[int, Eve
         audiences.append(audience)
         if audience is None:
             visible.append(pair)
+            if public:
+                lead += 1
         else:
             public = False
             if seat in audience:
                 visible.append(pair)
     shared = SeatEvents(start, end, pairs, new, audiences, public, kept.hits > 0, built)
+    shared.lead = lead
     written = kept.written
     if written is not None:
         # the fields the last entries' wire wrote for the entries of this log both hold (the same Event objects at the

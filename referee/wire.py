@@ -384,6 +384,7 @@ class GameWire:
         fields: list[bytes] | None = None
         first_sequence, first_event = listed[0]
         at = first_sequence - base
+        skipped = 0
         if 0 <= at < count and known[at] is first_event:
             kept = shared.written
             if kept is None or kept.wire is not self:
@@ -396,6 +397,7 @@ class GameWire:
                     if write_built is not None:
                         write_built(shared, kept.fields)
             fields = kept.fields
+            skipped = _lead_into(shared, kept, listed, parts)
         if fields is None:
             # The log's events in order from a run (`_EventRun`): each seat after the first takes the field by position.
             run = self._run_for(first_sequence, id(first_event))
@@ -432,7 +434,8 @@ class GameWire:
             return
         at_once = shared.at_once
         found: _EventRun | None = None
-        for sequence, event in listed:
+        for index in range(skipped, len(listed)):
+            sequence, event = listed[index]
             at = sequence - base
             if 0 <= at < count and known[at] is event:
                 field = fields[at]
@@ -725,14 +728,43 @@ class SeatEvents:
         #: the last entries were taken by several seats: every seat of a decision is sent these at once, so their
         #: fields are written here only, not kept in the wire's runs for a seat that asks later (`events_into`)
         self.at_once = at_once
+        #: how many entries from the first every seat sees (public, before the first private one): each seat's list
+        #: starts with these very pairs, whose fields are sent as one piece (`SeatEventFields.lead`)
+        self.lead = 0
 
 
 class SeatEventFields:
-    """The fields a wire wrote for a `SeatEvents`' entries, by entry (b"": not written yet)."""
+    """The fields a wire wrote for a `SeatEvents`' entries, by entry (b"": not written yet), and `lead`, the fields of
+    its leading public entries (`SeatEvents.lead`) joined once for every seat's request (b"": not joined yet)."""
 
     def __init__(self, wire: GameWire, size: int) -> None:
         self.wire = wire
         self.fields: list[bytes] = [b""] * size
+        self.lead = b""
+
+
+def _lead_into(shared: SeatEvents, kept: SeatEventFields, listed: list[Any], parts: list[bytes]) -> int:
+    """The fields of `shared`'s leading public entries (`SeatEvents.lead`, more than one) appended to `parts` as one
+    piece where `listed` starts with those very pairs (compared by identity: `shared.pairs` keeps them alive, so no
+    other object has their address) and every one of their fields is written; how many pairs of `listed` that piece
+    holds (0: none appended). The piece is joined once, by the first request that finds it missing. The pairs are
+    read as objects (a list of `tuple[int, Event]` compiled reads each as a new unboxed pair, never the same object)."""
+    lead = shared.lead
+    if lead < 2 or len(listed) < lead:
+        return 0
+    pairs = shared.pairs
+    for index in range(lead):
+        if listed[index] is not pairs[index]:
+            return 0
+    piece = kept.lead
+    if not len(piece):
+        fields = kept.fields
+        for index in range(lead):
+            if not len(fields[index]):
+                return 0
+        piece = kept.lead = b"".join(fields[:lead])
+    parts.append(piece)
+    return lead
 
 
 #: requests given plain lists of events after entries no other seat took (`SeatEvents.plain_left`)
