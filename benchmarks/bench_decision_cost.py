@@ -3,10 +3,12 @@
 Per decision (anchor: the engine's step for the same decision, measured in the same loop):
 - step: `apply_decisions` for the decision;
 - request: building every deciding seat's DecisionRequest (its view, options and new events as
-  typed messages) the way the runner does (one `shared` dict a decision), through to the bytes that go
-  on a bot's stream: `messages.outgoing_request` then `message_bytes()`, which the Arena stream's
+  typed messages) the way the runner does (one `shared` dict a decision; each seat's new events numbered in
+  its own sequence by `referee.match.seat_numbered`, its own request ids and its own clock), through to the
+  bytes that go on a bot's stream: `messages.outgoing_request` then `message_bytes()`, which the Arena stream's
   serializer passes through as they are (until 2026-11-27 the runner parsed the bytes into a
-  RefereeMessage that gRPC serialized again, and this row timed that parse and serialization).
+  RefereeMessage that gRPC serialized again, and this row timed that parse and serialization; until 22:40 that
+  day this row sent events under their log positions, which no runner does: see docs/benchmarks.md's notes).
 Per match: the CPU time of a whole in-process match of random bots through `run_match` (replay
 recorded in memory), against the CPU time of the same game's engine alone (the same seeds, no
 referee), with the game's length in decisions.
@@ -27,6 +29,7 @@ from dataclasses import dataclass
 from referee import messages
 from referee.chance import sample_outcome
 from referee.clock import SeatClock, TimeControl
+from referee.match import seat_numbered
 from referee.registry import all_games, get_game
 from referee.wire import SharedParts, get_wire
 
@@ -58,7 +61,7 @@ def decision_cost(game_id: str, players: int, decisions: int, seed: int = 1) -> 
     game = get_game(game_id)
     wire = get_wire(game_id)
     rng = random.Random(seed)
-    clock = SeatClock.start(TimeControl())
+    clocks = [SeatClock.start(TimeControl()) for _ in range(players)]
     step = build = 0.0
     size = 0
     counted = 0
@@ -67,6 +70,8 @@ def decision_cost(game_id: str, players: int, decisions: int, seed: int = 1) -> 
     while counted < decisions:
         state = game.new_initial_state(game.make_config(players))
         cursors = [0] * players
+        sent = [0] * players
+        request_ids = [1] * players
         while not state.is_terminal() and counted < decisions:
             if state.is_chance_node():
                 state.apply_chance(sample_outcome(state.chance_outcomes(), rng).id)
@@ -76,9 +81,13 @@ def decision_cost(game_id: str, players: int, decisions: int, seed: int = 1) -> 
             began = perf()
             shared: SharedParts = {}
             for seat in deciding:
-                events = messages.seat_events(state, seat, cursors[seat])
+                # as the runner does (`_Match.decide`): the seat's new events in its own numbering, its request id
+                events = seat_numbered(messages.seat_events(state, seat, cursors[seat]), sent[seat])
+                sent[seat] += len(events)
                 cursors[seat] = len(state.events)
-                request = messages.outgoing_request(wire, 1, state, seat, options[seat], events, clock, shared)
+                request = messages.outgoing_request(wire, request_ids[seat], state, seat, options[seat], events,
+                                                    clocks[seat], shared)
+                request_ids[seat] += 1
                 size += len(request.message_bytes())  # what RemoteSeat.send puts on the stream
             built = perf()
             choices = {seat: rng.choice(options[seat]).id for seat in deciding}

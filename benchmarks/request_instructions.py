@@ -4,7 +4,7 @@
 
 Plays the first DECISIONS decisions (600 by default) of `bench_decision_cost`'s random play (seed 1) twice under
 `valgrind --tool=callgrind`: once counting only `messages.seat_events` and `messages.outgoing_request` (every deciding
-seat's request, as the benchmark times them), once counting only the step (`apply_decisions`, called through a
+seat's request, as the benchmark times them; the seat's renumbering of its events, interpreted, is not counted), once counting only the step (`apply_decisions`, called through a
 `functools.partial` so that callgrind can single it out), and prints both per decision and their ratio. The garbage
 collector is off unless `--gc` (a collection lands in whichever side allocates when it falls due). Needs the request
 writers compiled (`./scripts/setup` says so): callgrind finds the compiled functions by their C names. `--keep DIR`
@@ -26,6 +26,7 @@ from pathlib import Path
 from referee import messages
 from referee.chance import sample_outcome
 from referee.clock import SeatClock, TimeControl
+from referee.match import seat_numbered
 from referee.registry import get_game
 from referee.wire import get_wire
 
@@ -39,11 +40,13 @@ def play(game_id: str, players: int, decisions: int, seed: int = 1) -> None:
     game = get_game(game_id)
     wire = get_wire(game_id)
     rng = random.Random(seed)
-    clock = SeatClock.start(TimeControl())
+    clocks = [SeatClock.start(TimeControl()) for _ in range(players)]
     counted = 0
     while counted < decisions:
         state = game.new_initial_state(game.make_config(players))
         cursors = [0] * players
+        sent = [0] * players
+        request_ids = [1] * players
         while not state.is_terminal() and counted < decisions:
             if state.is_chance_node():
                 state.apply_chance(sample_outcome(state.chance_outcomes(), rng).id)
@@ -52,9 +55,12 @@ def play(game_id: str, players: int, decisions: int, seed: int = 1) -> None:
             options = {seat: list(state.legal_options(seat)) for seat in deciding}
             shared: messages.SharedParts = {}
             for seat in deciding:
-                events = messages.seat_events(state, seat, cursors[seat])
+                events = seat_numbered(messages.seat_events(state, seat, cursors[seat]), sent[seat])
+                sent[seat] += len(events)
                 cursors[seat] = len(state.events)
-                request = messages.outgoing_request(wire, 1, state, seat, options[seat], events, clock, shared)
+                request = messages.outgoing_request(wire, request_ids[seat], state, seat, options[seat], events,
+                                                    clocks[seat], shared)
+                request_ids[seat] += 1
                 len(request.message_bytes())
             choices = {seat: rng.choice(options[seat]).id for seat in deciding}
             functools.partial(state.apply_decisions, choices)()  # the step, as callgrind singles it out

@@ -385,7 +385,17 @@ class GameWire:
         first_sequence, first_event = listed[0]
         at = first_sequence - base
         skipped = 0
-        if 0 <= at < count and known[at] is first_event:
+        own_numbers = False
+        if not (0 <= at < count and known[at] is first_event):
+            # A runner's seat numbers its events in its own sequence (`referee.match.seat_numbered`): its first event
+            # found among the entries by identity
+            at = -1
+            for index in range(count):
+                if known[index] is first_event:
+                    at = index
+                    own_numbers = True
+                    break
+        if at >= 0:
             kept = shared.written
             if kept is None or kept.wire is not self:
                 kept = SeatEventFields(self, count)
@@ -396,6 +406,9 @@ class GameWire:
                     write_built = BUILT_WRITERS.get(own)
                     if write_built is not None:
                         write_built(shared, kept.fields)
+            if own_numbers:
+                self._renumbered_into(shared, kept, listed, at, parts)
+                return
             fields = kept.fields
             skipped = _lead_into(shared, kept, listed, parts)
         if fields is None:
@@ -415,7 +428,7 @@ class GameWire:
                         continue
                     if entry[0] == -1:
                         # a hole (a number the run's first request skipped: an event another seat alone sees) filled
-                        written = self._event_whole(sequence, event)[0]
+                        written = self._event_apart(sequence, event)
                         run.events.append(event)  # first: alive while its entry is, so that its id is never another's
                         entries[index] = (event_id, sequence, written)
                         parts.append(written)
@@ -425,7 +438,7 @@ class GameWire:
                     while size < index:
                         entries.append(_HOLE)
                         size += 1
-                    written = self._event_whole(sequence, event)[0]
+                    written = self._event_apart(sequence, event)
                     run.events.append(event)  # first: alive while its entry is, so that its id is never another's
                     entries.append((id(event), sequence, written))
                     parts.append(written)
@@ -454,6 +467,42 @@ class GameWire:
                 found = self._run_for(sequence, id(event))
             parts.append(self._run_field(found, sequence, event))
 
+    def _renumbered_into(self, shared: SeatEvents, kept: SeatEventFields, listed: list[tuple[int, Event]], at: int,
+                         parts: list[bytes]) -> None:
+        """`events_into`'s fields for a seat numbering its events in its own sequence (the runner's seats), its first
+        event the entry at `at`: each event found among the entries in order by identity, its field the entry's field
+        (written under the entry's position) with the seat's number written in its place, kept per entry for the next
+        seat sent it under the same number (a decision's seats mostly number alike)."""
+        known = shared.events
+        base = shared.start
+        count = len(known)
+        fields = kept.fields
+        numbers = kept.numbers
+        renumbered = kept.renumbered
+        position = at
+        for sequence, event in listed:
+            found = position
+            while found < count and known[found] is not event:
+                found += 1
+            if found >= count:
+                parts.append(self._event_apart(sequence, event))  # not among the entries: written apart
+                continue
+            position = found + 1
+            if numbers[found] == sequence:
+                parts.append(renumbered[found])
+                continue
+            field = fields[found]
+            if sequence == base + found and len(field):
+                written = field
+            elif len(field):
+                written = _numbered_field(field, base + found, sequence)
+            else:
+                shared.writing = found  # the game's writer finds the event's deferred entry there (`built_entry`)
+                written = self._event_whole(sequence, event)[0]
+            numbers[found] = sequence
+            renumbered[found] = written
+            parts.append(written)
+
     def _run_field(self, run: _EventRun, sequence: int, event: Event) -> bytes:
         """An event's field under `sequence`: the run's at that number where it holds that event, else written into the
         run (its next number, or a hole), else written apart."""
@@ -467,7 +516,7 @@ class GameWire:
                 return entry[2]
             if entry[0] == -1:
                 # a hole (a number the run's first request skipped: an event another seat alone sees) filled
-                written = self._event_whole(sequence, event)[0]
+                written = self._event_apart(sequence, event)
                 run.events.append(event)  # first: alive while its entry is, so that its id is never another's
                 entries[index] = (event_id, sequence, written)
                 return written
@@ -476,7 +525,7 @@ class GameWire:
             while size < index:
                 entries.append(_HOLE)
                 size += 1
-            written = self._event_whole(sequence, event)[0]
+            written = self._event_apart(sequence, event)
             run.events.append(event)  # first: alive while its entry is, so that its id is never another's
             entries.append((id(event), sequence, written))
             return written
@@ -741,6 +790,9 @@ class SeatEventFields:
         self.wire = wire
         self.fields: list[bytes] = [b""] * size
         self.lead = b""
+        #: by entry, the field last sent under a seat's own number (`GameWire._renumbered_into`) and that number (-1: none)
+        self.renumbered: list[bytes] = [b""] * size
+        self.numbers: list[int] = [-1] * size
 
 
 def _lead_into(shared: SeatEvents, kept: SeatEventFields, listed: list[Any], parts: list[bytes]) -> int:
@@ -820,6 +872,21 @@ class _EventField:
     def tail(self) -> bytes:
         """The event's kind and data fields (the end of `whole`)."""
         return self.whole[self.tail_start:] if self.tail_start else self.whole
+
+
+def _numbered_field(field: bytes, written_as: int, sequence: int) -> bytes:
+    """An event's DecisionRequest field written under number `written_as`, written again under `sequence`: its tail (what
+    follows its key, length and sequence number field, which protobuf writes first) under the new number."""
+    position = 1  # after the field's key (REQUEST_EVENT, one byte)
+    while field[position] & 0x80:
+        position += 1
+    position += 1  # after the length
+    if written_as:
+        position += 1  # the sequence number's key (EVENT_SEQUENCE, one byte)
+        while field[position] & 0x80:
+            position += 1
+        position += 1
+    return _event_field(sequence, field[position:])
 
 
 def _event_field(sequence: int, tail: bytes) -> bytes:

@@ -194,3 +194,29 @@ def test_a_hole_a_seat_skipped_is_filled_by_the_event_first_asked_for_there_and_
     for seat in range(3):
         pairs = [(number, event) for number, event in enumerate(log) if event.audience is None or seat in event.audience]
         assert wire.events_fields(pairs) == _expected(wire, pairs)
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_every_seat_of_a_decision_numbering_its_events_as_the_runner_does_gets_protobufs_bytes(game_id: str) -> None:
+    """The runner numbers each seat's events in the seat's own sequence (`referee.match.seat_numbered`): a decision's
+    seats, asked in turn with the game's own wire as a match asks them, each get protobuf's bytes for their events
+    (the fields the first seat's read wrote under log positions, sent again under each seat's numbers)."""
+    game = get_game(game_id)
+    wire = get_wire(game_id)
+    rng = random.Random(11)
+    compared = 0
+    for players in range(game.min_players, game.max_players + 1):
+        for _ in range(2):
+            table = _Table(game.new_initial_state(game.make_config(players)), own_numbers=True)
+            while not table.state.is_terminal():
+                if table.state.is_chance_node():
+                    playout.step(table.state, rng)
+                    continue
+                for seat in table.state.deciding_seats():
+                    pairs = table.events_of(seat)
+                    parts: list[bytes] = []
+                    wire.events_into(pairs, players == 1, parts)
+                    assert b"".join(parts) == _expected(wire, pairs), (game_id, players, seat)
+                    compared += 1
+                playout.step(table.state, rng)
+    assert compared > 20
