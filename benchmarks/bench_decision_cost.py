@@ -4,7 +4,7 @@ Per decision (anchor: the engine's step for the same decision, measured in the s
 - step: `apply_decisions` for the decision;
 - request: building every deciding seat's DecisionRequest (its view, options and new events as
   typed messages) the way the runner does (one `shared` dict a decision; each seat's new events numbered in
-  its own sequence by `referee.match.seat_numbered`, its own request ids and its own clock), through to the
+  its own sequence by `messages.seat_numbered`, its own request ids and its own clock), through to the
   bytes that go on a bot's stream: `messages.outgoing_request` then `message_bytes()`, which the Arena stream's
   serializer passes through as they are (until 2026-11-27 the runner parsed the bytes into a
   RefereeMessage that gRPC serialized again, and this row timed that parse and serialization; until 22:40 that
@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from referee import messages
 from referee.chance import sample_outcome
 from referee.clock import SeatClock, TimeControl
-from referee.match import seat_numbered
 from referee.registry import all_games, get_game
 from referee.wire import SharedParts, get_wire
 
@@ -82,7 +81,7 @@ def decision_cost(game_id: str, players: int, decisions: int, seed: int = 1) -> 
             shared: SharedParts = {}
             for seat in deciding:
                 # as the runner does (`_Match.decide`): the seat's new events in its own numbering, its request id
-                events = seat_numbered(messages.seat_events(state, seat, cursors[seat]), sent[seat])
+                events = messages.seat_numbered(messages.seat_events(state, seat, cursors[seat]), sent[seat])
                 sent[seat] += len(events)
                 cursors[seat] = len(state.events)
                 request = messages.outgoing_request(wire, request_ids[seat], state, seat, options[seat], events,

@@ -3,8 +3,8 @@
     python -m benchmarks.request_instructions GAME PLAYERS [DECISIONS] [--gc] [--keep DIR]
 
 Plays the first DECISIONS decisions (600 by default) of `bench_decision_cost`'s random play (seed 1) twice under
-`valgrind --tool=callgrind`: once counting only `messages.seat_events` and `messages.outgoing_request` (every deciding
-seat's request, as the benchmark times them; the seat's renumbering of its events, interpreted, is not counted), once counting only the step (`apply_decisions`, called through a
+`valgrind --tool=callgrind`: once counting only `messages.seat_events`, `messages.seat_numbered` and
+`messages.outgoing_request` (every deciding seat's request, as the benchmark times them), once counting only the step (`apply_decisions`, called through a
 `functools.partial` so that callgrind can single it out), and prints both per decision and their ratio. The garbage
 collector is off unless `--gc` (a collection lands in whichever side allocates when it falls due). Needs the request
 writers compiled (`./scripts/setup` says so): callgrind finds the compiled functions by their C names. `--keep DIR`
@@ -26,12 +26,11 @@ from pathlib import Path
 from referee import messages
 from referee.chance import sample_outcome
 from referee.clock import SeatClock, TimeControl
-from referee.match import seat_numbered
 from referee.registry import get_game
 from referee.wire import get_wire
 
 #: callgrind's names of what each side counts (the compiled functions' Python entry points; the step's partial)
-REQUESTS = ("CPyPy_messages___outgoing_request", "CPyPy_messages___seat_events")
+REQUESTS = ("CPyPy_messages___outgoing_request", "CPyPy_messages___seat_events", "CPyPy_messages___seat_numbered")
 STEP = ("partial_vectorcall",)
 
 
@@ -55,7 +54,7 @@ def play(game_id: str, players: int, decisions: int, seed: int = 1) -> None:
             options = {seat: list(state.legal_options(seat)) for seat in deciding}
             shared: messages.SharedParts = {}
             for seat in deciding:
-                events = seat_numbered(messages.seat_events(state, seat, cursors[seat]), sent[seat])
+                events = messages.seat_numbered(messages.seat_events(state, seat, cursors[seat]), sent[seat])
                 sent[seat] += len(events)
                 cursors[seat] = len(state.events)
                 request = messages.outgoing_request(wire, request_ids[seat], state, seat, options[seat], events,

@@ -253,7 +253,7 @@ class _Seat:
 
     def number_events(self, events: list[tuple[int, Any]]) -> list[tuple[int, Any]]:
         """Renumber events (from log positions) in this seat's own sequence, so gaps say nothing of others."""
-        numbered = seat_numbered(events, self.events_sent)
+        numbered = messages.seat_numbered(events, self.events_sent)
         self.events_sent += len(events)
         return numbered
 
@@ -263,12 +263,6 @@ class _Seat:
         if decision_index is not None and self.next_request_id > 1:
             fault.seat_decision = self.next_request_id - 1
         self.faults.append(fault)
-
-
-def seat_numbered(events: list[tuple[int, Any]], first: int) -> list[tuple[int, Any]]:
-    """`events` (numbered by log position) numbered from `first` on in a seat's own sequence: the numbers a seat is
-    sent count only what it saw, so their gaps say nothing of the events others alone saw."""
-    return [(first + offset, event) for offset, (_, event) in enumerate(events)]
 
 
 def start_position(position: Mapping[str, Any], game: str, players: int) -> GameState:

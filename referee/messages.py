@@ -38,6 +38,17 @@ def event_fields(wire: GameWire, index: int, event: Event) -> dict[str, Any]:
     return {"sequence": index, "kind": event.kind, "data": wire.any_event(event)}
 
 
+def seat_numbered(events: list[tuple[int, Event]], first: int) -> list[tuple[int, Event]]:
+    """`events` (numbered by log position) numbered from `first` on in a seat's own sequence, as the runner sends them:
+    the numbers a seat is sent count only what it saw, so their gaps say nothing of the events others alone saw."""
+    numbered: list[tuple[int, Event]] = []
+    number = first
+    for pair in events:
+        numbered.append((number, pair[1]))
+        number += 1
+    return numbered
+
+
 def seat_events(state: GameState, seat: Seat, start: int) -> list[tuple[int, Event]]:
     """Events from log position `start` on that `seat` may see, with their positions."""
     # EventLog.since, inline (an interpreted call costs more than the rest of this function): the log's entries

@@ -387,7 +387,7 @@ class GameWire:
         skipped = 0
         own_numbers = False
         if not (0 <= at < count and known[at] is first_event):
-            # A runner's seat numbers its events in its own sequence (`referee.match.seat_numbered`): its first event
+            # A runner's seat numbers its events in its own sequence (`referee.messages.seat_numbered`): its first event
             # found among the entries by identity
             at = -1
             for index in range(count):
@@ -498,7 +498,7 @@ class GameWire:
                 written = _numbered_field(field, base + found, sequence)
             else:
                 shared.writing = found  # the game's writer finds the event's deferred entry there (`built_entry`)
-                written = self._event_whole(sequence, event)[0]
+                written = self._event_apart(sequence, event)  # from its kept tail where another seat was sent it
             numbers[found] = sequence
             renumbered[found] = written
             parts.append(written)

@@ -198,7 +198,7 @@ def test_a_hole_a_seat_skipped_is_filled_by_the_event_first_asked_for_there_and_
 
 @pytest.mark.parametrize("game_id", game_ids())
 def test_every_seat_of_a_decision_numbering_its_events_as_the_runner_does_gets_protobufs_bytes(game_id: str) -> None:
-    """The runner numbers each seat's events in the seat's own sequence (`referee.match.seat_numbered`): a decision's
+    """The runner numbers each seat's events in the seat's own sequence (`referee.messages.seat_numbered`): a decision's
     seats, asked in turn with the game's own wire as a match asks them, each get protobuf's bytes for their events
     (the fields the first seat's read wrote under log positions, sent again under each seat's numbers)."""
     game = get_game(game_id)
