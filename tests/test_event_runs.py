@@ -47,7 +47,7 @@ class _Table:
         events = messages.seat_events(self.state, seat, self.cursors[seat])
         self.cursors[seat] = len(self.state.events)
         if self.own_numbers:
-            events = [(self.sent[seat] + offset, event) for offset, (_, event) in enumerate(events)]
+            events = messages.seat_numbered(events, self.sent[seat])
             self.sent[seat] += len(events)
         return events
 
