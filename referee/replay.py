@@ -54,7 +54,7 @@ class ReplayRecorder:
         self.lines.append(record)
         if self.live_path is not None:
             with self.live_path.open("a", encoding="utf-8") as handle:
-                handle.write(json.dumps(record, separators=(",", ":"), sort_keys=True) + "\n")
+                handle.write(_json_line(record))
 
     def chance(self, state: GameState, outcome_id: str) -> None:
         self._line({"type": "chance", "outcome": outcome_id})
@@ -99,7 +99,12 @@ class ReplayRecorder:
         """Every line collected, as JSON, one a line."""
         with target.open("w", encoding="utf-8") as handle:
             for line in self.lines:
-                handle.write(json.dumps(line, separators=(",", ":"), sort_keys=True) + "\n")
+                handle.write(_json_line(line))
+
+
+def _json_line(record: dict[str, Any]) -> str:
+    """A replay record as its file's line: compact JSON, keys sorted (a replay's bytes depend on nothing else)."""
+    return json.dumps(record, separators=(",", ":"), sort_keys=True) + "\n"
 
 
 def live_path_of(replay_path: str | Path) -> Path:
